@@ -1,0 +1,56 @@
+# epub2audio: two commands on a fresh Debian 12 machine with Swift: `make demo` and `make test`.
+PREFIX ?= /usr/local
+SWIFT ?= swift
+SWIFT_FLAGS ?=
+# System packages the build and the tests need (Debian 12 names).
+APT_PACKAGES := libxml2-dev libzip-dev libespeak-ng-dev libsndfile1-dev libsoxr-dev espeak-ng-data pkg-config zip
+# Extra packages only `make bench` needs (the raw engine and the usual alternative for text extraction).
+BENCH_PACKAGES := espeak-ng pandoc time
+SAMPLE := samples/the-lighthouse-keepers-daughter.epub
+DEMO_OUT := demo-output
+BIN := .build/release/epub2audio
+
+.PHONY: all deps bench-deps build debug test demo install uninstall samples eval bench clean
+
+all: build
+
+# Installs what is missing with apt-get (as root, or through sudo); does nothing when all is present.
+deps:
+	@./scripts/install-deps.sh $(APT_PACKAGES)
+
+bench-deps:
+	@./scripts/install-deps.sh $(APT_PACKAGES) $(BENCH_PACKAGES)
+
+build: deps
+	$(SWIFT) build -c release $(SWIFT_FLAGS)
+
+debug: deps
+	$(SWIFT) build $(SWIFT_FLAGS)
+
+test: deps
+	$(SWIFT) build $(SWIFT_FLAGS)
+	$(SWIFT) test $(SWIFT_FLAGS)
+
+demo: build
+	@./scripts/demo.sh $(BIN) $(SAMPLE) $(DEMO_OUT)
+
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/epub2audio
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/epub2audio
+
+# Rebuilds the sample books in samples/ from their sources (the .epub files are committed too).
+samples:
+	@./samples/build.sh
+
+# Scores the section index against ../shared/corpus/labels.json.
+eval: build
+	@python3 scripts/eval.py --binary $(BIN) --corpus ../shared/corpus
+
+bench: bench-deps build
+	@./scripts/bench.sh $(BIN)
+
+clean:
+	rm -rf .build $(DEMO_OUT)

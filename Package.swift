@@ -1,0 +1,80 @@
+// swift-tools-version:6.0
+// epub2audio: EPUB books to audiobooks, offline. Layers (arrows point down only):
+//   CLI → Pipeline (Conversion) → Domain (EPUBReader, BookText) → Wrappers → Contracts → C modules.
+import PackageDescription
+
+/// One system-library target per C library, found through pkg-config, installed from Debian.
+func cLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
+    .systemLibrary(name: name, path: "Sources/C/\(name)", pkgConfig: pkgConfig, providers: [.apt([apt])])
+}
+
+let package = Package(
+    name: "epub2audio",
+    products: [
+        .executable(name: "epub2audio", targets: ["EPUB2AudioCLI"]),
+        .library(
+            name: "EPUB2Audio",
+            targets: ["Contracts", "EPUBReader", "BookText", "Conversion"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        // C: one system-library target per C library.
+        cLibrary("CLibXML2", pkgConfig: "libxml-2.0", apt: "libxml2-dev"),
+        cLibrary("CLibZip", pkgConfig: "libzip", apt: "libzip-dev"),
+        cLibrary("CEspeakNG", pkgConfig: "espeak-ng", apt: "libespeak-ng-dev"),
+        cLibrary("CSndFile", pkgConfig: "sndfile", apt: "libsndfile1-dev"),
+        cLibrary("CSoxr", pkgConfig: "soxr", apt: "libsoxr-dev"),
+
+        // Contracts: speech and audio-sink protocols, PCM buffers, the chunker. Pure Swift.
+        .target(name: "Contracts", path: "Sources/Contracts"),
+
+        // Wrappers: the only code that imports a C module.
+        .target(name: "ZipReader", dependencies: ["CLibZip"], path: "Sources/Wrappers/ZipReader"),
+        .target(name: "Markup", dependencies: ["CLibXML2"], path: "Sources/Wrappers/Markup"),
+        .target(
+            name: "ESpeakEngine", dependencies: ["CEspeakNG", "Contracts"], path: "Sources/Wrappers/ESpeakEngine"),
+        .target(
+            name: "AudioFiles", dependencies: ["CSndFile", "CSoxr", "Contracts"], path: "Sources/Wrappers/AudioFiles"),
+
+        // Domain: the EPUB reader and the book text.
+        .target(name: "EPUBReader", dependencies: ["ZipReader", "Markup"], path: "Sources/Domain/EPUBReader"),
+        .target(
+            name: "BookText", dependencies: ["EPUBReader", "Markup", "Contracts"], path: "Sources/Domain/BookText"),
+
+        // Pipeline: sections → chunks → engine → sink; manifest; resume; workers.
+        .target(
+            name: "Conversion",
+            dependencies: ["Contracts", "EPUBReader", "BookText", "ESpeakEngine", "AudioFiles"],
+            path: "Sources/Pipeline/Conversion"),
+
+        // CLI: parses flags, calls the library, renders events, maps errors to exit codes.
+        .executableTarget(
+            name: "EPUB2AudioCLI",
+            dependencies: [
+                "Conversion", "EPUBReader", "BookText", "Contracts",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/CLI/epub2audio"),
+
+        .testTarget(name: "ContractsTests", dependencies: ["Contracts"], path: "Tests/ContractsTests"),
+        .testTarget(name: "ZipReaderTests", dependencies: ["ZipReader"], path: "Tests/Wrappers/ZipReaderTests"),
+        .testTarget(name: "MarkupTests", dependencies: ["Markup"], path: "Tests/Wrappers/MarkupTests"),
+        .testTarget(
+            name: "ESpeakEngineTests", dependencies: ["ESpeakEngine", "Contracts"],
+            path: "Tests/Wrappers/ESpeakEngineTests"),
+        .testTarget(
+            name: "AudioFilesTests", dependencies: ["AudioFiles", "Contracts"], path: "Tests/Wrappers/AudioFilesTests"),
+        .testTarget(
+            name: "EPUBReaderTests", dependencies: ["EPUBReader", "ZipReader"], path: "Tests/Domain/EPUBReaderTests",
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "BookTextTests", dependencies: ["BookText", "EPUBReader", "Markup"],
+            path: "Tests/Domain/BookTextTests"),
+        .testTarget(
+            name: "ConversionTests", dependencies: ["Conversion", "Contracts", "EPUBReader", "BookText"],
+            path: "Tests/Pipeline/ConversionTests"),
+        .testTarget(name: "CLITests", dependencies: ["EPUB2AudioCLI"], path: "Tests/CLITests"),
+    ]
+)

@@ -1,0 +1,2 @@
+import ArgumentParser
+print("epub2audio")
