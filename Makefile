@@ -50,7 +50,7 @@ eval: build
 	@python3 scripts/eval.py --binary $(BIN) --corpus ../shared/corpus
 
 bench: bench-deps build
-	@./scripts/bench.sh $(BIN)
+	@python3 scripts/bench.py $(BIN)
 
 clean:
 	rm -rf .build $(DEMO_OUT)

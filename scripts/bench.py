@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""make bench: epub2audio side by side with the raw engine and the usual alternatives.
+
+Each measurement runs several times (--runs, default 3); the table shows medians and the
+min-max spread. Ratios measured side by side in the same run are what count: absolute times on
+a shared machine are only indicative. Results are printed as one table and, with --record,
+appended to docs/benchmarks.md by hand (copy the table with the machine description).
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import wave
+
+TIME = "/usr/bin/time"
+
+
+def measure(cmd, cwd=None, stdout=subprocess.DEVNULL):
+    """Runs cmd under /usr/bin/time; returns (wall s, cpu s, peak RSS MiB)."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
+        start = time.monotonic()
+        proc = subprocess.run([TIME, "-f", "%U %S %M", "-o", tf.name] + cmd, cwd=cwd, stdout=stdout,
+                              stderr=subprocess.PIPE, text=True)
+        wall = time.monotonic() - start
+        if proc.returncode != 0:
+            sys.exit(f"bench: command failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr[-2000:]}")
+        user, system, rss_kb = tf.read().strip().splitlines()[-1].split()
+        return wall, float(user) + float(system), int(rss_kb) / 1024
+
+
+def repeat(runs, fn):
+    values = [fn() for _ in range(runs)]
+    return values
+
+
+def stats(values):
+    return statistics.median(values), min(values), max(values)
+
+
+def fmt(values, unit="s", digits=2):
+    med, lo, hi = stats(values)
+    return f"{med:.{digits}f}{unit} ({lo:.{digits}f}-{hi:.{digits}f})"
+
+
+def audio_seconds(folder):
+    total = 0.0
+    for name in os.listdir(folder):
+        if name.endswith(".wav"):
+            with wave.open(os.path.join(folder, name)) as w:
+                total += w.getnframes() / w.getframerate()
+    return total
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("binary")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--corpus", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "corpus"))
+    parser.add_argument("--long-chapters", default="1-40",
+                        help="sections of the long book to convert (the whole book takes minutes per run)")
+    args = parser.parse_args()
+    binary = os.path.abspath(args.binary)
+    root = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+    sample = os.path.join(root, "samples", "the-lighthouse-keepers-daughter.epub")
+    real = os.path.join(os.path.abspath(args.corpus), "real")
+    moby = os.path.join(real, "idpf_moby-dick.epub")
+    maha = os.path.join(real, "idpf_mahabharata.epub")
+    have_corpus = os.path.exists(moby)
+    if not have_corpus:
+        print("bench: ../shared/corpus is absent: only the sample book is measured", file=sys.stderr)
+    cores = os.cpu_count() or 1
+    rows = []
+    work = tempfile.mkdtemp(prefix="e2a-bench-")
+    try:
+        # 1. Overhead over the engine, on the exact text epub2audio speaks.
+        books = [("sample", sample, None)] + ([("Moby-Dick", moby, args.long_chapters)] if have_corpus else [])
+        for label, book, chapters in books:
+            sel = ["--chapters", chapters] if chapters else []
+            text_dir = os.path.join(work, f"text-{label}")
+            subprocess.run([binary, book, "--text", "-o", text_dir, "--quiet"] + sel, check=True)
+            text_file = os.path.join(work, f"{label}.txt")
+            with open(text_file, "w") as out:
+                for name in sorted(os.listdir(text_dir)):
+                    if name.endswith(".txt"):
+                        with open(os.path.join(text_dir, name)) as f:
+                            out.write(f.read() + "\n\n")
+            ours, engine = [], []
+            for i in range(args.runs):
+                out_dir = os.path.join(work, f"ours-{label}-{i}")
+                ours.append(measure([binary, book, "--jobs", "1", "--format", "wav", "-o", out_dir, "--quiet",
+                                     "--voice", "en", "--progress", "none"] + sel))
+                engine.append(measure(["espeak-ng", "-v", "en", "-w", os.path.join(work, "raw.wav"), "-f", text_file]))
+                if i < args.runs - 1:
+                    shutil.rmtree(out_dir)
+            audio = audio_seconds(os.path.join(work, f"ours-{label}-{args.runs - 1}"))
+            ratio = [o[1] / e[1] for o, e in zip(ours, engine)]
+            rows.append((f"CPU, {label}: epub2audio --jobs 1 / espeak-ng", fmt([o[1] for o in ours]),
+                         fmt([e[1] for e in engine]), fmt(ratio, "x"), "<= 1.10x"))
+            rows.append((f"speed, {label} ({audio / 3600:.2f} h audio)",
+                         fmt([audio / o[1] for o in ours], "x", 0), fmt([audio / e[1] for e in engine], "x", 0),
+                         "times real time per core", ""))
+            # 4. Memory.
+            rows.append((f"peak memory, {label}", fmt([o[2] for o in ours], " MiB", 1), "", "", "< 100 MiB, flat"))
+
+        # 2. Parallel scaling.
+        if cores > 1:
+            book, sel = (moby, ["--chapters", args.long_chapters]) if have_corpus else (sample, [])
+            serial, parallel = [], []
+            for i in range(args.runs):
+                serial.append(measure([binary, book, "--jobs", "1", "-o", os.path.join(work, f"j1-{i}"), "--quiet"] + sel)[0])
+                parallel.append(measure([binary, book, "--jobs", str(cores), "-o", os.path.join(work, f"jn-{i}"),
+                                         "--quiet"] + sel)[0])
+                shutil.rmtree(os.path.join(work, f"j1-{i}"))
+                shutil.rmtree(os.path.join(work, f"jn-{i}"))
+            speedup = [s / p for s, p in zip(serial, parallel)]
+            rows.append((f"wall, --jobs 1 / --jobs {cores}", fmt(serial), fmt(parallel), fmt(speedup, "x"),
+                         f">= {0.9 * cores:.1f}x"))
+
+        # 3. Reading and listing against pandoc.
+        for label, book in ([("Mahabharata", maha), ("Moby-Dick", moby)] if have_corpus else [("sample", sample)]):
+            ours = [measure([binary, book, "--list"])[0] for _ in range(args.runs)]
+            row = [f"--list, {label}", fmt(ours, "s", 3)]
+            if shutil.which("pandoc"):
+                pandoc = [measure(["pandoc", "-f", "epub", "-t", "plain", book])[0] for _ in range(args.runs)]
+                row += [fmt(pandoc, "s", 3), fmt([p / o for p, o in zip(pandoc, ours)], "x", 1)]
+            else:
+                row += ["pandoc absent", ""]
+            rows.append(tuple(row) + (">= 20x, < 1 s",))
+
+        # 5. Formats.
+        for fmt_name in ["wav", "flac", "ogg", "opus", "mp3"]:
+            walls, sizes, audio = [], [], 0.0
+            for i in range(args.runs):
+                out_dir = os.path.join(work, f"fmt-{fmt_name}-{i}")
+                walls.append(measure([binary, sample, "--jobs", "1", "--format", fmt_name, "-o", out_dir, "--quiet"])[1])
+                manifest = json.load(open(os.path.join(out_dir, "manifest.json")))
+                audio = sum(s.get("duration", 0) or 0 for s in manifest.get("sections", []))
+                sizes.append(sum(os.path.getsize(os.path.join(out_dir, n)) for n in os.listdir(out_dir)
+                                 if n.endswith("." + fmt_name)))
+                shutil.rmtree(out_dir)
+            mb_per_hour = statistics.median(sizes) / 1e6 / (audio / 3600) if audio else 0
+            rows.append((f"format {fmt_name}", fmt([audio / w for w in walls], "x", 0), f"{mb_per_hour:.0f} MB/hour",
+                         "times real time (CPU)", ""))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    headers = ("measurement", "epub2audio", "reference", "ratio", "target")
+    widths = [max(len(str(r[i])) for r in rows + [headers]) for i in range(5)]
+    print("  ".join(h.ljust(w) for h, w in zip(headers, widths)))
+    for r in rows:
+        print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)))
+
+
+if __name__ == "__main__":
+    main()
