@@ -14,7 +14,7 @@ let package = Package(
         .executable(name: "epub2audio", targets: ["EPUB2AudioCLI"]),
         .library(
             name: "EPUB2Audio",
-            targets: ["Contracts", "EPUBReader", "BookText", "Conversion"]),
+            targets: ["Contracts", "EPUBReader", "BookText", "Normalization", "Conversion"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -43,10 +43,13 @@ let package = Package(
         .target(
             name: "BookText", dependencies: ["EPUBReader", "Markup", "Contracts"], path: "Sources/Domain/BookText"),
 
+        // Text normalisation for the ear: numbers, years, Roman numerals, abbreviations. Pure Swift.
+        .target(name: "Normalization", path: "Sources/Domain/Normalization"),
+
         // Pipeline: sections → chunks → engine → sink; manifest; resume; workers.
         .target(
             name: "Conversion",
-            dependencies: ["Contracts", "EPUBReader", "BookText", "ESpeakEngine", "AudioFiles"],
+            dependencies: ["Contracts", "EPUBReader", "BookText", "Normalization", "ESpeakEngine", "AudioFiles"],
             path: "Sources/Pipeline/Conversion"),
 
         // CLI: parses flags, calls the library, renders events, maps errors to exit codes.
@@ -72,6 +75,8 @@ let package = Package(
         .testTarget(
             name: "BookTextTests", dependencies: ["BookText", "EPUBReader", "Markup"],
             path: "Tests/Domain/BookTextTests"),
+        .testTarget(
+            name: "NormalizationTests", dependencies: ["Normalization"], path: "Tests/Domain/NormalizationTests"),
         .testTarget(
             name: "ConversionTests", dependencies: ["Conversion", "Contracts", "EPUBReader", "BookText"],
             path: "Tests/Pipeline/ConversionTests"),
