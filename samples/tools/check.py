@@ -6,11 +6,13 @@
 For each book: the zip opens and tests clean; `mimetype` is the first entry, stored, with the right
 content; every XML file parses; every manifest item exists; every spine idref is in the manifest;
 every internal href (XHTML, nav, NCX, guide) names an existing file and, when it has a fragment,
-an existing id in that file. Prints a summary per book and exits non-zero on the first problem.
+an existing id in that file; samples/expected.json agrees with the book. Prints a summary per book and exits non-zero on the first problem.
 """
 import glob
+import json
 import os
 import posixpath
+import re
 import sys
 import zipfile
 import xml.etree.ElementTree as ET
@@ -78,6 +80,34 @@ def check(path):
                         links += 1
         xhtml = [n for n in spine if n.endswith(".xhtml")]
         print(f"ok   {book}: {len(names)} entries, {len(spine)} spine items, {len(xhtml)} XHTML, {links} links checked")
+        check_expected(book, base, spine, trees)
+
+
+def check_expected(book, base, spine, trees):
+    """expected.json agrees with the book: spine order, section and chapter starts, text strings."""
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "expected.json")
+    with open(path, encoding="utf-8") as f:
+        expected = json.load(f)["books"].get(book)
+    if expected is None:
+        fail(book, "not described in expected.json")
+    relative = [posixpath.relpath(name, base) for name in spine]
+    if relative != [item["href"] for item in expected["spine"]]:
+        fail(book, f"expected.json spine differs from the OPF spine {relative}")
+    for entry in expected["sections"] + expected["chapters"]:
+        target, _, fragment = entry.get("start", entry.get("href")).partition("#")
+        full = posixpath.join(base, target)
+        if target not in relative or (fragment and not any(el.get("id") == fragment for el in trees[full].iter())):
+            fail(book, f"expected.json names {target}#{fragment}, which the book does not have")
+        for name in entry.get("files", []):
+            if name not in relative:
+                fail(book, f"expected.json names file {name}, not in the spine")
+    # Collapse XML whitespace only: str.split() would also eat U+00A0, which the strings keep.
+    text = " ".join(re.sub(r"[ \t\n\r]+", " ", "".join(trees[name].itertext())) for name in spine)
+    strings = expected["text"].get("keep", []) + expected["text"].get("citations", [])
+    for string in strings:
+        if re.sub(r"</?su[bp]>", "", string) not in text:
+            fail(book, f"expected.json text string {string!r} is not in the book")
+    print(f"ok   {book}: expected.json agrees ({len(expected['sections'])} sections, {len(strings)} text strings)")
 
 
 if __name__ == "__main__":
