@@ -1,16 +1,174 @@
 import ArgumentParser
+import BookText
+import EPUBReader
+import Foundation
 
-/// Converts books (the default subcommand). Being written: the reader and sections land first.
+/// How progress is reported during a conversion.
+enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
+    /// A redrawn bar on a terminal, plain lines otherwise.
+    case auto
+    /// Plain lines, one per finished section.
+    case plain
+    /// One JSON object per line on standard output (see docs/cli.md).
+    case json
+    /// Nothing but errors.
+    case none
+}
+
+/// Converts books (the default subcommand): `epub2audio book.epub --chapters 1-5,8 --voice en`.
 struct ConvertCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "convert", abstract: "Convert EPUB books.")
-    @Argument(help: "EPUB files or folders of EPUB files.") var books: [String] = []
-    func run() async throws { throw ExitCode(Exit.internalError.rawValue) }
-}
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert EPUB books to audio (the default command).",
+        discussion: Exit.helpText)
 
-struct VoicesCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "voices", abstract: "List installed voices.")
-}
+    @Argument(help: "EPUB files, or folders of EPUB files.", completion: .file(extensions: ["epub"]))
+    var books: [String] = []
 
-struct WorkerCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "worker", shouldDisplay: false)
+    // MARK: What to do
+
+    @Flag(help: "Print the book's metadata and numbered sections with the decisions; convert nothing.")
+    var list = false
+
+    @Flag(help: "With --list: print JSON (a stable contract: fields are added, never renamed).")
+    var json = false
+
+    @Flag(name: [.short, .long], help: "With --list: show the reasons behind each decision.")
+    var verbose = false
+
+    @Flag(help: "Write the exact text that would be spoken, one .txt per section, without synthesizing.")
+    var text = false
+
+    // MARK: Which sections
+
+    @Option(help: ArgumentHelp("Sections to convert, by their --list number: 1-5,8,12-.", valueName: "LIST"))
+    var chapters: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Also read these skipped kinds (preface,introduction,appendix,notes,...) or 'all'.", valueName: "KINDS"))
+    var include: String?
+
+    @Option(help: ArgumentHelp("Table-of-contents depth that makes sections (default: chapters).", valueName: "N"))
+    var tocDepth: Int?
+
+    // MARK: Output
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output folder (default: a folder named after the book).", valueName: "DIR"))
+    var output: String?
+
+    @Flag(help: "Redo every section, even those already converted.")
+    var force = false
+
+    @Option(help: "Progress report: auto, plain, json, none.")
+    var progress: ProgressMode = .auto
+
+    @Flag(name: [.short, .long], help: "No progress and no summary; errors only.")
+    var quiet = false
+
+    mutating func validate() throws {
+        if books.isEmpty { throw ValidationError("Give at least one EPUB file or folder.") }
+        if json && !list { throw ValidationError("--json goes with --list (use --progress json for conversions).") }
+        if verbose && !list { throw ValidationError("--verbose goes with --list.") }
+        if list && text { throw ValidationError("Choose one of --list and --text.") }
+        if let tocDepth, tocDepth < 1 { throw ValidationError("--toc-depth must be 1 or more.") }
+        if let chapters {
+            do { _ = try ChapterSelection(parsing: chapters) } catch {
+                throw ValidationError("--chapters: \(error)")
+            }
+        }
+        _ = try sectionOptions()
+    }
+
+    func sectionOptions() throws -> SectionOptions {
+        var options = SectionOptions(tocDepth: tocDepth)
+        guard let include else { return options }
+        for name in include.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
+            if name == "all" {
+                options.includeAll = true
+            } else if let kind = SectionKind(rawValue: name) {
+                options.include.insert(kind)
+            } else {
+                let known = SectionKind.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("--include: unknown kind \"\(name)\"; known kinds: all, \(known).")
+            }
+        }
+        return options
+    }
+
+    func run() async throws {
+        let paths = try BookLoader.expand(books)
+        let options = try sectionOptions()
+        let selection = try chapters.map { try ChapterSelection(parsing: $0) }
+        var worst = Exit.success
+        var failedBooks = 0
+        for path in paths {
+            let status: Exit
+            if list {
+                status = listBook(path, options: options, selection: selection)
+            } else {
+                status = await convertBook(path, options: options, selection: selection, batch: paths.count > 1)
+            }
+            if status != .success {
+                failedBooks += 1
+                worst = worse(worst, status, batch: paths.count > 1)
+            }
+        }
+        if worst != .success { throw ExitCode(worst.rawValue) }
+    }
+
+    /// In a batch, one failing book makes a partial failure; alone, its own status stands.
+    private func worse(_ current: Exit, _ new: Exit, batch: Bool) -> Exit {
+        if new == .interrupted || current == .interrupted { return .interrupted }
+        return batch ? .partialFailure : new
+    }
+
+    private func listBook(_ path: String, options: SectionOptions, selection: ChapterSelection?) -> Exit {
+        let stderrStyle = TerminalStyle.detect(fileDescriptor: 2)
+        do {
+            let loaded = try BookLoader.load(path: path, options: options, chapters: selection)
+            if let selection, let last = loaded.sections.last?.number, let beyond = selection.firstBeyond(last) {
+                reportError("--chapters: section \(beyond) does not exist; \(bookName(path)) has \(last) sections",
+                    style: stderrStyle)
+                return .usage
+            }
+            if json {
+                StandardOutput.write(try ListRenderer.json(for: loaded))
+            } else {
+                let renderer = ListRenderer(style: TerminalStyle.detect(fileDescriptor: 1), verbose: verbose)
+                StandardOutput.write(renderer.text(for: loaded))
+                reportWarnings(loaded.warnings, style: stderrStyle)
+            }
+            return .success
+        } catch {
+            let (status, message) = exitStatus(for: error)
+            reportError("\(bookName(path)): \(message)", style: stderrStyle)
+            return status
+        }
+    }
+
+    private func convertBook(_ path: String, options: SectionOptions, selection: ChapterSelection?, batch: Bool) async
+        -> Exit
+    {
+        reportError("conversion is not available yet", style: TerminalStyle.detect(fileDescriptor: 2))
+        return .internalError
+    }
+
+    func reportWarnings(_ warnings: [EPUBWarning], style: TerminalStyle) {
+        guard !quiet, !warnings.isEmpty else { return }
+        let limit = verbose ? warnings.count : 5
+        for warning in warnings.prefix(limit) {
+            StandardError.write(style.yellow("warning:") + " " + oneLine(warning.description) + "\n")
+        }
+        if warnings.count > limit {
+            StandardError.write(
+                style.yellow("warning:") + " \(warnings.count - limit) more warnings (--verbose shows them all)\n")
+        }
+    }
+
+    func reportError(_ message: String, style: TerminalStyle) {
+        StandardError.write(style.red("error:") + " " + oneLine(message) + "\n")
+    }
+
+    func bookName(_ path: String) -> String { URL(fileURLWithPath: path).lastPathComponent }
 }

@@ -1,0 +1,122 @@
+import BookText
+import EPUBReader
+import Foundation
+
+/// The shape of `--list --json`: a contract other tools read. Fields may be added, never removed
+/// or renamed.
+struct ListDocument: Encodable {
+    var title: String
+    var authors: [String]
+    var language: String?
+    var identifier: String?
+    var publisher: String?
+    var date: String?
+    var epubVersion: String
+    var tocSource: String
+    var sections: [BookSection]
+    var warnings: [String]
+}
+
+/// Renders a book's section index for people (aligned columns) or for programs (JSON).
+struct ListRenderer {
+    var style: TerminalStyle
+    var verbose: Bool
+
+    static func document(for loaded: LoadedBook) -> ListDocument {
+        let metadata = loaded.book.package.metadata
+        return ListDocument(
+            title: loaded.displayTitle, authors: metadata.authors, language: metadata.languages.first,
+            identifier: metadata.identifier, publisher: metadata.publisher, date: metadata.date,
+            epubVersion: loaded.book.package.version, tocSource: loaded.book.package.tocSource.rawValue,
+            sections: loaded.sections, warnings: loaded.warnings.map(\.description))
+    }
+
+    static func json(for loaded: LoadedBook) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        let data = try encoder.encode(document(for: loaded))
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// The human index: a header with the clean title and authors, then one aligned row per section.
+    func text(for loaded: LoadedBook) -> String {
+        let package = loaded.book.package
+        let sections = loaded.sections
+        var lines: [String] = []
+        lines.append(style.bold(loaded.displayTitle))
+        let authors = package.metadata.authors
+        if !authors.isEmpty { lines.append(ListRenderer.joinedNames(authors)) }
+        let read = sections.filter(\.included)
+        let readWords = read.reduce(0) { $0 + $1.words }
+        var facts: [String] = []
+        if let language = package.metadata.languages.first { facts.append(language) }
+        facts.append("EPUB \(package.version)")
+        switch package.tocSource {
+        case .nav: facts.append("contents from the navigation document")
+        case .ncx: facts.append("contents from the NCX")
+        case .none: facts.append("no usable table of contents: sections from the files' headings")
+        }
+        lines.append(style.dim(facts.joined(separator: " · ")))
+        lines.append(
+            "\(sections.count) sections, \(read.count) to read, \(Self.grouped(readWords)) words"
+                + " (about \(Self.duration(words: readWords)) of audio)")
+        lines.append("")
+
+        var table = TextTable([
+            .init(header: "#", alignment: .right), .init(header: "read", alignment: .left),
+            .init(header: "kind", alignment: .left), .init(header: "conf", alignment: .right),
+            .init(header: "words", alignment: .right), .init(header: "title", alignment: .left),
+        ])
+        for section in sections {
+            let indent = section.level > 1 || (section.partTitle != nil && section.kind != .part) ? "  " : ""
+            table.append([
+                String(section.number), section.included ? "yes" : "skip", section.kind.rawValue,
+                String(format: "%.2f", section.confidence), Self.grouped(section.words), indent + section.title,
+            ])
+        }
+        let rendered = table.render(indent: "  ") { row, column, cell in
+            if row < 0 { return style.bold(cell) }
+            let section = sections[row]
+            if !section.included { return style.dim(cell) }
+            return column == 1 ? style.green(cell) : cell
+        }
+        let titleColumn = rendered.first.map { header in displayWidth(header) - displayWidth("title") } ?? 0
+        lines.append(rendered[0])
+        for (index, section) in sections.enumerated() {
+            lines.append(rendered[index + 1])
+            if verbose {
+                for reason in section.reasons {
+                    lines.append(String(repeating: " ", count: max(0, titleColumn)) + style.dim("· " + reason))
+                }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func joinedNames(_ names: [String]) -> String {
+        switch names.count {
+        case 0: return ""
+        case 1: return names[0]
+        case 2: return "\(names[0]) and \(names[1])"
+        default: return names.dropLast().joined(separator: ", ") + ", and " + names[names.count - 1]
+        }
+    }
+
+    /// 12,345 (a thousands separator that does not depend on the locale).
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value)
+        var result = ""
+        for (offset, character) in digits.enumerated() {
+            if offset > 0, (digits.count - offset) % 3 == 0 { result.append(",") }
+            result.append(character)
+        }
+        return result
+    }
+
+    /// Rough audio length at the default rate (175 words per minute): "3 h 12 min", "14 min".
+    static func duration(words: Int, wordsPerMinute: Int = 175) -> String {
+        let minutes = Int((Double(words) / Double(wordsPerMinute)).rounded())
+        if minutes < 60 { return "\(max(minutes, words > 0 ? 1 : 0)) min" }
+        return "\(minutes / 60) h \(minutes % 60) min"
+    }
+}
