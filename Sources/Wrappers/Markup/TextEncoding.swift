@@ -82,7 +82,8 @@ enum TextEncoding {
 
     /// Lower case, letters and digits only (`ISO-8859-1` → `iso88591`).
     private static func normalized(_ name: String) -> String {
-        String(String.UnicodeScalarView(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }))
+        let kept = name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+        return String(String.UnicodeScalarView(kept))
     }
 
     /// The `encoding` pseudo-attribute of an XML declaration at the very start.
