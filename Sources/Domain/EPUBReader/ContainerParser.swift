@@ -55,6 +55,10 @@ public struct ContainerParser: Sendable {
         if resolved.lowercased() == "meta-inf/container.xml" {
             throw EPUBError.invalidRootfile(path: chosen.fullPath, reason: "it points at container.xml itself")
         }
+        let known: Set<String> = ["rootfiles", "links"]
+        for element in document.root.elements where !known.contains(element.name) {
+            warnings.append(EPUBWarning(.minor, path: path, "unexpected element <\(element.name)> ignored"))
+        }
         self.rootfiles = rootfiles
         self.packagePath = resolved
         self.warnings = warnings + document.warnings.map { EPUBWarning(.minor, path: path, $0) }

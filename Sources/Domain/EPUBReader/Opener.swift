@@ -18,6 +18,14 @@ struct Opener {
 
     mutating func open() throws -> (EPUBPackage, [String: Int]) {
         warnings += archive.warnings.map { EPUBWarning(.minor, $0) }
+        let unsafe = archive.entries.filter { entry in
+            entry.name.hasPrefix("/") || entry.name.replacingBackslashes().split(separator: "/").contains("..")
+        }
+        if !unsafe.isEmpty {
+            warnings.append(
+                EPUBWarning(
+                    .minor, "\(unsafe.count) ZIP entry name(s) climb out of the book, e.g. '\(unsafe[0].name)': ignored"))
+        }
         try refuseEncryptedArchive()
         try refuseKnownDRM()
         checkMimetype()
@@ -57,13 +65,20 @@ struct Opener {
 
         try checkEncryption(opf: opf)
 
-        // Spine: drop items whose file is missing.
+        // Spine: drop items whose file is missing; refuse zip bombs now rather than mid-conversion.
         var spine: [SpineItem] = []
         for item in opf.spine {
             if missing.contains(item.href) {
                 warnings.append(
                     EPUBWarning(.major, path: item.href, "spine item '\(item.item.id)' is missing from the book: skipped"))
                 continue
+            }
+            if let path = ContainerPath.resolve(item.href, against: directory), let index = resolved[path] {
+                do {
+                    try archive.checkReadable(index: index)
+                } catch let error as ZipError {
+                    throw EPUBError(error, book: archive.archiveName)
+                }
             }
             var kept = item
             kept.index = spine.count

@@ -37,7 +37,13 @@ enum TextEncoding {
         if bytes.starts(with: [0xFE, 0xFF]) {
             return Decoded(utf8: utf16(bytes.dropFirst(2), bigEndian: true, warnings: &warnings), warnings: warnings)
         }
-        // UTF-16 without a BOM: `<` `?` or `<` `!` as 16-bit units.
+        // UTF-32 and UTF-16 without a BOM: `<` as a 32- or 16-bit unit.
+        if bytes.starts(with: [0x00, 0x00, 0x00, 0x3C]) {
+            return Decoded(utf8: utf32(bytes[...], bigEndian: true, warnings: &warnings), warnings: warnings)
+        }
+        if bytes.starts(with: [0x3C, 0x00, 0x00, 0x00]) {
+            return Decoded(utf8: utf32(bytes[...], bigEndian: false, warnings: &warnings), warnings: warnings)
+        }
         if bytes.count >= 4, bytes[0] == 0x3C, bytes[1] == 0, bytes[3] == 0 {
             return Decoded(utf8: utf16(bytes[...], bigEndian: false, warnings: &warnings), warnings: warnings)
         }

@@ -206,6 +206,16 @@ public final class ZipArchive {
         return result
     }
 
+    /// Throws what `read(index:)` would throw before reading anything (encryption, compression
+    /// method, declared size, ratio, total budget), without reading. Lets a caller refuse a zip bomb
+    /// when opening rather than later.
+    public func checkReadable(index: Int) throws {
+        guard let position = positionByIndex[index] else {
+            throw ZipError.indexOutOfRange(archive: archiveName, index: index)
+        }
+        try checkBeforeReading(entries[position])
+    }
+
     private func checkBeforeReading(_ entry: ZipEntry) throws {
         if entry.isEncrypted {
             throw ZipError.encryptedEntry(
