@@ -111,7 +111,8 @@ public struct NCXParser: Sendable {
         }
         func entries(of parent: MarkupElement) -> [TOCEntry] {
             parent.childElements("navPoint").map { point in
-                let label = point.childElement("navLabel")?.childElement("text")?.cleanText
+                let label =
+                    point.childElement("navLabel")?.childElement("text")?.cleanText
                     ?? point.childElement("navLabel")?.cleanText ?? ""
                 let target = point.childElement("content")?.anyAttribute("src").flatMap {
                     makeLink($0, documentPath: path, packageDirectory: packageDirectory)

@@ -24,7 +24,8 @@ struct Opener {
         if !unsafe.isEmpty {
             warnings.append(
                 EPUBWarning(
-                    .minor, "\(unsafe.count) ZIP entry name(s) climb out of the book, e.g. '\(unsafe[0].name)': ignored"))
+                    .minor, "\(unsafe.count) ZIP entry name(s) climb out of the book, e.g. '\(unsafe[0].name)': ignored"
+                ))
         }
         try refuseEncryptedArchive()
         try refuseKnownDRM()
@@ -70,7 +71,8 @@ struct Opener {
         for item in opf.spine {
             if missing.contains(item.href) {
                 warnings.append(
-                    EPUBWarning(.major, path: item.href, "spine item '\(item.item.id)' is missing from the book: skipped"))
+                    EPUBWarning(
+                        .major, path: item.href, "spine item '\(item.item.id)' is missing from the book: skipped"))
                 continue
             }
             if let path = ContainerPath.resolve(item.href, against: directory), let index = resolved[path] {
@@ -105,7 +107,9 @@ struct Opener {
         var tocDocument: String?
         var landmarks: [EPUBLandmark] = []
         if let nav = opf.navItem {
-            if let (entries, found) = readTOC(nav, directory: directory, exists: exists, spinePaths: spinePaths, landmarks: &landmarks) {
+            if let (entries, found) = readTOC(
+                nav, directory: directory, exists: exists, spinePaths: spinePaths, landmarks: &landmarks)
+            {
                 toc = entries
                 source = found
                 tocDocument = nav.href
@@ -115,7 +119,9 @@ struct Opener {
         }
         if source == .none, let ncx = opf.ncxItem {
             var unused: [EPUBLandmark] = []
-            if let (entries, found) = readTOC(ncx, directory: directory, exists: exists, spinePaths: spinePaths, landmarks: &unused) {
+            if let (entries, found) = readTOC(
+                ncx, directory: directory, exists: exists, spinePaths: spinePaths, landmarks: &unused)
+            {
                 toc = entries
                 source = found
                 tocDocument = ncx.href
@@ -176,7 +182,8 @@ struct Opener {
         }
         let value = String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
         if value != Self.epubMimetype {
-            warnings.append(EPUBWarning(.minor, path: "mimetype", "mimetype is '\(value.prefix(60))', not \(Self.epubMimetype)"))
+            warnings.append(
+                EPUBWarning(.minor, path: "mimetype", "mimetype is '\(value.prefix(60))', not \(Self.epubMimetype)"))
         }
     }
 
@@ -193,8 +200,10 @@ struct Opener {
         let directory = opf.packageDirectory
         let contentPaths = Set(opf.spine.compactMap { ContainerPath.resolve($0.href, against: directory) })
         let textPaths = Set(
-            opf.manifest.filter { PackageParser.contentMediaTypes.contains($0.mediaType) || $0.mediaType == PackageParser.ncxMediaType }
-                .compactMap { ContainerPath.resolve($0.href, against: directory) }
+            opf.manifest.filter {
+                PackageParser.contentMediaTypes.contains($0.mediaType) || $0.mediaType == PackageParser.ncxMediaType
+            }
+            .compactMap { ContainerPath.resolve($0.href, against: directory) }
         ).union([opf.path])
         var skipped: [String] = []
         for file in encryption.files {
@@ -216,7 +225,8 @@ struct Opener {
             if isContent {
                 let scheme =
                     file.keyReference?.contains("license.lcpl") == true
-                    ? "Readium LCP" : "encrypted content documents (\(file.algorithm.isEmpty ? "unknown algorithm" : file.algorithm))"
+                    ? "Readium LCP"
+                    : "encrypted content documents (\(file.algorithm.isEmpty ? "unknown algorithm" : file.algorithm))"
                 throw EPUBError.drmProtected(scheme: scheme)
             }
             skipped.append(file.path)
@@ -265,7 +275,8 @@ struct Opener {
             warnings.append(
                 EPUBWarning(
                     .major, path: item.href,
-                    targets.isEmpty ? "table of contents is empty" : "no table-of-contents link points at a file in the book"))
+                    targets.isEmpty
+                        ? "table of contents is empty" : "no table-of-contents link points at a file in the book"))
             return nil
         }
         if !broken.isEmpty {

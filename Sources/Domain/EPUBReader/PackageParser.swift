@@ -68,7 +68,8 @@ public struct PackageParser: Sendable {
             }
             let item = ManifestItem(
                 id: id, href: link.path, mediaType: (element.anyAttribute("media-type") ?? "").trimmingWhitespace(),
-                properties: element.anyAttribute("properties")?.tokens() ?? [], fallback: element.anyAttribute("fallback"))
+                properties: element.anyAttribute("properties")?.tokens() ?? [],
+                fallback: element.anyAttribute("fallback"))
             manifest.append(item)
             itemsByID[id] = item
         }
@@ -101,7 +102,8 @@ public struct PackageParser: Sendable {
             }
             spine.append(
                 SpineItem(
-                    index: spine.count, item: item, linear: itemref.anyAttribute("linear")?.trimmingWhitespace() != "no",
+                    index: spine.count, item: item,
+                    linear: itemref.anyAttribute("linear")?.trimmingWhitespace() != "no",
                     properties: itemref.anyAttribute("properties")?.tokens() ?? []))
         }
         for (idref, count) in repeats.sorted(by: { $0.key < $1.key }) {
@@ -128,7 +130,8 @@ public struct PackageParser: Sendable {
             guard let type = reference.anyAttribute("type"), let href = reference.anyAttribute("href"),
                 let link = makeLink(href, documentPath: path, packageDirectory: directory)
             else { return nil }
-            return EPUBLandmark(type: type, title: reference.anyAttribute("title")?.collapsingWhitespace(), target: link)
+            return EPUBLandmark(
+                type: type, title: reference.anyAttribute("title")?.collapsingWhitespace(), target: link)
         }
 
         // Metadata last: the cover needs the manifest.
@@ -213,7 +216,8 @@ public struct PackageParser: Sendable {
         metadata.contributors = creators("contributor")
         metadata.languages = dc("language").map(\.cleanText).filter { !$0.isEmpty }
         let identifiers = dc("identifier")
-        metadata.identifier = (identifiers.first { $0.anyAttribute("id") == uniqueIdentifier && uniqueIdentifier != nil }
+        metadata.identifier =
+            (identifiers.first { $0.anyAttribute("id") == uniqueIdentifier && uniqueIdentifier != nil }
             ?? identifiers.first)?.cleanText
         metadata.publisher = dc("publisher").first?.cleanText
         metadata.date = dc("date").first?.cleanText

@@ -179,8 +179,10 @@ enum TextEncoding {
         var invalid = false
         var index = bytes.startIndex
         while index + 3 < bytes.endIndex {
-            let b0 = UInt32(bytes[index]), b1 = UInt32(bytes[index + 1])
-            let b2 = UInt32(bytes[index + 2]), b3 = UInt32(bytes[index + 3])
+            let b0 = UInt32(bytes[index])
+            let b1 = UInt32(bytes[index + 1])
+            let b2 = UInt32(bytes[index + 2])
+            let b3 = UInt32(bytes[index + 3])
             let value: UInt32 = bigEndian ? (b0 << 24 | b1 << 16 | b2 << 8 | b3) : (b3 << 24 | b2 << 16 | b1 << 8 | b0)
             if let scalar = Unicode.Scalar(value) {
                 append(scalar, to: &out)

@@ -51,7 +51,9 @@ import ZipReader
     }
 
     @Test func refusesMissingPackageDocument() {
-        let bytes = makeEPUB([("META-INF/container.xml", containerXML.replacingOccurrences(of: "content.opf", with: "gone.opf"))])
+        let bytes = makeEPUB([
+            ("META-INF/container.xml", containerXML.replacingOccurrences(of: "content.opf", with: "gone.opf"))
+        ])
         #expect(throws: EPUBError.missingPackageDocument(path: "OEBPS/gone.opf")) { try EPUBBook(bytes: bytes) }
     }
 
@@ -66,7 +68,9 @@ import ZipReader
     }
 
     @Test func skipsMissingSpineFileWithWarning() throws {
-        let bytes = makeEPUB([("OEBPS/content.opf", packageDocument(chapters: ["one.xhtml", "ghost.xhtml", "two.xhtml"]))])
+        let bytes = makeEPUB([
+            ("OEBPS/content.opf", packageDocument(chapters: ["one.xhtml", "ghost.xhtml", "two.xhtml"]))
+        ])
         let book = try EPUBBook(bytes: bytes)
         #expect(book.package.spine.map(\.href) == ["one.xhtml", "two.xhtml"])
         #expect(book.package.spine.map(\.index) == [0, 1])
@@ -146,7 +150,8 @@ import ZipReader
         let doctype = "<!DOCTYPE package [<!ENTITY xxe SYSTEM \"file://\(path)\">]>\n"
         let opf = packageDocument(chapters: ["one.xhtml", "two.xhtml"], title: "&xxe;")
             .replacingOccurrences(of: "<package ", with: doctype + "<package ")
-        let content = "<?xml version=\"1.0\"?>\n" + doctype.replacingOccurrences(of: "package", with: "html")
+        let content =
+            "<?xml version=\"1.0\"?>\n" + doctype.replacingOccurrences(of: "package", with: "html")
             + "<html xmlns=\"http://www.w3.org/1999/xhtml\"><body><p>[&xxe;]</p></body></html>"
         let book = try EPUBBook(bytes: makeEPUB([("OEBPS/content.opf", opf), ("OEBPS/one.xhtml", content)]))
         #expect(book.package.metadata.title?.contains(secret) != true)
@@ -156,7 +161,9 @@ import ZipReader
 
     @Test func deeplyNestedContentDoesNotCrash() throws {
         let depth = 100_000
-        let body = String(repeating: "<span>", count: depth) + "Deep. innermost text" + String(repeating: "</span>", count: depth)
+        let body =
+            String(repeating: "<span>", count: depth) + "Deep. innermost text"
+            + String(repeating: "</span>", count: depth)
         let book = try EPUBBook(bytes: makeEPUB([("OEBPS/one.xhtml", chapter("One", body: body))]))
         let clock = ContinuousClock()
         let start = clock.now
@@ -189,7 +196,9 @@ import ZipReader
             chapters: ["one.xhtml", "two.xhtml"],
             extraManifest: "<item id=\"font\" href=\"font.otf\" media-type=\"font/otf\"/>")
         let book = try EPUBBook(
-            bytes: makeEPUB([("META-INF/encryption.xml", encryption), ("OEBPS/content.opf", opf), ("OEBPS/font.otf", "x")]))
+            bytes: makeEPUB([
+                ("META-INF/encryption.xml", encryption), ("OEBPS/content.opf", opf), ("OEBPS/font.otf", "x"),
+            ]))
         #expect(book.package.spine.count == 2)
         #expect(book.package.warnings.isEmpty)
     }
@@ -236,7 +245,9 @@ import ZipReader
     @Test func mimetypeProblemsAreWarnings() throws {
         let missing = try EPUBBook(bytes: makeEPUB(mimetype: false))
         #expect(missing.package.warnings.contains { $0.message.contains("no mimetype") })
-        let late = try EPUBBook(bytes: makeZip(makeEPUBEntries().filter { $0.name != utf8("mimetype") } + [.stored("mimetype", "text/plain")]))
+        let late = try EPUBBook(
+            bytes: makeZip(
+                makeEPUBEntries().filter { $0.name != utf8("mimetype") } + [.stored("mimetype", "text/plain")]))
         #expect(late.package.warnings.contains { $0.message.contains("not the first") })
         #expect(late.package.warnings.contains { $0.message.contains("text/plain") })
     }

@@ -69,7 +69,10 @@ import Testing
 
     @Test func refusesContainerWithoutRootfile() {
         let xml = "<container xmlns=\"urn:oasis:names:tc:opendocument:xmlns:container\"><rootfiles/></container>"
-        #expect(throws: EPUBError.missingRootfile(container: "META-INF/container.xml", reason: "no <rootfile> with a full-path")) {
+        #expect(
+            throws: EPUBError.missingRootfile(
+                container: "META-INF/container.xml", reason: "no <rootfile> with a full-path")
+        ) {
             try ContainerParser(bytes: utf8(xml))
         }
     }
@@ -83,10 +86,11 @@ import Testing
         #expect(opf.packageDirectory == "OEBPS/")
         #expect(metadata.titles == ["A Subtitle", "The Main Title"])
         #expect(metadata.title == "The Main Title")
-        #expect(metadata.creators == [
-            EPUBCreator(name: "Herman Melville", role: "aut", fileAs: "Melville, Herman"),
-            EPUBCreator(name: "Jane Translator", role: "trl"),
-        ])
+        #expect(
+            metadata.creators == [
+                EPUBCreator(name: "Herman Melville", role: "aut", fileAs: "Melville, Herman"),
+                EPUBCreator(name: "Jane Translator", role: "trl"),
+            ])
         #expect(metadata.authors == ["Herman Melville"])
         #expect(metadata.contributors.map(\.name) == ["Some Editor"])
         #expect(metadata.languages == ["en-US", "fr"])
@@ -114,18 +118,23 @@ import Testing
         let opf = try PackageParser(bytes: try fixture("package-epub2.opf"), path: "content.opf")
         #expect(opf.packageDirectory == "")
         #expect(opf.metadata.title == "Whose Body?")
-        #expect(opf.metadata.creators.first == EPUBCreator(name: "Dorothy L. Sayers", role: "aut", fileAs: "Sayers, Dorothy L."))
+        #expect(
+            opf.metadata.creators.first
+                == EPUBCreator(name: "Dorothy L. Sayers", role: "aut", fileAs: "Sayers, Dorothy L."))
         #expect(opf.metadata.creators.last?.role == "ill")
         #expect(opf.metadata.authors == ["Dorothy L. Sayers"])
         #expect(opf.metadata.identifier == "http://www.gutenberg.org/58820")
         #expect(opf.metadata.coverImage == "cover.jpg")
-        #expect(opf.guide.first == EPUBLandmark(type: "text", title: "Start", target: EPUBLink(path: "ch1.html", fragment: "start")))
+        #expect(
+            opf.guide.first
+                == EPUBLandmark(type: "text", title: "Start", target: EPUBLink(path: "ch1.html", fragment: "start")))
         #expect(opf.navItem == nil)
         #expect(opf.ncxItem?.id == "ncx")
     }
 
     private func opf(manifest: String, spine: String) -> [UInt8] {
-        utf8("""
+        utf8(
+            """
             <package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata/>
             <manifest>\(manifest)</manifest><spine>\(spine)</spine></package>
             """)
@@ -153,7 +162,8 @@ import Testing
         let parsed = try PackageParser(
             bytes: opf(
                 manifest: manifest,
-                spine: "<itemref idref=\"x1\"/><itemref idref=\"self\"/><itemref idref=\"pdf\"/><itemref idref=\"ok\"/>"),
+                spine: "<itemref idref=\"x1\"/><itemref idref=\"self\"/><itemref idref=\"pdf\"/><itemref idref=\"ok\"/>"
+            ),
             path: "p.opf")
         #expect(parsed.spine.map(\.item.id) == ["ok"])
         #expect(parsed.warnings.filter { $0.message.contains("loops") }.count == 2)
@@ -174,12 +184,15 @@ import Testing
     @Test func refusesMissingSpineAndMalformedXML() {
         let noSpine = utf8("<package xmlns=\"http://www.idpf.org/2007/opf\"><metadata/><manifest/></package>")
         #expect(throws: EPUBError.missingSpine(file: "p.opf")) { try PackageParser(bytes: noSpine, path: "p.opf") }
-        #expect(throws: EPUBError.self) { try PackageParser(bytes: utf8("<package><metadata></package>"), path: "p.opf") }
+        #expect(throws: EPUBError.self) {
+            try PackageParser(bytes: utf8("<package><metadata></package>"), path: "p.opf")
+        }
         #expect(throws: EPUBError.self) { try PackageParser(bytes: utf8("<html/>"), path: "p.opf") }
     }
 
     @Test func titleEntityFromInternalSubsetIsNeverExpanded() throws {
-        let bytes = utf8("""
+        let bytes = utf8(
+            """
             <?xml version="1.0"?>
             <!DOCTYPE package [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>
             <package xmlns="http://www.idpf.org/2007/opf" version="3.0">
@@ -211,13 +224,15 @@ import Testing
     }
 
     @Test func brokenMarkupIsReadWithAWarning() throws {
-        let html = "<html><body><nav epub:type=\"toc\"><ol><li><a href=\"a.xhtml\">A &amp; B &mdash; AT&T</a><li><a href=\"b.xhtml\">B</a></ol></nav>"
+        let html =
+            "<html><body><nav epub:type=\"toc\"><ol><li><a href=\"a.xhtml\">A &amp; B &mdash; AT&T</a><li><a href=\"b.xhtml\">B</a></ol></nav>"
         let nav = try NavigationParser(bytes: utf8(html), path: "nav.xhtml", packageDirectory: "")
         #expect(nav.toc.map(\.label) == ["A & B \u{2014} AT&T", "B"])
     }
 
     @Test func navWithoutTOCSaysSo() throws {
-        let html = "<html xmlns=\"http://www.w3.org/1999/xhtml\"><body><nav><ol><li><a href=\"a.xhtml\">A</a></li></ol></nav></body></html>"
+        let html =
+            "<html xmlns=\"http://www.w3.org/1999/xhtml\"><body><nav><ol><li><a href=\"a.xhtml\">A</a></li></ol></nav></body></html>"
         let nav = try NavigationParser(bytes: utf8(html), path: "nav.xhtml", packageDirectory: "")
         #expect(!nav.hasTOCNav)
         #expect(nav.toc.isEmpty)
@@ -228,12 +243,14 @@ import Testing
     @Test func readsNestedNavPointsInDocumentOrder() throws {
         let ncx = try NCXParser(bytes: try fixture("toc-nested.ncx"), path: "OEBPS/toc.ncx", packageDirectory: "OEBPS/")
         #expect(ncx.toc.map(\.label) == ["Chapter I", "Chapter II"])
-        #expect(ncx.toc[0].children == [TOCEntry(label: "Part A", target: EPUBLink(path: "text/ch1.xhtml", fragment: "a"))])
+        #expect(
+            ncx.toc[0].children == [TOCEntry(label: "Part A", target: EPUBLink(path: "text/ch1.xhtml", fragment: "a"))])
         #expect(ncx.toc[1].target == EPUBLink(path: "text/ch 2.xhtml"))
     }
 
     @Test func resolvesAgainstTheNCXFolder() throws {
-        let ncx = try NCXParser(bytes: try fixture("toc-nested.ncx"), path: "OEBPS/nav/toc.ncx", packageDirectory: "OEBPS/")
+        let ncx = try NCXParser(
+            bytes: try fixture("toc-nested.ncx"), path: "OEBPS/nav/toc.ncx", packageDirectory: "OEBPS/")
         #expect(ncx.toc[0].target?.path == "nav/text/ch1.xhtml")
     }
 

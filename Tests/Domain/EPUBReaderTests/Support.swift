@@ -55,7 +55,9 @@ func packageDocument(
     var manifest = chapters.enumerated().map {
         "<item id=\"c\($0.offset + 1)\" href=\"\($0.element)\" media-type=\"application/xhtml+xml\"/>"
     }
-    if let nav { manifest.append("<item id=\"nav\" href=\"\(nav)\" media-type=\"application/xhtml+xml\" properties=\"nav\"/>") }
+    if let nav {
+        manifest.append("<item id=\"nav\" href=\"\(nav)\" media-type=\"application/xhtml+xml\" properties=\"nav\"/>")
+    }
     if let ncx { manifest.append("<item id=\"ncx\" href=\"\(ncx)\" media-type=\"application/x-dtbncx+xml\"/>") }
     let spine = chapters.indices.map { "<itemref idref=\"c\($0 + 1)\"/>" }.joined()
     return """
@@ -82,7 +84,11 @@ func makeEPUB(
         ("OEBPS/nav.xhtml", navDocument([("one.xhtml", "One"), ("two.xhtml#start", "Two")])),
     ]
     for (name, content) in files {
-        if let index = all.firstIndex(where: { $0.0 == name }) { all[index].1 = content } else { all.append((name, content)) }
+        if let index = all.firstIndex(where: { $0.0 == name }) {
+            all[index].1 = content
+        } else {
+            all.append((name, content))
+        }
     }
     var entries: [TestZipEntry] = mimetype ? [.stored("mimetype", "application/epub+zip")] : []
     entries += all.map { TestZipEntry.stored($0.0, $0.1) }
