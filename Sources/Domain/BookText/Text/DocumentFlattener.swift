@@ -241,6 +241,8 @@ struct DocumentFlattener {
             return
         case "table":
             flush(ctx)
+            // Drama and prose laid out in tables (speaker | speech) are read cell by cell.
+            if Self.isProseTable(e, types: ctx.types) { break }
             if let caption = e.firstChild(named: "caption") {
                 var c = ctx
                 c.inCaption = true
@@ -329,6 +331,25 @@ struct DocumentFlattener {
         if (isStanza || (startsPoem && name == "p")), doc.blocks.last.map({ $0.kind == .poemLine }) == true {
             appendBlock(kind: .stanzaBreak, text: "", ctx: ctx)
         }
+    }
+
+    static func isProseTable(_ table: MarkupElement, types: [String]) -> Bool {
+        if types.contains(where: { $0 == "z3998:drama" || $0 == "z3998:play" || $0 == "z3998:script" }) { return true }
+        var rows = 0
+        var words = 0
+        var numericCells = 0
+        var stack: [MarkupElement] = [table]
+        while let x = stack.popLast() {
+            if x.localName == "tr" {
+                rows += 1
+            } else if x.localName == "td" || x.localName == "th" {
+                let text = x.rawText
+                words += TextNormalizer.wordCount(text)
+                if text.contains(where: \.isNumber), TextNormalizer.wordCount(text) <= 2 { numericCells += 1 }
+            }
+            for case .element(let c) in x.children { stack.append(c) }
+        }
+        return rows > 0 && words >= 40 && words / rows >= 10 && numericCells * 4 < rows
     }
 
     private func onlyElementChild(_ e: MarkupElement) -> MarkupElement? {
