@@ -167,7 +167,8 @@ enum EntityPrepass {
             } else if byte == 0x22 || byte == 0x27 {
                 quote = byte
             } else if byte == UInt8(ascii: ">") {
-                let selfClosing = !isClosing
+                let selfClosing =
+                    !isClosing
                     && (input[cursor - 1] == UInt8(ascii: "/") || voidElements.contains(name))
                 return Tag(end: cursor + 1, isClosing: isClosing, isSelfClosing: selfClosing)
             } else if byte == less {
@@ -240,8 +241,9 @@ enum EntityPrepass {
         var index = 0
         while let found = find(bytes, "<!ENTITY", from: index) {
             var cursor = found + 8
-            while cursor < bytes.count, bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0A
-                || bytes[cursor] == 0x0D
+            while cursor < bytes.count,
+                bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0A
+                    || bytes[cursor] == 0x0D
             {
                 cursor += 1
             }
@@ -269,7 +271,8 @@ enum EntityPrepass {
         guard index + count <= input.count else { return false }
         return literal.withUTF8Buffer { buffer in
             for offset in 0..<count {
-                let a = input[index + offset], b = buffer[offset]
+                let a = input[index + offset]
+                let b = buffer[offset]
                 let lowerA = a >= 0x41 && a <= 0x5A ? a + 0x20 : a
                 let lowerB = b >= 0x41 && b <= 0x5A ? b + 0x20 : b
                 if lowerA != lowerB { return false }

@@ -37,7 +37,13 @@ enum TextEncoding {
         if bytes.starts(with: [0xFE, 0xFF]) {
             return Decoded(utf8: utf16(bytes.dropFirst(2), bigEndian: true, warnings: &warnings), warnings: warnings)
         }
-        // UTF-16 without a BOM: `<` `?` or `<` `!` as 16-bit units.
+        // UTF-32 and UTF-16 without a BOM: `<` as a 32- or 16-bit unit.
+        if bytes.starts(with: [0x00, 0x00, 0x00, 0x3C]) {
+            return Decoded(utf8: utf32(bytes[...], bigEndian: true, warnings: &warnings), warnings: warnings)
+        }
+        if bytes.starts(with: [0x3C, 0x00, 0x00, 0x00]) {
+            return Decoded(utf8: utf32(bytes[...], bigEndian: false, warnings: &warnings), warnings: warnings)
+        }
         if bytes.count >= 4, bytes[0] == 0x3C, bytes[1] == 0, bytes[3] == 0 {
             return Decoded(utf8: utf16(bytes[...], bigEndian: false, warnings: &warnings), warnings: warnings)
         }
@@ -82,7 +88,8 @@ enum TextEncoding {
 
     /// Lower case, letters and digits only (`ISO-8859-1` → `iso88591`).
     private static func normalized(_ name: String) -> String {
-        String(String.UnicodeScalarView(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }))
+        let kept = name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+        return String(String.UnicodeScalarView(kept))
     }
 
     /// The `encoding` pseudo-attribute of an XML declaration at the very start.
@@ -172,8 +179,10 @@ enum TextEncoding {
         var invalid = false
         var index = bytes.startIndex
         while index + 3 < bytes.endIndex {
-            let b0 = UInt32(bytes[index]), b1 = UInt32(bytes[index + 1])
-            let b2 = UInt32(bytes[index + 2]), b3 = UInt32(bytes[index + 3])
+            let b0 = UInt32(bytes[index])
+            let b1 = UInt32(bytes[index + 1])
+            let b2 = UInt32(bytes[index + 2])
+            let b3 = UInt32(bytes[index + 3])
             let value: UInt32 = bigEndian ? (b0 << 24 | b1 << 16 | b2 << 8 | b3) : (b3 << 24 | b2 << 16 | b1 << 8 | b0)
             if let scalar = Unicode.Scalar(value) {
                 append(scalar, to: &out)

@@ -55,6 +55,8 @@ public final class ZipArchive {
     private let handle: OpaquePointer
     /// First entry for each name (later duplicates are reported in `warnings`).
     private let indexByName: [String: Int]
+    /// Position in `entries` of each central-directory index (entries with unreadable headers are skipped).
+    private let positionByIndex: [Int: Int]
 
     /// Opens the archive at `path`.
     ///
@@ -142,6 +144,7 @@ public final class ZipArchive {
         }
         self.entries = entries
         self.indexByName = indexByName
+        self.positionByIndex = Dictionary(uniqueKeysWithValues: entries.enumerated().map { ($1.index, $0) })
         self.warnings = warnings
     }
 
@@ -151,7 +154,7 @@ public final class ZipArchive {
 
     /// The entry with exactly this name (first one when names repeat), or nil.
     public func entry(named name: String) -> ZipEntry? {
-        indexByName[name].flatMap { index in entries.first { $0.index == index } }
+        indexByName[name].flatMap { positionByIndex[$0] }.map { entries[$0] }
     }
 
     /// Reads and decompresses the entry named `name` (exact match).
@@ -170,9 +173,10 @@ public final class ZipArchive {
     /// reads that would take the archive past `limits.maxTotalBytes`. While reading, refuses an entry
     /// that yields more bytes than it declared (libzip itself does not check).
     public func read(index: Int) throws -> [UInt8] {
-        guard let entry = entries.first(where: { $0.index == index }) else {
+        guard let position = positionByIndex[index] else {
             throw ZipError.indexOutOfRange(archive: archiveName, index: index)
         }
+        let entry = entries[position]
         try checkBeforeReading(entry)
         let declared = Int(entry.uncompressedSize)
         guard let file = zip_fopen_index(handle, zip_uint64_t(index), 0) else {
@@ -202,6 +206,16 @@ public final class ZipArchive {
         return result
     }
 
+    /// Throws what `read(index:)` would throw before reading anything (encryption, compression
+    /// method, declared size, ratio, total budget), without reading. Lets a caller refuse a zip bomb
+    /// when opening rather than later.
+    public func checkReadable(index: Int) throws {
+        guard let position = positionByIndex[index] else {
+            throw ZipError.indexOutOfRange(archive: archiveName, index: index)
+        }
+        try checkBeforeReading(entries[position])
+    }
+
     private func checkBeforeReading(_ entry: ZipEntry) throws {
         if entry.isEncrypted {
             throw ZipError.encryptedEntry(
@@ -217,13 +231,11 @@ public final class ZipArchive {
                 archive: archiveName, name: entry.name,
                 what: "declares \(declared) bytes (limit \(limits.maxEntryBytes))")
         }
-        if declared > UInt64(limits.ratioCheckThreshold),
-            declared / max(entry.compressedSize, 1) > UInt64(limits.maxCompressionRatio)
-        {
+        let ratio = declared / max(entry.compressedSize, 1)
+        if declared > UInt64(limits.ratioCheckThreshold), ratio > UInt64(limits.maxCompressionRatio) {
             throw ZipError.limitExceeded(
                 archive: archiveName, name: entry.name,
-                what: "compression ratio \(declared / max(entry.compressedSize, 1)):1 "
-                    + "(limit \(limits.maxCompressionRatio):1)")
+                what: "compression ratio \(ratio):1 (limit \(limits.maxCompressionRatio):1)")
         }
         if totalBytesRead + Int(declared) > limits.maxTotalBytes {
             throw ZipError.limitExceeded(
@@ -284,7 +296,7 @@ public final class ZipArchive {
 
     // MARK: - Names
 
-    /// UTF-8 when valid, else code page 437, which every byte decodes in.
+    /// UTF-8 when valid, else code page 437 (in which every byte means something).
     static func decodeName(_ bytes: [UInt8]) -> String {
         if let utf8 = String(validating: bytes, as: UTF8.self) { return utf8 }
         var scalars = String.UnicodeScalarView()

@@ -83,7 +83,8 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     @Test func deepNestingIsFlattenedNotCrashed() throws {
         let depth = 100_000
-        let xml = "<html><body>" + String(repeating: "<span>", count: depth) + "Deep. innermost text"
+        let xml =
+            "<html><body>" + String(repeating: "<span>", count: depth) + "Deep. innermost text"
             + String(repeating: "</span>", count: depth) + "</body></html>"
         let clock = ContinuousClock()
         let start = clock.now
@@ -145,7 +146,8 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     @Test func shiftJISDeclaredIsConverted() throws {
         // 日本 in Shift_JIS.
-        let data: [UInt8] = bytes("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><t>") + [0x93, 0xFA, 0x96, 0x7B]
+        let data: [UInt8] =
+            bytes("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><t>") + [0x93, 0xFA, 0x96, 0x7B]
             + bytes("</t>")
         let document = try MarkupParser.parseXML(data, documentName: "sjis.xml")
         #expect(document.root.textContent == "\u{65E5}\u{672C}")
@@ -154,7 +156,9 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
     @Test func elementCapIsEnforced() throws {
         let xml = "<r>" + String(repeating: "<a/>", count: 100) + "</r>"
         let limits = MarkupLimits(maxDocumentBytes: 1 << 20, maxDepth: 64, maxTextBytes: 1 << 20, maxElements: 50)
-        #expect(throws: MarkupError.self) { try MarkupParser.parseXML(bytes(xml), documentName: "c.xml", limits: limits) }
+        #expect(throws: MarkupError.self) {
+            try MarkupParser.parseXML(bytes(xml), documentName: "c.xml", limits: limits)
+        }
     }
 
     @Test func textAndSizeCapsAreEnforced() throws {

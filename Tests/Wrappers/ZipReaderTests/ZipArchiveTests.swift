@@ -68,7 +68,8 @@ import Testing
 
     @Test func refusesEntryLargerThanDeclared() throws {
         // libzip does not check: 100,000 bytes come out of an entry declaring 1,000.
-        let archive = try ZipArchive(bytes: makeZip([.deflatedZeros("liar.xhtml", count: 100_000).declaring(size: 1000)]))
+        let archive = try ZipArchive(
+            bytes: makeZip([.deflatedZeros("liar.xhtml", count: 100_000).declaring(size: 1000)]))
         #expect {
             try archive.read("liar.xhtml")
         } throws: { error in
@@ -111,7 +112,9 @@ import Testing
     }
 
     @Test func traversalNamesAreListedVerbatimAndNeverTouchTheFileSystem() throws {
-        let names = ["../../../../tmp/zipslip.txt", "/tmp/absolute.txt", "..\\..\\windows.txt", "EPUB/../../nested.txt"]
+        let names = [
+            "../../../../tmp/zipslip.txt", "/tmp/absolute.txt", "..\\..\\windows.txt", "EPUB/../../nested.txt",
+        ]
         let archive = try ZipArchive(bytes: makeZip(names.map { .stored($0, "evil") }))
         #expect(archive.entries.map(\.name) == names)
         for name in names { #expect(try archive.read(name) == Array("evil".utf8)) }
