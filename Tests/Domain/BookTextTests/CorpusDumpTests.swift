@@ -40,9 +40,30 @@ struct UnpackedBook: BookContent {
         return try encoder.encode(listing)
     }
 
+    /// The shared corpus, relative to the package root (absent on machines without it).
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "../../../../shared/corpus/real"
+    ).standardizedFileURL
+
+    @Test func dumpCorpusBooks() throws {
+        guard let out = ProcessInfo.processInfo.environment["EPUB2AUDIO_EVAL_DUMP"] else { return }
+        let fm = FileManager.default
+        guard fm.fileExists(atPath: Self.corpus.path) else {
+            Issue.record("EPUB2AUDIO_EVAL_DUMP is set but the corpus is absent at \(Self.corpus.path)")
+            return
+        }
+        try fm.createDirectory(atPath: out, withIntermediateDirectories: true)
+        for name in try fm.contentsOfDirectory(atPath: Self.corpus.path).sorted() where name.hasSuffix(".epub") {
+            let book = try EPUBBook.open(path: Self.corpus.appendingPathComponent(name).path)
+            let index = try SectionIndexer.index(book)
+            try Self.listJSON(book.package, index).write(
+                to: URL(fileURLWithPath: out).appendingPathComponent(String(name.dropLast(5)) + ".json"))
+        }
+    }
+
     @Test func dumpUnpackedBooks() throws {
         let env = ProcessInfo.processInfo.environment
-        guard let out = env["EPUB2AUDIO_EVAL_DUMP"], let books = env["EPUB2AUDIO_DEV_BOOKS"] else { return }
+        guard let out = env["EPUB2AUDIO_DEV_DUMP"], let books = env["EPUB2AUDIO_DEV_BOOKS"] else { return }
         let fm = FileManager.default
         try fm.createDirectory(atPath: out, withIntermediateDirectories: true)
         for name in try fm.contentsOfDirectory(atPath: books).sorted() {
