@@ -199,13 +199,22 @@ struct DocumentFlattener {
         let types = e.semanticTypes
         if !types.isEmpty, name != "a", name != "span" { ctx.types += types }
 
-        // Footnote and endnote bodies: kept apart, not read inline.
-        if ctx.noteID == nil, name != "a" {
-            let isNoteBody =
-                types.contains(where: Self.noteTypes.contains)
-                || e.classes.contains(where: { ["footnote", "footnotes", "endnote", "endnotes"].contains($0) })
-                || (e.idValue.map(noteTargets.contains) ?? false && Self.blockElements.contains(name))
-            if isNoteBody { ctx.noteID = e.idValue ?? "note-\(doc.blocks.count)" }
+        // Footnote and endnote bodies: kept apart, not read inline. The innermost note wins, so a
+        // list of endnotes gives one note per item.
+        if name != "a" {
+            let classes = e.classes
+            let isTarget = e.idValue.map(noteTargets.contains) ?? false && Self.blockElements.contains(name)
+            let isSingleNote =
+                types.contains(where: { ["footnote", "endnote", "rearnote", "note"].contains($0) })
+                || classes.contains(where: { ["footnote", "endnote"].contains($0) })
+            let isNoteList =
+                types.contains(where: { ["footnotes", "endnotes", "rearnotes"].contains($0) })
+                || classes.contains(where: { ["footnotes", "endnotes"].contains($0) })
+            if isTarget || isSingleNote {
+                ctx.noteID = e.idValue ?? "note-\(doc.blocks.count)"
+            } else if isNoteList, ctx.noteID == nil {
+                ctx.noteID = e.idValue ?? "notes-\(doc.blocks.count)"
+            }
         }
 
         switch name {
