@@ -80,6 +80,7 @@ public enum SpokenTextExtractor {
         var body: [SpokenBlock] = []
         var noteRefs: [(path: String, href: String)] = []
         var leadingHeadings: [SourcePosition] = []
+        var pendingHeadings: [(SourcePosition, RawBlock)] = []
         let foldedTitle = TextNormalizer.fold(section.title)
         var s = section.start.spineIndex
         while s < package.spine.count, s <= section.end.spineIndex {
@@ -93,17 +94,29 @@ public enum SpokenTextExtractor {
                     guard b.noteID == nil else { continue }
                     let source = SourcePosition(spineIndex: s, blockIndex: k)
                     noteRefs += b.noteRefs.map { (package.spine[s].href, $0) }
-                    // A heading at the very start that repeats the title is the title.
-                    if body.isEmpty, b.kind == .heading, leadingHeadings.count < 3, !foldedTitle.isEmpty,
-                        foldedTitle.contains(TextNormalizer.fold(b.text))
+                    // Headings at the very start that repeat the title are the title ("Chapter One" +
+                    // "The Lever" under the title "1. The Lever"): they are not read twice.
+                    if pendingHeadings.count + leadingHeadings.count < 3, body.isEmpty, b.kind == .heading,
+                        !foldedTitle.isEmpty
                     {
-                        leadingHeadings.append(source)
+                        pendingHeadings.append((source, b))
+                        if foldedTitle.contains(TextNormalizer.fold(b.text)) {
+                            leadingHeadings += pendingHeadings.map(\.0)
+                            pendingHeadings.removeAll()
+                        }
                         continue
                     }
+                    for (pendingSource, pending) in pendingHeadings {
+                        body += spoken(pending, source: pendingSource, options: options, language: language(pending.language))
+                    }
+                    pendingHeadings.removeAll()
                     body += spoken(b, source: source, options: options, language: language(b.language))
                 }
             }
             s += 1
+        }
+        for (pendingSource, pending) in pendingHeadings {
+            body += spoken(pending, source: pendingSource, options: options, language: language(pending.language))
         }
         let titleSource =
             leadingHeadings.first
