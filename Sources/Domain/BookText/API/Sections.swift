@@ -264,3 +264,6 @@ public enum BookTextError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+/// An open EPUB is the usual source of content.
+extension EPUBBook: BookContent {}

@@ -74,7 +74,12 @@ enum Patterns {
             ["bibliography", "bibliographie", "references", "works cited", "literatur", "literaturverzeichnis",
              "bibliografia", "further reading", "sources", "select bibliography", "quellen", "referencias"]
         ),
-        (.glossary, ["glossary", "glossaire", "glossar", "glosario", "glossario", "lexique", "terminology", "definitions"]),
+        (
+            .glossary,
+            ["glossary", "glossaire", "glossar", "glosario", "glossario", "lexique", "terminology", "definitions",
+             "notation", "symbols", "list of symbols", "abbreviations", "list of abbreviations", "abkurzungen",
+             "abreviaturas", "abreviations", "abbreviazioni"]
+        ),
         (
             .index,
             ["index", "register", "indice analitico", "indice alfabetico", "indice dei nomi", "sachregister",
@@ -105,7 +110,8 @@ enum Patterns {
         (
             .loi,
             ["list of illustrations", "illustrations", "list of figures", "list of plates", "list of maps",
-             "table des illustrations", "abbildungsverzeichnis", "lista de ilustraciones", "figures", "plates", "maps"]
+             "table des illustrations", "abbildungsverzeichnis", "lista de ilustraciones", "figures", "plates", "maps",
+             "diagrams", "list of diagrams"]
         ),
         (.lot, ["list of tables", "tables", "liste des tableaux", "tabellenverzeichnis"]),
         (.advertisement, ["advertisement", "advertisements", "publicite", "werbung", "about the publisher", "safari books online"]),
@@ -247,6 +253,15 @@ enum Patterns {
         }
         if !current.isEmpty { out.append(current) }
         return out
+    }
+
+    /// TOC labels that say where to start rather than what is there ("Start reading").
+    static func isGenericLabel(_ label: String) -> Bool {
+        [
+            "start", "start reading", "begin reading", "beginning", "text", "content", "contents start",
+            "commencer la lecture", "debut", "lecture", "lesen", "text beginnen", "comenzar a leer", "inicio",
+            "iniziare a leggere", "inizio", "comecar a ler", "inicio da leitura", "main text", "go to text",
+        ].contains(TextNormalizer.fold(label))
     }
 
     /// Whether a string looks like a file name rather than a title.

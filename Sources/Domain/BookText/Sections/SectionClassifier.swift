@@ -64,8 +64,9 @@ enum SectionClassifier {
                 out.append(Evidence(kind: nil, role: .body, weight: 1.5, reason: "marked bodymatter"))
             } else if let k = Patterns.semanticTypes[t], !seenSemantic.contains(k) {
                 seenSemantic.insert(k)
-                // Only the innermost specific type counts in full.
-                let w = seenSemantic.count == 1 ? 3.0 : 1.0
+                // Only the innermost structural type counts in full; genre hints (z3998:fiction) are weak.
+                let structural = !t.hasPrefix("z3998:") || t == "z3998:dramatis-personae" || t == "z3998:publisher-note"
+                let w = !structural ? 1.0 : (seenSemantic.count == 1 ? 3.0 : 1.0)
                 out.append(Evidence(kind: k, role: nil, weight: w, reason: "epub:type/role \"\(t)\""))
             }
         }
@@ -96,7 +97,7 @@ enum SectionClassifier {
             }
             if let (k, exact) = Patterns.kind(forTitle: title), !titleKinds.contains(k) {
                 titleKinds.insert(k)
-                out.append(Evidence(kind: k, role: nil, weight: exact ? 2 : 1.5, reason: "title \"\(title)\""))
+                out.append(Evidence(kind: k, role: nil, weight: exact ? 2 : 1.8, reason: "title \"\(title)\""))
             } else if Patterns.isChapterTitle(title), !titleKinds.contains(.chapter) {
                 titleKinds.insert(.chapter)
                 out.append(Evidence(kind: .chapter, role: .body, weight: 2, reason: "chapter title \"\(title)\""))
@@ -168,7 +169,7 @@ enum SectionClassifier {
             out.append(Evidence(kind: nil, role: .front, weight: 0.6, reason: "list of short lines"))
         }
         if f.fromTOC {
-            out.append(Evidence(kind: nil, role: .body, weight: 0.8, reason: "listed in the table of contents"))
+            out.append(Evidence(kind: nil, role: .body, weight: 0.6, reason: "listed in the table of contents"))
         }
         if f.words >= 1500 {
             out.append(Evidence(kind: nil, role: .body, weight: 0.7, reason: "long text (\(f.words) words)"))

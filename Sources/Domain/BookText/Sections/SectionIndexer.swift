@@ -282,8 +282,9 @@ struct SectionBuilder {
     /// inside a chapter's file.
     private func splitBoilerplate(_ starts: [SectionStart]) -> [SectionStart] {
         var result = starts
+        var licenceFound = false
         for (s, doc) in docs.enumerated() {
-            for (k, block) in doc.blocks.enumerated() where block.text.count < 400 {
+            for (k, block) in doc.blocks.enumerated() where block.text.count < 400 && !licenceFound {
                 let folded = TextNormalizer.fold(block.text)
                 let isStart = folded.contains("start of the project gutenberg") || folded.contains("start of this project gutenberg")
                 let isEnd = folded.contains("end of the project gutenberg") || folded.contains("end of this project gutenberg")
@@ -304,6 +305,7 @@ struct SectionBuilder {
                         result.append(SectionStart(position: after, origin: .untargeted, link: EPUBLink(path: package.spine[s].href)))
                     }
                 } else if isEnd {
+                    licenceFound = true  // everything after the first end marker is licence
                     result.append(SectionStart(position: here, origin: .boilerplate, link: EPUBLink(path: package.spine[s].href)))
                 }
             }
@@ -437,7 +439,11 @@ struct SectionBuilder {
     }
 
     private func defaultTitleCandidates(_ d: Draft) -> String? {
-        if let label = d.start.label, !label.isEmpty, !Patterns.looksLikeFileName(label) { return label }
+        if let label = d.start.label, !label.isEmpty, !Patterns.looksLikeFileName(label),
+            !(Patterns.isGenericLabel(label) && !d.features.headings.isEmpty)
+        {
+            return label
+        }
         if let h = d.features.headings.first, !h.isEmpty { return h }
         let s = d.start.position.spineIndex
         if s < docs.count, let t = docs[s].title, !Patterns.looksLikeFileName(t),
@@ -459,7 +465,8 @@ struct SectionBuilder {
         // Position: front matter clusters before the first chapter, back matter after the last.
         let strongBody = drafts.indices.filter { i in
             let c = drafts[i].classification
-            return c.role == .body && c.bodyWeight >= 2 && drafts[i].features.words > 0
+            return c.role == .body && drafts[i].features.words > 0
+                && (c.bodyWeight >= 1.5 || drafts[i].features.words >= 1500)
         }
         guard let first = strongBody.first, let last = strongBody.last else { return }
         for i in drafts.indices where i < first || i > last {
@@ -484,14 +491,11 @@ struct SectionBuilder {
             }
             let c = d.classification
             let p = prev.classification
+            // Only strong evidence of being something else keeps it apart (a copyright page after
+            // the last chapter); sub-sections of a chapter or an appendix in files of their own join.
             let ownEvidence = d.evidence.contains { $0.weight >= 2 }
             let ownChapterHeading = d.features.headings.first.map(Patterns.isChapterTitle) ?? false
-            let sameRole = c.role == p.role
-            let weak = c.otherWeight < 1.5 && c.role == .body
-            let joins =
-                !ownChapterHeading
-                && ((sameRole && !ownEvidence) || (sameRole && c.kind == p.kind) || (p.role == .body && weak)
-                    || (p.role != .body && d.features.words == 0))
+            let joins = !ownChapterHeading && (!ownEvidence || (c.role == p.role && c.kind == p.kind))
             if joins {
                 prev.end = d.end
                 out[out.count - 1] = prev

@@ -199,13 +199,22 @@ struct DocumentFlattener {
         let types = e.semanticTypes
         if !types.isEmpty, name != "a", name != "span" { ctx.types += types }
 
-        // Footnote and endnote bodies: kept apart, not read inline.
-        if ctx.noteID == nil, name != "a" {
-            let isNoteBody =
-                types.contains(where: Self.noteTypes.contains)
-                || e.classes.contains(where: { ["footnote", "footnotes", "endnote", "endnotes"].contains($0) })
-                || (e.idValue.map(noteTargets.contains) ?? false && Self.blockElements.contains(name))
-            if isNoteBody { ctx.noteID = e.idValue ?? "note-\(doc.blocks.count)" }
+        // Footnote and endnote bodies: kept apart, not read inline. The innermost note wins, so a
+        // list of endnotes gives one note per item.
+        if name != "a" {
+            let classes = e.classes
+            let isTarget = e.idValue.map(noteTargets.contains) ?? false && Self.blockElements.contains(name)
+            let isSingleNote =
+                types.contains(where: { ["footnote", "endnote", "rearnote", "note"].contains($0) })
+                || classes.contains(where: { ["footnote", "endnote"].contains($0) })
+            let isNoteList =
+                types.contains(where: { ["footnotes", "endnotes", "rearnotes"].contains($0) })
+                || classes.contains(where: { ["footnotes", "endnotes"].contains($0) })
+            if isTarget || isSingleNote {
+                ctx.noteID = e.idValue ?? "note-\(doc.blocks.count)"
+            } else if isNoteList, ctx.noteID == nil {
+                ctx.noteID = e.idValue ?? "notes-\(doc.blocks.count)"
+            }
         }
 
         switch name {
@@ -241,6 +250,8 @@ struct DocumentFlattener {
             return
         case "table":
             flush(ctx)
+            // Drama and prose laid out in tables (speaker | speech) are read cell by cell.
+            if Self.isProseTable(e, types: ctx.types) { break }
             if let caption = e.firstChild(named: "caption") {
                 var c = ctx
                 c.inCaption = true
@@ -329,6 +340,25 @@ struct DocumentFlattener {
         if (isStanza || (startsPoem && name == "p")), doc.blocks.last.map({ $0.kind == .poemLine }) == true {
             appendBlock(kind: .stanzaBreak, text: "", ctx: ctx)
         }
+    }
+
+    static func isProseTable(_ table: MarkupElement, types: [String]) -> Bool {
+        if types.contains(where: { $0 == "z3998:drama" || $0 == "z3998:play" || $0 == "z3998:script" }) { return true }
+        var rows = 0
+        var words = 0
+        var numericCells = 0
+        var stack: [MarkupElement] = [table]
+        while let x = stack.popLast() {
+            if x.localName == "tr" {
+                rows += 1
+            } else if x.localName == "td" || x.localName == "th" {
+                let text = x.rawText
+                words += TextNormalizer.wordCount(text)
+                if text.contains(where: \.isNumber), TextNormalizer.wordCount(text) <= 2 { numericCells += 1 }
+            }
+            for case .element(let c) in x.children { stack.append(c) }
+        }
+        return rows > 0 && words >= 40 && words / rows >= 10 && numericCells * 4 < rows
     }
 
     private func onlyElementChild(_ e: MarkupElement) -> MarkupElement? {
