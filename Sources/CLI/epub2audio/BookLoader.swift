@@ -29,6 +29,7 @@ enum BookLoader {
         let index = try SectionIndexer.index(book, options: options)
         var sections = index.sections
         if let chapters {
+            try chapters.validate(sectionCount: sections.count)
             // Named sections are converted whatever the classifier decided; the others are not.
             for position in sections.indices {
                 sections[position].included = chapters.contains(sections[position].number)

@@ -26,7 +26,11 @@ func exitStatus(for error: any Error) -> (Exit, String) {
         case .drmProtected, .encrypted: return (.protectedBook, error.description)
         default: return (.unreadableBook, error.description)
         }
-    case let error as BookTextError: return (.unreadableBook, error.description)
+    case let error as BookTextError:
+        switch error {
+        case .chapterOutOfRange, .invalidChapterSelection: return (.usage, "--chapters: \(error.description)")
+        case .emptySpine: return (.unreadableBook, error.description)
+        }
     case let error as CLIError:
         switch error {
         case .inputNotFound, .noBooksInFolder: return (.unreadableBook, error.description)

@@ -127,11 +127,6 @@ struct ConvertCommand: AsyncParsableCommand {
         let stderrStyle = TerminalStyle.detect(fileDescriptor: 2)
         do {
             let loaded = try BookLoader.load(path: path, options: options, chapters: selection)
-            if let selection, let last = loaded.sections.last?.number, let beyond = selection.firstBeyond(last) {
-                reportError("--chapters: section \(beyond) does not exist; \(bookName(path)) has \(last) sections",
-                    style: stderrStyle)
-                return .usage
-            }
             if json {
                 StandardOutput.write(try ListRenderer.json(for: loaded))
             } else {
