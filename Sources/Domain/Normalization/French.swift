@@ -10,7 +10,7 @@ extension LanguageData {
             .title("Ste", "Sainte"), .title("St.", "Saint"), .title("Ste.", "Sainte"),
             .numbered("p.", "page"), .numbered("pp.", "pages"), .numbered("chap.", "chapitre"),
             .numbered("vol.", "volume"), .numbered("t.", "tome"), .numbered("fig.", "figure"),
-            .numbered("n°", "numéro"), .numbered("N°", "numéro"), .numbered("no", "numéro"),
+            .counted("n°", "numéro"), .counted("N°", "numéro"), .counted("no", "numéro"),
             .numbered("env.", "environ"), .numbered("art.", "article"),
             .final("etc.", "et cetera"), .word("c.-à-d.", "c'est-à-dire"), .word("c-à-d", "c'est-à-dire"),
             .word("cf.", "confer"), .word("p. ex.", "par exemple"), .final("av. J.-C.", "avant Jésus-Christ"),

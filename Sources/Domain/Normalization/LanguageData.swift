@@ -17,6 +17,8 @@ struct Abbreviation: Sendable {
         case always
         /// Only before a number or Roman numeral ("p. 3", "No. 3", "ch. IV"); "No." alone is left alone.
         case beforeNumber
+        /// Only before digits ("No. 3"; not "No. I won't").
+        case beforeDigits
         /// Only before a capitalised word ("M. Dupont").
         case beforeName
         /// "St.": Saint before a name, Street after one.
@@ -44,6 +46,11 @@ struct Abbreviation: Sendable {
     /// Expanded before a number or numeral only, which it then counts ("ch. 4", "Vol. II").
     static func numbered(_ written: String, _ spoken: String, cue: Cue = .cardinal) -> Abbreviation {
         Abbreviation(written: written, spoken: spoken, condition: .beforeNumber, cue: cue)
+    }
+
+    /// Expanded before digits only, which it then counts ("No. 3").
+    static func counted(_ written: String, _ spoken: String) -> Abbreviation {
+        Abbreviation(written: written, spoken: spoken, condition: .beforeDigits, cue: .cardinal)
     }
 
     /// Expanded before a capitalised word only ("M. Dupont").

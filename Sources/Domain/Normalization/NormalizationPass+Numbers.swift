@@ -162,7 +162,9 @@ extension NormalizationPass {
         }
         let speller = rules.speller
         let leadingZero = groups.contains { tokens[$0].length > 1 && s[tokens[$0].start] == "0" }
-        if groups.count >= 3 || (groups.count == 2 && (leadingZero || (tokens[i].length == 3 && tokens[j].length == 4)))
+        let yearRange = groups.count == 2 && tokens[i].length == 4 && tokens[j].length == 2
+        if groups.count >= 3
+            || (groups.count == 2 && ((leadingZero && !yearRange) || (tokens[i].length == 3 && tokens[j].length == 4)))
         {
             emit(groups.map { speller.digits(scalars($0)) }.joined(separator: ", "))
             return j + 1
@@ -187,7 +189,9 @@ extension NormalizationPass {
     }
 
     mutating func rangeReading(_ a: Int, _ b: Int, rules: LanguageRules) -> String? {
-        guard let first = intValue(a), let written = intValue(b) else { return nil }
+        guard let first = intValue(a), tokens[b].length <= 4,
+            let written = Int(String(String.UnicodeScalarView(scalars(b))))
+        else { return nil }
         let speller = rules.speller
         var last = written
         let shortened = tokens[a].length == 4 && tokens[b].length <= 2
@@ -334,7 +338,7 @@ extension NormalizationPass {
     }
 
     func isUnitStart(_ i: Int, rules: LanguageRules) -> Bool {
-        rules.units.candidates(for: text(i)).contains { $0.match(in: s, at: tokens[i].start) != nil }
+        rules.units.candidates(for: text(i)).contains { $0.match(in: s, at: tokens[i].start, afterDigits: true) != nil }
     }
 
     /// A unit symbol right after token `i` (glued or after one space): its names and its last token.
@@ -343,7 +347,7 @@ extension NormalizationPass {
         if isInlineSpace(k), tokens[k].length == 1 { k += 1 }
         guard k < tokens.count, kind(k) == .word || kind(k) == .symbol else { return nil }
         for phrase in rules.units.candidates(for: text(k)) {
-            guard let end = phrase.match(in: s, at: tokens[k].start) else { continue }
+            guard let end = phrase.match(in: s, at: tokens[k].start, afterDigits: true) else { continue }
             var last = k
             while tokens[last].end < end { last += 1 }
             return (phrase.value, last)

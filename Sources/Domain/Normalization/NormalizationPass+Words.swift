@@ -45,6 +45,8 @@ extension NormalizationPass {
                 break
             case .beforeNumber:
                 guard let n = next(after: last), isNumberOrNumeral(n) else { continue }
+            case .beforeDigits:
+                guard let n = next(after: last), kind(n) == .number else { continue }
             case .beforeName:
                 guard last + 2 < tokens.count, isInlineSpace(last + 1), startsUpper(last + 2) else { continue }
             case .saintOrStreet:
@@ -117,8 +119,9 @@ extension NormalizationPass {
         }
         guard let value = RomanNumerals.value(of: letters) else { return nil }
 
-        // A numeral that opens a heading: "IV. The Storm", "II", "XII: Home". "I" only before punctuation.
-        if context == .heading, !seenContent {
+        // A numeral that opens a heading: "IV. The Storm", "II", "XII: Home". "I" only before punctuation; only
+        // I, V, X and L, since a chapter is not numbered "MIX" or "DC".
+        if context == .heading, !seenContent, letters.allSatisfy({ $0 != "C" && $0 != "D" && $0 != "M" }) {
             let nextIsBreak = i + 1 >= tokens.count || isSymbol(i + 1, ".") || isSymbol(i + 1, ":")
                 || isSymbol(i + 1, ")") || (kind(i + 1) == .space && !isInlineSpace(i + 1))
             if letters.count > 1 || nextIsBreak {

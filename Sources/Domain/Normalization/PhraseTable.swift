@@ -47,7 +47,8 @@ struct PhraseTable<Value: Sendable>: Sendable {
 
 extension Phrase {
     /// The end of a whole-word match of this phrase in `s` at `start`, or nil.
-    func match(in s: [Unicode.Scalar], at start: Int) -> Int? {
+    /// `afterDigits` allows a digit just before the match, as for a unit glued to its number ("5km").
+    func match(in s: [Unicode.Scalar], at start: Int, afterDigits: Bool = false) -> Int? {
         let end = start + written.count
         guard end <= s.count else { return nil }
         if caseInsensitive {
@@ -55,7 +56,9 @@ extension Phrase {
         } else {
             for k in 0..<written.count where s[start + k] != written[k] { return nil }
         }
-        if let first = written.first, Scalars.isAlphanumeric(first), start > 0, Scalars.isAlphanumeric(s[start - 1]) {
+        if let first = written.first, Scalars.isAlphanumeric(first), start > 0,
+            afterDigits ? Scalars.isLetter(s[start - 1]) : Scalars.isAlphanumeric(s[start - 1])
+        {
             return nil
         }
         if let last = written.last, Scalars.isAlphanumeric(last), end < s.count, Scalars.isAlphanumeric(s[end]) {
