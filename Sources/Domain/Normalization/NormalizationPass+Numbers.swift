@@ -45,7 +45,7 @@ extension NormalizationPass {
                 } else if rules.isFrench {
                     let c = s[tokens[separator].start]
                     isGroupSeparator = tokens[separator].length == 1
-                        && (c == "\u{00A0}" || c == "\u{202F}" || c == "\u{2009}" || c == ".")
+                        && (c == " " || c == "\u{00A0}" || c == "\u{202F}" || c == "\u{2009}" || c == ".")
                 } else {
                     isGroupSeparator = isSymbol(separator, ".")
                 }

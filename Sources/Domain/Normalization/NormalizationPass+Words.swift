@@ -17,9 +17,9 @@ extension NormalizationPass {
         emitRaw(i)
         let data = rules.data
         if data.cardinalCues.contains(word) {
-            setCue(.cardinal, at: i, capitalized: startsUpper(i))
+            setCue(.cardinal, at: i, capitalized: rules.isEnglish && startsUpper(i))
         } else if isAllUpper(i), tokens[i].length > 1, data.cardinalCues.contains(capitalized(word.lowercased())) {
-            setCue(.cardinal, at: i, capitalized: true)
+            setCue(.cardinal, at: i, capitalized: rules.isEnglish)
         } else if data.months[word] != nil {
             setCue(.year, at: i, month: true)
         } else if data.yearCues.contains(word.lowercased()) {
