@@ -30,14 +30,22 @@ extension NormalizationPass {
 
     /// Lexicon entries and abbreviations, at a word or symbol token. Returns the index after the match.
     mutating func handlePhrase(_ i: Int) -> Int? {
-        let candidates = phrases.candidates(for: text(i))
+        var candidates = phrases.candidates(for: text(i))
+        if kind(i) == .word, let apostrophe = scalars(i).firstIndex(where: Scalars.isApostrophe) {
+            // "Hermione's": the entry is keyed by "Hermione".
+            let head = String(String.UnicodeScalarView(s[tokens[i].start..<apostrophe]))
+            candidates += phrases.candidates(for: head)
+        }
         guard !candidates.isEmpty else { return nil }
         let start = tokens[i].start
         for phrase in candidates {
             guard let end = phrase.match(in: s, at: start) else { continue }
             var last = i
             while last < tokens.count, tokens[last].end < end { last += 1 }
-            guard last < tokens.count, tokens[last].end == end else { continue }
+            guard last < tokens.count else { continue }
+            // A match may end inside a word only before an apostrophe: "Hermione's".
+            let rest = tokens[last].end > end ? s[end..<tokens[last].end] : []
+            guard rest.isEmpty || Scalars.isApostrophe(rest.first!) else { continue }
             let entry = phrase.value.abbreviation
             var spoken = entry.spoken
             switch entry.condition {
@@ -53,6 +61,10 @@ extension NormalizationPass {
                 spoken = saintOrStreet(first: i, last: last) ? "Saint" : "Street"
             }
             emit(spoken)
+            if !rest.isEmpty {
+                out.append(contentsOf: rest)
+                return last + 1
+            }
             if entry.cue != .none { setCue(entry.cue, at: last, capitalized: spoken.first?.isUppercase ?? false) }
             let endsWithPeriod = entry.written.hasSuffix(".") && !spoken.hasSuffix(".")
             if endsWithPeriod, periodEndsSentence(after: last, loosely: entry.mayEndSentence || spoken == "Street") {
