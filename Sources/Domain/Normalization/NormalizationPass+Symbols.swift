@@ -2,7 +2,7 @@
 
 extension NormalizationPass {
     mutating func handleSymbol(_ i: Int) -> Int {
-        if let end = handlePhrase(i) { return end }
+        if let end = handlePhrase(i, key: text(i)) { return end }
         guard let rules, let c = symbol(i) else {
             emitRaw(i)
             return i + 1

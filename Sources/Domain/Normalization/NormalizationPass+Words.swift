@@ -7,30 +7,26 @@ extension NormalizationPass {
     ]
 
     mutating func handleWord(_ i: Int) -> Int {
-        if let end = handlePhrase(i) { return end }
+        let word = text(i)
+        if let end = handlePhrase(i, key: word) { return end }
         guard let rules else {
             emitRaw(i)
             return i + 1
         }
         if let end = handleRoman(i, rules: rules) { return end }
-        let word = text(i)
         emitRaw(i)
-        let data = rules.data
-        if data.cardinalCues.contains(word) {
-            setCue(.cardinal, at: i, capitalized: rules.isEnglish && startsUpper(i))
-        } else if isAllUpper(i), tokens[i].length > 1, data.cardinalCues.contains(capitalized(word.lowercased())) {
-            setCue(.cardinal, at: i, capitalized: rules.isEnglish)
-        } else if data.months[word] != nil {
-            setCue(.year, at: i, month: true)
-        } else if data.yearCues.contains(word.lowercased()) {
-            setCue(.year, at: i)
+        switch rules.cueWords[word] {
+        case .cardinal: setCue(.cardinal, at: i, capitalized: rules.isEnglish && startsUpper(i))
+        case .month: setCue(.year, at: i, month: true)
+        case .year: setCue(.year, at: i)
+        case nil: break
         }
         return i + 1
     }
 
     /// Lexicon entries and abbreviations, at a word or symbol token. Returns the index after the match.
-    mutating func handlePhrase(_ i: Int) -> Int? {
-        var candidates = phrases.candidates(for: text(i))
+    mutating func handlePhrase(_ i: Int, key: String) -> Int? {
+        var candidates = phrases.candidates(for: key)
         if kind(i) == .word, let apostrophe = scalars(i).firstIndex(where: Scalars.isApostrophe) {
             // "Hermione's": the entry is keyed by "Hermione".
             let head = String(String.UnicodeScalarView(s[tokens[i].start..<apostrophe]))
@@ -62,7 +58,7 @@ extension NormalizationPass {
             }
             emit(spoken)
             if !rest.isEmpty {
-                out.append(contentsOf: rest)
+                emitScalars(rest)
                 return last + 1
             }
             if entry.cue != .none { setCue(entry.cue, at: last, capitalized: spoken.first?.isUppercase ?? false) }

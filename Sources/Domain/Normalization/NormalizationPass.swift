@@ -23,7 +23,8 @@ struct NormalizationPass {
     let rules: LanguageRules?
     let phrases: PhraseTable<PhraseValue>
     let context: NormalizationContext
-    var out = String.UnicodeScalarView()
+    /// The output as UTF-8.
+    var out: [UInt8] = []
 
     /// The cue left by the previous word or abbreviation, valid for the token after `cueToken` (and one space).
     var cue: Cue = .none
@@ -61,14 +62,24 @@ struct NormalizationPass {
                 i = handleSymbol(i)
             }
         }
-        return String(out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     // MARK: Token helpers
 
     func text(_ i: Int) -> String {
         let t = tokens[i]
-        return String(String.UnicodeScalarView(s[t.start..<t.end]))
+        var ascii = true
+        for k in t.start..<t.end where s[k].value >= 0x80 {
+            ascii = false
+            break
+        }
+        guard ascii else { return String(String.UnicodeScalarView(s[t.start..<t.end])) }
+        // Most tokens are short ASCII words: build them without going through the scalar view.
+        return String(unsafeUninitializedCapacity: t.length) { buffer in
+            for k in 0..<t.length { buffer[k] = UInt8(truncatingIfNeeded: s[t.start + k].value) }
+            return t.length
+        }
     }
 
     func scalars(_ i: Int) -> ArraySlice<Unicode.Scalar> { s[tokens[i].start..<tokens[i].end] }
@@ -133,14 +144,24 @@ struct NormalizationPass {
     // MARK: Emitting
 
     mutating func emitRaw(_ i: Int) {
-        out.append(contentsOf: scalars(i))
+        emitScalars(scalars(i))
     }
 
     mutating func emitRaw(_ range: ClosedRange<Int>) {
-        out.append(contentsOf: s[tokens[range.lowerBound].start..<tokens[range.upperBound].end])
+        emitScalars(s[tokens[range.lowerBound].start..<tokens[range.upperBound].end])
+    }
+
+    mutating func emitScalars(_ scalars: ArraySlice<Unicode.Scalar>) {
+        for scalar in scalars {
+            if scalar.value < 0x80 {
+                out.append(UInt8(truncatingIfNeeded: scalar.value))
+            } else {
+                out.append(contentsOf: UTF8.encode(scalar)!)
+            }
+        }
     }
 
     mutating func emit(_ string: String) {
-        out.append(contentsOf: string.unicodeScalars)
+        out.append(contentsOf: string.utf8)
     }
 }

@@ -65,8 +65,9 @@ struct PhraseValue: Sendable {
     var isUser: Bool
 }
 
-/// A language's data, number words and unit table, resolved from a BCP 47 tag.
-struct LanguageRules: Sendable {
+/// A language's data, number words and unit table, resolved from a BCP 47 tag. A class so that the many
+/// `guard let rules` in the pass share one reference instead of copying a dozen tables (immutable, so Sendable).
+final class LanguageRules: Sendable {
     let speller: NumberSpeller
     let data: LanguageData
     let units: PhraseTable<UnitName>
@@ -74,6 +75,8 @@ struct LanguageRules: Sendable {
     let isFrench: Bool
     let isGerman: Bool
     let isSpanish: Bool
+    /// Cue words by written form: one lookup per word instead of one per table.
+    let cueWords: [String: WordCue]
 
     init?(tag: String) {
         let parts = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).map { $0.lowercased() }
@@ -99,5 +102,27 @@ struct LanguageRules: Sendable {
         if case .french = language { isFrench = true } else { isFrench = false }
         if case .german = language { isGerman = true } else { isGerman = false }
         if case .spanish = language { isSpanish = true } else { isSpanish = false }
+        var cueWords: [String: WordCue] = [:]
+        for word in data.yearCues {
+            cueWords[word] = .year
+            cueWords[capitalized(word)] = .year
+            cueWords[word.uppercased()] = .year
+        }
+        for month in data.months.keys {
+            cueWords[month] = .month
+            cueWords[month.uppercased()] = .month
+        }
+        for word in data.cardinalCues {
+            cueWords[word] = .cardinal
+            cueWords[word.uppercased()] = .cardinal
+        }
+        self.cueWords = cueWords
     }
+}
+
+/// What a word says about the number or numeral after it.
+enum WordCue: Sendable {
+    case cardinal
+    case year
+    case month
 }
