@@ -98,7 +98,7 @@ public struct Lexicon: Sendable, Equatable {
             guard let separator else {
                 throw LexiconError.malformedLine(
                     path: path, line: lineNumber, text: String(line),
-                    reason: "expected `written<TAB>spoken` or `written = spoken`")
+                    reason: "expected a TAB or \" = \" between the written and spoken forms")
             }
             var written = line[..<separator.lowerBound].trimmingCharacters(in: .whitespaces)
             let spoken = line[separator.upperBound...].trimmingCharacters(in: .whitespaces)

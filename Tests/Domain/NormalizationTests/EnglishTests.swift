@@ -189,6 +189,8 @@ let englishCases: [(String, String)] = [
     ("Prof. Moriarty", "Professor Moriarty"),
     ("Capt. Ahab", "Captain Ahab"),
     ("Mt. Everest", "Mount Everest"),
+    ("John Smith Jr. arrived", "John Smith Junior arrived"),
+    ("John Smith Jr.", "John Smith Junior."),
     ("e.g. apples", "for example apples"),
     ("fruit, e.g., apples", "fruit, for example, apples"),
     ("i.e. pears", "that is pears"),

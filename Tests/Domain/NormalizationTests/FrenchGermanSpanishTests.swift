@@ -136,6 +136,7 @@ let spanishCases: [(String, String)] = [
     ("3,5", "tres coma cinco"),
     ("3,14", "tres coma catorce"),
     ("1.000", "mil"),
+    ("21.000", "veintiún mil"),
     ("21", "veintiuno"),
     ("21 €", "veintiún euros"),
     ("1 €", "un euro"),
