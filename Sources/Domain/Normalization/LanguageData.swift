@@ -1,0 +1,102 @@
+// The data each language contributes: abbreviations, units, currencies and the words that tell a number or a
+// Roman numeral what it is. One file per language fills this in; the rules in Normalizer.swift read it.
+
+/// What the word before a number or numeral says about it.
+enum Cue: UInt8, Sendable {
+    case none
+    /// "Chapter", "ch.", "Vol.": a following Roman numeral is a cardinal.
+    case cardinal
+    /// "in", "since", "c.": a following four-digit number is a year.
+    case year
+}
+
+/// A built-in abbreviation or initialism and when it applies.
+struct Abbreviation: Sendable {
+    enum Condition: Sendable {
+        /// Always expanded ("e.g.", "Mr.").
+        case always
+        /// Only before a number or Roman numeral ("p. 3", "No. 3", "ch. IV"); "No." alone is left alone.
+        case beforeNumber
+        /// Only before digits ("No. 3"; not "No. I won't").
+        case beforeDigits
+        /// Only before a capitalised word ("M. Dupont").
+        case beforeName
+        /// "St.": Saint before a name, Street after one.
+        case saintOrStreet
+    }
+
+    var written: String
+    var spoken: String
+    var condition: Condition = .always
+    var cue: Cue = .none
+    /// Its final period may also end the sentence ("etc.", "a.m."): the period is kept before a capitalised
+    /// word, a line break or the end of the text.
+    var mayEndSentence = false
+
+    /// A title or word that is always expanded and never ends a sentence ("Dr." → "Doctor").
+    static func word(_ written: String, _ spoken: String) -> Abbreviation {
+        Abbreviation(written: written, spoken: spoken)
+    }
+
+    /// Always expanded; may end a sentence ("etc.").
+    static func final(_ written: String, _ spoken: String) -> Abbreviation {
+        Abbreviation(written: written, spoken: spoken, mayEndSentence: true)
+    }
+
+    /// Expanded before a number or numeral only, which it then counts ("ch. 4", "Vol. II").
+    static func numbered(_ written: String, _ spoken: String, cue: Cue = .cardinal) -> Abbreviation {
+        Abbreviation(written: written, spoken: spoken, condition: .beforeNumber, cue: cue)
+    }
+
+    /// Expanded before digits only, which it then counts ("No. 3").
+    static func counted(_ written: String, _ spoken: String) -> Abbreviation {
+        Abbreviation(written: written, spoken: spoken, condition: .beforeDigits, cue: .cardinal)
+    }
+
+    /// Expanded before a capitalised word only ("M. Dupont").
+    static func title(_ written: String, _ spoken: String) -> Abbreviation {
+        Abbreviation(written: written, spoken: spoken, condition: .beforeName)
+    }
+}
+
+/// How to say a unit after one and after several.
+struct UnitName: Sendable {
+    var singular: String
+    var plural: String
+}
+
+/// How to say a currency: the main unit and the hundredth.
+struct CurrencyName: Sendable {
+    var singular: String
+    var plural: String
+    var minorSingular: String
+    var minorPlural: String
+}
+
+/// Everything a language contributes besides its number words.
+struct LanguageData: Sendable {
+    var abbreviations: [Abbreviation] = []
+    /// Unit symbols as written after a number ("km", "°C", "%", "km/h").
+    var units: [String: UnitName] = [:]
+    /// Currency signs ("$", "€").
+    var currencies: [String: CurrencyName] = [:]
+    /// Words after which a Roman numeral is a cardinal, as capitalised in running text ("Chapter").
+    var cardinalCues: Set<String> = []
+    /// Words after which a four-digit number is a year, lower-cased ("in", "since").
+    var yearCues: Set<String> = []
+    /// Words that carry a year on to the next number ("1914 to 1918", "between 1850 and 1860").
+    var yearLinks: Set<String> = []
+    /// Lower-case words after a four-digit number that leave it a year ("1850 was"); any other lower-case
+    /// word makes it a count ("1850 soldiers").
+    var yearFollowers: Set<String> = []
+    /// Words after a number that make it a year ("BC", "AD").
+    var eraWords: Set<String> = []
+    /// Month names as written, to their number.
+    var months: [String: Int] = [:]
+    /// Names of monarchs and popes after which even "I", "V" or "X" is a regnal number.
+    var regnalNames: Set<String> = []
+    /// Titles before such a name ("King", "Pope").
+    var regnalTitles: Set<String> = []
+    /// "million", "billion": "$5 million" → "five million dollars".
+    var scaleWords: Set<String> = []
+}

@@ -1,0 +1,187 @@
+// Words: lexicon and abbreviations, Roman numerals, and the cue words that tell the next number what it is.
+
+extension NormalizationPass {
+    static let sentenceStarters: Set<String> = [
+        "The", "A", "An", "He", "She", "It", "They", "We", "I", "In", "On", "At", "But", "And", "His", "Her",
+        "There", "This", "That", "Then", "When",
+    ]
+
+    mutating func handleWord(_ i: Int) -> Int {
+        let word = text(i)
+        if let end = handlePhrase(i, key: word) { return end }
+        guard let rules else {
+            emitRaw(i)
+            return i + 1
+        }
+        if let end = handleRoman(i, rules: rules) { return end }
+        emitRaw(i)
+        switch rules.cueWords[word] {
+        case .cardinal: setCue(.cardinal, at: i, capitalized: rules.isEnglish && startsUpper(i))
+        case .month: setCue(.year, at: i, month: true)
+        case .year: setCue(.year, at: i)
+        case nil: break
+        }
+        return i + 1
+    }
+
+    /// Lexicon entries and abbreviations, at a word or symbol token. Returns the index after the match.
+    mutating func handlePhrase(_ i: Int, key: String) -> Int? {
+        var candidates = phrases.candidates(for: key)
+        if kind(i) == .word, let apostrophe = scalars(i).firstIndex(where: Scalars.isApostrophe) {
+            // "Hermione's": the entry is keyed by "Hermione".
+            let head = String(String.UnicodeScalarView(s[tokens[i].start..<apostrophe]))
+            candidates += phrases.candidates(for: head)
+        }
+        guard !candidates.isEmpty else { return nil }
+        let start = tokens[i].start
+        for phrase in candidates {
+            guard let end = phrase.match(in: s, at: start) else { continue }
+            var last = i
+            while last < tokens.count, tokens[last].end < end { last += 1 }
+            guard last < tokens.count else { continue }
+            // A match may end inside a word only before an apostrophe: "Hermione's".
+            let rest = tokens[last].end > end ? s[end..<tokens[last].end] : []
+            guard rest.isEmpty || Scalars.isApostrophe(rest.first!) else { continue }
+            let entry = phrase.value.abbreviation
+            var spoken = entry.spoken
+            switch entry.condition {
+            case .always:
+                break
+            case .beforeNumber:
+                guard let n = next(after: last), isNumberOrNumeral(n) else { continue }
+            case .beforeDigits:
+                guard let n = next(after: last), kind(n) == .number else { continue }
+            case .beforeName:
+                guard last + 2 < tokens.count, isInlineSpace(last + 1), startsUpper(last + 2) else { continue }
+            case .saintOrStreet:
+                spoken = saintOrStreet(first: i, last: last) ? "Saint" : "Street"
+            }
+            emit(spoken)
+            if !rest.isEmpty {
+                emitScalars(rest)
+                return last + 1
+            }
+            if entry.cue != .none { setCue(entry.cue, at: last, capitalized: spoken.first?.isUppercase ?? false) }
+            let endsWithPeriod = entry.written.hasSuffix(".") && !spoken.hasSuffix(".")
+            if endsWithPeriod, periodEndsSentence(after: last, loosely: entry.mayEndSentence || spoken == "Street") {
+                emit(".")
+            }
+            return last + 1
+        }
+        return nil
+    }
+
+    /// "St." before a name is Saint; after one (and before a lower-case word or the end) it is Street.
+    func saintOrStreet(first: Int, last: Int) -> Bool {
+        let nextWord = last + 2 < tokens.count && isInlineSpace(last + 1) && kind(last + 2) == .word ? last + 2 : nil
+        let previousWord = first >= 2 && isInlineSpace(first - 1) && kind(first - 2) == .word ? first - 2 : nil
+        let afterName = previousWord.map(isCapitalizedName) ?? false
+        if let nextWord, startsUpper(nextWord) {
+            return !(afterName && Self.sentenceStarters.contains(text(nextWord)))
+        }
+        return !afterName
+    }
+
+    /// Whether the period of an abbreviation ending at `last` also ends its sentence: at the end of the text or
+    /// of a line, and, when `loosely`, before a capitalised word.
+    func periodEndsSentence(after last: Int, loosely: Bool) -> Bool {
+        let j = last + 1
+        if j >= tokens.count { return true }
+        if kind(j) == .space, !isInlineSpace(j) { return true }
+        if loosely, isInlineSpace(j), j + 1 < tokens.count, startsUpper(j + 1) { return true }
+        return false
+    }
+
+    func isNumberOrNumeral(_ i: Int) -> Bool {
+        switch kind(i) {
+        case .number: return true
+        case .word:
+            let letters = scalars(i)
+            return RomanNumerals.value(of: letters) != nil
+                || (letters.allSatisfy(Scalars.isLower) && RomanNumerals.value(of: letters, lowercase: true) != nil)
+        default: return false
+        }
+    }
+
+    // MARK: Roman numerals
+
+    mutating func handleRoman(_ i: Int, rules: LanguageRules) -> Int? {
+        var letters = scalars(i)
+        guard let first = letters.first, first == "I" || first == "V" || first == "X" || first == "L"
+            || first == "C" || first == "D" || first == "M" || (Scalars.isLower(first) && cue(at: i) == .cardinal)
+        else { return nil }
+        var suffix = ""
+        if letters.count > 2, Scalars.isApostrophe(letters[letters.endIndex - 2]), letters.last == "s" {
+            suffix = String(String.UnicodeScalarView(letters.suffix(2)))
+            letters = letters.dropLast(2)
+        }
+        if rules.isFrench, let end = handleFrenchOrdinalNumeral(i, letters: letters, rules: rules) { return end }
+        let speller = rules.speller
+
+        if cue(at: i) == .cardinal {
+            let lower = letters.allSatisfy(Scalars.isLower)
+            guard let value = RomanNumerals.value(of: letters, lowercase: lower) else { return nil }
+            let words = speller.cardinal(value)
+            emit((cueCapitalized ? capitalized(words) : words) + suffix)
+            return i + 1
+        }
+        guard let value = RomanNumerals.value(of: letters) else { return nil }
+
+        // A numeral that opens a heading: "IV. The Storm", "II", "XII: Home". "I" only before punctuation; only
+        // I, V, X and L, since a chapter is not numbered "MIX" or "DC".
+        if context == .heading, !seenContent, letters.allSatisfy({ $0 != "C" && $0 != "D" && $0 != "M" }) {
+            let nextIsBreak = i + 1 >= tokens.count || isSymbol(i + 1, ".") || isSymbol(i + 1, ":")
+                || isSymbol(i + 1, ")") || (kind(i + 1) == .space && !isInlineSpace(i + 1))
+            if letters.count > 1 || nextIsBreak {
+                emit(capitalized(speller.cardinal(value)) + suffix)
+                return i + 1
+            }
+        }
+
+        // After a monarch's or pope's name: "Henry VIII", "Pope John XXIII", "Louis XIV".
+        guard i >= 2, isInlineSpace(i - 1), tokens[i - 1].length == 1, isCapitalizedName(i - 2),
+            RomanNumerals.isSmall(letters)
+        else { return nil }
+        let name = text(i - 2)
+        if rules.data.cardinalCues.contains(name) || rules.data.months[name] != nil { return nil }
+        if letters.count == 1 {
+            let titled = i >= 4 && isInlineSpace(i - 3) && rules.data.regnalTitles.contains(text(i - 4))
+            guard rules.data.regnalNames.contains(name) || titled else { return nil }
+        }
+        emit(speller.regnal(value) + suffix)
+        // German writes the ordinal's period: "Ludwig XIV. war ..." — the period is not the end of a sentence.
+        if rules.isGerman, suffix.isEmpty, isSymbol(i + 1, ".") {
+            let after = i + 2
+            if after < tokens.count, isSymbol(after, ",") || (isInlineSpace(after) && startsLower(after + 1)) {
+                return i + 2
+            }
+        }
+        return i + 1
+    }
+
+    /// French centuries and regnal firsts: "XIVe siècle" → "quatorzième siècle", "François Ier" → "premier".
+    mutating func handleFrenchOrdinalNumeral(_ i: Int, letters: ArraySlice<Unicode.Scalar>, rules: LanguageRules)
+        -> Int?
+    {
+        let numeral = letters.prefix(while: { $0 == "I" || $0 == "V" || $0 == "X" })
+        guard !numeral.isEmpty, numeral.count < letters.count, let value = RomanNumerals.value(of: numeral) else {
+            return nil
+        }
+        let ending = String(String.UnicodeScalarView(letters.dropFirst(numeral.count)))
+        let feminineFirst = ["re", "ère", "ʳᵉ"]
+        let masculineFirst = ["er", "ᵉʳ"]
+        let other = ["e", "è", "ème", "eme", "ᵉ"]
+        let words: String
+        if value == 1, masculineFirst.contains(ending) {
+            words = "premier"
+        } else if value == 1, feminineFirst.contains(ending) {
+            words = "première"
+        } else if other.contains(ending) {
+            words = FrenchNumbers.ordinal(value)
+        } else {
+            return nil
+        }
+        emit(words)
+        return i + 1
+    }
+}

@@ -1,0 +1,183 @@
+// One front for the four languages' number words, so the rules in Normalizer.swift stay language-neutral.
+
+/// The languages with number words and tables.
+enum SupportedLanguage: Sendable {
+    case english(american: Bool)
+    case french
+    case german
+    case spanish
+}
+
+struct NumberSpeller: Sendable {
+    let language: SupportedLanguage
+
+    private var britishAnd: Bool {
+        if case .english(let american) = language { return !american }
+        return false
+    }
+
+    func cardinal(_ n: Int) -> String {
+        switch language {
+        case .english: return EnglishNumbers.cardinal(n, and: britishAnd)
+        case .french: return FrenchNumbers.cardinal(n)
+        case .german: return GermanNumbers.cardinal(n)
+        case .spanish: return SpanishNumbers.cardinal(n)
+        }
+    }
+
+    /// The cardinal before a noun: German "ein Euro", Spanish "un euro", "veintiún kilómetros".
+    func cardinalBeforeNoun(_ n: Int) -> String {
+        switch language {
+        case .german: return GermanNumbers.cardinal(n, compound: true)
+        case .spanish: return SpanishNumbers.apocopate(SpanishNumbers.cardinal(n))
+        default: return cardinal(n)
+        }
+    }
+
+    /// The plain ordinal: "twenty-first", "premier", "dritte" (German stem without case ending), "segundo".
+    func ordinal(_ n: Int) -> String {
+        switch language {
+        case .english: return EnglishNumbers.ordinal(n, and: britishAnd)
+        case .french: return FrenchNumbers.ordinal(n)
+        case .german: return GermanNumbers.ordinal(n)
+        case .spanish: return SpanishNumbers.ordinal(n)
+        }
+    }
+
+    /// A year: English in pairs ("eighteen fifty"), German in hundreds, French and Spanish as cardinals.
+    func year(_ n: Int) -> String {
+        switch language {
+        case .english(let american): return EnglishNumbers.year(n, american: american)
+        case .french: return FrenchNumbers.cardinal(n)
+        case .german: return GermanNumbers.year(n)
+        case .spanish: return SpanishNumbers.cardinal(n)
+        }
+    }
+
+    /// Whether four-digit numbers need telling apart as years or counts (they read the same in French, Spanish).
+    var distinguishesYears: Bool {
+        switch language {
+        case .english, .german: return true
+        case .french, .spanish: return false
+        }
+    }
+
+    /// A monarch's or pope's number: "the Eighth", "quatorze" (but "premier"), "der Vierzehnte", "segundo".
+    func regnal(_ n: Int) -> String {
+        switch language {
+        case .english: return "the " + capitalized(ordinal(n))
+        case .french: return n == 1 ? "premier" : FrenchNumbers.cardinal(n)
+        case .german: return "der " + capitalized(GermanNumbers.ordinal(n))
+        case .spanish: return SpanishNumbers.ordinal(n)
+        }
+    }
+
+    func digitName(_ d: Int) -> String {
+        switch language {
+        case .english: return EnglishNumbers.ones[d]
+        case .french: return FrenchNumbers.units[d]
+        case .german: return GermanNumbers.units[d]
+        case .spanish: return SpanishNumbers.small[d]
+        }
+    }
+
+    /// Digit by digit, as phone and reference numbers are read.
+    func digits<S: Sequence>(_ digits: S) -> String where S.Element == Unicode.Scalar {
+        digits.map { digitName(Int($0.value) - 0x30) }.joined(separator: " ")
+    }
+
+    var pointWord: String {
+        switch language {
+        case .english: return "point"
+        case .french: return "virgule"
+        case .german: return "Komma"
+        case .spanish: return "coma"
+        }
+    }
+
+    var rangeWord: String {
+        switch language {
+        case .english: return "to"
+        case .french: return "à"
+        case .german: return "bis"
+        case .spanish: return "a"
+        }
+    }
+
+    var minusWord: String {
+        switch language {
+        case .english: return "minus"
+        case .french: return "moins"
+        case .german: return "minus"
+        case .spanish: return "menos"
+        }
+    }
+
+    /// "3.14": English and German read the decimals digit by digit ("three point one four"); French and
+    /// Spanish read them as a number after any leading zeros ("trois virgule quatorze", "tres coma cero cinco").
+    func decimal(integer: Int, fraction: ArraySlice<Unicode.Scalar>) -> String {
+        let head = cardinal(integer) + " " + pointWord + " "
+        switch language {
+        case .english, .german:
+            return head + digits(fraction)
+        case .french, .spanish:
+            let zeros = fraction.prefix(while: { $0 == "0" })
+            let rest = fraction.dropFirst(zeros.count)
+            var words = zeros.map { _ in digitName(0) }
+            if rest.count > 3 {
+                words.append(digits(rest))
+            } else if !rest.isEmpty {
+                words.append(cardinal(Int(String(String.UnicodeScalarView(rest))) ?? 0))
+            }
+            return head + words.joined(separator: " ")
+        }
+    }
+
+    /// A clock time: "ten thirty", "ten oh five", "ten o'clock"; "dix heures trente"; "zehn Uhr dreißig";
+    /// "diez y treinta".
+    func time(hour: Int, minute: Int) -> String {
+        switch language {
+        case .english:
+            if minute == 0 { return cardinal(hour) + " o'clock" }
+            if minute < 10 { return cardinal(hour) + " oh " + cardinal(minute) }
+            return cardinal(hour) + " " + cardinal(minute)
+        case .french:
+            let hours = hour == 1 ? "une heure" : cardinal(hour) + " heures"
+            return minute == 0 ? hours : hours + " " + cardinal(minute)
+        case .german:
+            let hours = (hour == 1 ? "ein" : cardinal(hour)) + " Uhr"
+            return minute == 0 ? hours : hours + " " + cardinal(minute)
+        case .spanish:
+            let hours = hour == 1 ? "una" : cardinal(hour)
+            return minute == 0 ? hours + " en punto" : hours + " y " + cardinal(minute)
+        }
+    }
+
+    func fraction(numerator: Int, denominator: Int) -> String {
+        switch language {
+        case .english: return EnglishNumbers.fraction(numerator: numerator, denominator: denominator, and: britishAnd)
+        case .french: return FrenchNumbers.fraction(numerator: numerator, denominator: denominator)
+        case .german: return GermanNumbers.fraction(numerator: numerator, denominator: denominator)
+        case .spanish: return SpanishNumbers.fraction(numerator: numerator, denominator: denominator)
+        }
+    }
+
+    func mixedFraction(whole: Int, numerator: Int, denominator: Int) -> String {
+        switch language {
+        case .english:
+            return cardinal(whole) + " and "
+                + EnglishNumbers.mixedFraction(numerator: numerator, denominator: denominator, and: britishAnd)
+        case .french:
+            return cardinal(whole) + " " + FrenchNumbers.mixedFraction(numerator: numerator, denominator: denominator)
+        case .german:
+            return GermanNumbers.mixedFraction(whole: whole, numerator: numerator, denominator: denominator)
+        case .spanish:
+            return cardinal(whole) + " " + SpanishNumbers.mixedFraction(numerator: numerator, denominator: denominator)
+        }
+    }
+}
+
+func capitalized(_ word: String) -> String {
+    guard let first = word.first else { return word }
+    return first.uppercased() + word.dropFirst()
+}
