@@ -57,12 +57,21 @@ enum BinaryRunner {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        if let directory { posix_spawn_file_actions_addchdir_np(&actions, directory.path) }
 
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
         for (key, value) in environment { env[key] = value }
-        let argv = [binary] + arguments
+        // posix_spawn_file_actions_addchdir_np is not visible from Swift's Glibc module: let a shell
+        // change the directory, then exec the binary so the measured process is ours.
+        let argv: [String]
+        let program: String
+        if let directory {
+            program = "/bin/sh"
+            argv = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory.path, binary] + arguments
+        } else {
+            program = binary
+            argv = [binary] + arguments
+        }
         let cArgs = argv.map { strdup($0) } + [nil]
         let cEnv = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -71,7 +80,7 @@ enum BinaryRunner {
         }
         var pid: pid_t = 0
         let start = Date()
-        let spawned = posix_spawn(&pid, binary, &actions, nil, cArgs, cEnv)
+        let spawned = posix_spawn(&pid, program, &actions, nil, cArgs, cEnv)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
 
         var status: Int32 = 0
