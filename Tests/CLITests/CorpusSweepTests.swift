@@ -45,6 +45,14 @@ func realBooks() -> [String] {
     return names.filter { $0.hasSuffix(".epub") }.sorted().map { "real/\($0)" }
 }
 
+/// Deliberate departures from cases.json, each with its reason (docs/hardening.md lists them too).
+/// A book whose container.xml has one stray element next to a valid `<rootfiles>` is readable:
+/// refusing it would be a lecture, not a service, so it is read with a warning.
+let salvagedDespiteCases: [String: String] = [
+    "broken/epubcheck_ocf-container-content-model-error.epub":
+        "container.xml has a stray <foo/> beside a valid <rootfiles>: read with a warning"
+]
+
 /// Exit codes a refused book may end with: unreadable (3) or protected (4).
 let refusalCodes: Set<Int32> = [3, 4]
 
@@ -65,7 +73,11 @@ struct CorpusSweepTests {
         #expect(!result.timedOut, "took longer than 10 s")
         #expect(result.status < 128, "died from a signal: \(result.stderr)")
         #expect(result.peakMemory < 1 << 30, "peak memory \(result.peakMemory >> 20) MiB")
-        let outcome = ExpectedOutcome(brokenCase.behaviour)
+        var outcome = ExpectedOutcome(brokenCase.behaviour)
+        if salvagedDespiteCases[brokenCase.file] != nil {
+            outcome = .convert
+            #expect(result.stderr.contains("warning:"), "a salvaged book must say what was wrong")
+        }
         switch outcome {
         case .refuse: #expect(refusalCodes.contains(result.status), "expected a refusal: \(result.stdout)")
         case .convert: #expect(result.status == 0, "expected success: \(result.stderr)")
@@ -87,6 +99,8 @@ struct CorpusSweepTests {
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let sections = try #require(json["sections"] as? [[String: Any]])
         #expect(!sections.isEmpty)
-        #expect(sections.contains { ($0["included"] as? Bool) == true })
+        // A book with text has something to read; a picture book (no words at all) may have nothing.
+        let words = sections.reduce(0) { $0 + (($1["words"] as? Int) ?? 0) }
+        if words > 0 { #expect(sections.contains { ($0["included"] as? Bool) == true }) }
     }
 }
