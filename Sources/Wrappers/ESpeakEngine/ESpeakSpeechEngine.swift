@@ -1,7 +1,6 @@
+internal import CEspeakNG
 import Contracts
 import Foundation
-
-internal import CEspeakNG
 
 /// Text to speech with libespeak-ng, in process, as 16-bit mono PCM at 22,050 Hz.
 ///
@@ -177,14 +176,18 @@ public final class ESpeakSpeechEngine: SpeechEngine {
     }
 
     private static func apply(voice: VoiceInfo, settings: VoiceSettings) throws {
-        try voice.name.withCString { try check(espeak_ng_SetVoiceByName($0), "espeak_ng_SetVoiceByName(\(voice.name))") }
+        try voice.name.withCString {
+            try check(espeak_ng_SetVoiceByName($0), "espeak_ng_SetVoiceByName(\(voice.name))")
+        }
         try check(espeak_ng_SetParameter(espeakRATE, Int32(settings.rate), 0), "espeak_ng_SetParameter(rate)")
         try check(espeak_ng_SetParameter(espeakPITCH, Int32(settings.pitch), 0), "espeak_ng_SetParameter(pitch)")
         try check(espeak_ng_SetParameter(espeakVOLUME, Int32(settings.volume), 0), "espeak_ng_SetParameter(volume)")
     }
 
     static func validate(_ settings: VoiceSettings) throws {
-        guard rateRange.contains(settings.rate) else { throw SpeechError.invalidRate(settings.rate, allowed: rateRange) }
+        guard rateRange.contains(settings.rate) else {
+            throw SpeechError.invalidRate(settings.rate, allowed: rateRange)
+        }
         guard pitchRange.contains(settings.pitch) else {
             throw SpeechError.invalidPitch(settings.pitch, allowed: pitchRange)
         }

@@ -19,13 +19,15 @@ public enum SpeechError: Error, Equatable, CustomStringConvertible {
             return "an espeak-ng engine is already running in this process (espeak-ng allows only one)"
         case .unknownVoice(let requested, let suggestions):
             let hint = suggestions.isEmpty ? "" : "; did you mean \(suggestions.joined(separator: ", "))?"
-            return "unknown voice '\(requested)'\(hint) (`--list-voices` shows the installed voices)"
+            return "unknown voice '\(requested)'\(hint)"
         case .invalidRate(let rate, let allowed):
-            return "speech rate \(rate) is out of range: use \(allowed.lowerBound) to \(allowed.upperBound) words per minute"
+            let range = "\(allowed.lowerBound) to \(allowed.upperBound)"
+            return "speech rate \(rate) is out of range: use \(range) words per minute"
         case .invalidPitch(let pitch, let allowed):
             return "pitch \(pitch) is out of range: use \(allowed.lowerBound) to \(allowed.upperBound) (50 is normal)"
         case .invalidVolume(let volume, let allowed):
-            return "volume \(volume) is out of range: use \(allowed.lowerBound) to \(allowed.upperBound) (100 is normal)"
+            return
+                "volume \(volume) is out of range: use \(allowed.lowerBound) to \(allowed.upperBound) (100 is normal)"
         case .espeak(let operation, let status, let message):
             let hex = "0x" + String(status, radix: 16, uppercase: true)
             return "espeak-ng failed in \(operation): \(message) (status \(hex))"

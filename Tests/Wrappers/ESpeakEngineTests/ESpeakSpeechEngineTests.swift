@@ -186,7 +186,9 @@ private struct Boom: Error {}
     }
 
     @Test func aFailedInitDoesNotHoldTheEngine() throws {
-        #expect(throws: SpeechError.self) { _ = try ESpeakSpeechEngine(settings: VoiceSettings(voice: "qqq-nonexistent")) }
+        #expect(throws: SpeechError.self) {
+            _ = try ESpeakSpeechEngine(settings: VoiceSettings(voice: "qqq-nonexistent"))
+        }
         let engine = try ESpeakSpeechEngine()
         #expect(try speak(engine, "Fine.").count > 0)
     }
