@@ -29,6 +29,8 @@ public final class ESpeakSpeechEngine: SpeechEngine {
     public private(set) var voice: VoiceInfo
     /// Installed voices, read once at initialisation.
     public let voices: [VoiceInfo]
+    /// Installed voice variants (`f3`, `m2`, `klatt`...), usable as `voice+variant`.
+    public let variants: [String]
 
     /// Initialises espeak-ng and selects `settings`.
     ///
@@ -40,13 +42,15 @@ public final class ESpeakSpeechEngine: SpeechEngine {
         guard !ESpeakProcess.engineAlive else { throw SpeechError.engineInUse }
         let rate = try ESpeakProcess.initializeOnce()
         let voices = Self.listVoices()
-        let voice = try Self.resolveVoice(settings.voice, installed: voices)
+        let variants = Self.listVariants()
+        let voice = try Self.resolveVoice(settings.voice, installed: voices, variants: variants)
         try Self.validate(settings)
         try Self.apply(voice: voice, settings: settings)
         self.sampleRate = rate
         self.settings = settings
         self.voice = voice
         self.voices = voices
+        self.variants = variants
         ESpeakProcess.engineAlive = true
     }
 
@@ -68,10 +72,19 @@ public final class ESpeakSpeechEngine: SpeechEngine {
         return listVoices()
     }
 
+    /// The installed voice variants (`f3`, `m2`, `whisper`...), which `VoiceSettings.voice` can
+    /// append to a voice or language tag: `en-us+f3`. Works whether or not an engine is alive.
+    public static func installedVariants() -> [String] {
+        ESpeakProcess.lock.lock()
+        defer { ESpeakProcess.lock.unlock() }
+        if !ESpeakProcess.engineAlive { espeak_ng_InitializePath(nil) }
+        return listVariants()
+    }
+
     /// Validates rate, pitch and volume and selects the voice (see `resolveVoice(_:installed:)`).
     public func configure(_ settings: VoiceSettings) throws {
         try Self.validate(settings)
-        let voice = try Self.resolveVoice(settings.voice, installed: voices)
+        let voice = try Self.resolveVoice(settings.voice, installed: voices, variants: variants)
         try locked { try Self.apply(voice: voice, settings: settings) }
         self.settings = settings
         self.voice = voice
@@ -208,6 +221,26 @@ public final class ESpeakSpeechEngine: SpeechEngine {
             // MBROLA voices are listed whenever their voice files exist, but need the mbrola program and data.
             guard !id.hasPrefix("mb/") else { continue }
             result.append(VoiceInfo(name: String(cString: name), languages: languages(voice.languages), identifier: id))
+        }
+        return result
+    }
+
+    /// Variant names (`f3`, `klatt`, `Alex`...), from the voices espeak-ng lists for the pseudo
+    /// language `variant`.
+    private static func listVariants() -> [String] {
+        var spec = espeak_VOICE()
+        let list = "variant".withCString { language -> UnsafeMutablePointer<UnsafePointer<espeak_VOICE>?>? in
+            spec.languages = language
+            return espeak_ListVoices(&spec)
+        }
+        guard let list else { return [] }
+        var result: [String] = []
+        var index = 0
+        while let entry = list[index] {
+            index += 1
+            guard let identifier = entry.pointee.identifier else { continue }
+            let id = String(cString: identifier)
+            if let name = id.split(separator: "/").last, id.hasPrefix("!v/") { result.append(String(name)) }
         }
         return result
     }

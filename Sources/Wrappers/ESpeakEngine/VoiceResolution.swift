@@ -8,8 +8,27 @@ extension ESpeakSpeechEngine {
     /// primary language (`fr-CA` → a French voice). `auto` is not handled here: the caller picks a
     /// language (the book's) first.
     ///
-    /// - Throws: `SpeechError.unknownVoice` with up to five closest installed names and languages.
-    public static func resolveVoice(_ requested: String, installed: [VoiceInfo]) throws -> VoiceInfo {
+    /// A variant may follow a `+` (`en-us+f3`, as the `espeak-ng` command accepts): it must be one
+    /// of `variants`, and the result's name and identifier carry it.
+    ///
+    /// - Throws: `SpeechError.unknownVoice` with up to five closest installed names and languages
+    ///   (or variants, when the variant is the unknown part).
+    public static func resolveVoice(
+        _ requested: String, installed: [VoiceInfo], variants: [String] = []
+    ) throws -> VoiceInfo {
+        if let plus = requested.firstIndex(of: "+") {
+            let base = try resolveVoice(String(requested[..<plus]), installed: installed)
+            let wanted = normalized(String(requested[requested.index(after: plus)...]))
+            guard let variant = variants.first(where: { normalized($0) == wanted }) else {
+                let close = variants.filter {
+                    normalized($0).hasPrefix(wanted) || editDistance(normalized($0), wanted) <= 2
+                }
+                throw SpeechError.unknownVoice(
+                    requested: requested, suggestions: close.prefix(5).map { "\(requested[..<plus])+\($0)" })
+            }
+            return VoiceInfo(
+                name: "\(base.name)+\(variant)", languages: base.languages, identifier: "\(base.identifier)+\(variant)")
+        }
         let key = normalized(requested)
         guard !key.isEmpty else { throw SpeechError.unknownVoice(requested: requested, suggestions: []) }
         if let voice = installed.first(where: { normalized($0.name) == key }) { return voice }

@@ -204,6 +204,25 @@ private struct Boom: Error {}
         #expect(engine.voices == without)
     }
 
+    @Test func variantsChangeTheVoice() throws {
+        let variants = ESpeakSpeechEngine.installedVariants()
+        try #require(variants.contains("f3"), "\(variants)")
+        let engine = try ESpeakSpeechEngine(settings: VoiceSettings(voice: "en-us+f3"))
+        #expect(engine.voice.name.hasSuffix("+f3"))
+        let female = try speak(engine, "Hello there, how are you today?")
+        try engine.configure(VoiceSettings(voice: "en-us"))
+        let plain = try speak(engine, "Hello there, how are you today?")
+        // f3 speaks higher: more sign changes per second than the default male voice.
+        func crossings(_ s: [Int16]) -> Double {
+            var count = 0
+            for i in 1..<s.count where (s[i - 1] < 0) != (s[i] < 0) { count += 1 }
+            return Double(count) / Double(s.count)
+        }
+        #expect(crossings(female) > crossings(plain) * 1.1, "\(crossings(female)) vs \(crossings(plain))")
+        let error = try #require(throws: SpeechError.self) { try engine.configure(VoiceSettings(voice: "en-us+f33")) }
+        #expect(error.description.contains("en-us+f3"))
+    }
+
     @Test func embeddedNULIsHarmless() throws {
         let engine = try ESpeakSpeechEngine()
         #expect(try speak(engine, "Before\u{0}after.").count > engine.sampleRate / 2)
