@@ -56,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "EPUB2AudioCLI",
             dependencies: [
-                "Conversion", "EPUBReader", "BookText", "Contracts",
+                "Conversion", "EPUBReader", "BookText", "Contracts", "Normalization", "ESpeakEngine", "AudioFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/CLI/epub2audio"),

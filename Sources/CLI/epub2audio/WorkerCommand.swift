@@ -1,9 +1,6 @@
 import ArgumentParser
 
-struct VoicesCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "voices", abstract: "List installed voices.")
-}
-
+/// `epub2audio worker` (hidden): a conversion worker process, driven by the coordinator.
 struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "worker", shouldDisplay: false)
 }
