@@ -4,23 +4,6 @@ import Foundation
 import Markup
 import Testing
 
-/// A book unpacked in a folder: `package.json` (an `EPUBPackage`) and `content/` (the package folder).
-struct UnpackedBook: BookContent {
-    let folder: URL
-    let package: EPUBPackage
-
-    init(folder: URL) throws {
-        self.folder = folder
-        let data = try Data(contentsOf: folder.appendingPathComponent("package.json"))
-        package = try JSONDecoder().decode(EPUBPackage.self, from: data)
-    }
-
-    func document(forHref href: String) throws -> MarkupDocument {
-        let data = try Data(contentsOf: folder.appendingPathComponent("content").appendingPathComponent(href))
-        return try MarkupParser.parseXHTML([UInt8](data), documentName: href)
-    }
-}
-
 /// Writes `--list --json`-shaped output for every book, for scripts/eval.py --json-dir.
 /// Runs only when EPUB2AUDIO_EVAL_DUMP names an output folder.
 @Suite struct CorpusDumpTests {
@@ -46,30 +29,21 @@ struct UnpackedBook: BookContent {
     ).standardizedFileURL
 
     @Test func dumpCorpusBooks() throws {
-        guard let out = ProcessInfo.processInfo.environment["EPUB2AUDIO_EVAL_DUMP"] else { return }
+        let env = ProcessInfo.processInfo.environment
+        guard let out = env["EPUB2AUDIO_EVAL_DUMP"] else { return }
+        // EPUB2AUDIO_EVAL_CORPUS points at another folder of books (variants of the corpus).
+        let corpus = env["EPUB2AUDIO_EVAL_CORPUS"].map { URL(fileURLWithPath: $0) } ?? Self.corpus
         let fm = FileManager.default
-        guard fm.fileExists(atPath: Self.corpus.path) else {
-            Issue.record("EPUB2AUDIO_EVAL_DUMP is set but the corpus is absent at \(Self.corpus.path)")
+        guard fm.fileExists(atPath: corpus.path) else {
+            Issue.record("EPUB2AUDIO_EVAL_DUMP is set but the corpus is absent at \(corpus.path)")
             return
         }
         try fm.createDirectory(atPath: out, withIntermediateDirectories: true)
-        for name in try fm.contentsOfDirectory(atPath: Self.corpus.path).sorted() where name.hasSuffix(".epub") {
-            let book = try EPUBBook.open(path: Self.corpus.appendingPathComponent(name).path)
+        for name in try fm.contentsOfDirectory(atPath: corpus.path).sorted() where name.hasSuffix(".epub") {
+            let book = try EPUBBook.open(path: corpus.appendingPathComponent(name).path)
             let index = try SectionIndexer.index(book)
             try Self.listJSON(book.package, index).write(
                 to: URL(fileURLWithPath: out).appendingPathComponent(String(name.dropLast(5)) + ".json"))
-        }
-    }
-
-    @Test func dumpUnpackedBooks() throws {
-        let env = ProcessInfo.processInfo.environment
-        guard let out = env["EPUB2AUDIO_DEV_DUMP"], let books = env["EPUB2AUDIO_DEV_BOOKS"] else { return }
-        let fm = FileManager.default
-        try fm.createDirectory(atPath: out, withIntermediateDirectories: true)
-        for name in try fm.contentsOfDirectory(atPath: books).sorted() {
-            let book = try UnpackedBook(folder: URL(fileURLWithPath: books).appendingPathComponent(name))
-            let index = try SectionIndexer.index(book)
-            try Self.listJSON(book.package, index).write(to: URL(fileURLWithPath: out).appendingPathComponent(name + ".json"))
         }
     }
 }

@@ -68,6 +68,8 @@ struct SectionBuilder {
     let options: SectionOptions
     var warnings: [EPUBWarning] = []
     private var spineByPath: [String: Int] = [:]
+    /// Spine items that TOC entries below the chosen depth start: always part of the section before.
+    private var insideEntries: Set<Int> = []
     private var spineByLowerPath: [String: Int] = [:]
 
     /// Types of regions inside a file that are cut off as sections of their own.
@@ -115,6 +117,11 @@ struct SectionBuilder {
         var isContainer: Bool
     }
 
+    /// Every target below an entry (itself included).
+    private func targets(_ e: TOCEntry) -> [EPUBLink] {
+        (e.target.map { [$0] } ?? []) + e.children.flatMap(targets)
+    }
+
     /// Every target path below an entry (itself included).
     private func targetPaths(_ e: TOCEntry) -> [String] {
         var out: [String] = []
@@ -142,26 +149,38 @@ struct SectionBuilder {
         return false
     }
 
-    private func flattenTOC(_ entries: [TOCEntry], depth: Int, part: String?, into out: inout [FlatEntry]) {
+    private func flattenTOC(
+        _ entries: [TOCEntry], depth: Int, part: String?, into out: inout [FlatEntry], inner: inout [EPUBLink]
+    ) {
         for e in entries {
             guard depth <= 64 else { return }  // nav documents can nest absurdly deep; sections never do
             let label = e.label
             if let max = options.tocDepth {
                 let split = depth < max && !e.children.isEmpty
                 out.append(FlatEntry(entry: e, depth: depth, partTitle: part, isContainer: split))
-                if split { flattenTOC(e.children, depth: depth + 1, part: label, into: &out) }
+                if split {
+                    flattenTOC(e.children, depth: depth + 1, part: label, into: &out, inner: &inner)
+                } else {
+                    inner += e.children.flatMap(targets)
+                }
             } else if e.children.isEmpty || keepsChildren(e) {
                 out.append(FlatEntry(entry: e, depth: depth, partTitle: part, isContainer: false))
+                inner += e.children.flatMap(targets)
             } else {
                 out.append(FlatEntry(entry: e, depth: depth, partTitle: part, isContainer: true))
-                flattenTOC(e.children, depth: depth + 1, part: label, into: &out)
+                flattenTOC(e.children, depth: depth + 1, part: label, into: &out, inner: &inner)
             }
         }
     }
 
     mutating func tocStarts() -> [SectionStart] {
         var flat: [FlatEntry] = []
-        flattenTOC(package.toc, depth: 1, part: nil, into: &flat)
+        var inner: [EPUBLink] = []
+        flattenTOC(package.toc, depth: 1, part: nil, into: &flat, inner: &inner)
+        // Files that sub-entries kept inside their section point at: their text belongs to it.
+        for link in inner where link.fragment == nil {
+            if let s = spineIndex(of: link.path) { insideEntries.insert(s) }
+        }
         var starts: [SectionStart] = []
         var outside = 0
         for (order, f) in flat.enumerated() {
@@ -495,7 +514,9 @@ struct SectionBuilder {
             // the last chapter); sub-sections of a chapter or an appendix in files of their own join.
             let ownEvidence = d.evidence.contains { $0.weight >= 2 }
             let ownChapterHeading = d.features.headings.first.map(Patterns.isChapterTitle) ?? false
-            let joins = !ownChapterHeading && (!ownEvidence || (c.role == p.role && c.kind == p.kind))
+            let isInside = d.start.position.blockIndex == 0 && insideEntries.contains(d.start.position.spineIndex)
+            let joins =
+                isInside || (!ownChapterHeading && (!ownEvidence || (c.role == p.role && c.kind == p.kind)))
             if joins {
                 prev.end = d.end
                 out[out.count - 1] = prev

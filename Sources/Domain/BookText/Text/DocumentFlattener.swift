@@ -316,6 +316,16 @@ struct DocumentFlattener {
         }
 
         guard Self.blockElements.contains(name) else {
+            // A passage in another language (a whole sentence, not a borrowed word) becomes a block
+            // of its own, so that it can be spoken with a voice for that language.
+            if let lang = e.languageValue, lang.lowercased() != (parent.language ?? "").lowercased(),
+                ctx.headingLevel == nil, TextNormalizer.wordCount(e.rawText) >= 3
+            {
+                flush(parent)
+                walkChildren(e, ctx, depth: depth)
+                flush(ctx)
+                return
+            }
             walkChildren(e, ctx, depth: depth)
             return
         }
