@@ -32,9 +32,8 @@ public enum OutputNaming {
             }
         }
         // Collapse runs of spaces and of dots (".." never survives; an ellipsis becomes "…").
+        out = trimTrailing(String(out.drop { $0 == "." || $0 == " " }))
         out = collapse(out)
-        out = String(out.drop { $0 == "." || $0 == " " })
-        out = trimTrailing(out)
         out = capped(out)
         out = trimTrailing(out)
         let meaningful = out.unicodeScalars.contains { $0.properties.isAlphabetic || $0.properties.numericType != nil }

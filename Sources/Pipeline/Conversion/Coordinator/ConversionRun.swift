@@ -72,6 +72,8 @@ final class ConversionRun: Sendable {
         }
         let sameBook = existing?.book.sha256 == bookSHA
         let previous = sameBook ? existing : nil
+        // Files any manifest in this folder lists were made by us, whatever book they came from.
+        let ownedFiles = Set(existing?.sections.compactMap(\.file) ?? [])
 
         let settings = AudioSettings(
             voice: request.voice, encoding: request.encoding, chunking: request.chunking, notesMode: request.notesMode,
@@ -121,7 +123,7 @@ final class ConversionRun: Sendable {
                 continue
             }
             let finalPath = OutputPaths.join(directory, name)
-            if FileManager.default.fileExists(atPath: finalPath), old?.file != name {
+            if FileManager.default.fileExists(atPath: finalPath), !ownedFiles.contains(name) {
                 // A file at our name that the manifest does not give to us: never replace it silently.
                 guard request.allowNonEmptyOutput else { throw ConversionError.outputNotEmpty(path: finalPath) }
                 warnings.append("replacing \(finalPath), which epub2audio did not make")
