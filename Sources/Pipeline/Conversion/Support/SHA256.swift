@@ -27,27 +27,33 @@ public struct SHA256: Sendable {
 
     /// Feeds more bytes.
     public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        let handled: Void? = bytes.withContiguousStorageIfAvailable { update(contiguous: $0) }
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { update(buffer: $0) }
         if handled != nil { return }
-        update(contiguous: Array(bytes))
+        Array(bytes).withUnsafeBufferPointer { update(buffer: $0) }
     }
 
-    private mutating func update(contiguous bytes: some Collection<UInt8>) {
+    /// Feeds the contents of `data`.
+    public mutating func update(_ data: Data) {
+        data.withUnsafeBytes { update(buffer: $0.bindMemory(to: UInt8.self)) }
+    }
+
+    private mutating func update(buffer bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         length &+= UInt64(bytes.count)
-        var rest = bytes[...]
+        var offset = 0
         if !buffer.isEmpty {
-            let take = min(64 - buffer.count, rest.count)
-            buffer.append(contentsOf: rest.prefix(take))
-            rest = rest.dropFirst(take)
+            let take = min(64 - buffer.count, bytes.count)
+            buffer.append(contentsOf: UnsafeBufferPointer(start: base, count: take))
+            offset = take
             guard buffer.count == 64 else { return }
-            compress(buffer)
+            buffer.withUnsafeBufferPointer { compress($0.baseAddress!) }
             buffer.removeAll(keepingCapacity: true)
         }
-        while rest.count >= 64 {
-            compress(rest.prefix(64))
-            rest = rest.dropFirst(64)
+        while bytes.count - offset >= 64 {
+            compress(base + offset)
+            offset += 64
         }
-        buffer.append(contentsOf: rest)
+        buffer.append(contentsOf: UnsafeBufferPointer(start: base + offset, count: bytes.count - offset))
     }
 
     /// Feeds the UTF-8 bytes of `text`.
@@ -60,7 +66,9 @@ public struct SHA256: Sendable {
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        for start in stride(from: 0, to: tail.count, by: 64) { compress(tail[start..<start + 64]) }
+        tail.withUnsafeBufferPointer { tail in
+            for start in stride(from: 0, to: tail.count, by: 64) { compress(tail.baseAddress! + start) }
+        }
         buffer.removeAll()
         var digest: [UInt8] = []
         digest.reserveCapacity(32)
@@ -110,28 +118,30 @@ public struct SHA256: Sendable {
         return hasher.finalizeHex()
     }
 
-    private mutating func compress<Block: Collection>(_ block: Block) where Block.Element == UInt8 {
-        var w = [UInt32](repeating: 0, count: 64)
-        var index = block.startIndex
+    private mutating func compress(_ block: UnsafePointer<UInt8>) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            compress(block, schedule: w)
+        }
+    }
+
+    private mutating func compress(_ block: UnsafePointer<UInt8>, schedule w: UnsafeMutableBufferPointer<UInt32>) {
         for t in 0..<16 {
-            var word: UInt32 = 0
-            for _ in 0..<4 {
-                word = (word << 8) | UInt32(block[index])
-                index = block.index(after: index)
-            }
-            w[t] = word
+            w[t] =
+                UInt32(block[4 * t]) << 24 | UInt32(block[4 * t + 1]) << 16 | UInt32(block[4 * t + 2]) << 8
+                | UInt32(block[4 * t + 3])
         }
         for t in 16..<64 {
             let s0 = w[t - 15].rotatedRight(7) ^ w[t - 15].rotatedRight(18) ^ (w[t - 15] >> 3)
             let s1 = w[t - 2].rotatedRight(17) ^ w[t - 2].rotatedRight(19) ^ (w[t - 2] >> 10)
             w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
         }
+        let k = Self.k
         var a = state[0], b = state[1], c = state[2], d = state[3]
         var e = state[4], f = state[5], g = state[6], h = state[7]
         for t in 0..<64 {
             let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
             let choice = (e & f) ^ (~e & g)
-            let temp1 = h &+ s1 &+ choice &+ Self.k[t] &+ w[t]
+            let temp1 = h &+ s1 &+ choice &+ k[t] &+ w[t]
             let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
             let majority = (a & b) ^ (a & c) ^ (b & c)
             let temp2 = s0 &+ majority
