@@ -18,7 +18,10 @@ final class LineReader {
     }
 
     /// The next line without its newline; nil at end of file (a final unterminated line is returned first).
-    func readLine() -> String? {
+    ///
+    /// `abandon` is asked whenever nothing arrived for `pollMilliseconds`; returning true ends reading
+    /// as at end of file (a dead worker whose pipe is still held open by a stray child).
+    func readLine(pollMilliseconds: Int32 = 100, abandon: () -> Bool = { false }) -> String? {
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
@@ -31,6 +34,12 @@ final class LineReader {
                 buffer.removeAll()
                 atEOF = true
                 return line
+            }
+            var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&request, 1, pollMilliseconds)
+            if ready == 0 {
+                if abandon() { atEOF = true }
+                continue
             }
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }

@@ -82,10 +82,17 @@ final class ProcessWorkerConnection: WorkerConnection, @unchecked Sendable {
         try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
     }
 
-    func readLine() -> String? { reader.readLine() }
+    func readLine() -> String? {
+        // Once the worker has exited, its output has ended even if a child of it still holds the pipe.
+        reader.readLine { [process] in !process.isRunning }
+    }
 
     func kill() {
-        if pid > 0 { _ = Glibc.kill(pid, SIGKILL) }
+        guard pid > 0 else { return }
+        // Foundation starts the worker in its own process group: killing the group also stops any
+        // child of it that would otherwise keep the output pipe open.
+        _ = Glibc.kill(-pid, SIGKILL)
+        _ = Glibc.kill(pid, SIGKILL)
     }
 
     func close() {
