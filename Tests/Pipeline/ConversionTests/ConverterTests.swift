@@ -118,7 +118,7 @@ import Testing
         #expect(summary.sectionsSkipped == 0)
         #expect(sandbox.contents("002 - Chapter 2.wav") != before)
         var pauses = request
-        pauses.chunking.sectionEndPauseMS += 100
+        pauses.chunking.sectionEndMS += 100
         #expect(try await Converter(environment: environment(source: source)).run(pauses).sectionsDone == 2)
     }
 

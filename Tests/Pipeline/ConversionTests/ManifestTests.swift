@@ -39,11 +39,8 @@ import Testing
         #expect(manifest.sections == [SectionRecord(number: 4, title: "", status: .pending)])
         let settings = try JSONDecoder().decode(AudioSettings.self, from: Data(#"{"voice":{"voice":"de","rate":150,"pitch":50,"volume":100}}"#.utf8))
         #expect(settings.encoding == AudioEncoding())
-        #expect(settings.chunking == ChunkingSettings())
+        #expect(settings.chunking == ChunkerOptions())
         #expect(settings.voice.voice == "de")
-        let chunking = try JSONDecoder().decode(ChunkingSettings.self, from: Data(#"{"titlePauseMS":5}"#.utf8))
-        #expect(chunking.titlePauseMS == 5)
-        #expect(chunking.paragraphPauseMS == ChunkingSettings().paragraphPauseMS)
     }
 
     @Test func unknownStatusMeansRedo() throws {
@@ -79,7 +76,7 @@ import Testing
         v.encoding.bitrateKbps = 32
         variants.append(v)
         v = base
-        v.chunking.paragraphPauseMS += 1
+        v.chunking.paragraphMS += 1
         variants.append(v)
         v = base
         v.notesMode = "skip"

@@ -20,7 +20,8 @@ public struct ConversionRequest: Sendable {
     public var selection: SectionSelection
     public var voice: VoiceSettings
     public var encoding: AudioEncoding
-    public var chunking: ChunkingSettings
+    /// Chunk sizes and pauses.
+    public var chunking: ChunkerOptions
     /// `BookText` notes mode name, passed to the section source.
     public var notesMode: String
     /// How many sections are made at once (each in its own worker process when more than 1).
@@ -40,7 +41,7 @@ public struct ConversionRequest: Sendable {
     public init(
         bookPath: String, outputDirectory: String, selection: SectionSelection = .planned,
         voice: VoiceSettings = VoiceSettings(voice: "en"), encoding: AudioEncoding = AudioEncoding(),
-        chunking: ChunkingSettings = ChunkingSettings(), notesMode: String = "end",
+        chunking: ChunkerOptions = ChunkerOptions(), notesMode: String = "end",
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
         allowNonEmptyOutput: Bool = false, workerExecutable: String? = nil, workerArguments: [String] = ["worker"],
         manifestInterval: TimeInterval = 3

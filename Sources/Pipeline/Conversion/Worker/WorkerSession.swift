@@ -126,9 +126,9 @@ final class WorkerSession {
             textSHA256: SpokenTextFingerprint.sha256(blocks), words: wordsTotal)
     }
 
-    /// The chunks of a section. FALLBACK: switch to the Contracts `Chunker` once wip/audio is merged.
-    static func chunks(section: Int, blocks: [SpokenBlock], settings: ChunkingSettings) -> [SpeechChunk] {
-        FallbackChunker.chunks(section: section, blocks: blocks, settings: settings)
+    /// The chunks of a section, from the Contracts chunker.
+    static func chunks(section: Int, blocks: [SpokenBlock], settings: ChunkerOptions) -> [SpeechChunk] {
+        Chunker(options: settings).chunks(section: section, blocks: blocks)
     }
 
     static func wordCount(_ text: String) -> Int {
