@@ -56,12 +56,14 @@ import Testing
 
     @Test func killStopsAHangingWorkerAtOnce() async throws {
         let worker = executor("read line; sleep 30")
-        let start = Date()
+        let killedAt = Locked<Date?>(nil)
         Task.detached {
             try await Task.sleep(for: .milliseconds(200))
+            killedAt.withLock { $0 = Date() }
             worker.kill()
         }
         let outcome = worker.execute(Self.job, shouldStop: { false }) { _ in }
+        let start = try #require(killedAt.value)
         guard case .died(let reason) = outcome else {
             Issue.record("expected died, got \(outcome)")
             return

@@ -14,6 +14,12 @@ final class ConversionRun: Sendable {
     private let executors = Mutex<[any SectionExecutor]>([])
 
     init(request: ConversionRequest, environment: ConversionEnvironment, launcher: (any WorkerLauncher)?) {
+        // Absolute paths: workers may not share our idea of the current folder.
+        var request = request
+        if !request.outputDirectory.isEmpty {
+            request.outputDirectory = URL(fileURLWithPath: request.outputDirectory).standardizedFileURL.path
+        }
+        request.bookPath = URL(fileURLWithPath: request.bookPath).standardizedFileURL.path
         self.request = request
         self.environment = environment
         self.launcher = launcher
