@@ -10,7 +10,8 @@ import Testing
         let sandbox = try Sandbox()
         let source = FakeSource.make(count: 4, titles: [3: "Part/Three: The End?"])
         let log = EventLog()
-        let summary = try await Converter(environment: environment(source: source)).run(sandbox.request(), onEvent: log.append)
+        let summary = try await Converter(environment: environment(source: source)).run(
+            sandbox.request(), onEvent: log.append)
 
         #expect(
             sandbox.files() == [
@@ -35,7 +36,8 @@ import Testing
             #expect(record.textSHA256 == SpokenTextFingerprint.sha256(try source.blocks(section: record.number)))
             #expect(record.started != nil && record.finished != nil)
             // Duration follows the text: bytes of PCM (after the header) over 2 bytes per frame at 8 kHz.
-            let header = data.prefix(while: { _ in true }).split(separator: 0x0A, maxSplits: 5, omittingEmptySubsequences: false)
+            let header = data.prefix(while: { _ in true }).split(
+                separator: 0x0A, maxSplits: 5, omittingEmptySubsequences: false)
             let headerBytes = header.prefix(5).reduce(0) { $0 + $1.count + 1 }
             #expect(abs((record.durationSeconds ?? 0) - Double(data.count - headerBytes) / 2 / 8000) < 1e-9)
         }
@@ -52,7 +54,11 @@ import Testing
         #expect(lines[4] == "003 - Part-Three - The End.wav")
 
         let events = log.all
-        #expect(events.first == .bookStarted(title: "The Test Book", sections: 3, words: source.sections.dropFirst().reduce(0) { $0 + $1.words }))
+        #expect(
+            events.first
+                == .bookStarted(
+                    title: "The Test Book", sections: 3, words: source.sections.dropFirst().reduce(0) { $0 + $1.words })
+        )
         guard case .bookDone = events.last else {
             Issue.record("last event is not bookDone: \(String(describing: events.last))")
             return
@@ -75,7 +81,8 @@ import Testing
         let before = try sandbox.manifest()
 
         let log = EventLog()
-        let again = try await Converter(environment: environment(source: source)).run(sandbox.request(), onEvent: log.append)
+        let again = try await Converter(environment: environment(source: source)).run(
+            sandbox.request(), onEvent: log.append)
         #expect(again.sectionsSkipped == 3)
         #expect(again.sectionsDone == 0)
         #expect(log.sectionDone.allSatisfy { $0.skipped })
@@ -84,7 +91,8 @@ import Testing
         // Change the text of section 3 only.
         source.texts[3]![1].text = "Completely different words now."
         let log2 = EventLog()
-        let third = try await Converter(environment: environment(source: source)).run(sandbox.request(), onEvent: log2.append)
+        let third = try await Converter(environment: environment(source: source)).run(
+            sandbox.request(), onEvent: log2.append)
         #expect(third.sectionsDone == 1)
         #expect(third.sectionsSkipped == 2)
         #expect(log2.sectionDone.filter { !$0.skipped }.map(\.section) == [3])
@@ -194,7 +202,8 @@ import Testing
         var source = FakeSource.make(count: 4)
         source.texts[3]![1].text = "This will FAIL."
         let log = EventLog()
-        let summary = try await Converter(environment: environment(source: source)).run(sandbox.request(), onEvent: log.append)
+        let summary = try await Converter(environment: environment(source: source)).run(
+            sandbox.request(), onEvent: log.append)
         #expect(summary.sectionsFailed == 1)
         #expect(summary.sectionsDone == 2)
         let record = try #require(try sandbox.manifest().section(3))
@@ -281,7 +290,8 @@ import Testing
         try manifest.write(toDirectory: sandbox.output)
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: sandbox.output + "/003 - Chapter 3.wav"))
         try Data("partial".utf8).write(to: URL(fileURLWithPath: sandbox.output + "/003 - Chapter 3.wav.part"))
-        try Data("{".utf8).write(to: URL(fileURLWithPath: sandbox.output + "/" + AtomicFile.tempPrefix + "1-2-manifest.json"))
+        try Data("{".utf8).write(
+            to: URL(fileURLWithPath: sandbox.output + "/" + AtomicFile.tempPrefix + "1-2-manifest.json"))
         let summary = try await Converter(environment: environment(source: source)).run(sandbox.request())
         #expect(summary.sectionsDone == 1)
         #expect(summary.sectionsSkipped == 1)
@@ -347,7 +357,9 @@ import Testing
         await #expect {
             try await Converter(environment: environment(source: .make(count: 2))).run(request)
         } throws: { error in
-            if case .outputUnwritable(_, let reason) = error as? ConversionError { return reason.contains("not a folder") }
+            if case .outputUnwritable(_, let reason) = error as? ConversionError {
+                return reason.contains("not a folder")
+            }
             return false
         }
     }

@@ -50,7 +50,10 @@ final class FakeEngine: SpeechEngine {
     func reset() throws { calls = 0 }
 }
 
-enum FakeError: Error { case unknownVoice, cannotSpeak(String) }
+enum FakeError: Error {
+    case unknownVoice
+    case cannotSpeak(String)
+}
 
 /// Writes a small text header (the tags) then raw 16-bit PCM: enough to compare bytes between runs.
 final class FakeFileSink: AudioSink {
@@ -61,7 +64,8 @@ final class FakeFileSink: AudioSink {
             throw CocoaError(.fileWriteNoPermission)
         }
         handle = try FileHandle(forWritingTo: URL(fileURLWithPath: request.path))
-        let header = "FAKE \(request.sampleRate) \(request.encoding.format.rawValue)\n\(request.tags.title)\n"
+        let header =
+            "FAKE \(request.sampleRate) \(request.encoding.format.rawValue)\n\(request.tags.title)\n"
             + "\(request.tags.album)\n\(request.tags.artist)\n\(request.tags.trackNumber)\n"
         try handle.write(contentsOf: Data(header.utf8))
     }
@@ -97,7 +101,8 @@ struct FakeSource: SectionSource {
             let sentence = (0..<(number * words)).map { "word\($0 % 13)" }.joined(separator: " ")
             let blocks = [
                 SpokenBlock(kind: .title, text: title, source: SourcePosition(spineIndex: number, blockIndex: 0)),
-                SpokenBlock(kind: .paragraph, text: sentence + ".", source: SourcePosition(spineIndex: number, blockIndex: 1)),
+                SpokenBlock(
+                    kind: .paragraph, text: sentence + ".", source: SourcePosition(spineIndex: number, blockIndex: 1)),
                 SpokenBlock(kind: .sceneBreak, text: "", source: SourcePosition(spineIndex: number, blockIndex: 2)),
                 SpokenBlock(
                     kind: .paragraph, text: "The end of \(title.lowercased()).",

@@ -37,7 +37,8 @@ import Testing
         #expect(manifest.book == BookRecord())
         #expect(manifest.settings == nil)
         #expect(manifest.sections == [SectionRecord(number: 4, title: "", status: .pending)])
-        let settings = try JSONDecoder().decode(AudioSettings.self, from: Data(#"{"voice":{"voice":"de","rate":150,"pitch":50,"volume":100}}"#.utf8))
+        let settings = try JSONDecoder().decode(
+            AudioSettings.self, from: Data(#"{"voice":{"voice":"de","rate":150,"pitch":50,"volume":100}}"#.utf8))
         #expect(settings.encoding == AudioEncoding())
         #expect(settings.chunking == ChunkerOptions())
         #expect(settings.voice.voice == "de")

@@ -17,7 +17,8 @@ import Testing
     @Test func answersAreReadFromTheProcess() throws {
         let worker = executor(
             #"while read line; do echo '{"type":"progress","section":7,"wordsDone":1,"wordsTotal":2,"frames":3,"sampleRate":4}'; "#
-                + #"echo '{"type":"done","result":{"section":7,"frames":8000,"sampleRate":8000,"textSHA256":"ab","words":2}}'; done"#)
+                + #"echo '{"type":"done","result":{"section":7,"frames":8000,"sampleRate":8000,"textSHA256":"ab","words":2}}'; done"#
+        )
         var progress: [WorkerMessage] = []
         for _ in 0..<2 {  // the same process takes a second job
             let outcome = worker.execute(Self.job, shouldStop: { false }) { progress.append($0) }
@@ -73,7 +74,8 @@ import Testing
     }
 
     @Test func aMissingExecutableIsReported() {
-        let worker = WorkerExecutor(launcher: ProcessWorkerLauncher(executable: "/nonexistent/epub2audio", arguments: []))
+        let worker = WorkerExecutor(
+            launcher: ProcessWorkerLauncher(executable: "/nonexistent/epub2audio", arguments: []))
         guard case .died(let reason) = worker.execute(Self.job, shouldStop: { false }, progress: { _ in }) else {
             Issue.record("expected died")
             return

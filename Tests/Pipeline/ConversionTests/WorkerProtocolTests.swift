@@ -77,11 +77,14 @@ import Testing
             .bookStarted(title: "T \"q\"\nx", sections: 3, words: 900),
             .sectionStarted(section: 2, title: "Two"),
             .progress(section: 2, wordsDone: 10, wordsTotal: 20, audioSeconds: 1.5),
-            .sectionDone(section: 2, file: "002 - Two.wav", durationSeconds: 3.25, words: 20, bytes: 1234, skipped: true),
+            .sectionDone(
+                section: 2, file: "002 - Two.wav", durationSeconds: 3.25, words: 20, bytes: 1234, skipped: true),
             .warning(message: "w"),
             .error(section: nil, message: "e"),
             .error(section: 4, message: "e4"),
-            .bookDone(ConversionSummary(sectionsDone: 1, sectionsFailed: 2, sectionsSkipped: 3, audioSeconds: 4, wallSeconds: 5)),
+            .bookDone(
+                ConversionSummary(
+                    sectionsDone: 1, sectionsFailed: 2, sectionsSkipped: 3, audioSeconds: 4, wallSeconds: 5)),
         ]
         for event in events {
             let line = event.jsonLine
@@ -98,6 +101,7 @@ import Testing
     @Test func errorsDescribeThemselves() {
         #expect(ConversionError.diskFull(path: "/out/x.wav").description.contains("/out/x.wav"))
         #expect(ConversionError.outputNotEmpty(path: "/out").description.contains("/out"))
-        #expect(ConversionError.workerFailed(section: 3, reason: "killed by signal 9").description.contains("section 3"))
+        #expect(
+            ConversionError.workerFailed(section: 3, reason: "killed by signal 9").description.contains("section 3"))
     }
 }

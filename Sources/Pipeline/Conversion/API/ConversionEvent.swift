@@ -11,7 +11,8 @@ public struct ConversionSummary: Hashable, Sendable, Codable {
     /// Time the run took.
     public var wallSeconds: Double
 
-    public init(sectionsDone: Int, sectionsFailed: Int, sectionsSkipped: Int, audioSeconds: Double, wallSeconds: Double) {
+    public init(sectionsDone: Int, sectionsFailed: Int, sectionsSkipped: Int, audioSeconds: Double, wallSeconds: Double)
+    {
         self.sectionsDone = sectionsDone
         self.sectionsFailed = sectionsFailed
         self.sectionsSkipped = sectionsSkipped
@@ -105,10 +106,12 @@ public enum ConversionEvent: Hashable, Sendable, Codable {
                 title: try c.decode(String.self, forKey: .title), sections: try c.decode(Int.self, forKey: .sections),
                 words: try c.decode(Int.self, forKey: .words))
         case "section-started":
-            self = .sectionStarted(section: try c.decode(Int.self, forKey: .section), title: try c.decode(String.self, forKey: .title))
+            self = .sectionStarted(
+                section: try c.decode(Int.self, forKey: .section), title: try c.decode(String.self, forKey: .title))
         case "progress":
             self = .progress(
-                section: try c.decode(Int.self, forKey: .section), wordsDone: try c.decode(Int.self, forKey: .wordsDone),
+                section: try c.decode(Int.self, forKey: .section),
+                wordsDone: try c.decode(Int.self, forKey: .wordsDone),
                 wordsTotal: try c.decode(Int.self, forKey: .wordsTotal),
                 audioSeconds: try c.decode(Double.self, forKey: .audioSeconds))
         case "section-done":
@@ -120,7 +123,9 @@ public enum ConversionEvent: Hashable, Sendable, Codable {
         case "warning":
             self = .warning(message: try c.decode(String.self, forKey: .message))
         case "error":
-            self = .error(section: try c.decodeIfPresent(Int.self, forKey: .section), message: try c.decode(String.self, forKey: .message))
+            self = .error(
+                section: try c.decodeIfPresent(Int.self, forKey: .section),
+                message: try c.decode(String.self, forKey: .message))
         case "book-done":
             self = .bookDone(
                 ConversionSummary(

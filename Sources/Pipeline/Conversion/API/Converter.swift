@@ -24,7 +24,8 @@ public final class Converter: Sendable {
     }
 
     /// A converter whose workers come from `launcher` (tests run workers on threads through pipes).
-    init(environment: ConversionEnvironment, launcher: @escaping @Sendable (ConversionRequest) -> (any WorkerLauncher)?) {
+    init(environment: ConversionEnvironment, launcher: @escaping @Sendable (ConversionRequest) -> (any WorkerLauncher)?)
+    {
         self.environment = environment
         self.launcher = launcher
     }
@@ -41,7 +42,8 @@ public final class Converter: Sendable {
     ) async throws -> ConversionSummary {
         let run = ConversionRun(request: request, environment: environment, launcher: launcher(request))
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ConversionSummary, any Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<ConversionSummary, any Error>) in
                 let thread = Thread {
                     do {
                         continuation.resume(returning: try run.run(emit: onEvent))

@@ -136,7 +136,8 @@ public struct Manifest: Hashable, Sendable, Codable {
     public var sections: [SectionRecord]
 
     public init(
-        version: Int = Manifest.currentVersion, toolVersion: String = Converter.toolVersion, book: BookRecord = BookRecord(),
+        version: Int = Manifest.currentVersion, toolVersion: String = Converter.toolVersion,
+        book: BookRecord = BookRecord(),
         settings: AudioSettings? = nil, created: String? = nil, updated: String? = nil, sections: [SectionRecord] = []
     ) {
         self.version = version

@@ -73,8 +73,10 @@ public enum WorkerMessage: Hashable, Sendable, Codable {
         switch try c.decode(String.self, forKey: .type) {
         case "progress":
             self = .progress(
-                section: try c.decode(Int.self, forKey: .section), wordsDone: try c.decode(Int.self, forKey: .wordsDone),
-                wordsTotal: try c.decode(Int.self, forKey: .wordsTotal), frames: try c.decode(Int.self, forKey: .frames),
+                section: try c.decode(Int.self, forKey: .section),
+                wordsDone: try c.decode(Int.self, forKey: .wordsDone),
+                wordsTotal: try c.decode(Int.self, forKey: .wordsTotal),
+                frames: try c.decode(Int.self, forKey: .frames),
                 sampleRate: try c.decode(Int.self, forKey: .sampleRate))
         case "done":
             self = .done(try c.decode(WorkerResult.self, forKey: .result))

@@ -157,7 +157,10 @@ final class ConversionRun: Sendable {
         try store.updateAll { _ in }
 
         let selectedSections = sections.filter { selected.contains($0.number) }
-        emit(.bookStarted(title: book.title, sections: selectedSections.count, words: selectedSections.reduce(0) { $0 + $1.words }))
+        emit(
+            .bookStarted(
+                title: book.title, sections: selectedSections.count, words: selectedSections.reduce(0) { $0 + $1.words }
+            ))
         for warning in warnings { emit(.warning(message: warning)) }
         for record in resumed {
             emit(
@@ -168,7 +171,8 @@ final class ConversionRun: Sendable {
         for (number, message) in blockFailures { emit(.error(section: number, message: message)) }
 
         // Longest first, so no core sits idle at the end waiting on one long chapter.
-        let queue = Mutex(jobs.sorted { ($0.section.words, -$0.section.number) > ($1.section.words, -$1.section.number) })
+        let queue = Mutex(
+            jobs.sorted { ($0.section.words, -$0.section.number) > ($1.section.words, -$1.section.number) })
         let counts = Mutex((done: 0, failed: blockFailures.count))
         var slots = min(max(request.jobs, 1), jobs.count)
         if slots > 1 && launcher == nil {
@@ -189,7 +193,9 @@ final class ConversionRun: Sendable {
                 defer { group.leave() }
                 while !isStopping, let next = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
                     let ok = runSection(next, executor: executor, store: store, directory: directory, emit: emit)
-                    counts.withLock { ok ? ($0.done += 1) : ($0.failed += 1) }
+                    counts.withLock { counts in
+                        if ok { counts.done += 1 } else { counts.failed += 1 }
+                    }
                 }
                 executor.shutdown()
             }
@@ -198,7 +204,8 @@ final class ConversionRun: Sendable {
         }
         group.wait()
 
-        let stoppedBy: ConversionError? = fatal.withLock { $0 } ?? (cancelled.load(ordering: .relaxed) ? .cancelled : nil)
+        let stoppedBy: ConversionError? =
+            fatal.withLock { $0 } ?? (cancelled.load(ordering: .relaxed) ? .cancelled : nil)
         if let stoppedBy {
             // Leave a consistent folder: nothing in progress, no .part files.
             removeStaleFiles(in: directory)
@@ -294,7 +301,9 @@ final class ConversionRun: Sendable {
             }
         case .died(let reason):
             unlink(part)
-            fail(number, message: ConversionError.workerFailed(section: number, reason: reason).description, store: store, emit: emit)
+            fail(
+                number, message: ConversionError.workerFailed(section: number, reason: reason).description,
+                store: store, emit: emit)
             return false
         }
     }
@@ -330,7 +339,8 @@ final class ConversionRun: Sendable {
             return true
         } catch {
             unlink(planned.job.partPath)
-            stopWithFatal(PosixFailure.map(error, path: finalPath) ?? .outputUnwritable(path: finalPath, reason: "\(error)"))
+            stopWithFatal(
+                PosixFailure.map(error, path: finalPath) ?? .outputUnwritable(path: finalPath, reason: "\(error)"))
             return false
         }
     }

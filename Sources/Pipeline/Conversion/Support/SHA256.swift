@@ -65,7 +65,9 @@ public struct SHA256: Sendable {
         var tail = buffer
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
         tail.withUnsafeBufferPointer { tail in
             for start in stride(from: 0, to: tail.count, by: 64) { compress(tail.baseAddress! + start) }
         }
@@ -136,8 +138,14 @@ public struct SHA256: Sendable {
             w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
         }
         let k = Self.k
-        var a = state[0], b = state[1], c = state[2], d = state[3]
-        var e = state[4], f = state[5], g = state[6], h = state[7]
+        var a = state[0]
+        var b = state[1]
+        var c = state[2]
+        var d = state[3]
+        var e = state[4]
+        var f = state[5]
+        var g = state[6]
+        var h = state[7]
         for t in 0..<64 {
             let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
             let choice = (e & f) ^ (~e & g)

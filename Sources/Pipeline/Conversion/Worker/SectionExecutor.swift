@@ -35,11 +35,13 @@ final class InProcessExecutor: SectionExecutor, @unchecked Sendable {
         var outcome = ExecutionOutcome.died(reason: "no answer")
         let killed = self.killed
         // `send` never throws here, so `perform` cannot throw.
-        try? session.perform(job, shouldStop: { shouldStop() || killed.isSet }) { message in
+        let stop = { shouldStop() || killed.isSet }
+        try? session.perform(job, shouldStop: stop) { message in
             switch message {
             case .progress: progress(message)
             case .done(let result): outcome = .done(result)
-            case .failed(_, let kind, let message, let path): outcome = .failed(kind: kind, message: message, path: path)
+            case .failed(_, let kind, let message, let path):
+                outcome = .failed(kind: kind, message: message, path: path)
             }
         }
         return outcome

@@ -69,10 +69,12 @@ final class WorkerSession {
         let sink: any AudioSink
         do {
             sink = try environment.makeSink(
-                SinkRequest(path: job.partPath, encoding: job.settings.encoding, tags: job.tags, sampleRate: sampleRate))
+                SinkRequest(path: job.partPath, encoding: job.settings.encoding, tags: job.tags, sampleRate: sampleRate)
+            )
         } catch {
-            throw PosixFailure.map(error, path: job.partPath) ?? ConversionError.sectionFailed(
-                section: job.section, reason: "cannot open \(job.partPath): \(error)")
+            throw PosixFailure.map(error, path: job.partPath)
+                ?? ConversionError.sectionFailed(
+                    section: job.section, reason: "cannot open \(job.partPath): \(error)")
         }
         var frames = 0
         var wordsDone = 0
