@@ -6,7 +6,8 @@ import Testing
 private func block(
     _ kind: BlockKind, _ text: String = "", language: String? = nil, spine: Int = 0, _ index: Int
 ) -> SpokenBlock {
-    SpokenBlock(kind: kind, text: text, language: language, source: SourcePosition(spineIndex: spine, blockIndex: index))
+    SpokenBlock(
+        kind: kind, text: text, language: language, source: SourcePosition(spineIndex: spine, blockIndex: index))
 }
 
 private func pauseBlock(_ kind: BlockKind, _ index: Int) -> SpokenBlock {
