@@ -1,0 +1,297 @@
+import Markup
+import ZipReader
+
+/// The steps of opening a book, in order; each either adds warnings or throws.
+struct Opener {
+    let archive: ZipArchive
+    let lookup: EntryLookup
+    private var warnings: [EPUBWarning] = []
+
+    static let containerPath = "META-INF/container.xml"
+    static let encryptionPath = "META-INF/encryption.xml"
+    static let epubMimetype = "application/epub+zip"
+
+    init(archive: ZipArchive, lookup: EntryLookup) {
+        self.archive = archive
+        self.lookup = lookup
+    }
+
+    mutating func open() throws -> (EPUBPackage, [String: Int]) {
+        warnings += archive.warnings.map { EPUBWarning(.minor, $0) }
+        let unsafe = archive.entries.filter { entry in
+            entry.name.hasPrefix("/") || entry.name.replacingBackslashes().split(separator: "/").contains("..")
+        }
+        if !unsafe.isEmpty {
+            warnings.append(
+                EPUBWarning(
+                    .minor, "\(unsafe.count) ZIP entry name(s) climb out of the book, e.g. '\(unsafe[0].name)': ignored"
+                ))
+        }
+        try refuseEncryptedArchive()
+        try refuseKnownDRM()
+        checkMimetype()
+
+        // Container.
+        guard let (containerIndex, containerWarning) = lookup.find(Self.containerPath) else {
+            let isOffice = lookup.find("[Content_Types].xml") != nil
+            throw EPUBError.missingContainer(
+                reason: isOffice ? "this looks like an Office document (DOCX) renamed .epub" : "no such file")
+        }
+        if let containerWarning { warnings.append(containerWarning) }
+        let container = try ContainerParser(bytes: try read(containerIndex), path: Self.containerPath)
+        warnings += container.warnings
+
+        // Package document.
+        let packagePath = container.packagePath
+        guard let (packageIndex, packageWarning) = lookup.find(packagePath) else {
+            throw EPUBError.missingPackageDocument(path: packagePath)
+        }
+        if let packageWarning { warnings.append(packageWarning) }
+        let opf = try PackageParser(bytes: try read(packageIndex), path: packagePath)
+        warnings += opf.warnings
+        let directory = opf.packageDirectory
+
+        // Manifest items → ZIP entries, once, so later reads add no warnings.
+        var resolved: [String: Int] = [:]
+        var missing: Set<String> = []
+        for item in opf.manifest {
+            guard let path = ContainerPath.resolve(item.href, against: directory) else { continue }
+            if let (index, warning) = lookup.find(path) {
+                resolved[path] = index
+                if let warning { warnings.append(warning) }
+            } else {
+                missing.insert(item.href)
+            }
+        }
+
+        try checkEncryption(opf: opf)
+
+        // Spine: drop items whose file is missing; refuse zip bombs now rather than mid-conversion.
+        var spine: [SpineItem] = []
+        for item in opf.spine {
+            if missing.contains(item.href) {
+                warnings.append(
+                    EPUBWarning(
+                        .major, path: item.href, "spine item '\(item.item.id)' is missing from the book: skipped"))
+                continue
+            }
+            if let path = ContainerPath.resolve(item.href, against: directory), let index = resolved[path] {
+                do {
+                    try archive.checkReadable(index: index)
+                } catch let error as ZipError {
+                    throw EPUBError(error, book: archive.archiveName)
+                }
+            }
+            var kept = item
+            kept.index = spine.count
+            spine.append(kept)
+        }
+        let otherMissing = missing.subtracting(opf.spine.map(\.href))
+        if !otherMissing.isEmpty {
+            warnings.append(
+                EPUBWarning(
+                    .minor, path: packagePath,
+                    "\(otherMissing.count) manifest item(s) missing from the book, e.g. '\(otherMissing.min()!)'"))
+        }
+        guard !spine.isEmpty else { throw EPUBError.emptySpine(file: packagePath) }
+
+        // Table of contents: nav, else NCX, else none.
+        let lookup = self.lookup
+        let exists: (EPUBLink) -> Bool = { link in
+            guard let path = ContainerPath.resolve(link.path, against: directory) else { return false }
+            return resolved[path] != nil || lookup.find(path) != nil
+        }
+        let spinePaths = Set(spine.map(\.href))
+        var toc: [TOCEntry] = []
+        var source = TOCSource.none
+        var tocDocument: String?
+        var landmarks: [EPUBLandmark] = []
+        if let nav = opf.navItem {
+            if let (entries, found) = readTOC(
+                nav, directory: directory, exists: exists, spinePaths: spinePaths, landmarks: &landmarks)
+            {
+                toc = entries
+                source = found
+                tocDocument = nav.href
+            }
+        } else if opf.version.hasPrefix("3") {
+            warnings.append(EPUBWarning(.minor, path: packagePath, "EPUB 3 package without a navigation document"))
+        }
+        if source == .none, let ncx = opf.ncxItem {
+            var unused: [EPUBLandmark] = []
+            if let (entries, found) = readTOC(
+                ncx, directory: directory, exists: exists, spinePaths: spinePaths, landmarks: &unused)
+            {
+                toc = entries
+                source = found
+                tocDocument = ncx.href
+                if opf.navItem != nil {
+                    warnings.append(EPUBWarning(.major, path: ncx.href, "table of contents taken from the NCX instead"))
+                }
+            }
+        }
+        if source == .none {
+            warnings.append(EPUBWarning(.major, path: packagePath, "no usable table of contents"))
+        }
+
+        let package = EPUBPackage(
+            packagePath: packagePath, packageDirectory: directory, version: opf.version, metadata: opf.metadata,
+            manifest: opf.manifest, spine: spine, guide: opf.guide, landmarks: landmarks, toc: toc,
+            tocSource: source, tocDocument: tocDocument, warnings: warnings)
+        return (package, resolved)
+    }
+
+    // MARK: - Steps
+
+    private func read(_ index: Int) throws -> [UInt8] {
+        do {
+            return try archive.read(index: index)
+        } catch let error as ZipError {
+            throw EPUBError(error, book: archive.archiveName)
+        }
+    }
+
+    private func refuseEncryptedArchive() throws {
+        if let entry = archive.entries.first(where: { $0.isEncrypted && !$0.isDirectory }) {
+            let method = entry.encryptionMethod == 1 ? "ZipCrypto" : "AES or another ZIP encryption"
+            throw EPUBError.encrypted(reason: "password-protected ZIP ('\(entry.name)' is encrypted with \(method))")
+        }
+    }
+
+    private func refuseKnownDRM() throws {
+        if lookup.find("META-INF/license.lcpl") != nil { throw EPUBError.drmProtected(scheme: "Readium LCP") }
+        if lookup.find("META-INF/rights.xml") != nil { throw EPUBError.drmProtected(scheme: "Adobe ADEPT") }
+    }
+
+    private mutating func checkMimetype() {
+        guard let (mimetypeIndex, _) = lookup.find("mimetype"),
+            let entry = archive.entries.first(where: { $0.index == mimetypeIndex })
+        else {
+            warnings.append(EPUBWarning(.minor, path: "mimetype", "no mimetype file"))
+            return
+        }
+        if entry.index != archive.entries.first?.index {
+            warnings.append(EPUBWarning(.minor, path: "mimetype", "mimetype is not the first file in the ZIP"))
+        }
+        if !entry.isStored {
+            warnings.append(EPUBWarning(.minor, path: "mimetype", "mimetype is compressed"))
+        }
+        guard entry.uncompressedSize < 1024, let bytes = try? archive.read(index: entry.index) else {
+            warnings.append(EPUBWarning(.minor, path: "mimetype", "mimetype cannot be read"))
+            return
+        }
+        let value = String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
+        if value != Self.epubMimetype {
+            warnings.append(
+                EPUBWarning(.minor, path: "mimetype", "mimetype is '\(value.prefix(60))', not \(Self.epubMimetype)"))
+        }
+    }
+
+    /// Refuses books whose content is really encrypted; font obfuscation elsewhere is fine.
+    private mutating func checkEncryption(opf: PackageParser) throws {
+        guard let (index, _) = lookup.find(Self.encryptionPath) else { return }
+        let encryption: EncryptionParser
+        do {
+            encryption = try EncryptionParser(bytes: try read(index), path: Self.encryptionPath)
+        } catch {
+            warnings.append(EPUBWarning(.major, path: Self.encryptionPath, "unreadable: \(error)"))
+            return
+        }
+        let directory = opf.packageDirectory
+        let contentPaths = Set(opf.spine.compactMap { ContainerPath.resolve($0.href, against: directory) })
+        let textPaths = Set(
+            opf.manifest.filter {
+                PackageParser.contentMediaTypes.contains($0.mediaType) || $0.mediaType == PackageParser.ncxMediaType
+            }
+            .compactMap { ContainerPath.resolve($0.href, against: directory) }
+        ).union([opf.path])
+        var skipped: [String] = []
+        for file in encryption.files {
+            let isContent = contentPaths.contains(file.path) || textPaths.contains(file.path)
+            if file.isFontObfuscation {
+                if contentPaths.contains(file.path) {
+                    throw EPUBError.encrypted(reason: "content document '\(file.path)' is obfuscated")
+                }
+                let isFont = opf.manifest.contains { item in
+                    ContainerPath.resolve(item.href, against: directory) == file.path
+                        && (item.mediaType.contains("font") || item.mediaType.contains("opentype"))
+                }
+                if !isFont {
+                    warnings.append(
+                        EPUBWarning(.minor, path: file.path, "font obfuscation applied to a file that is not a font"))
+                }
+                continue
+            }
+            if isContent {
+                let scheme =
+                    file.keyReference?.contains("license.lcpl") == true
+                    ? "Readium LCP"
+                    : "encrypted content documents (\(file.algorithm.isEmpty ? "unknown algorithm" : file.algorithm))"
+                throw EPUBError.drmProtected(scheme: scheme)
+            }
+            skipped.append(file.path)
+        }
+        if !skipped.isEmpty {
+            warnings.append(
+                EPUBWarning(
+                    .major, path: Self.encryptionPath,
+                    "\(skipped.count) encrypted resource(s) cannot be read, e.g. '\(skipped.min()!)'"))
+        }
+    }
+
+    /// Parses a nav or NCX item; nil (with a warning) when it is missing, broken or points at nothing.
+    private mutating func readTOC(
+        _ item: ManifestItem, directory: String, exists: (EPUBLink) -> Bool, spinePaths: Set<String>,
+        landmarks: inout [EPUBLandmark]
+    ) -> ([TOCEntry], TOCSource)? {
+        guard let path = ContainerPath.resolve(item.href, against: directory),
+            let (index, _) = lookup.find(path)
+        else {
+            warnings.append(EPUBWarning(.major, path: item.href, "navigation file is missing from the book"))
+            return nil
+        }
+        let isNCX = item.mediaType == PackageParser.ncxMediaType || item.href.lowercased().hasSuffix(".ncx")
+        let entries: [TOCEntry]
+        do {
+            let bytes = try read(index)
+            if isNCX {
+                let ncx = try NCXParser(bytes: bytes, path: path, packageDirectory: directory)
+                warnings += ncx.warnings
+                entries = ncx.toc
+            } else {
+                let nav = try NavigationParser(bytes: bytes, path: path, packageDirectory: directory)
+                warnings += nav.warnings
+                landmarks = nav.landmarks
+                entries = nav.toc
+            }
+        } catch {
+            warnings.append(EPUBWarning(.major, path: item.href, "navigation file unreadable: \(error)"))
+            return nil
+        }
+        let all = entries.flatMap(\.flattened)
+        let targets = all.compactMap(\.target)
+        let broken = targets.filter { !exists($0) }
+        guard !targets.isEmpty, broken.count < targets.count else {
+            warnings.append(
+                EPUBWarning(
+                    .major, path: item.href,
+                    targets.isEmpty
+                        ? "table of contents is empty" : "no table-of-contents link points at a file in the book"))
+            return nil
+        }
+        if !broken.isEmpty {
+            warnings.append(
+                EPUBWarning(
+                    .major, path: item.href,
+                    "\(broken.count) table-of-contents link(s) point at missing files, e.g. '\(broken[0].path)'"))
+        }
+        let outside = targets.filter { exists($0) && !spinePaths.contains($0.path) }
+        if !outside.isEmpty {
+            warnings.append(
+                EPUBWarning(
+                    .minor, path: item.href,
+                    "\(outside.count) table-of-contents link(s) point outside the spine, e.g. '\(outside[0].path)'"))
+        }
+        return (entries, isNCX ? .ncx : .nav)
+    }
+}

@@ -1,0 +1,292 @@
+internal import CLibXML2
+
+/// Rewrites a UTF-8 document so that libxml2 never expands an entity and never loses one.
+///
+/// - An internal DTD subset (`<!DOCTYPE x [ ... ]>`) is removed: entity declarations there are the
+///   billion-laughs, quadratic-blowup and XXE vectors. References to entities it declared are dropped
+///   (their text is not read), with a warning.
+/// - HTML named entities (`&nbsp;`, `&mdash;`), which the XML parser silently drops when the DTD is
+///   not loaded, become numeric references (`&#160;`).
+/// - Unknown named references are dropped with a warning; a bare `&` becomes `&amp;`.
+/// - Tags nested deeper than `maxDepth` are removed (their text is kept): libxml2 refuses documents
+///   deeper than 256 levels without `XML_PARSE_HUGE`, and we never use that option. HTML void
+///   elements (`<br>`) do not count as opening a level.
+/// Comments and CDATA sections are copied untouched.
+enum EntityPrepass {
+    struct Result {
+        var bytes: [UInt8]
+        var warnings: [String]
+    }
+
+    private static let amp = UInt8(ascii: "&")
+    private static let less = UInt8(ascii: "<")
+    private static let semicolon = UInt8(ascii: ";")
+    private static let predefined: Set<[UInt8]> = Set(["amp", "lt", "gt", "quot", "apos"].map { Array($0.utf8) })
+    private static let longestEntityName = 32
+
+    static func rewrite(_ input: [UInt8], maxDepth: Int) -> Result {
+        // Fast path: nothing to do for most documents without `&` or a DOCTYPE subset.
+        var warnings: [String] = []
+        var out: [UInt8] = []
+        out.reserveCapacity(input.count + 64)
+        var declared: Set<[UInt8]> = []
+        var droppedDeclared = 0
+        var unknown: [String: Int] = [:]
+        var bareAmpersands = 0
+        var depth = 0
+        var droppedTags = 0
+        var index = 0
+        let count = input.count
+        while index < count {
+            let byte = input[index]
+            if byte == less {
+                if matches(input, at: index, "<!--") {
+                    let end = find(input, "-->", from: index + 4).map { $0 + 3 } ?? count
+                    out.append(contentsOf: input[index..<end])
+                    index = end
+                    continue
+                }
+                if matches(input, at: index, "<![CDATA[") {
+                    let end = find(input, "]]>", from: index + 9).map { $0 + 3 } ?? count
+                    out.append(contentsOf: input[index..<end])
+                    index = end
+                    continue
+                }
+                if matchesCaseInsensitive(input, at: index, "<!DOCTYPE") {
+                    let (end, subset) = doctypeExtent(input, from: index)
+                    if let subset {
+                        let names = entityNames(in: input[subset])
+                        declared.formUnion(names)
+                        out.append(contentsOf: input[index..<subset.lowerBound - 1])
+                        if subset.upperBound + 1 < end { out.append(contentsOf: input[(subset.upperBound + 1)..<end]) }
+                        warnings.append(
+                            names.isEmpty
+                                ? "internal DTD subset ignored"
+                                : "internal DTD subset with \(names.count) entity declaration(s) ignored: "
+                                    + "entities are never expanded")
+                    } else {
+                        out.append(contentsOf: input[index..<end])
+                    }
+                    index = end
+                    continue
+                }
+                if let tag = tagExtent(input, at: index) {
+                    let drop: Bool
+                    if tag.isClosing {
+                        drop = depth > maxDepth
+                        depth = max(depth - 1, 0)
+                    } else if tag.isSelfClosing {
+                        drop = depth + 1 > maxDepth
+                    } else {
+                        depth += 1
+                        drop = depth > maxDepth
+                    }
+                    if drop {
+                        droppedTags += 1
+                        index = tag.end
+                        continue
+                    }
+                }
+                out.append(byte)
+                index += 1
+                continue
+            }
+            if byte != amp {
+                out.append(byte)
+                index += 1
+                continue
+            }
+            // A reference: `&#...;`, `&name;`, or a bare `&`.
+            if index + 1 < count, input[index + 1] == UInt8(ascii: "#") {
+                out.append(byte)
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < count, end - index <= longestEntityName, isNameByte(input[end]) { end += 1 }
+            guard end < count, input[end] == semicolon, end > index + 1 else {
+                bareAmpersands += 1
+                out.append(contentsOf: Array("&amp;".utf8))
+                index += 1
+                continue
+            }
+            let name = Array(input[(index + 1)..<end])
+            if predefined.contains(name) {
+                out.append(contentsOf: input[index...end])
+            } else if declared.contains(name) {
+                droppedDeclared += 1
+            } else if let code = htmlEntityCode(name) {
+                out.append(contentsOf: Array("&#\(code);".utf8))
+            } else {
+                unknown[String(decoding: name, as: UTF8.self), default: 0] += 1
+            }
+            index = end + 1
+        }
+        if droppedDeclared > 0 {
+            warnings.append("\(droppedDeclared) reference(s) to entities declared in the document dropped")
+        }
+        for (name, times) in unknown.sorted(by: { $0.key < $1.key }) {
+            warnings.append("unknown entity &\(name); dropped (\(times)x)")
+        }
+        if droppedTags > 0 {
+            warnings.append("nesting deeper than \(maxDepth) levels flattened into text (\(droppedTags) tags removed)")
+        }
+        if bareAmpersands > 0 {
+            warnings.append("\(bareAmpersands) bare '&' escaped")
+        }
+        return Result(bytes: out, warnings: warnings)
+    }
+
+    private struct Tag {
+        var end: Int
+        var isClosing: Bool
+        var isSelfClosing: Bool
+    }
+
+    /// HTML elements that never have content, so `<br>` without `/` opens no level.
+    private static let voidElements: Set<[UInt8]> = Set(
+        ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"]
+            .map { Array($0.utf8) })
+
+    /// A start or end tag at `index` (which holds `<`): where it ends and what kind it is. Nil for
+    /// anything else (`<!`, `<?`, a stray `<`).
+    private static func tagExtent(_ input: [UInt8], at index: Int) -> Tag? {
+        var cursor = index + 1
+        guard cursor < input.count else { return nil }
+        let isClosing = input[cursor] == UInt8(ascii: "/")
+        if isClosing { cursor += 1 }
+        guard cursor < input.count, isNameStart(input[cursor]) else { return nil }
+        let nameStart = cursor
+        while cursor < input.count, isNameByte(input[cursor]) { cursor += 1 }
+        let name = input[nameStart..<cursor].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+        var quote: UInt8? = nil
+        while cursor < input.count {
+            let byte = input[cursor]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == 0x22 || byte == 0x27 {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                let selfClosing =
+                    !isClosing
+                    && (input[cursor - 1] == UInt8(ascii: "/") || voidElements.contains(name))
+                return Tag(end: cursor + 1, isClosing: isClosing, isSelfClosing: selfClosing)
+            } else if byte == less {
+                return nil
+            }
+            cursor += 1
+        }
+        return nil
+    }
+
+    private static func isNameStart(_ byte: UInt8) -> Bool {
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == 0x5F || byte >= 0x80
+    }
+
+    private static func htmlEntityCode(_ name: [UInt8]) -> UInt32? {
+        let entity = (name + [0]).withUnsafeBufferPointer { htmlEntityLookup($0.baseAddress) }
+        return entity.map { $0.pointee.value }
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+            || byte == 0x2D || byte == 0x5F || byte == 0x2E || byte == 0x3A || byte >= 0x80
+    }
+
+    /// End of the DOCTYPE declaration (index after `>`), and the range inside `[` `]` when it has a
+    /// subset. An unterminated subset runs to the end of the input (and is dropped with it).
+    private static func doctypeExtent(_ input: [UInt8], from start: Int) -> (Int, Range<Int>?) {
+        var index = start + 9
+        var quote: UInt8? = nil
+        while index < input.count {
+            let byte = input[index]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == 0x22 || byte == 0x27 {
+                quote = byte
+            } else if byte == UInt8(ascii: "[") {
+                let subsetStart = index + 1
+                // Declarations, quoted strings and comments inside may hold `]` and `>`.
+                var inner = subsetStart
+                var innerQuote: UInt8? = nil
+                while inner < input.count {
+                    let b = input[inner]
+                    if let open = innerQuote {
+                        if b == open { innerQuote = nil }
+                    } else if b == 0x22 || b == 0x27 {
+                        innerQuote = b
+                    } else if matches(input, at: inner, "<!--") {
+                        inner = (find(input, "-->", from: inner + 4) ?? input.count) + 2
+                    } else if b == UInt8(ascii: "]") {
+                        break
+                    }
+                    inner += 1
+                }
+                let subsetEnd = min(inner, input.count)
+                var after = subsetEnd + 1
+                while after < input.count, input[after] != UInt8(ascii: ">") { after += 1 }
+                return (min(after + 1, input.count), subsetStart..<subsetEnd)
+            } else if byte == UInt8(ascii: ">") {
+                return (index + 1, nil)
+            }
+            index += 1
+        }
+        return (input.count, nil)
+    }
+
+    /// Names of general entities declared (`<!ENTITY name ...>`, not `<!ENTITY % name ...>`).
+    private static func entityNames(in subset: ArraySlice<UInt8>) -> Set<[UInt8]> {
+        var names: Set<[UInt8]> = []
+        let bytes = Array(subset)
+        var index = 0
+        while let found = find(bytes, "<!ENTITY", from: index) {
+            var cursor = found + 8
+            while cursor < bytes.count,
+                bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0A
+                    || bytes[cursor] == 0x0D
+            {
+                cursor += 1
+            }
+            if cursor < bytes.count, bytes[cursor] != UInt8(ascii: "%") {
+                var end = cursor
+                while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
+                if end > cursor { names.insert(Array(bytes[cursor..<end])) }
+            }
+            index = found + 8
+        }
+        return names
+    }
+
+    private static func matches(_ input: [UInt8], at index: Int, _ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= input.count else { return false }
+        return literal.withUTF8Buffer { buffer in
+            for offset in 0..<count where input[index + offset] != buffer[offset] { return false }
+            return true
+        }
+    }
+
+    private static func matchesCaseInsensitive(_ input: [UInt8], at index: Int, _ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= input.count else { return false }
+        return literal.withUTF8Buffer { buffer in
+            for offset in 0..<count {
+                let a = input[index + offset]
+                let b = buffer[offset]
+                let lowerA = a >= 0x41 && a <= 0x5A ? a + 0x20 : a
+                let lowerB = b >= 0x41 && b <= 0x5A ? b + 0x20 : b
+                if lowerA != lowerB { return false }
+            }
+            return true
+        }
+    }
+
+    private static func find(_ input: [UInt8], _ literal: StaticString, from start: Int) -> Int? {
+        var index = start
+        while index < input.count {
+            if matches(input, at: index, literal) { return index }
+            index += 1
+        }
+        return nil
+    }
+}

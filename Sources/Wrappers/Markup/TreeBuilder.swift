@@ -1,0 +1,176 @@
+internal import CLibXML2
+
+/// Copies a libxml2 tree into `MarkupElement`s without recursion, so no document can exhaust the stack.
+struct TreeBuilder {
+    let documentName: String
+    let limits: MarkupLimits
+    let html: Bool
+    private(set) var warnings: [String] = []
+    private var elementCount = 0
+    private var textBytes = 0
+    private var flattened = 0
+    private var skippedEntities = 0
+
+    init(documentName: String, limits: MarkupLimits, html: Bool) {
+        self.documentName = documentName
+        self.limits = limits
+        self.html = html
+    }
+
+    private struct Frame {
+        var name: String
+        var namespace: String?
+        var attributes: [MarkupAttribute]
+        var line: Int
+        var children: [MarkupNode] = []
+        var pendingText = ""
+        var next: xmlNodePtr?
+
+        mutating func flushText() {
+            if !pendingText.isEmpty {
+                children.append(.text(pendingText))
+                pendingText = ""
+            }
+        }
+    }
+
+    mutating func build(_ root: xmlNodePtr) throws -> MarkupElement {
+        var stack: [Frame] = [try frame(for: root)]
+        while true {
+            let depth = stack.count
+            if let child = stack[depth - 1].next {
+                stack[depth - 1].next = child.pointee.next
+                switch child.pointee.type {
+                case XML_ELEMENT_NODE:
+                    if depth >= limits.maxDepth {
+                        var text = ""
+                        try collectText(below: child, into: &text)
+                        stack[depth - 1].pendingText += text
+                        flattened += 1
+                    } else {
+                        stack[depth - 1].flushText()
+                        stack.append(try frame(for: child))
+                    }
+                case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                    try appendText(of: child, to: &stack[depth - 1].pendingText)
+                case XML_ENTITY_REF_NODE:
+                    skippedEntities += 1
+                default:
+                    break
+                }
+                continue
+            }
+            var finished = stack.removeLast()
+            finished.flushText()
+            let element = MarkupElement(
+                name: finished.name, namespace: finished.namespace, attributes: finished.attributes,
+                children: finished.children, line: finished.line)
+            if stack.isEmpty {
+                if flattened > 0 {
+                    warnings.append(
+                        "nesting deeper than \(limits.maxDepth) levels flattened into text (\(flattened) subtree(s))")
+                }
+                if skippedEntities > 0 {
+                    warnings.append("\(skippedEntities) entity reference(s) not expanded")
+                }
+                return element
+            }
+            stack[stack.count - 1].children.append(.element(element))
+        }
+    }
+
+    private mutating func frame(for node: xmlNodePtr) throws -> Frame {
+        elementCount += 1
+        if elementCount > limits.maxElements {
+            throw MarkupError.limitExceeded(document: documentName, what: "more than \(limits.maxElements) elements")
+        }
+        let name = node.pointee.name.map { String(cString: $0) } ?? ""
+        let namespace = node.pointee.ns?.pointee.href.map { String(cString: $0) }
+        var attributes: [MarkupAttribute] = []
+        var attribute = node.pointee.properties
+        while let current = attribute {
+            attributes.append(try makeAttribute(current))
+            attribute = current.pointee.next
+        }
+        return Frame(
+            name: name, namespace: namespace, attributes: attributes, line: Int(xmlGetLineNo(node)),
+            next: node.pointee.children)
+    }
+
+    private mutating func makeAttribute(_ attribute: xmlAttrPtr) throws -> MarkupAttribute {
+        var name = attribute.pointee.name.map { String(cString: $0) } ?? ""
+        var namespace = attribute.pointee.ns?.pointee.href.map { String(cString: $0) }
+        if namespace == nil, let colon = name.firstIndex(of: ":") {
+            // The HTML parser keeps prefixes in the name; give the two that matter their namespaces back.
+            switch name[..<colon] {
+            case "epub":
+                namespace = Namespace.epub
+                name = String(name[name.index(after: colon)...])
+            case "xml":
+                namespace = Namespace.xml
+                name = String(name[name.index(after: colon)...])
+            default:
+                break
+            }
+        }
+        var value = ""
+        var child = attribute.pointee.children
+        while let current = child {
+            if current.pointee.type == XML_TEXT_NODE { try appendText(of: current, to: &value) }
+            child = current.pointee.next
+        }
+        return MarkupAttribute(name: name, namespace: namespace, value: value)
+    }
+
+    private mutating func appendText(of node: xmlNodePtr, to text: inout String) throws {
+        guard let content = node.pointee.content else { return }
+        let length = Int(strlen(UnsafeRawPointer(content).assumingMemoryBound(to: CChar.self)))
+        textBytes += length
+        if textBytes > limits.maxTextBytes {
+            throw MarkupError.limitExceeded(
+                document: documentName, what: "more than \(limits.maxTextBytes) bytes of text")
+        }
+        text += String(decoding: UnsafeBufferPointer(start: content, count: length), as: UTF8.self)
+    }
+
+    /// All text below `subtree`, in document order, walking sibling and parent links (no stack at all).
+    private mutating func collectText(below subtree: xmlNodePtr, into text: inout String) throws {
+        var node = subtree.pointee.children
+        while let current = node {
+            switch current.pointee.type {
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                try appendText(of: current, to: &text)
+            case XML_ELEMENT_NODE:
+                elementCount += 1
+                if elementCount > limits.maxElements {
+                    throw MarkupError.limitExceeded(
+                        document: documentName, what: "more than \(limits.maxElements) elements")
+                }
+                if let first = current.pointee.children {
+                    node = first
+                    continue
+                }
+            default:
+                break
+            }
+            // Next in document order: a sibling, else the nearest ancestor's sibling, stopping at the subtree.
+            var cursor: xmlNodePtr? = current
+            node = nil
+            while let up = cursor, up != subtree {
+                if let sibling = up.pointee.next {
+                    node = sibling
+                    break
+                }
+                cursor = up.pointee.parent
+            }
+        }
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif

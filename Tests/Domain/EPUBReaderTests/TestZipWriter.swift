@@ -1,0 +1,116 @@
+// A minimal ZIP writer for tests: builds archives in memory, including ones that lie (declared
+// sizes, encryption flags) so the reader's defences can be tested without fixture files.
+// (The same file is in EPUBReaderTests: test targets cannot share code without a new target.)
+
+struct TestZipEntry {
+    var name: [UInt8]
+    /// Bytes as stored in the archive (compressed when `method` is 8).
+    var payload: [UInt8]
+    var method: UInt16
+    var crc: UInt32
+    var uncompressedSize: UInt32
+    var flags: UInt16 = 0
+
+    /// An uncompressed entry.
+    static func stored(_ name: String, _ text: String) -> TestZipEntry { stored(name, Array(text.utf8)) }
+
+    static func stored(_ name: String, _ data: [UInt8]) -> TestZipEntry {
+        TestZipEntry(
+            name: Array(name.utf8), payload: data, method: 0, crc: crc32(data), uncompressedSize: UInt32(data.count))
+    }
+
+    /// A deflated entry holding `count` zero bytes (a fixed-Huffman stream of length-258 matches, ~160:1).
+    static func deflatedZeros(_ name: String, count: Int) -> TestZipEntry {
+        let zeros = [UInt8](repeating: 0, count: count)
+        return TestZipEntry(
+            name: Array(name.utf8), payload: deflateZeros(count: count), method: 8, crc: crc32(zeros),
+            uncompressedSize: UInt32(count))
+    }
+
+    /// The entry marked as encrypted (general-purpose bit 0: traditional PKWARE encryption).
+    func encrypted() -> TestZipEntry {
+        var copy = self
+        copy.flags |= 1
+        return copy
+    }
+
+    /// The entry declaring a different uncompressed size than it really has.
+    func declaring(size: UInt32) -> TestZipEntry {
+        var copy = self
+        copy.uncompressedSize = size
+        return copy
+    }
+}
+
+func makeZip(_ entries: [TestZipEntry]) -> [UInt8] {
+    var out: [UInt8] = []
+    var central: [UInt8] = []
+    for entry in entries {
+        let offset = UInt32(out.count)
+        out += le32(0x0403_4B50) + le16(20) + le16(entry.flags) + le16(entry.method) + le16(0) + le16(0x21)
+        out += le32(entry.crc) + le32(UInt32(entry.payload.count)) + le32(entry.uncompressedSize)
+        out += le16(UInt16(entry.name.count)) + le16(0) + entry.name + entry.payload
+        central += le32(0x0201_4B50) + le16(20) + le16(20) + le16(entry.flags) + le16(entry.method) + le16(0)
+        central += le16(0x21) + le32(entry.crc) + le32(UInt32(entry.payload.count)) + le32(entry.uncompressedSize)
+        central += le16(UInt16(entry.name.count)) + le16(0) + le16(0) + le16(0) + le16(0) + le32(0) + le32(offset)
+        central += entry.name
+    }
+    let centralOffset = UInt32(out.count)
+    out += central
+    out += le32(0x0605_4B50) + le16(0) + le16(0) + le16(UInt16(entries.count)) + le16(UInt16(entries.count))
+    out += le32(UInt32(central.count)) + le32(centralOffset) + le16(0)
+    return out
+}
+
+private func le16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+private func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+
+func crc32(_ data: [UInt8]) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in data {
+        crc ^= UInt32(byte)
+        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    }
+    return ~crc
+}
+
+/// Raw deflate (RFC 1951), one fixed-Huffman block: a literal 0, then matches of 258 at distance 1.
+private func deflateZeros(count: Int) -> [UInt8] {
+    var out: [UInt8] = []
+    var bitBuffer: UInt32 = 0
+    var bitCount = 0
+    func bits(_ value: UInt32, _ count: Int) {  // LSB first
+        bitBuffer |= value << bitCount
+        bitCount += count
+        while bitCount >= 8 {
+            out.append(UInt8(bitBuffer & 0xFF))
+            bitBuffer >>= 8
+            bitCount -= 8
+        }
+    }
+    func huffman(_ code: UInt32, _ length: Int) {  // Huffman codes go MSB first
+        var reversed: UInt32 = 0
+        for index in 0..<length where code & (1 << index) != 0 { reversed |= 1 << (length - 1 - index) }
+        bits(reversed, length)
+    }
+    func literalZero() { huffman(0x30, 8) }
+    bits(1, 1)  // BFINAL
+    bits(1, 2)  // fixed Huffman
+    var remaining = count
+    if remaining > 0 {
+        literalZero()
+        remaining -= 1
+    }
+    while remaining >= 258 {
+        huffman(0xC5, 8)  // length code 285 = 258
+        huffman(0, 5)  // distance code 0 = 1
+        remaining -= 258
+    }
+    while remaining > 0 {
+        literalZero()
+        remaining -= 1
+    }
+    huffman(0, 7)  // end of block
+    if bitCount > 0 { out.append(UInt8(bitBuffer & 0xFF)) }
+    return out
+}
