@@ -20,7 +20,7 @@ import Testing
                 + #"echo '{"type":"done","result":{"section":7,"frames":8000,"sampleRate":8000,"textSHA256":"ab","words":2}}'; done"#
         )
         var progress: [WorkerMessage] = []
-        for _ in 0..<2 {  // the same process takes a second job
+        for _ in 0..<2 {  // a second job gets a fresh process
             let outcome = worker.execute(Self.job, shouldStop: { false }) { progress.append($0) }
             guard case .done(let result) = outcome else {
                 Issue.record("expected done, got \(outcome)")

@@ -179,9 +179,11 @@ final class ConversionRun: Sendable {
             emit(.warning(message: "no worker executable given: making one section at a time"))
             slots = 1
         }
+        // With a worker executable every section is made in a fresh worker process, also with one
+        // job: that is what keeps the bytes identical across resumes and job counts (see WorkerExecutor).
         let made: [any SectionExecutor] = (0..<slots).map { _ in
-            if slots == 1 || launcher == nil { return InProcessExecutor(environment: environment) }
-            return WorkerExecutor(launcher: launcher!)
+            guard let launcher else { return InProcessExecutor(environment: environment) }
+            return WorkerExecutor(launcher: launcher)
         }
         executors.withLock { $0 = made }
         if cancelled.load(ordering: .relaxed) { for executor in made { executor.kill() } }

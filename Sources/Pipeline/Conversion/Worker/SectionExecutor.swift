@@ -53,18 +53,31 @@ final class InProcessExecutor: SectionExecutor, @unchecked Sendable {
 }
 
 /// Sends jobs to a worker started by a launcher, restarting it after it died.
+///
+/// With `freshWorkerPerJob` (the default) every section gets a new worker process: espeak-ng keeps
+/// state that no API resets, and only a fresh process gives bit-identical audio for the same text,
+/// which resume and "same bytes whatever `jobs`" rely on. A process start and re-reading the book
+/// cost milliseconds against seconds of synthesis.
 final class WorkerExecutor: SectionExecutor, Sendable {
     private let launcher: any WorkerLauncher
+    private let freshWorkerPerJob: Bool
     private let connection = Mutex<(any WorkerConnection)?>(nil)
     private let killed = Flag()
 
-    init(launcher: any WorkerLauncher) {
+    init(launcher: any WorkerLauncher, freshWorkerPerJob: Bool = true) {
         self.launcher = launcher
+        self.freshWorkerPerJob = freshWorkerPerJob
     }
 
     func execute(_ job: WorkerJob, shouldStop: @escaping @Sendable () -> Bool, progress: (WorkerMessage) -> Void)
         -> ExecutionOutcome
     {
+        let outcome = attempt(job, progress: progress)
+        if freshWorkerPerJob { shutdown() }
+        return outcome
+    }
+
+    private func attempt(_ job: WorkerJob, progress: (WorkerMessage) -> Void) -> ExecutionOutcome {
         let worker: any WorkerConnection
         do {
             if let current = connection.withLock({ $0 }) {
