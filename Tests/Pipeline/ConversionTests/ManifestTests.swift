@@ -9,7 +9,8 @@ import Testing
         book: BookRecord(identifier: "urn:isbn:1", title: "Moby-Dick", authors: ["Herman Melville"], sha256: "ab12"),
         settings: AudioSettings(
             voice: VoiceSettings(voice: "en-gb", rate: 160, pitch: 40, volume: 90),
-            encoding: AudioEncoding(format: .mp3, bitrateKbps: 48), notesMode: "skip", normalisationVersion: 2),
+            encoding: AudioEncoding(format: .mp3, compressionLevel: 0.8, bitrateMode: .constant), notesMode: "end",
+            normalisationVersion: 2),
         created: "2025-01-02T03:04:05Z", updated: "2025-01-02T03:05:00Z",
         sections: [
             SectionRecord(
@@ -74,13 +75,16 @@ import Testing
         v.encoding.format = .flac
         variants.append(v)
         v = base
-        v.encoding.bitrateKbps = 32
+        v.encoding.compressionLevel = 0.5
+        variants.append(v)
+        v = base
+        v.encoding.bitrateMode = .variable
         variants.append(v)
         v = base
         v.chunking.paragraphMS += 1
         variants.append(v)
         v = base
-        v.notesMode = "skip"
+        v.notesMode = "end"
         variants.append(v)
         v = base
         v.normalisationVersion += 1

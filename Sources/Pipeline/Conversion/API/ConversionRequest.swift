@@ -22,8 +22,10 @@ public struct ConversionRequest: Sendable {
     public var encoding: AudioEncoding
     /// Chunk sizes and pauses.
     public var chunking: ChunkerOptions
-    /// `BookText` notes mode name, passed to the section source.
+    /// `BookText` notes mode name (`skip`, `end`), passed to the section source.
     public var notesMode: String
+    /// Further section-source options (see `BookInput.options`).
+    public var sourceOptions: [String: String]
     /// How many sections are made at once (each in its own worker process when more than 1).
     public var jobs: Int
     /// Redo every selected section even when the manifest says it is done.
@@ -41,7 +43,7 @@ public struct ConversionRequest: Sendable {
     public init(
         bookPath: String, outputDirectory: String, selection: SectionSelection = .planned,
         voice: VoiceSettings = VoiceSettings(voice: "en"), encoding: AudioEncoding = AudioEncoding(),
-        chunking: ChunkerOptions = ChunkerOptions(), notesMode: String = "end",
+        chunking: ChunkerOptions = ChunkerOptions(), notesMode: String = "skip", sourceOptions: [String: String] = [:],
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
         allowNonEmptyOutput: Bool = false, workerExecutable: String? = nil, workerArguments: [String] = ["worker"],
         manifestInterval: TimeInterval = 3
@@ -53,6 +55,7 @@ public struct ConversionRequest: Sendable {
         self.encoding = encoding
         self.chunking = chunking
         self.notesMode = notesMode
+        self.sourceOptions = sourceOptions
         self.jobs = jobs
         self.force = force
         self.allowNonEmptyOutput = allowNonEmptyOutput

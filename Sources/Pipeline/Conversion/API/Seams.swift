@@ -59,12 +59,25 @@ extension SectionSource {
 public struct BookInput: Hashable, Sendable, Codable {
     /// Path of the `.epub` file.
     public var path: String
-    /// `BookText` notes mode name (`end`, `skip`, ...).
+    /// `BookText` notes mode name (`skip`, `end`).
     public var notesMode: String
+    /// Further options the source factory understands (the live one: `tocDepth`, `tables`, `code`,
+    /// `images`, `math`); part of every job, so that workers build exactly the same source.
+    public var options: [String: String]
 
-    public init(path: String, notesMode: String = "end") {
+    public init(path: String, notesMode: String = "skip", options: [String: String] = [:]) {
         self.path = path
         self.notesMode = notesMode
+        self.options = options
+    }
+
+    private enum CodingKeys: String, CodingKey { case path, notesMode, options }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        path = try c.decode(String.self, forKey: .path)
+        notesMode = try c.decodeIfPresent(String.self, forKey: .notesMode) ?? "skip"
+        options = try c.decodeIfPresent([String: String].self, forKey: .options) ?? [:]
     }
 }
 

@@ -8,29 +8,36 @@ public enum AudioOutputFormat: String, Codable, Sendable, CaseIterable {
     public var fileExtension: String { rawValue }
 }
 
+/// How a lossy encoder spends bits (MP3 only; libsndfile's bitrate mode).
+public enum AudioBitrateMode: String, Hashable, Sendable, Codable, CaseIterable {
+    case constant, average, variable
+}
+
 /// How the audio is encoded: format plus the knobs that change the bytes.
 ///
 /// Missing keys decode to the defaults, so older manifests stay readable.
 public struct AudioEncoding: Hashable, Sendable, Codable {
     public var format: AudioOutputFormat
-    /// Target bitrate in kbit/s for lossy formats (MP3, Opus, Vorbis); nil means the writer's default.
-    public var bitrateKbps: Int?
-    /// Quality/compression level 0...1 (Vorbis quality, FLAC compression); nil means the writer's default.
-    public var quality: Double?
+    /// libsndfile's compression level 0...1 (0: best quality, largest file): FLAC effort, Vorbis, Opus
+    /// and MP3 quality; nil keeps the writer's default. Not for WAV.
+    public var compressionLevel: Double?
+    /// MP3 only; nil keeps the writer's default.
+    public var bitrateMode: AudioBitrateMode?
 
-    public init(format: AudioOutputFormat = .wav, bitrateKbps: Int? = nil, quality: Double? = nil) {
+    public init(format: AudioOutputFormat = .wav, compressionLevel: Double? = nil, bitrateMode: AudioBitrateMode? = nil)
+    {
         self.format = format
-        self.bitrateKbps = bitrateKbps
-        self.quality = quality
+        self.compressionLevel = compressionLevel
+        self.bitrateMode = bitrateMode
     }
 
-    private enum CodingKeys: String, CodingKey { case format, bitrateKbps, quality }
+    private enum CodingKeys: String, CodingKey { case format, compressionLevel, bitrateMode }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         format = try c.decodeIfPresent(AudioOutputFormat.self, forKey: .format) ?? .wav
-        bitrateKbps = try c.decodeIfPresent(Int.self, forKey: .bitrateKbps)
-        quality = try c.decodeIfPresent(Double.self, forKey: .quality)
+        compressionLevel = try c.decodeIfPresent(Double.self, forKey: .compressionLevel)
+        bitrateMode = try c.decodeIfPresent(AudioBitrateMode.self, forKey: .bitrateMode)
     }
 }
 
@@ -45,14 +52,14 @@ public struct AudioSettings: Hashable, Sendable, Codable {
     public var encoding: AudioEncoding
     /// Chunk sizes and pauses (the Contracts chunker's options).
     public var chunking: ChunkerOptions
-    /// How notes are read (`BookText`'s notes mode name, e.g. `end`, `skip`).
+    /// How notes are read (`BookText`'s notes mode name: `skip` or `end`).
     public var notesMode: String
     /// Version of the text normalisation (`BookText`) that produced the spoken text.
     public var normalisationVersion: Int
 
     public init(
         voice: VoiceSettings, encoding: AudioEncoding = AudioEncoding(), chunking: ChunkerOptions = ChunkerOptions(),
-        notesMode: String = "end", normalisationVersion: Int = 1
+        notesMode: String = "skip", normalisationVersion: Int = 1
     ) {
         self.voice = voice
         self.encoding = encoding
@@ -68,7 +75,7 @@ public struct AudioSettings: Hashable, Sendable, Codable {
         voice = try c.decodeIfPresent(VoiceSettings.self, forKey: .voice) ?? VoiceSettings(voice: "en")
         encoding = try c.decodeIfPresent(AudioEncoding.self, forKey: .encoding) ?? AudioEncoding()
         chunking = try c.decodeIfPresent(ChunkerOptions.self, forKey: .chunking) ?? ChunkerOptions()
-        notesMode = try c.decodeIfPresent(String.self, forKey: .notesMode) ?? "end"
+        notesMode = try c.decodeIfPresent(String.self, forKey: .notesMode) ?? "skip"
         normalisationVersion = try c.decodeIfPresent(Int.self, forKey: .normalisationVersion) ?? 1
     }
 

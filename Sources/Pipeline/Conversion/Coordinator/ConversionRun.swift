@@ -62,7 +62,7 @@ final class ConversionRun: Sendable {
         let existing = try Manifest.load(fromDirectory: directory)
 
         let bookSHA = try SHA256.hex(fileAtPath: request.bookPath)
-        let input = BookInput(path: request.bookPath, notesMode: request.notesMode)
+        let input = BookInput(path: request.bookPath, notesMode: request.notesMode, options: request.sourceOptions)
         let source: any SectionSource
         do {
             source = try environment.makeSource(input)
