@@ -40,10 +40,11 @@ final class FullDiskSink: AudioSink {
 
     @Test func theManifestIsRewrittenDuringALongSection() async throws {
         let sandbox = try Sandbox()
-        let source = FakeSource.make(count: 2, words: 600)
+        let source = FakeSource.make(count: 2, words: 2000)
         var request = sandbox.request()
         request.manifestInterval = 0.05
-        let env = environment(source: source, delayMicroseconds: 1000)
+        // About 3 s of synthesis; the test cancels as soon as it saw what it looks for.
+        let env = environment(source: source, delayMicroseconds: 3000)
         let task = Task { try await Converter(environment: env).run(request) }
         var seen: SectionRecord?
         let deadline = Date().addingTimeInterval(10)
