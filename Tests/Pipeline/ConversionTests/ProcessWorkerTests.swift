@@ -21,7 +21,7 @@ import Testing
         )
         var progress: [WorkerMessage] = []
         for _ in 0..<2 {  // a second job gets a fresh process
-            let outcome = worker.execute(Self.job, shouldStop: { false }) { progress.append($0) }
+            let outcome = worker.execute(Self.job, shouldStop: { false }, progress: { progress.append($0) })
             guard case .done(let result) = outcome else {
                 Issue.record("expected done, got \(outcome)")
                 return
@@ -34,7 +34,7 @@ import Testing
 
     @Test func aWorkerThatExitsIsReportedDeadWithItsStatusAndStderr() {
         let worker = executor("read line; echo 'espeak exploded' >&2; exit 3")
-        let outcome = worker.execute(Self.job, shouldStop: { false }) { _ in }
+        let outcome = worker.execute(Self.job, shouldStop: { false }, progress: { _ in })
         guard case .died(let reason) = outcome else {
             Issue.record("expected died, got \(outcome)")
             return
@@ -46,7 +46,7 @@ import Testing
     @Test func garbageOutputKillsTheWorker() {
         let worker = executor("read line; echo 'hello there'; sleep 30")
         let start = Date()
-        let outcome = worker.execute(Self.job, shouldStop: { false }) { _ in }
+        let outcome = worker.execute(Self.job, shouldStop: { false }, progress: { _ in })
         guard case .died(let reason) = outcome else {
             Issue.record("expected died, got \(outcome)")
             return
@@ -63,7 +63,7 @@ import Testing
             killedAt.withLock { $0 = Date() }
             worker.kill()
         }
-        let outcome = worker.execute(Self.job, shouldStop: { false }) { _ in }
+        let outcome = worker.execute(Self.job, shouldStop: { false }, progress: { _ in })
         let start = try #require(killedAt.value)
         guard case .died(let reason) = outcome else {
             Issue.record("expected died, got \(outcome)")

@@ -180,7 +180,10 @@ public struct Manifest: Hashable, Sendable, Codable {
         do {
             manifest = try JSONDecoder().decode(Manifest.self, from: data)
         } catch {
-            throw ConversionError.invalidManifest(path: path, reason: Self.describe(error))
+            let head = String(decoding: data.prefix(40), as: UTF8.self)
+            let reason =
+                data.isEmpty ? "the file is empty" : "\(Self.describe(error)); it starts with \(head.debugDescription)"
+            throw ConversionError.invalidManifest(path: path, reason: reason)
         }
         guard manifest.version <= currentVersion else {
             throw ConversionError.unsupportedManifestVersion(path: path, version: manifest.version)

@@ -154,9 +154,9 @@ final class ThreadWorkerConnection: WorkerConnection, @unchecked Sendable {
         let thread = Thread {
             // Intercepts job lines so a test can make this worker die on a given job.
             let filtered = Pipe()
-            let inputDescriptor = input.fileDescriptor
             let forward = Thread {
-                let filterReader = LineReader(fileDescriptor: inputDescriptor)
+                // Reads through `input`'s descriptor; `input` is captured so it stays open meanwhile.
+                let filterReader = LineReader(fileDescriptor: input.fileDescriptor)
                 while let line = filterReader.readLine() {
                     if let job = try? JSONDecoder().decode(WorkerJob.self, from: Data(line.utf8)), dieOnJob(job) {
                         stopped.set()
@@ -185,9 +185,10 @@ final class ThreadWorkerConnection: WorkerConnection, @unchecked Sendable {
     func readLine() -> String? { reader.readLine() }
 
     func kill() {
+        // Only the flag: closing a pipe here, while the slot thread may be writing to it, could make
+        // that write land in whatever file next reuses the descriptor number.
         stopped.set()
         status.withLock { if $0 == "running" { $0 = "killed" } }
-        try? toWorker.fileHandleForWriting.close()
     }
 
     func close() {
