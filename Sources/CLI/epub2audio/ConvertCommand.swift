@@ -1,7 +1,12 @@
 import ArgumentParser
+import AudioFiles
 import BookText
+import Contracts
+import Conversion
 import EPUBReader
+import ESpeakEngine
 import Foundation
+import Normalization
 
 /// How progress is reported during a conversion.
 enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
@@ -52,13 +57,57 @@ struct ConvertCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Table-of-contents depth that makes sections (default: chapters).", valueName: "N"))
     var tocDepth: Int?
 
+    @Option(help: "Notes: skip (default), or end to read a section's notes at its end.")
+    var notes: NotesOption = .skip
+
+    // MARK: Voice
+
+    @Option(
+        help: ArgumentHelp(
+            "Voice name or language (en, en-gb, fr, de...), or auto for the book's language.", valueName: "VOICE"))
+    var voice: String = "auto"
+
+    @Option(help: ArgumentHelp("Speaking rate in words per minute (80-450).", valueName: "WPM"))
+    var rate: Int = 175
+
+    @Option(help: ArgumentHelp("Pitch, 0-100 (50 is the voice's normal pitch).", valueName: "N"))
+    var pitch: Int = 50
+
+    @Option(help: ArgumentHelp("Volume, 0-200 (100 is normal).", valueName: "N"))
+    var volume: Int = 100
+
+    @Option(
+        help: ArgumentHelp(
+            "Pronunciation lexicon: lines of 'written = spoken' (see docs/normalization.md).", valueName: "FILE"))
+    var lexicon: String?
+
+    @Flag(help: "Speak numbers, years and abbreviations exactly as written (no text normalisation).")
+    var noNormalize = false
+
     // MARK: Output
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Output folder (default: a folder named after the book).", valueName: "DIR"))
     var output: String?
 
+    @Option(help: "Audio format: wav (default), flac, ogg, opus, mp3.")
+    var format: AudioOutputFormat = .wav
+
+    @Option(
+        help: ArgumentHelp(
+            "Encoder quality from 0 (best, largest) to 1 (smallest); FLAC: compression effort.", valueName: "Q"))
+    var quality: Double?
+
+    @Option(help: ArgumentHelp("MP3 bitrate mode: constant, average or variable.", valueName: "MODE"))
+    var bitrateMode: AudioBitrateMode?
+
+    @Option(help: ArgumentHelp("Sections converted at once, each in its own process (default: cores).", valueName: "N"))
+    var jobs: Int?
+
     @Flag(help: "Redo every section, even those already converted.")
     var force = false
+
+    @Flag(help: "Allow an output folder that holds other files, replacing any at our file names.")
+    var overwrite = false
 
     @Option(help: "Progress report: auto, plain, json, none.")
     var progress: ProgressMode = .auto
@@ -72,6 +121,32 @@ struct ConvertCommand: AsyncParsableCommand {
         if verbose && !list { throw ValidationError("--verbose goes with --list.") }
         if list && text { throw ValidationError("Choose one of --list and --text.") }
         if let tocDepth, tocDepth < 1 { throw ValidationError("--toc-depth must be 1 or more.") }
+        if list || text {
+            let conversionOnly: [(Bool, String)] = [
+                (jobs != nil, "--jobs"), (force, "--force"), (quality != nil, "--quality"),
+                (bitrateMode != nil, "--bitrate-mode"), (progress != .auto, "--progress"), (format != .wav, "--format"),
+            ]
+            if let used = conversionOnly.first(where: \.0) {
+                throw ValidationError("\(used.1) is for conversions, not with --\(list ? "list" : "text").")
+            }
+        }
+        if list && output != nil { throw ValidationError("--list prints to the terminal; -o is for conversions.") }
+        if !ESpeakSpeechEngine.rateRange.contains(rate) {
+            throw ValidationError("--rate must be within \(ESpeakSpeechEngine.rateRange) words per minute.")
+        }
+        if !ESpeakSpeechEngine.pitchRange.contains(pitch) {
+            throw ValidationError("--pitch must be within \(ESpeakSpeechEngine.pitchRange).")
+        }
+        if !ESpeakSpeechEngine.volumeRange.contains(volume) {
+            throw ValidationError("--volume must be within \(ESpeakSpeechEngine.volumeRange).")
+        }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }
+        if let quality, !(0...1).contains(quality) { throw ValidationError("--quality must be between 0 and 1.") }
+        if bitrateMode != nil && format != .mp3 { throw ValidationError("--bitrate-mode is for --format mp3.") }
+        if quality != nil && format == .wav { throw ValidationError("--quality does not apply to WAV.") }
+        if let lexicon {
+            do { _ = try Lexicon.load(path: lexicon) } catch { throw ValidationError("--lexicon: \(error)") }
+        }
         if let chapters {
             do { _ = try ChapterSelection(parsing: chapters) } catch {
                 throw ValidationError("--chapters: \(error)")
@@ -118,12 +193,12 @@ struct ConvertCommand: AsyncParsableCommand {
     }
 
     /// In a batch, one failing book makes a partial failure; alone, its own status stands.
-    private func worse(_ current: Exit, _ new: Exit, batch: Bool) -> Exit {
+    func worse(_ current: Exit, _ new: Exit, batch: Bool) -> Exit {
         if new == .interrupted || current == .interrupted { return .interrupted }
         return batch ? .partialFailure : new
     }
 
-    private func listBook(_ path: String, options: SectionOptions, selection: ChapterSelection?) -> Exit {
+    func listBook(_ path: String, options: SectionOptions, selection: ChapterSelection?) -> Exit {
         let stderrStyle = TerminalStyle.detect(fileDescriptor: 2)
         do {
             let loaded = try BookLoader.load(path: path, options: options, chapters: selection)
@@ -142,12 +217,6 @@ struct ConvertCommand: AsyncParsableCommand {
         }
     }
 
-    private func convertBook(_ path: String, options: SectionOptions, selection: ChapterSelection?, batch: Bool) async
-        -> Exit
-    {
-        reportError("conversion is not available yet", style: TerminalStyle.detect(fileDescriptor: 2))
-        return .internalError
-    }
 
     func reportWarnings(_ warnings: [EPUBWarning], style: TerminalStyle) {
         guard !quiet, !warnings.isEmpty else { return }

@@ -4,13 +4,16 @@ import Contracts
 internal import EPUBReader
 internal import ESpeakEngine
 import Foundation
+internal import Normalization
 
 extension ConversionEnvironment {
     /// The real parts: EPUBReader + BookText for the text, espeak-ng for speech, libsndfile for files.
     ///
     /// `BookInput.options` understood: `tocDepth` (an integer), `tables`, `code`, `images`, `math`
-    /// (`notice`, `skip`, `read`), `include` (comma-separated section kinds read besides the body)
-    /// and `includeAll` (`true`). Only one espeak-ng engine can live in a process: run sections in
+    /// (`notice`, `skip`, `read`), `include` (comma-separated section kinds read besides the body),
+    /// `includeAll` (`true`), `lexicon` (path of a user lexicon file), `normalize` (`false` turns the
+    /// text normalisation off) and `language` (the language whose normalisation rules apply; default:
+    /// the book's). Only one espeak-ng engine can live in a process: run sections in
     /// worker processes (`ConversionRequest.workerExecutable`) or one conversion at a time.
     public static let live = ConversionEnvironment(
         makeSource: { input in try EPUBSectionSource(input: input) },
@@ -39,7 +42,12 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
     private let bookSections: [Int: BookSection]
     private let epub: EPUBBook
     private let textOptions: SpokenTextOptions
+    private let normalizer: TextNormalizer?
     private let lock = NSLock()
+
+    /// Version of what `blocks(section:)` produces from the same book: 2 since the spoken text goes
+    /// through `TextNormalizer`. Recorded in the manifest, so a change redoes the sections.
+    var normalisationVersion: Int { normalizer == nil ? 1 : 2 }
 
     init(input: BookInput) throws {
         epub = try EPUBBook.open(path: input.path)
@@ -65,6 +73,13 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
             PlannedSection(number: $0.number, title: $0.title, words: $0.words, included: $0.included)
         }
         let metadata = epub.package.metadata
+        if input.options["normalize"] == "false" {
+            normalizer = nil
+        } else {
+            let lexicon = try input.options["lexicon"].map { try Lexicon.load(path: $0) } ?? .empty
+            let language = input.options["language"] ?? metadata.languages.first ?? "en"
+            normalizer = TextNormalizer(language: language, lexicon: lexicon)
+        }
         let fallbackTitle = URL(fileURLWithPath: input.path).deletingPathExtension().lastPathComponent
         book = BookDescription(
             identifier: metadata.identifier, title: metadata.title ?? fallbackTitle, authors: metadata.authors)
@@ -72,6 +87,25 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
 
     func blocks(section: Int) throws -> [SpokenBlock] {
         guard let bookSection = bookSections[section] else { throw ConversionError.unknownSection(section) }
-        return try lock.withLock { try SpokenTextExtractor.blocks(for: bookSection, in: epub, options: textOptions) }
+        let blocks = try lock.withLock {
+            try SpokenTextExtractor.blocks(for: bookSection, in: epub, options: textOptions)
+        }
+        guard let normalizer else { return blocks }
+        return blocks.map { block in
+            var block = block
+            let context: NormalizationContext = block.kind == .title || block.kind == .heading ? .heading : .running
+            // A block in another language keeps its own rules (or none): the book's rules would misread it.
+            if let language = block.language, !Self.sameLanguage(language, normalizer.language) {
+                block.text = TextNormalizer(language: language).normalize(block.text, context: context)
+            } else {
+                block.text = normalizer.normalize(block.text, context: context)
+            }
+            return block
+        }
+    }
+
+    private static func sameLanguage(_ a: String, _ b: String) -> Bool {
+        func primary(_ tag: String) -> Substring { tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? "" }
+        return primary(a) == primary(b)
     }
 }

@@ -1,0 +1,212 @@
+import ArgumentParser
+import AudioFiles
+import BookText
+import Contracts
+import Conversion
+import EPUBReader
+import ESpeakEngine
+import Foundation
+
+/// `--notes`: how footnotes and endnotes are read.
+enum NotesOption: String, ExpressibleByArgument, CaseIterable {
+    case skip, end
+}
+
+extension AudioOutputFormat: ExpressibleByArgument {}
+extension AudioBitrateMode: ExpressibleByArgument {}
+
+extension ConvertCommand {
+    /// Converts one book (or writes its text with `--text`); returns its exit status.
+    func convertBook(_ path: String, options: SectionOptions, selection: ChapterSelection?, batch: Bool) async -> Exit {
+        let stderrStyle = TerminalStyle.detect(fileDescriptor: 2)
+        let loaded: LoadedBook
+        do {
+            // Reading the book first means a refused book leaves nothing behind, not even a folder.
+            loaded = try BookLoader.load(path: path, options: options, chapters: selection)
+        } catch {
+            let (status, message) = exitStatus(for: error)
+            reportError("\(bookName(path)): \(message)", style: stderrStyle)
+            return status
+        }
+        reportWarnings(loaded.warnings, style: stderrStyle)
+        let selected = loaded.selectedSections
+        if selected.isEmpty {
+            let hasWords = loaded.sections.contains { $0.words > 0 }
+            reportError(
+                "\(bookName(path)): "
+                    + (hasWords
+                        ? "no section is selected for reading; see --list, then use --chapters or --include"
+                        : "the book has no text to read (image-only pages?)"), style: stderrStyle)
+            return .unreadableBook
+        }
+        if selection == nil && selected.allSatisfy({ $0.words == 0 }) {
+            reportError("\(bookName(path)): the selected sections have no text to read", style: stderrStyle)
+            return .unreadableBook
+        }
+        let directory = outputDirectory(for: loaded, batch: batch)
+        var request: ConversionRequest
+        do {
+            request = try conversionRequest(for: loaded, outputDirectory: directory, stderrStyle: stderrStyle)
+        } catch {
+            let (status, message) = exitStatus(for: error)
+            reportError("\(bookName(path)): \(message)", style: stderrStyle)
+            return status
+        }
+        if text { return exportText(request, book: path, style: stderrStyle) }
+
+        let mode: ProgressRenderer.Mode
+        switch (quiet, progress) {
+        case (_, .json): mode = .json
+        case (true, _), (_, .none): mode = .silent
+        case (_, .plain): mode = .plain
+        case (_, .auto): mode = stderrStyle.isTerminal ? .bar : .plain
+        }
+        let renderer = ProgressRenderer(mode: mode, style: stderrStyle)
+        let converter = Converter(environment: .live)
+        let interruption = InterruptionWatcher()
+        let task = Task { try await converter.run(request) { renderer.handle($0) } }
+        interruption.onInterrupt { task.cancel() }
+        do {
+            let summary = try await task.value
+            interruption.stop()
+            renderer.summary(summary, outputDirectory: directory)
+            return summary.sectionsFailed > 0 ? .partialFailure : .success
+        } catch {
+            interruption.stop()
+            if case ConversionError.cancelled = error {
+                if mode != .json {
+                    StandardError.write(
+                        "\n" + stderrStyle.yellow("interrupted:") + " finished sections are kept; "
+                            + "run the same command again to resume\n")
+                }
+                return .interrupted
+            }
+            let (status, message) = conversionExitStatus(for: error)
+            reportError("\(bookName(path)): \(message)", style: stderrStyle)
+            return status
+        }
+    }
+
+    /// `--text`: the exact text each selected section would speak, as `.txt` files.
+    private func exportText(_ request: ConversionRequest, book: String, style: TerminalStyle) -> Exit {
+        do {
+            let files = try TextExport.run(request, environment: .live)
+            if !quiet {
+                StandardError.write("\(files.count) text files written to " + style.bold(request.outputDirectory) + "\n")
+            }
+            return .success
+        } catch {
+            let (status, message) = conversionExitStatus(for: error)
+            reportError("\(bookName(book)): \(message)", style: style)
+            return status
+        }
+    }
+
+    /// The request for one book: selection, voice, encoding, jobs, and the worker executable (this binary).
+    func conversionRequest(for loaded: LoadedBook, outputDirectory: String, stderrStyle: TerminalStyle) throws
+        -> ConversionRequest
+    {
+        let voiceSettings = VoiceSettings(
+            voice: try resolvedVoice(for: loaded, style: stderrStyle), rate: rate, pitch: pitch, volume: volume)
+        var request = ConversionRequest(
+            bookPath: loaded.path, outputDirectory: outputDirectory,
+            selection: .numbers(loaded.selectedSections.map(\.number)), voice: voiceSettings,
+            encoding: AudioEncoding(format: format, compressionLevel: quality, bitrateMode: bitrateMode),
+            notesMode: notes.rawValue, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, force: force,
+            allowNonEmptyOutput: overwrite)
+        var source: [String: String] = [:]
+        if let tocDepth { source["tocDepth"] = String(tocDepth) }
+        if let lexicon { source["lexicon"] = URL(fileURLWithPath: lexicon).standardizedFileURL.path }
+        if noNormalize { source["normalize"] = "false" }
+        request.sourceOptions = source
+        // Every section is made by a fresh worker process: espeak-ng's state survives a reset, and
+        // only a fresh process makes a section's audio identical whatever ran before (resume, --jobs).
+        request.workerExecutable = Self.executablePath
+        request.workerArguments = ["worker"]
+        if !text, !AudioFileWriter.availableFormats().contains(where: { $0.rawValue == format.rawValue }) {
+            throw CLIError.unavailable("the installed libsndfile cannot write \(format.rawValue) files")
+        }
+        return request
+    }
+
+    /// This very binary, so worker processes run the same code.
+    static var executablePath: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    /// `--voice auto` speaks the book's language when a voice for it is installed, else English with a warning.
+    private func resolvedVoice(for loaded: LoadedBook, style: TerminalStyle) throws -> String {
+        let installed = ESpeakSpeechEngine.installedVoices()
+        let variants = ESpeakSpeechEngine.installedVariants()
+        guard voice.lowercased() == "auto" else {
+            do {
+                return try ESpeakSpeechEngine.resolveVoice(voice, installed: installed, variants: variants).identifier
+            } catch {
+                throw CLIError.unavailable("\(error) (epub2audio voices lists them)")
+            }
+        }
+        if let language = loaded.book.package.metadata.languages.first,
+            let found = try? ESpeakSpeechEngine.resolveVoice(language, installed: installed)
+        {
+            return found.identifier
+        }
+        let language = loaded.book.package.metadata.languages.first
+        if !quiet {
+            let reason = language.map { "no voice for the book's language '\($0)'" } ?? "the book names no language"
+            StandardError.write(style.yellow("warning:") + " \(reason): reading in English (--voice chooses)\n")
+        }
+        return try ESpeakSpeechEngine.resolveVoice("en", installed: installed).identifier
+    }
+
+    /// `-o DIR` for one book; for several, one folder per book under DIR; else a folder named after the book.
+    func outputDirectory(for loaded: LoadedBook, batch: Bool) -> String {
+        let title = loaded.book.package.metadata.title.flatMap { $0.isEmpty ? nil : $0 }
+            ?? URL(fileURLWithPath: loaded.path).deletingPathExtension().lastPathComponent
+        let folder = OutputNaming.sanitisedTitle(title, number: 0)
+        if batch { return URL(fileURLWithPath: output ?? ".").appendingPathComponent(folder).path }
+        return output ?? folder
+    }
+}
+
+/// Exit status for errors a conversion ends with.
+func conversionExitStatus(for error: any Error) -> (Exit, String) {
+    guard let error = error as? ConversionError else { return exitStatus(for: error) }
+    switch error {
+    case .outputUnwritable, .diskFull, .outputNotEmpty, .bookChanged, .invalidManifest, .unsupportedManifestVersion:
+        return (.outputError, error.description)
+    case .unreadableBook: return (.unreadableBook, error.description)
+    case .unknownSection, .noSections, .invalidRequest: return (.usage, error.description)
+    case .cancelled: return (.interrupted, error.description)
+    case .workerFailed, .sectionFailed: return (.partialFailure, error.description)
+    }
+}
+
+/// Turns SIGINT and SIGTERM into a cancellation of the running conversion (which then cleans up
+/// and exits 130); a second signal exits at once.
+final class InterruptionWatcher: @unchecked Sendable {
+    // @unchecked Sendable: the sources are created once in init and only cancelled afterwards.
+    private var sources: [any DispatchSourceSignal] = []
+    private let queue = DispatchQueue(label: "epub2audio.signals")
+    private var fired = false
+
+    func onInterrupt(_ action: @escaping @Sendable () -> Void) {
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+            source.setEventHandler { [unowned self] in
+                if self.fired { exit(Exit.interrupted.rawValue) }
+                self.fired = true
+                action()
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func stop() {
+        for source in sources { source.cancel() }
+        sources = []
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}

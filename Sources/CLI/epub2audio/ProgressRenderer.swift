@@ -1,0 +1,170 @@
+import Conversion
+import Foundation
+
+/// Renders conversion events on standard error: a bar redrawn in place on a terminal, one plain
+/// line per finished section otherwise, JSON lines on standard output with `--progress json`.
+///
+/// `@unchecked Sendable`: events arrive from the conversion's thread; every stored property is
+/// read and written under `lock`.
+final class ProgressRenderer: @unchecked Sendable {
+    enum Mode { case bar, plain, json, silent }
+
+    private let mode: Mode
+    private let style: TerminalStyle
+    private let lock = NSLock()
+    private let start = Date()
+    private var title = ""
+    private var sectionsTotal = 0
+    private var wordsTotal = 0
+    private var sectionsFinished = 0
+    /// Words done per section in progress; finished sections are folded into `wordsFinished`.
+    private var wordsInProgress: [Int: Int] = [:]
+    private var audioInProgress: [Int: Double] = [:]
+    private var wordsFinished = 0
+    private var audioFinished = 0.0
+    /// Words and audio of sections that were already done (they do not count towards the speed).
+    private var wordsResumed = 0
+    private var lastDraw = Date.distantPast
+    private var barShown = false
+    private(set) var failures: [String] = []
+    private(set) var warnings: [String] = []
+
+    init(mode: Mode, style: TerminalStyle) {
+        self.mode = mode
+        self.style = style
+    }
+
+    func handle(_ event: ConversionEvent) {
+        lock.lock()
+        defer { lock.unlock() }
+        if mode == .json {
+            StandardOutput.write(event.jsonLine + "\n")
+        }
+        switch event {
+        case .bookStarted(let title, let sections, let words):
+            self.title = title
+            sectionsTotal = sections
+            wordsTotal = words
+            if mode == .plain || mode == .bar {
+                StandardError.write(
+                    style.bold(title) + style.dim(" · \(sections) sections · \(ListRenderer.grouped(words)) words") + "\n")
+            }
+        case .sectionStarted:
+            draw(force: false)
+        case .progress(let section, let wordsDone, _, let audioSeconds):
+            wordsInProgress[section] = wordsDone
+            audioInProgress[section] = audioSeconds
+            draw(force: false)
+        case .sectionDone(let section, let file, let duration, let words, _, let skipped):
+            wordsInProgress[section] = nil
+            audioInProgress[section] = nil
+            sectionsFinished += 1
+            wordsFinished += words
+            audioFinished += duration
+            if skipped { wordsResumed += words }
+            if mode == .plain {
+                let counter = counterText()
+                let note = skipped ? style.dim(" (already done)") : ""
+                StandardError.write("\(counter)  \(Self.clock(duration))  \(file)\(note)\n")
+            } else if mode == .bar, skipped == false {
+                clearBar()
+                StandardError.write(style.green("✓") + " \(file)  " + style.dim(Self.clock(duration)) + "\n")
+            }
+            draw(force: true)
+        case .warning(let message):
+            warnings.append(message)
+            if mode == .plain || mode == .bar {
+                clearBar()
+                StandardError.write(style.yellow("warning:") + " " + oneLine(message) + "\n")
+            }
+        case .error(let section, let message):
+            let text = section.map { "section \($0): \(message)" } ?? message
+            failures.append(text)
+            if mode != .json {
+                clearBar()
+                StandardError.write(style.red("error:") + " " + oneLine(text) + "\n")
+            }
+        case .bookDone:
+            clearBar()
+        }
+    }
+
+    /// The closing summary: sections, audio, time, speed and where the files are.
+    func summary(_ summary: ConversionSummary, outputDirectory: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard mode == .plain || mode == .bar else { return }
+        clearBar()
+        var parts = ["\(summary.sectionsDone) sections made"]
+        if summary.sectionsSkipped > 0 { parts.append("\(summary.sectionsSkipped) already done") }
+        if summary.sectionsFailed > 0 { parts.append(style.red("\(summary.sectionsFailed) failed")) }
+        let made = max(0, summary.audioSeconds)
+        let speed = summary.wallSeconds > 0 ? made / summary.wallSeconds : 0
+        StandardError.write(
+            parts.joined(separator: ", ") + " · \(Self.duration(made)) of audio in \(Self.duration(summary.wallSeconds))"
+                + (summary.sectionsDone > 0 ? " (\(Int(speed.rounded()))× real time)" : "") + "\n")
+        let absolute = URL(fileURLWithPath: outputDirectory).standardizedFileURL.path
+        StandardError.write("Output: " + style.bold(absolute) + "\n")
+    }
+
+    // MARK: Drawing
+
+    /// `[ 7/19]`: the counter keeps its width as it grows.
+    private func counterText() -> String {
+        let width = String(sectionsTotal).count
+        let done = String(sectionsFinished)
+        return "[" + String(repeating: " ", count: max(0, width - done.count)) + done + "/\(sectionsTotal)]"
+    }
+
+    private func draw(force: Bool) {
+        guard mode == .bar else { return }
+        let now = Date()
+        guard force || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
+        lastDraw = now
+        let wordsDone = wordsFinished + wordsInProgress.values.reduce(0, +)
+        let audio = audioFinished + audioInProgress.values.reduce(0, +)
+        let fraction = wordsTotal > 0 ? min(1, Double(wordsDone) / Double(wordsTotal)) : 0
+        let elapsed = now.timeIntervalSince(start)
+        let made = wordsDone - wordsResumed
+        let speed = elapsed > 0.5 ? audio / elapsed : 0
+        var eta = "--:--"
+        if made > 0, elapsed > 1 {
+            let remaining = Double(wordsTotal - wordsDone) / (Double(made) / elapsed)
+            eta = Self.clock(remaining)
+        }
+        let barWidth = 24
+        let filled = Int((fraction * Double(barWidth)).rounded(.down))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
+        let percent = String(format: "%3d%%", Int((fraction * 100).rounded(.down)))
+        let speedText = speed > 0 ? String(format: "%5.0f×", speed) : "     ×"
+        let line =
+            "\(bar) \(percent)  \(counterText())  \(Self.clock(audio)) audio  \(speedText)  ETA \(eta)"
+        StandardError.write("\r" + truncateToWidth(line, style.width - 1) + "\u{1B}[K")
+        barShown = true
+    }
+
+    private func clearBar() {
+        guard mode == .bar, barShown else { return }
+        StandardError.write("\r\u{1B}[K")
+        barShown = false
+    }
+
+    /// `1:02:03` or `02:03`, always the same width for the same magnitude.
+    static func clock(_ seconds: Double) -> String {
+        let total = Int(max(0, seconds).rounded())
+        let hours = total / 3600
+        let minutes = (total % 3600) / 60
+        let secs = total % 60
+        return hours > 0
+            ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%02d:%02d", minutes, secs)
+    }
+
+    /// "2 h 14 min", "3 min 5 s", "12 s".
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(max(0, seconds).rounded())
+        if total >= 3600 { return "\(total / 3600) h \((total % 3600) / 60) min" }
+        if total >= 60 { return "\(total / 60) min \(total % 60) s" }
+        if seconds > 0 && seconds < 1 { return String(format: "%.1f s", seconds) }
+        return "\(total) s"
+    }
+}

@@ -1,0 +1,64 @@
+internal import BookText
+import Contracts
+import Foundation
+
+/// Writes the exact text a conversion would speak, one `.txt` file per selected section, named
+/// as the audio files will be (`NNN - Title.txt`), without synthesizing anything (`--text`).
+public enum TextExport {
+    /// The files written, in book order (names inside `request.outputDirectory`).
+    ///
+    /// Uses the same section source, selection and text options as a conversion, so the text is
+    /// what the engine would receive (after normalisation). Writes only inside the output folder,
+    /// each file atomically.
+    /// - Throws: `ConversionError` (unreadable book, unknown section, unwritable folder).
+    public static func run(_ request: ConversionRequest, environment: ConversionEnvironment) throws -> [String] {
+        let input = BookInput(path: request.bookPath, notesMode: request.notesMode, options: request.sourceOptions)
+        let source: any SectionSource
+        do {
+            source = try environment.makeSource(input)
+        } catch let error as ConversionError {
+            throw error
+        } catch {
+            throw ConversionError.unreadableBook(path: request.bookPath, reason: "\(error)")
+        }
+        let sections = source.sections
+        let selected: Set<Int>
+        switch request.selection {
+        case .planned: selected = Set(sections.filter(\.included).map(\.number))
+        case .all: selected = Set(sections.map(\.number))
+        case .numbers(let numbers):
+            let known = Set(sections.map(\.number))
+            if let unknown = numbers.first(where: { !known.contains($0) }) {
+                throw ConversionError.unknownSection(unknown)
+            }
+            selected = Set(numbers)
+        }
+        guard !selected.isEmpty else { throw ConversionError.noSections }
+        let directory = request.outputDirectory
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw ConversionError.outputUnwritable(path: directory, reason: "cannot create the folder")
+        }
+        let names = OutputNaming.fileNames(for: sections.map { ($0.number, $0.fileTitle) }, fileExtension: "txt")
+        var written: [String] = []
+        for (index, section) in sections.enumerated() where selected.contains(section.number) {
+            let blocks: [SpokenBlock]
+            do {
+                blocks = try source.blocks(section: section.number)
+            } catch {
+                throw ConversionError.sectionFailed(section: section.number, reason: "cannot read its text: \(error)")
+            }
+            let text = SpokenTextExtractor.plainText(blocks)
+            do {
+                try AtomicFile.write(Data(text.utf8), named: names[index], in: directory)
+            } catch let error as ConversionError {
+                throw error
+            } catch {
+                throw ConversionError.outputUnwritable(path: OutputPaths.join(directory, names[index]), reason: "\(error)")
+            }
+            written.append(names[index])
+        }
+        return written
+    }
+}
