@@ -22,7 +22,8 @@ enum BinaryRunner {
     /// Path of the binary: `EPUB2AUDIO_BIN` when set, else beside this test executable.
     static var binary: String {
         if let path = ProcessInfo.processInfo.environment["EPUB2AUDIO_BIN"] { return path }
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let me =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var directory = URL(fileURLWithPath: me).deletingLastPathComponent()
         // Inside an .xctest bundle on some layouts the executable sits one level deeper.
         while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("epub2audio").path),

@@ -1,7 +1,7 @@
-import Foundation
 import ArgumentParser
 import BookText
 import EPUBReader
+import Foundation
 
 /// Errors the command line itself raises (the library's errors are mapped in `exitStatus(for:)`).
 enum CLIError: Error, CustomStringConvertible {

@@ -36,7 +36,8 @@ extension ConvertCommand {
                 "\(bookName(path)): "
                     + (hasWords
                         ? "no section is selected for reading; see --list, then use --chapters or --include"
-                        : "the book has no text to read (image-only pages?)"), style: stderrStyle)
+                        : "the book has no text to read (image-only pages?)"),
+                style: stderrStyle)
             return .unreadableBook
         }
         if selection == nil && selected.allSatisfy({ $0.words == 0 }) {
@@ -92,7 +93,8 @@ extension ConvertCommand {
         do {
             let files = try TextExport.run(request, environment: .live)
             if !quiet {
-                StandardError.write("\(files.count) text files written to " + style.bold(request.outputDirectory) + "\n")
+                StandardError.write(
+                    "\(files.count) text files written to " + style.bold(request.outputDirectory) + "\n")
             }
             return .success
         } catch {
@@ -160,7 +162,8 @@ extension ConvertCommand {
 
     /// `-o DIR` for one book; for several, one folder per book under DIR; else a folder named after the book.
     func outputDirectory(for loaded: LoadedBook, batch: Bool) -> String {
-        let title = loaded.book.package.metadata.title.flatMap { $0.isEmpty ? nil : $0 }
+        let title =
+            loaded.book.package.metadata.title.flatMap { $0.isEmpty ? nil : $0 }
             ?? URL(fileURLWithPath: loaded.path).deletingPathExtension().lastPathComponent
         let folder = OutputNaming.sanitisedTitle(title, number: 0)
         if batch { return URL(fileURLWithPath: output ?? ".").appendingPathComponent(folder).path }

@@ -86,7 +86,9 @@ struct ConvertCommand: AsyncParsableCommand {
 
     // MARK: Output
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output folder (default: a folder named after the book).", valueName: "DIR"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Output folder (default: a folder named after the book).", valueName: "DIR"))
     var output: String?
 
     @Option(help: "Audio format: wav (default), flac, ogg, opus, mp3.")
@@ -216,7 +218,6 @@ struct ConvertCommand: AsyncParsableCommand {
             return status
         }
     }
-
 
     func reportWarnings(_ warnings: [EPUBWarning], style: TerminalStyle) {
         guard !quiet, !warnings.isEmpty else { return }

@@ -47,7 +47,8 @@ final class ProgressRenderer: @unchecked Sendable {
             wordsTotal = words
             if mode == .plain || mode == .bar {
                 StandardError.write(
-                    style.bold(title) + style.dim(" · \(sections) sections · \(ListRenderer.grouped(words)) words") + "\n")
+                    style.bold(title) + style.dim(" · \(sections) sections · \(ListRenderer.grouped(words)) words")
+                        + "\n")
             }
         case .sectionStarted:
             draw(force: false)
@@ -101,7 +102,8 @@ final class ProgressRenderer: @unchecked Sendable {
         let made = max(0, summary.audioSeconds)
         let speed = summary.wallSeconds > 0 ? made / summary.wallSeconds : 0
         StandardError.write(
-            parts.joined(separator: ", ") + " · \(Self.duration(made)) of audio in \(Self.duration(summary.wallSeconds))"
+            parts.joined(separator: ", ")
+                + " · \(Self.duration(made)) of audio in \(Self.duration(summary.wallSeconds))"
                 + (summary.sectionsDone > 0 ? " (\(Int(speed.rounded()))× real time)" : "") + "\n")
         let absolute = URL(fileURLWithPath: outputDirectory).standardizedFileURL.path
         StandardError.write("Output: " + style.bold(absolute) + "\n")

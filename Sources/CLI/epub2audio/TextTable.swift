@@ -39,7 +39,8 @@ struct TextTable {
             }
             return indent + parts.joined(separator: "  ")
         }
-        return [line(columns.map(\.header), rowIndex: -1)] + rows.enumerated().map { line($0.element, rowIndex: $0.offset) }
+        return [line(columns.map(\.header), rowIndex: -1)]
+            + rows.enumerated().map { line($0.element, rowIndex: $0.offset) }
     }
 }
 

@@ -55,7 +55,8 @@ public enum TextExport {
             } catch let error as ConversionError {
                 throw error
             } catch {
-                throw ConversionError.outputUnwritable(path: OutputPaths.join(directory, names[index]), reason: "\(error)")
+                throw ConversionError.outputUnwritable(
+                    path: OutputPaths.join(directory, names[index]), reason: "\(error)")
             }
             written.append(names[index])
         }

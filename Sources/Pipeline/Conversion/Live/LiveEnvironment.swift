@@ -105,7 +105,9 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
     }
 
     private static func sameLanguage(_ a: String, _ b: String) -> Bool {
-        func primary(_ tag: String) -> Substring { tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? "" }
+        func primary(_ tag: String) -> Substring {
+            tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? ""
+        }
         return primary(a) == primary(b)
     }
 }
