@@ -9,10 +9,15 @@ struct EPUB2AudioCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "epub2audio",
         abstract: "Turn EPUB books into audiobooks, offline.",
+        usage: """
+            epub2audio BOOK.epub... [--list [--json|--verbose]] [--text] [--chapters LIST] [options]
+              epub2audio voices [--json] [--language LANG]
+            """,
         discussion: """
             Sections come from the book's table of contents and are numbered in reading order; front and \
             back matter (cover, copyright, contents, notes, index...) is skipped unless asked for. \
-            Use --list to see the sections and the decisions, then --chapters to choose.
+            Use --list to see the sections and the decisions, then --chapters to choose. \
+            All conversion options: epub2audio help convert.
 
             \(Exit.helpText)
             """,
