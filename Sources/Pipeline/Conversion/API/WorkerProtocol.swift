@@ -1,3 +1,4 @@
+import Contracts
 /// One section to make, sent by the coordinator to a worker as one line of JSON.
 public struct WorkerJob: Hashable, Sendable, Codable {
     /// The book, so the worker can build (and cache) its section source.
@@ -8,13 +9,20 @@ public struct WorkerJob: Hashable, Sendable, Codable {
     /// The `.part` file to write, inside the output folder.
     public var partPath: String
     public var tags: SectionTags
+    /// The section's spoken text, when the coordinator sends it (it always does): the worker then
+    /// speaks exactly these blocks without opening the book. Nil makes the worker read the book.
+    public var blocks: [SpokenBlock]?
 
-    public init(book: BookInput, section: Int, settings: AudioSettings, partPath: String, tags: SectionTags) {
+    public init(
+        book: BookInput, section: Int, settings: AudioSettings, partPath: String, tags: SectionTags,
+        blocks: [SpokenBlock]? = nil
+    ) {
         self.book = book
         self.section = section
         self.settings = settings
         self.partPath = partPath
         self.tags = tags
+        self.blocks = blocks
     }
 }
 

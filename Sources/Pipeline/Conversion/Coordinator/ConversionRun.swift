@@ -193,7 +193,11 @@ final class ConversionRun: Sendable {
             group.enter()
             let thread = Thread { [self] in
                 defer { group.leave() }
-                while !isStopping, let next = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+                while !isStopping, var next = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+                    // The worker gets the section's text with the job, so it never re-reads and
+                    // re-indexes the book (a cost that grew with the book, once per section).
+                    // Extracted here, one section at a time, so memory does not grow with the book.
+                    next.job.blocks = try? source.blocks(section: next.section.number)
                     let ok = runSection(next, executor: executor, store: store, directory: directory, emit: emit)
                     counts.withLock { counts in
                         if ok { counts.done += 1 } else { counts.failed += 1 }

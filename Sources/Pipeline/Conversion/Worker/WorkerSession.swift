@@ -55,7 +55,7 @@ final class WorkerSession {
     private func render(_ job: WorkerJob, shouldStop: () -> Bool, send: (WorkerMessage) throws -> Void) throws
         -> WorkerResult
     {
-        let blocks = try source(for: job.book).blocks(section: job.section)
+        let blocks = try job.blocks ?? source(for: job.book).blocks(section: job.section)
         let chunks = Self.chunks(section: job.section, blocks: blocks, settings: job.settings.chunking)
         let engine = try self.engine ?? environment.makeEngine()
         self.engine = engine
