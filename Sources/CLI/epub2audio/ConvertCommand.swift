@@ -174,6 +174,8 @@ struct ConvertCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Past a file-size limit (ulimit -f) a write should fail with EFBIG, not kill the process.
+        signal(SIGXFSZ, SIG_IGN)
         let paths = try BookLoader.expand(books)
         let options = try sectionOptions()
         let selection = try chapters.map { try ChapterSelection(parsing: $0) }

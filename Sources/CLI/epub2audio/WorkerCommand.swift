@@ -12,6 +12,8 @@ struct WorkerCommand: ParsableCommand {
         // Ctrl-C at the terminal reaches the whole process group: the coordinator decides what
         // happens (it cancels and kills us), so the worker does not die half-way through a write.
         signal(SIGINT, SIG_IGN)
+        // Past a file-size limit (ulimit -f) a write should fail with EFBIG, not kill the process.
+        signal(SIGXFSZ, SIG_IGN)
         let status = WorkerMain.run(
             input: FileHandle.standardInput, output: FileHandle.standardOutput, environment: .live)
         if status != 0 { throw ExitCode(status) }

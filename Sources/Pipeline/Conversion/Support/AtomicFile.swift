@@ -70,6 +70,7 @@ enum AtomicFile {
 enum PosixFailure {
     static func error(_ code: Int32, path: String) -> ConversionError {
         if code == ENOSPC || code == EDQUOT { return .diskFull(path: path) }
+        if code == EFBIG { return .outputUnwritable(path: path, reason: "the file size limit was reached (ulimit -f)") }
         return .outputUnwritable(path: path, reason: String(cString: strerror(code)))
     }
 
@@ -85,6 +86,7 @@ enum PosixFailure {
         if ns.domain == NSCocoaErrorDomain && ns.code == NSFileWriteOutOfSpaceError { return .diskFull(path: path) }
         let text = "\(error)".lowercased()
         if text.contains("no space left") { return .diskFull(path: path) }
+        if text.contains("file too large") { return self.error(EFBIG, path: path) }
         return nil
     }
 }

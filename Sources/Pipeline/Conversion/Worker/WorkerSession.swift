@@ -37,8 +37,9 @@ final class WorkerSession {
     private static func failure(_ error: ConversionError, section: Int) -> WorkerMessage {
         switch error {
         case .diskFull(let path): .failed(section: section, kind: .diskFull, message: error.description, path: path)
-        case .outputUnwritable(let path, _):
-            .failed(section: section, kind: .unwritable, message: error.description, path: path)
+        case .outputUnwritable(let path, let reason):
+            // The coordinator rebuilds the error from path and reason: send the reason alone.
+            .failed(section: section, kind: .unwritable, message: reason, path: path)
         case .cancelled: .failed(section: section, kind: .cancelled, message: "cancelled", path: nil)
         case .sectionFailed(_, let reason): .failed(section: section, kind: .section, message: reason, path: nil)
         default: .failed(section: section, kind: .section, message: error.description, path: nil)
