@@ -9,6 +9,25 @@ public enum SectionSelection: Hashable, Sendable {
     case all
     /// These section numbers (as `--list` shows them), in any order.
     case numbers([Int])
+
+    /// The section numbers this selection picks among `sections`.
+    /// - Throws: `ConversionError.unknownSection` for a number the book does not have,
+    ///   `.noSections` when nothing is selected.
+    public func numbers(in sections: [PlannedSection]) throws -> Set<Int> {
+        let numbers: Set<Int>
+        switch self {
+        case .planned: numbers = Set(sections.filter(\.included).map(\.number))
+        case .all: numbers = Set(sections.map(\.number))
+        case .numbers(let wanted):
+            let known = Set(sections.map(\.number))
+            if let unknown = wanted.first(where: { !known.contains($0) }) {
+                throw ConversionError.unknownSection(unknown)
+            }
+            numbers = Set(wanted)
+        }
+        guard !numbers.isEmpty else { throw ConversionError.noSections }
+        return numbers
+    }
 }
 
 /// Everything a conversion needs to know; the CLI builds one from its flags.

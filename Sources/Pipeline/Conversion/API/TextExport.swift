@@ -22,18 +22,7 @@ public enum TextExport {
             throw ConversionError.unreadableBook(path: request.bookPath, reason: "\(error)")
         }
         let sections = source.sections
-        let selected: Set<Int>
-        switch request.selection {
-        case .planned: selected = Set(sections.filter(\.included).map(\.number))
-        case .all: selected = Set(sections.map(\.number))
-        case .numbers(let numbers):
-            let known = Set(sections.map(\.number))
-            if let unknown = numbers.first(where: { !known.contains($0) }) {
-                throw ConversionError.unknownSection(unknown)
-            }
-            selected = Set(numbers)
-        }
-        guard !selected.isEmpty else { throw ConversionError.noSections }
+        let selected = try request.selection.numbers(in: sections)
         let directory = request.outputDirectory
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -417,19 +417,7 @@ final class ConversionRun: Sendable {
     }
 
     private func selectedNumbers(_ sections: [PlannedSection]) throws -> Set<Int> {
-        let numbers: Set<Int>
-        switch request.selection {
-        case .planned: numbers = Set(sections.filter(\.included).map(\.number))
-        case .all: numbers = Set(sections.map(\.number))
-        case .numbers(let wanted):
-            let known = Set(sections.map(\.number))
-            if let unknown = wanted.first(where: { !known.contains($0) }) {
-                throw ConversionError.unknownSection(unknown)
-            }
-            numbers = Set(wanted)
-        }
-        guard !numbers.isEmpty else { throw ConversionError.noSections }
-        return numbers
+        try request.selection.numbers(in: sections)
     }
 
     private func writePlaylist(_ manifest: Manifest, selected: Set<Int>, directory: String) throws {
