@@ -303,11 +303,14 @@ struct SectionBuilder {
         var result = starts
         var licenceFound = false
         for (s, doc) in docs.enumerated() {
-            for (k, block) in doc.blocks.enumerated() where block.text.count < 400 && !licenceFound {
-                let folded = TextNormalizer.fold(block.text)
-                let isStart = folded.contains("start of the project gutenberg") || folded.contains("start of this project gutenberg")
-                let isEnd = folded.contains("end of the project gutenberg") || folded.contains("end of this project gutenberg")
-                    || folded.hasPrefix("end of project gutenberg")
+            for (k, block) in doc.blocks.enumerated() where !licenceFound && block.isShort {
+                let folded = TextNormalizer.fold(block.text).utf8
+                let isStart =
+                    folded.containsBytes("start of the project gutenberg")
+                    || folded.containsBytes("start of this project gutenberg")
+                let isEnd =
+                    folded.containsBytes("end of the project gutenberg") || folded.containsBytes("end of this project gutenberg")
+                    || folded.starts(with: "end of project gutenberg".utf8)
                 let here = TextPosition(spineIndex: s, blockIndex: k)
                 if isStart {
                     let after = TextPosition(spineIndex: s, blockIndex: k + 1)
@@ -414,6 +417,7 @@ struct SectionBuilder {
         f.isTOCContainer = d.start.isContainer
         f.bookTitle = package.metadata.title
         var opening = ""
+        var openingIsFull = false  // opening.count >= 4000, checked only while it grows
         for (_, b) in range {
             if b.kind == .heading, f.headings.count < 3 { f.headings.append(b.text) }
             guard b.noteID == nil, b.omitted == nil, !b.text.isEmpty else { continue }
@@ -421,16 +425,23 @@ struct SectionBuilder {
             f.linkWords += b.linkWords
             f.textBlocks += 1
             if b.words <= 8 { f.shortBlocks += 1 }
-            if opening.count < 4000 { opening += " " + b.text }
+            if !openingIsFull {
+                opening += " " + b.text
+                openingIsFull = opening.count >= 4000
+            }
         }
         if f.textBlocks == 0, let firstText = range.first(where: { !$0.1.text.isEmpty }) {
             opening = firstText.1.text  // a notes-only section still has text to look at
         }
         f.openingText = TextNormalizer.fold(opening) + (opening.contains("©") ? " ©" : "")
         f.hasGutenbergMarker = range.prefix(60).contains { b in
-            let t = b.1.text.lowercased()
-            return t.count < 400 && (t.contains("start of the project gutenberg") || t.contains("end of the project gutenberg")
-                || t.contains("start of this project gutenberg") || t.contains("end of this project gutenberg"))
+            // Lower-casing maps no other letter to ASCII "gutenberg": an ASCII search, ignoring case, decides.
+            guard b.1.text.utf8.containsBytesIgnoringASCIICase("gutenberg") else { return false }
+            let lower = b.1.text.lowercased()
+            let t = lower.utf8
+            return (t.count < 400 || lower.count < 400)
+                && t.containsBytes("start of the project gutenberg") || t.containsBytes("end of the project gutenberg")
+                || t.containsBytes("start of this project gutenberg") || t.containsBytes("end of this project gutenberg")
         }
         let items = spineItems(from: d.start.position, to: d.end)
         f.images = items.reduce(0) { $0 + docs[$1].imageCount }

@@ -41,7 +41,8 @@ public enum CitationFilter {
 
     /// Returns `text` without citations and page markers, spaces tidied.
     public static func removeCitations(from text: String) -> String {
-        guard text.contains("(") || text.contains("[") else { return text }
+        // A byte search: neither bracket is part of another character where a citation could follow.
+        guard text.utf8.contains(0x28) || text.utf8.contains(0x5B) else { return text }
         var result = text
         var changed = false
         for regex in [pageMarker, numeric] {

@@ -33,6 +33,11 @@ struct RawBlock: Hashable, Sendable {
     var noteRefs: [String]
 }
 
+extension RawBlock {
+    /// `text.count < 400`, without counting characters when the bytes already say so.
+    var isShort: Bool { text.utf8.count < 400 || text.count < 400 }
+}
+
 /// A content document turned into a flat list of blocks, with where each id starts.
 struct FlatDocument: Sendable {
     var blocks: [RawBlock] = []
@@ -462,11 +467,18 @@ struct DocumentFlattener {
 
     /// A row of asterisks, dots or similar ornaments marks a scene break.
     static func isSceneBreakText(_ text: String) -> Bool {
-        let stripped = text.filter { !$0.isWhitespace }
-        guard !stripped.isEmpty, stripped.count <= 20 else { return false }
-        return stripped.allSatisfy { "*⁂•·.~#-–—_=+○●◆◇❦❧✣✤✥✦✧✱✲✳✴✵✶✷✸✹✺✻✼✽✾✿❀❁❂❃❋§".contains($0) }
-            && !(stripped.allSatisfy { $0 == "." } && stripped.count == 3)
+        // At most 20 ornaments and nothing else but spaces; stops at the first other character.
+        var count = 0
+        var allDots = true
+        for ch in text where !ch.isWhitespace {
+            guard count < 20, sceneBreakOrnaments.contains(ch) else { return false }
+            count += 1
+            allDots = allDots && ch == "."
+        }
+        return count > 0 && !(allDots && count == 3)
     }
+
+    private static let sceneBreakOrnaments: Set<Character> = Set("*⁂•·.~#-–—_=+○●◆◇❦❧✣✤✥✦✧✱✲✳✴✵✶✷✸✹✺✻✼✽✾✿❀❁❂❃❋§")
 
     private mutating func appendBlock(
         kind: BlockKind, text: String, ctx: Context, omitted: OmittedContent? = nil, linkWords: Int = 0,
