@@ -433,7 +433,8 @@ struct SectionBuilder {
         if f.textBlocks == 0, let firstText = range.first(where: { !$0.1.text.isEmpty }) {
             opening = firstText.1.text  // a notes-only section still has text to look at
         }
-        f.openingText = TextNormalizer.fold(opening) + (opening.contains("©") ? " ©" : "")
+        let hasCopyrightSign = opening.utf8.containsBytes("©") && opening.contains("©")  // bytes first: cheap
+        f.openingText = TextNormalizer.fold(opening) + (hasCopyrightSign ? " ©" : "")
         f.hasGutenbergMarker = range.prefix(60).contains { b in
             // Lower-casing maps no other letter to ASCII "gutenberg": an ASCII search, ignoring case, decides.
             guard b.1.text.utf8.containsBytesIgnoringASCIICase("gutenberg") else { return false }

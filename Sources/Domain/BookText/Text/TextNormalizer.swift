@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Cleans text for a speech engine: spaces, soft hyphens, ligatures, quotes, dashes, ellipses.
 ///
@@ -13,15 +14,86 @@ enum TextNormalizer {
 
     /// Normalises one block of text; the result has no leading, trailing or repeated spaces.
     static func normalize(_ text: String) -> String {
+        normalizeByScalars(text) ?? normalizeByCharacters(text)
+    }
+
+    /// `normalize` scalar by scalar, or nil when that could differ from character by character.
+    ///
+    /// Only the scalars `normalize` changes (spaces, quotes, dashes, controls, ligatures: see
+    /// `isPlain`) care whether they are a character of their own; every other scalar is copied
+    /// either way. So the scalar path is exact when each such scalar stands alone: a control, or
+    /// neither extended by the next scalar nor attached to a prepended previous one (UAX #29).
+    static func normalizeByScalars(_ text: String) -> String? {
         var out = String.UnicodeScalarView()
         out.reserveCapacity(text.utf8.count)
         var lastWasSpace = true
-        if isSimpleClusters(text) {
-            for u in text.unicodeScalars { normalizeScalar(u, into: &out, lastWasSpace: &lastWasSpace) }
-        } else {
-            for ch in text { normalizeCharacter(ch, into: &out, lastWasSpace: &lastWasSpace) }
+        var scalars = text.unicodeScalars.makeIterator()
+        guard var current = scalars.next() else { return "" }
+        var previous: Unicode.Scalar?
+        while true {
+            let next = scalars.next()
+            if !isPlain(current) {
+                if isControlClass(current.value) {
+                    if current == "\r", next == "\n" { return nil }  // one character of two scalars
+                } else {
+                    if let previous, mayBePrepended(previous.value) { return nil }
+                    if let next, mayExtend(next) { return nil }
+                }
+                normalizeScalar(current, into: &out, lastWasSpace: &lastWasSpace)
+            } else {
+                out.append(current)
+                lastWasSpace = false
+            }
+            guard let next else { break }
+            previous = current
+            current = next
         }
         return finish(out)
+    }
+
+    /// True for scalars `normalizeScalar` copies unchanged (and then no longer at a space).
+    @inline(__always)
+    private static func isPlain(_ u: Unicode.Scalar) -> Bool {
+        let v = u.value
+        if v < 0x80 { return v > 0x20 && v != 0x7F }
+        if v < 0xA0 { return false }  // C1 controls
+        switch v {
+        case 0xA0, 0xAD, 0x0132, 0x0133, 0x0152, 0x0153, 0x02BC, 0x1680, 0x2000...0x2015, 0x2018...0x201F, 0x2026,
+            0x2028, 0x2029, 0x202F, 0x2032, 0x2033, 0x205F, 0x2060, 0x2212, 0x2E3A, 0x2E3B, 0x3000, 0xFB00...0xFB06,
+            0xFEFF:
+            return false
+        default:
+            return true
+        }
+    }
+
+    /// Grapheme cluster break class Control (or CR, LF) among the scalars that are not plain:
+    /// a cluster of its own whatever surrounds it.
+    @inline(__always)
+    private static func isControlClass(_ v: UInt32) -> Bool {
+        v < 0x20 || (0x7F...0x9F).contains(v) || v == 0xAD || v == 0x200B || v == 0x200E || v == 0x200F
+            || v == 0x2028 || v == 0x2029 || v == 0x2060 || v == 0xFEFF
+    }
+
+    /// A superset of the prepended concatenation marks and other Prepend scalars of UAX #29.
+    @inline(__always)
+    private static func mayBePrepended(_ v: UInt32) -> Bool {
+        (0x600...0x605).contains(v) || v == 0x6DD || v == 0x70F || (0x890...0x891).contains(v) || v == 0x8E2
+            || v == 0xD4E || v >= 0x11000
+    }
+
+    /// A superset of the scalars that extend the character before them (Extend, ZWJ, SpacingMark).
+    @inline(__always)
+    private static func mayExtend(_ u: Unicode.Scalar) -> Bool {
+        let v = u.value
+        if v < 0x300 { return false }
+        if v == 0x200C || v == 0x200D || v == 0x0E33 || v == 0x0EB3 || (0xFF9E...0xFF9F).contains(v) || v >= 0x1F000 {
+            return true
+        }
+        switch u.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return false
+        }
     }
 
     /// The general path of `normalize`, character by character (kept for the tests).
@@ -99,26 +171,9 @@ enum TextNormalizer {
         }
     }
 
-    /// True when every scalar of `text` is a character of its own: no scalar joins its neighbours
-    /// into one grapheme cluster. Checked conservatively from ranges whose scalars are neither
-    /// extending (combining marks, ZWJ, ZWNJ, spacing marks) nor prepended, Hangul jamo or regional
-    /// indicators (Unicode UAX #29); a CR followed by LF (one character) also says no.
-    static func isSimpleClusters(_ text: String) -> Bool {
-        var previousWasCR = false
-        for u in text.unicodeScalars {
-            let v = u.value
-            if v < 0x80 {
-                if previousWasCR, v == 0x0A { return false }
-                previousWasCR = v == 0x0D
-                continue
-            }
-            previousWasCR = false
-            guard isSimpleScalar(v) else { return false }
-        }
-        return true
-    }
-
-    /// Scalars of grapheme cluster break class Other or Control (see `isSimpleClusters`).
+    /// Scalars of grapheme cluster break class Other or Control (UAX #29): a run of them is a run
+    /// of characters of one scalar each (except CR LF). Conservative: whole ranges known to hold no
+    /// combining mark, joiner, spacing mark, prepended mark, Hangul jamo or regional indicator.
     @inline(__always)
     static func isSimpleScalar(_ v: UInt32) -> Bool {
         v < 0x300  // Basic Latin to Spacing Modifier Letters
@@ -133,6 +188,25 @@ enum TextNormalizer {
     private static func isInvisible(_ u: Unicode.Scalar) -> Bool {
         // Control characters; U+200C/U+200D (joiners) are kept: Indic and Persian scripts need them.
         (u.value < 0x20) || (0x7F...0x9F).contains(u.value)
+    }
+
+    /// `text.contains(String(character))` for an ASCII character without a canonical equivalent,
+    /// as Foundation answers it (a whole character), usually without asking Foundation: an
+    /// occurrence between two ASCII bytes is a character of its own.
+    static func containsCharacter(_ text: String, ascii character: Unicode.Scalar) -> Bool {
+        let byte = UInt8(character.value)
+        let bytes = text.utf8
+        guard bytes.contains(byte) else { return false }
+        var previous: UInt8 = 0x20
+        var iterator = bytes.makeIterator()
+        var current = iterator.next()
+        while let c = current {
+            let next = iterator.next()
+            if c == byte, previous < 0x80, next.map({ $0 < 0x80 }) ?? true { return true }
+            previous = c
+            current = next
+        }
+        return text.contains(String(character))
     }
 
     /// For scalars below `wordTableLimit`: 1 when the scalar is part of a word (alphabetic or
@@ -294,21 +368,22 @@ enum TextNormalizer {
         return s
     }
 
-    /// What `foldByFoundation` keeps of one character: the characters it keeps, or a space; nil
-    /// when the folded character could join a neighbour's cluster (then the whole text is folded).
-    private static func foldPieces(_ ch: Character) -> [Character]? {
+    /// What `foldByFoundation` keeps of one character, as UTF-8: the characters it keeps, 0x20 for
+    /// a space (kept characters are letters and digits, never a space); nil when the folded
+    /// character could join a neighbour's cluster (then the whole text is folded at once).
+    private static func foldPieces(_ ch: Character) -> [UInt8]? {
         let folded = String(ch).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         // Folding must leave a string that neither extends what comes before nor is extended by
         // what comes after, as the original character did.
         guard ("a" + folded + "a").count == folded.count + 2 else { return nil }
-        var pieces: [Character] = []
+        var pieces: [UInt8] = []
         for c in folded {
             if c.isLetter || c.isNumber {
-                pieces.append(c)
+                pieces += c.utf8
             } else if c == "'" || c == "’" {
                 continue
             } else {
-                pieces.append(" ")
+                pieces.append(0x20)
             }
         }
         return pieces
@@ -317,26 +392,47 @@ enum TextNormalizer {
     /// `fold` character by character, folding each distinct character once; nil when a character
     /// does not fold on its own (`foldPieces`).
     private static func foldByClusters(_ text: String) -> String? {
+        clusterFolds.withLock { cache in foldByClusters(text, cache: &cache) }
+    }
+
+    /// Folded characters seen so far, shared by every call (a book repeats the same few hundred).
+    private static let clusterFolds = Mutex<[ClusterKey: [UInt8]]>([:])
+    /// Bound on `clusterFolds`: beyond it new characters are folded without being remembered.
+    private static let clusterFoldsLimit = 50_000
+
+    private static func foldByClusters(_ text: String, cache: inout [ClusterKey: [UInt8]]) -> String? {
         // Keyed by the exact scalars: `Character` equality is canonical equivalence, and two
         // equivalent spellings need not fold to the same bytes.
-        var cache: [ClusterKey: [Character]] = [:]
-        var out = ""
+        var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         var lastSpace = true
         for ch in text {
+            if let ascii = ch.asciiValue {  // a single ASCII scalar (CR LF is not: it has two)
+                if ascii &- 0x61 < 26 || ascii &- 0x30 < 10 {
+                    out.append(ascii)
+                    lastSpace = false
+                } else if ascii &- 0x41 < 26 {
+                    out.append(ascii | 0x20)
+                    lastSpace = false
+                } else if ascii != 0x27, !lastSpace {
+                    out.append(0x20)
+                    lastSpace = true
+                }
+                continue
+            }
             let key = ClusterKey(ch)
-            let pieces: [Character]
+            let pieces: [UInt8]
             if let key, let known = cache[key] {
                 pieces = known
             } else {
                 // A character that starts with a combining mark does not stand alone either.
                 guard ("a" + String(ch)).count == 2, let computed = foldPieces(ch) else { return nil }
-                if let key { cache[key] = computed }
+                if let key, cache.count < clusterFoldsLimit { cache[key] = computed }
                 pieces = computed
             }
             for p in pieces {
-                if p == " " {
-                    if !lastSpace { out.append(" ") }
+                if p == 0x20 {
+                    if !lastSpace { out.append(0x20) }
                     lastSpace = true
                 } else {
                     out.append(p)
@@ -344,8 +440,8 @@ enum TextNormalizer {
                 }
             }
         }
-        if out.hasSuffix(" ") { out.removeLast() }
-        return out
+        if out.last == 0x20 { out.removeLast() }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The scalars of a character of up to six scalars, packed: a dictionary key that compares
