@@ -77,7 +77,7 @@ enum TextNormalizer {
 
     /// A superset of the prepended concatenation marks and other Prepend scalars of UAX #29.
     @inline(__always)
-    private static func mayBePrepended(_ v: UInt32) -> Bool {
+    static func mayBePrepended(_ v: UInt32) -> Bool {
         (0x600...0x605).contains(v) || v == 0x6DD || v == 0x70F || (0x890...0x891).contains(v) || v == 0x8E2
             || v == 0xD4E || v >= 0x11000
     }
