@@ -35,7 +35,15 @@ struct RawBlock: Hashable, Sendable {
 
 extension RawBlock {
     /// `text.count < 400`, without counting characters when the bytes already say so.
-    var isShort: Bool { text.utf8.count < 400 || text.count < 400 }
+    var isShort: Bool {
+        if text.utf8.count < 400 { return true }
+        var characters = 0
+        for _ in text {
+            characters += 1
+            if characters >= 400 { return false }  // stop counting: a long block is long
+        }
+        return true
+    }
 }
 
 /// A content document turned into a flat list of blocks, with where each id starts.

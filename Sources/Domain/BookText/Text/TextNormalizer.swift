@@ -407,7 +407,8 @@ enum TextNormalizer {
         out.reserveCapacity(text.utf8.count)
         var lastSpace = true
         for ch in text {
-            if let ascii = ch.asciiValue {  // a single ASCII scalar (CR LF is not: it has two)
+            // A single ASCII scalar (`asciiValue` would also take CR LF, and compares strings to know).
+            if ch.utf8.count == 1, let ascii = ch.utf8.first {
                 if ascii &- 0x61 < 26 || ascii &- 0x30 < 10 {
                     out.append(ascii)
                     lastSpace = false
