@@ -183,7 +183,7 @@ struct DocumentFlattener {
 
     // MARK: walking
 
-    private static func isHidden(_ e: MarkupElement) -> Bool {
+    private static func isHidden(_ e: MarkupElement, types: [String], classes: [String]) -> Bool {
         if e.value(of: "hidden") != nil { return true }
         if e.value(of: "aria-hidden")?.lowercased() == "true" { return true }
         if let style = e.value(of: "style")?.lowercased().replacingOccurrences(of: " ", with: ""),
@@ -191,9 +191,7 @@ struct DocumentFlattener {
         {
             return true
         }
-        let types = e.semanticTypes
         if types.contains("pagebreak") || types.contains("page-list") { return true }
-        let classes = e.classes
         return classes.contains { ["pagenum", "page-number", "pageno", "pagebreak", "page-break", "pagenumber"].contains($0) }
     }
 
@@ -203,19 +201,20 @@ struct DocumentFlattener {
         // at the block element's own first block.
         if Self.blockElements.contains(name) { flush(parent) }
         if let id = e.idValue { pendingAnchors.append(id) }
-        if Self.skipped.contains(name) || (name != "body" && Self.isHidden(e)) {
+        // Attribute tokens, split once per element.
+        let types = e.semanticTypes
+        let classes = e.classes
+        if Self.skipped.contains(name) || (name != "body" && Self.isHidden(e, types: types, classes: classes)) {
             if name == "svg", let t = e.firstChild(named: "title") { _ = t }  // SVG titles are not read
             return
         }
         var ctx = parent
         if let lang = e.languageValue { ctx.language = lang }
-        let types = e.semanticTypes
         if !types.isEmpty, name != "a", name != "span" { ctx.types += types }
 
         // Footnote and endnote bodies: kept apart, not read inline. The innermost note wins, so a
         // list of endnotes gives one note per item.
         if name != "a" {
-            let classes = e.classes
             let isTarget = e.idValue.map(noteTargets.contains) ?? false && Self.blockElements.contains(name)
             let isSingleNote =
                 types.contains(where: { ["footnote", "endnote", "rearnote", "note"].contains($0) })
@@ -292,7 +291,7 @@ struct DocumentFlattener {
             flush(ctx)
             let isCode =
                 e.firstDescendant(where: { $0.localName == "code" || $0.localName == "samp" }) != nil
-                || e.classes.contains(where: { $0.contains("code") || $0.contains("program") || $0.contains("listing") })
+                || classes.contains(where: { $0.contains("code") || $0.contains("program") || $0.contains("listing") })
             recordAnchorsInside(e)
             if isCode {
                 appendBlock(kind: .notice, text: "Code example omitted.", ctx: ctx, omitted: .code(e.rawText))
@@ -351,8 +350,7 @@ struct DocumentFlattener {
         if name == "blockquote" { ctx.inQuote = true }
         if name == "figcaption" || name == "caption" { ctx.inCaption = true }
         let startsPoem =
-            types.contains(where: Self.poemTypes.contains) || e.classes.contains(where: Self.poemClasses.contains)
-        let classes = e.classes
+            types.contains(where: Self.poemTypes.contains) || classes.contains(where: Self.poemClasses.contains)
         let isStanza =
             ctx.inPoem && !classes.contains(where: { $0.hasPrefix("line") || $0 == "l" })
             && (classes.contains("stanza") || name == "p"
