@@ -23,11 +23,15 @@ public enum BlockKind: String, Sendable, Codable, CaseIterable {
 
 /// Where a block comes from in the book: the spine item and the block's ordinal inside it.
 ///
-/// Stable across runs for the same book, so a chunk id built from it survives a restart.
+/// Stable across runs for the same book, so a chunk id built from it survives a restart. Within
+/// one section no two blocks share a position. A block that stands for no block of the book (a
+/// section's spoken title when no heading repeats it) has `blockIndex` -1 on the section's first
+/// spine item.
 public struct SourcePosition: Hashable, Sendable, Codable {
     /// Index of the spine item, 0-based.
     public var spineIndex: Int
-    /// Ordinal of the block inside its spine item, 0-based, counting every block the extractor saw.
+    /// Ordinal of the block inside its spine item, 0-based, counting every block the extractor saw;
+    /// -1 for a block made up by the extractor (a section's title).
     public var blockIndex: Int
 
     public init(spineIndex: Int, blockIndex: Int) {

@@ -90,6 +90,47 @@ import Testing
         #expect(atEnd.last?.text == "The evidence.")
     }
 
+    @Test func titleWithoutARepeatingHeadingHasAPositionOfItsOwn() throws {
+        // The TOC label is not the heading, so the title is spoken as well as the heading.
+        let book = MemoryBook(
+            spine: [("c.xhtml", "<section id='c'><h1>A Heading</h1><p>Body one.</p></section>")],
+            toc: [entry("Another Title", "c.xhtml")])
+        let section = try #require(try SectionIndexer.index(book).sections.first)
+        let blocks = try SpokenTextExtractor.blocks(for: section, in: book)
+        #expect(blocks.map(\.kind) == [.title, .heading, .paragraph])
+        #expect(blocks[0].source == SourcePosition(spineIndex: 0, blockIndex: -1))
+        #expect(blocks[1].source == SourcePosition(spineIndex: 0, blockIndex: 0))
+        #expect(Set(blocks.map(\.source)).count == blocks.count)
+    }
+
+    @Test func titleTakesThePositionOfTheHeadingItRepeats() throws {
+        let blocks = try spoken("<p>Body.</p>")
+        #expect(blocks.map(\.kind) == [.title, .paragraph])
+        #expect(blocks[0].source == SourcePosition(spineIndex: 0, blockIndex: 0))
+        #expect(blocks[1].source == SourcePosition(spineIndex: 0, blockIndex: 1))
+    }
+
+    @Test func chunkIdsOfEverySectionAreUnique() throws {
+        // Sections that start mid-file, with and without headings that repeat their titles.
+        let body = """
+            <p id='a'>Opening words of the file.</p><h2 id='b'>Second</h2><p>Text two. More text.</p>
+            <p id='c'>Third starts without a heading. It has two sentences.</p>
+            """
+        let book = MemoryBook(
+            spine: [("c.xhtml", body), ("d.xhtml", "<p>Only a paragraph here.</p>")],
+            toc: [entry("First", "c.xhtml#a"), entry("Second", "c.xhtml#b"), entry("Third", "c.xhtml#c"),
+                  entry("Fourth", "d.xhtml")])
+        let sections = try SectionIndexer.index(book).sections
+        #expect(sections.count == 4)
+        let chunker = Chunker(options: ChunkerOptions())
+        for section in sections {
+            let blocks = try SpokenTextExtractor.blocks(for: section, in: book)
+            let ids = chunker.chunks(section: section.number, blocks: blocks).map(\.id)
+            #expect(!ids.isEmpty)
+            #expect(Set(ids).count == ids.count, "duplicate chunk ids in section \(section.number): \(ids)")
+        }
+    }
+
     @Test func plainTextJoinsBlocks() {
         let at = SourcePosition(spineIndex: 0, blockIndex: 0)
         let blocks = [

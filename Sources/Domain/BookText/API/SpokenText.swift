@@ -55,7 +55,8 @@ public struct SpokenTextOptions: Hashable, Sendable {
 /// Turns a section into the blocks a speech engine reads.
 ///
 /// The first block is the section's title (`.title`); a leading heading that repeats it is not
-/// read twice. Note references, in-text citations, page-break markers, hidden content, scripts and
+/// read twice. The title's `source` is that heading's position, else block -1 of the section's
+/// first spine item: every block of a section has a position of its own. Note references, in-text citations, page-break markers, hidden content, scripts and
 /// styles are never spoken; footnote and endnote bodies only with `notes: .end`.
 public enum SpokenTextExtractor {
     /// The blocks of `section`, in reading order.
@@ -118,9 +119,10 @@ public enum SpokenTextExtractor {
         for (pendingSource, pending) in pendingHeadings {
             body += spoken(pending, source: pendingSource, options: options, language: language(pending.language))
         }
+        // The title takes the place of the headings it repeats; without one, a position of its own
+        // (block -1 of the section's first spine item), so no two blocks of a section share one.
         let titleSource =
-            leadingHeadings.first
-            ?? SourcePosition(spineIndex: section.start.spineIndex, blockIndex: section.start.blockIndex)
+            leadingHeadings.first ?? SourcePosition(spineIndex: section.start.spineIndex, blockIndex: -1)
         var out = [SpokenBlock(kind: .title, text: TextNormalizer.normalize(section.title), source: titleSource)]
         out += body
         if options.notes == .end {

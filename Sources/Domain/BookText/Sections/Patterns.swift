@@ -141,6 +141,15 @@ enum Patterns {
         return out.sorted { $0.0.count > $1.0.count }
     }()
 
+    /// `prefixTitles` grouped by their first word, in the same order, each phrase followed by a space.
+    static let prefixTitlesByFirstWord: [String: [(String, SectionKind)]] = {
+        var out: [String: [(String, SectionKind)]] = [:]
+        for (phrase, kind) in prefixTitles {
+            out[String(phrase.prefix { $0 != " " }), default: []].append((phrase + " ", kind))
+        }
+        return out
+    }()
+
     /// Tokens of file names and ids that hint at a kind (`preface_001.xhtml`, `id="copyright"`).
     static let fileTokens: [String: SectionKind] = [
         "cover": .cover, "coverpage": .cover, "title": .titlepage, "titlepage": .titlepage, "halftitle": .halftitle,
@@ -194,7 +203,12 @@ enum Patterns {
             if let k = exactTitles[candidate] { return (k, true) }
         }
         for candidate in [folded, stripped] {
-            for (phrase, kind) in prefixTitles where candidate.hasPrefix(phrase + " ") {
+            // Only phrases with the candidate's first word can start it.
+            let firstWord = candidate.prefix { $0 != " " }
+            guard firstWord.endIndex != candidate.endIndex, let phrases = prefixTitlesByFirstWord[String(firstWord)] else {
+                continue
+            }
+            for (phraseAndSpace, kind) in phrases where candidate.hasPrefix(phraseAndSpace) {
                 return (kind, false)
             }
         }

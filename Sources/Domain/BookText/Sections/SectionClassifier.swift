@@ -136,31 +136,33 @@ enum SectionClassifier {
             }
         }
 
-        // Layer 3: content.
-        let text = f.openingText
-        if f.hasGutenbergMarker || text.contains("project gutenberg license") || text.contains("project gutenberg tm")
-            || (text.contains("project gutenberg") && text.contains("ebook") && f.words < 2500
-                && (text.contains("license") || text.contains("terms")))
+        // Layer 3: content. The opening text is folded: a byte search finds its ASCII phrases.
+        let text = f.openingText.utf8
+        func has(_ phrase: String) -> Bool { text.containsBytes(phrase) }
+        if f.hasGutenbergMarker || has("project gutenberg license") || has("project gutenberg tm")
+            || (has("project gutenberg") && has("ebook") && f.words < 2500 && (has("license") || has("terms")))
         {
             out.append(Evidence(kind: .license, role: nil, weight: 3, reason: "Project Gutenberg header or licence"))
         }
         var copyrightSignals: [String] = []
-        if text.contains("copyright") || f.openingText.contains("©") { copyrightSignals.append("copyright notice") }
-        if text.contains("all rights reserved") || text.contains("tous droits reserves")
-            || text.contains("alle rechte vorbehalten") || text.contains("todos los derechos reservados")
-            || text.contains("tutti i diritti riservati") || text.contains("todos os direitos reservados")
+        if has("copyright") || has("©") { copyrightSignals.append("copyright notice") }
+        if has("all rights reserved") || has("tous droits reserves") || has("alle rechte vorbehalten")
+            || has("todos los derechos reservados") || has("tutti i diritti riservati")
+            || has("todos os direitos reservados")
         {
             copyrightSignals.append("\"all rights reserved\"")
         }
-        if text.range(of: #"isbn(?:[ -]?1[03])?[: ]*[0-9][0-9 -]{8,}"#, options: .regularExpression) != nil {
+        if has("isbn"),
+            f.openingText.range(of: #"isbn(?:[ -]?1[03])?[: ]*[0-9][0-9 -]{8,}"#, options: .regularExpression) != nil
+        {
             copyrightSignals.append("ISBN")
         }
-        if text.contains("printed in") || text.contains("published by") || text.contains("first published")
-            || text.contains("first edition") || text.contains("library of congress")
+        if has("printed in") || has("published by") || has("first published") || has("first edition")
+            || has("library of congress")
         {
             copyrightSignals.append("publishing details")
         }
-        if text.contains("public domain") && (text.contains("creative commons") || text.contains("cc0")) {
+        if has("public domain") && (has("creative commons") || has("cc0")) {
             copyrightSignals.append("public-domain dedication")
         }
         if !copyrightSignals.isEmpty, f.words < 900 {

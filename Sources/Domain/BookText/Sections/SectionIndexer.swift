@@ -1,3 +1,4 @@
+import Contracts
 import EPUBReader
 import Markup
 
@@ -23,16 +24,30 @@ public enum SectionIndexer {
         return index
     }
 
-    static func loadDocuments(_ book: some BookContent, warnings: inout [EPUBWarning]) -> [FlatDocument] {
-        book.package.spine.map { item in
+    /// Reads and flattens every spine item, one at a time, keeping only what the sections need.
+    static func loadDocuments(_ book: some BookContent, warnings: inout [EPUBWarning]) -> [IndexedDocument] {
+        let fragments = tocFragments(book.package.toc)
+        return book.package.spine.map { item in
             do {
                 let document = try book.document(forHref: item.href)
-                return DocumentFlattener.flatten(document.root, documentPath: item.href)
+                let flat = DocumentFlattener.flatten(document.root, documentPath: item.href)
+                return IndexedDocument(flat, tocFragments: fragments)
             } catch {
                 warnings.append(EPUBWarning(.major, path: item.href, "could not be read, its text is skipped: \(error)"))
-                return FlatDocument()
+                return IndexedDocument()
             }
         }
+    }
+
+    /// Every fragment a TOC entry points at, at any depth.
+    static func tocFragments(_ toc: [TOCEntry]) -> Set<String> {
+        var out: Set<String> = []
+        var stack = toc[...].map { $0 }
+        while let e = stack.popLast() {
+            if let fragment = e.target?.fragment, !fragment.isEmpty { out.insert(fragment) }
+            stack += e.children
+        }
+        return out
     }
 }
 
@@ -64,7 +79,7 @@ struct SectionStart: Sendable {
 
 struct SectionBuilder {
     let package: EPUBPackage
-    let docs: [FlatDocument]
+    let docs: [IndexedDocument]
     let options: SectionOptions
     var warnings: [EPUBWarning] = []
     private var spineByPath: [String: Int] = [:]
@@ -79,7 +94,7 @@ struct SectionBuilder {
         "preface", "foreword", "afterword", "imprint",
     ]
 
-    init(package: EPUBPackage, docs: [FlatDocument], options: SectionOptions) {
+    init(package: EPUBPackage, docs: [IndexedDocument], options: SectionOptions) {
         self.package = package
         self.docs = docs
         self.options = options
@@ -263,7 +278,11 @@ struct SectionBuilder {
             guard start.position < end else { continue }
             drafts.append(Draft(start: start, end: end))
         }
-        for i in drafts.indices { drafts[i].features = features(of: drafts[i]) }
+        for i in drafts.indices {
+            drafts[i].features = features(of: drafts[i])
+            drafts[i].evidence = SectionClassifier.evidence(drafts[i].features)
+            drafts[i].features.openingText = ""  // read once for the evidence: not kept for every section
+        }
         classify(&drafts)
         drafts = merge(drafts)
         return SectionIndex(sections: finish(drafts), warnings: warnings)
@@ -303,11 +322,9 @@ struct SectionBuilder {
         var result = starts
         var licenceFound = false
         for (s, doc) in docs.enumerated() {
-            for (k, block) in doc.blocks.enumerated() where block.text.count < 400 && !licenceFound {
-                let folded = TextNormalizer.fold(block.text)
-                let isStart = folded.contains("start of the project gutenberg") || folded.contains("start of this project gutenberg")
-                let isEnd = folded.contains("end of the project gutenberg") || folded.contains("end of this project gutenberg")
-                    || folded.hasPrefix("end of project gutenberg")
+            for (k, block) in doc.blocks.enumerated() where !licenceFound {
+                let isStart = block.startsGutenbergText
+                let isEnd = block.endsGutenbergText
                 let here = TextPosition(spineIndex: s, blockIndex: k)
                 if isStart {
                     let after = TextPosition(spineIndex: s, blockIndex: k + 1)
@@ -386,8 +403,8 @@ struct SectionBuilder {
         var title: String?
     }
 
-    func blocks(from start: TextPosition, to end: TextPosition) -> [(TextPosition, RawBlock)] {
-        var out: [(TextPosition, RawBlock)] = []
+    func blocks(from start: TextPosition, to end: TextPosition) -> [(TextPosition, IndexedBlock)] {
+        var out: [(TextPosition, IndexedBlock)] = []
         var s = start.spineIndex
         while s < docs.count, s <= end.spineIndex {
             let from = s == start.spineIndex ? start.blockIndex : 0
@@ -413,28 +430,26 @@ struct SectionBuilder {
         f.fromTOC = d.start.origin == .toc
         f.isTOCContainer = d.start.isContainer
         f.bookTitle = package.metadata.title
-        var opening = ""
+        var openingText = OpeningText()
         for (_, b) in range {
             if b.kind == .heading, f.headings.count < 3 { f.headings.append(b.text) }
-            guard b.noteID == nil, b.omitted == nil, !b.text.isEmpty else { continue }
+            guard !b.isNote, !b.isOmitted, b.hasText else { continue }
             f.words += b.words
             f.linkWords += b.linkWords
             f.textBlocks += 1
             if b.words <= 8 { f.shortBlocks += 1 }
-            if opening.count < 4000 { opening += " " + b.text }
+            if !openingText.isFull { openingText.append(b.text) }
         }
-        if f.textBlocks == 0, let firstText = range.first(where: { !$0.1.text.isEmpty }) {
+        var opening = openingText.text
+        if f.textBlocks == 0, let firstText = range.first(where: { $0.1.hasText }) {
             opening = firstText.1.text  // a notes-only section still has text to look at
         }
-        f.openingText = TextNormalizer.fold(opening) + (opening.contains("©") ? " ©" : "")
-        f.hasGutenbergMarker = range.prefix(60).contains { b in
-            let t = b.1.text.lowercased()
-            return t.count < 400 && (t.contains("start of the project gutenberg") || t.contains("end of the project gutenberg")
-                || t.contains("start of this project gutenberg") || t.contains("end of this project gutenberg"))
-        }
+        let hasCopyrightSign = opening.utf8.containsBytes("©") && opening.contains("©")  // bytes first: cheap
+        f.openingText = TextNormalizer.fold(opening) + (hasCopyrightSign ? " ©" : "")
+        f.hasGutenbergMarker = range.prefix(60).contains { $0.1.hasGutenbergMarker }
         let items = spineItems(from: d.start.position, to: d.end)
         f.images = items.reduce(0) { $0 + docs[$1].imageCount }
-        if let first = range.first(where: { !$0.1.text.isEmpty || $0.1.kind == .notice }) ?? range.first {
+        if let first = range.first(where: { $0.1.hasText || $0.1.kind == .notice }) ?? range.first {
             f.firstTypes = first.1.types
         } else if d.start.position.spineIndex < docs.count {
             f.firstTypes = docs[d.start.position.spineIndex].bodyTypes
@@ -475,9 +490,9 @@ struct SectionBuilder {
 
     // MARK: classification
 
+    /// Decides each draft from its evidence (computed with its features), then by position.
     private func classify(_ drafts: inout [Draft]) {
         for i in drafts.indices {
-            drafts[i].evidence = SectionClassifier.evidence(drafts[i].features)
             let defaultKind: SectionKind = drafts[i].start.origin == .toc ? .chapter : .other
             drafts[i].classification = SectionClassifier.decide(drafts[i].evidence, defaultKind: defaultKind)
         }
@@ -534,7 +549,7 @@ struct SectionBuilder {
             var f = d.features
             // A merged draft spans more text: recount.
             let range = blocks(from: d.start.position, to: d.end)
-            f.words = range.reduce(0) { $0 + ($1.1.noteID == nil && $1.1.omitted == nil ? $1.1.words : 0) }
+            f.words = range.reduce(0) { $0 + (!$1.1.isNote && !$1.1.isOmitted ? $1.1.words : 0) }
             var c = d.classification
             if c.role != .body {
                 // Position decides front or back for kinds that can be either.

@@ -41,10 +41,12 @@ public enum CitationFilter {
 
     /// Returns `text` without citations and page markers, spaces tidied.
     public static func removeCitations(from text: String) -> String {
-        guard text.contains("(") || text.contains("[") else { return text }
+        // A byte search: neither bracket is part of another character where a citation could follow.
+        guard text.utf8.contains(0x28) || text.utf8.contains(0x5B) else { return text }
         var result = text
         var changed = false
-        for regex in [pageMarker, numeric] {
+        // Both patterns start with a literal "[": without one, neither can match.
+        for regex in [pageMarker, numeric] where result.utf8.contains(0x5B) {
             let ns = result as NSString
             let matches = regex.matches(in: result, range: NSRange(location: 0, length: ns.length))
             guard !matches.isEmpty else { continue }
@@ -60,7 +62,7 @@ public enum CitationFilter {
             pieces.append(ns.substring(from: cursor))
             result = pieces.joined()
         }
-        if result.contains("(") {
+        if TextNormalizer.containsCharacter(result, ascii: "(") {
             let stripped = removeAuthorYear(result)
             if stripped != result {
                 result = stripped

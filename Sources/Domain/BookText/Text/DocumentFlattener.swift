@@ -33,6 +33,19 @@ struct RawBlock: Hashable, Sendable {
     var noteRefs: [String]
 }
 
+extension RawBlock {
+    /// `text.count < 400`, without counting characters when the bytes already say so.
+    var isShort: Bool {
+        if text.utf8.count < 400 { return true }
+        var characters = 0
+        for _ in text {
+            characters += 1
+            if characters >= 400 { return false }  // stop counting: a long block is long
+        }
+        return true
+    }
+}
+
 /// A content document turned into a flat list of blocks, with where each id starts.
 struct FlatDocument: Sendable {
     var blocks: [RawBlock] = []
@@ -170,7 +183,7 @@ struct DocumentFlattener {
 
     // MARK: walking
 
-    private static func isHidden(_ e: MarkupElement) -> Bool {
+    private static func isHidden(_ e: MarkupElement, types: [String], classes: [String]) -> Bool {
         if e.value(of: "hidden") != nil { return true }
         if e.value(of: "aria-hidden")?.lowercased() == "true" { return true }
         if let style = e.value(of: "style")?.lowercased().replacingOccurrences(of: " ", with: ""),
@@ -178,9 +191,7 @@ struct DocumentFlattener {
         {
             return true
         }
-        let types = e.semanticTypes
         if types.contains("pagebreak") || types.contains("page-list") { return true }
-        let classes = e.classes
         return classes.contains { ["pagenum", "page-number", "pageno", "pagebreak", "page-break", "pagenumber"].contains($0) }
     }
 
@@ -190,19 +201,20 @@ struct DocumentFlattener {
         // at the block element's own first block.
         if Self.blockElements.contains(name) { flush(parent) }
         if let id = e.idValue { pendingAnchors.append(id) }
-        if Self.skipped.contains(name) || (name != "body" && Self.isHidden(e)) {
+        // Attribute tokens, split once per element.
+        let types = e.semanticTypes
+        let classes = e.classes
+        if Self.skipped.contains(name) || (name != "body" && Self.isHidden(e, types: types, classes: classes)) {
             if name == "svg", let t = e.firstChild(named: "title") { _ = t }  // SVG titles are not read
             return
         }
         var ctx = parent
         if let lang = e.languageValue { ctx.language = lang }
-        let types = e.semanticTypes
         if !types.isEmpty, name != "a", name != "span" { ctx.types += types }
 
         // Footnote and endnote bodies: kept apart, not read inline. The innermost note wins, so a
         // list of endnotes gives one note per item.
         if name != "a" {
-            let classes = e.classes
             let isTarget = e.idValue.map(noteTargets.contains) ?? false && Self.blockElements.contains(name)
             let isSingleNote =
                 types.contains(where: { ["footnote", "endnote", "rearnote", "note"].contains($0) })
@@ -279,7 +291,7 @@ struct DocumentFlattener {
             flush(ctx)
             let isCode =
                 e.firstDescendant(where: { $0.localName == "code" || $0.localName == "samp" }) != nil
-                || e.classes.contains(where: { $0.contains("code") || $0.contains("program") || $0.contains("listing") })
+                || classes.contains(where: { $0.contains("code") || $0.contains("program") || $0.contains("listing") })
             recordAnchorsInside(e)
             if isCode {
                 appendBlock(kind: .notice, text: "Code example omitted.", ctx: ctx, omitted: .code(e.rawText))
@@ -338,8 +350,7 @@ struct DocumentFlattener {
         if name == "blockquote" { ctx.inQuote = true }
         if name == "figcaption" || name == "caption" { ctx.inCaption = true }
         let startsPoem =
-            types.contains(where: Self.poemTypes.contains) || e.classes.contains(where: Self.poemClasses.contains)
-        let classes = e.classes
+            types.contains(where: Self.poemTypes.contains) || classes.contains(where: Self.poemClasses.contains)
         let isStanza =
             ctx.inPoem && !classes.contains(where: { $0.hasPrefix("line") || $0 == "l" })
             && (classes.contains("stanza") || name == "p"
@@ -462,11 +473,18 @@ struct DocumentFlattener {
 
     /// A row of asterisks, dots or similar ornaments marks a scene break.
     static func isSceneBreakText(_ text: String) -> Bool {
-        let stripped = text.filter { !$0.isWhitespace }
-        guard !stripped.isEmpty, stripped.count <= 20 else { return false }
-        return stripped.allSatisfy { "*⁂•·.~#-–—_=+○●◆◇❦❧✣✤✥✦✧✱✲✳✴✵✶✷✸✹✺✻✼✽✾✿❀❁❂❃❋§".contains($0) }
-            && !(stripped.allSatisfy { $0 == "." } && stripped.count == 3)
+        // At most 20 ornaments and nothing else but spaces; stops at the first other character.
+        var count = 0
+        var allDots = true
+        for ch in text where !ch.isWhitespace {
+            guard count < 20, sceneBreakOrnaments.contains(ch) else { return false }
+            count += 1
+            allDots = allDots && ch == "."
+        }
+        return count > 0 && !(allDots && count == 3)
     }
+
+    private static let sceneBreakOrnaments: Set<Character> = Set("*⁂•·.~#-–—_=+○●◆◇❦❧✣✤✥✦✧✱✲✳✴✵✶✷✸✹✺✻✼✽✾✿❀❁❂❃❋§")
 
     private mutating func appendBlock(
         kind: BlockKind, text: String, ctx: Context, omitted: OmittedContent? = nil, linkWords: Int = 0,

@@ -1,6 +1,11 @@
 import Foundation
+import Synchronization
 
 /// Cleans text for a speech engine: spaces, soft hyphens, ligatures, quotes, dashes, ellipses.
+///
+/// Every function here runs on every block of a book, so each has a fast path for the common case
+/// (scalars that are characters of their own, ASCII) that gives exactly the result of the general
+/// path; the tests compare the two on generated text.
 enum TextNormalizer {
     private static let ligatures: [Character: String] = [
         "\u{FB00}": "ff", "\u{FB01}": "fi", "\u{FB02}": "fl", "\u{FB03}": "ffi", "\u{FB04}": "ffl",
@@ -9,9 +14,120 @@ enum TextNormalizer {
 
     /// Normalises one block of text; the result has no leading, trailing or repeated spaces.
     static func normalize(_ text: String) -> String {
+        normalizeByScalars(text) ?? normalizeByCharacters(text)
+    }
+
+    /// `normalize` scalar by scalar, or nil when that could differ from character by character.
+    ///
+    /// Only the scalars `normalize` changes (spaces, quotes, dashes, controls, ligatures: see
+    /// `isPlain`) care whether they are a character of their own; every other scalar is copied
+    /// either way. So the scalar path is exact when each such scalar stands alone: a control, or
+    /// neither extended by the next scalar nor attached to a prepended previous one (UAX #29).
+    static func normalizeByScalars(_ text: String) -> String? {
         var out = String.UnicodeScalarView()
-        out.reserveCapacity(text.unicodeScalars.count)
+        out.reserveCapacity(text.utf8.count)
         var lastWasSpace = true
+        var scalars = text.unicodeScalars.makeIterator()
+        guard var current = scalars.next() else { return "" }
+        var previous: Unicode.Scalar?
+        while true {
+            let next = scalars.next()
+            if !isPlain(current) {
+                if isControlClass(current.value) {
+                    if current == "\r", next == "\n" { return nil }  // one character of two scalars
+                } else {
+                    if let previous, mayBePrepended(previous.value) { return nil }
+                    if let next, mayExtend(next) { return nil }
+                }
+                normalizeScalar(current, into: &out, lastWasSpace: &lastWasSpace)
+            } else {
+                out.append(current)
+                lastWasSpace = false
+            }
+            guard let next else { break }
+            previous = current
+            current = next
+        }
+        return finish(out)
+    }
+
+    /// True for scalars `normalizeScalar` copies unchanged (and then no longer at a space).
+    @inline(__always)
+    private static func isPlain(_ u: Unicode.Scalar) -> Bool {
+        let v = u.value
+        if v < 0x80 { return v > 0x20 && v != 0x7F }
+        if v < 0xA0 { return false }  // C1 controls
+        switch v {
+        case 0xA0, 0xAD, 0x0132, 0x0133, 0x0152, 0x0153, 0x02BC, 0x1680, 0x2000...0x2015, 0x2018...0x201F, 0x2026,
+            0x2028, 0x2029, 0x202F, 0x2032, 0x2033, 0x205F, 0x2060, 0x2212, 0x2E3A, 0x2E3B, 0x3000, 0xFB00...0xFB06,
+            0xFEFF:
+            return false
+        default:
+            return true
+        }
+    }
+
+    /// Grapheme cluster break class Control (or CR, LF) among the scalars that are not plain:
+    /// a cluster of its own whatever surrounds it.
+    @inline(__always)
+    private static func isControlClass(_ v: UInt32) -> Bool {
+        v < 0x20 || (0x7F...0x9F).contains(v) || v == 0xAD || v == 0x200B || v == 0x200E || v == 0x200F
+            || v == 0x2028 || v == 0x2029 || v == 0x2060 || v == 0xFEFF
+    }
+
+    /// A superset of the prepended concatenation marks and other Prepend scalars of UAX #29.
+    @inline(__always)
+    static func mayBePrepended(_ v: UInt32) -> Bool {
+        (0x600...0x605).contains(v) || v == 0x6DD || v == 0x70F || (0x890...0x891).contains(v) || v == 0x8E2
+            || v == 0xD4E || v >= 0x11000
+    }
+
+    /// A superset of the scalars that extend the character before them (Extend, ZWJ, SpacingMark).
+    @inline(__always)
+    private static func mayExtend(_ u: Unicode.Scalar) -> Bool {
+        let v = u.value
+        if v < 0x300 { return false }
+        if v == 0x200C || v == 0x200D || v == 0x0E33 || v == 0x0EB3 || (0xFF9E...0xFF9F).contains(v) || v >= 0x1F000 {
+            return true
+        }
+        switch u.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return false
+        }
+    }
+
+    /// The general path of `normalize`, character by character (kept for the tests).
+    static func normalizeByCharacters(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        var lastWasSpace = true
+        for ch in text { normalizeCharacter(ch, into: &out, lastWasSpace: &lastWasSpace) }
+        return finish(out)
+    }
+
+    private static func finish(_ out: String.UnicodeScalarView) -> String {
+        var s = String(out)
+        if s.hasSuffix(" ") { s.removeLast() }
+        if s.utf8.containsBytes(". . .") { s = s.replacingOccurrences(of: ". . .", with: "...") }
+        return s
+    }
+
+    private static func normalizeCharacter(
+        _ ch: Character, into out: inout String.UnicodeScalarView, lastWasSpace: inout Bool
+    ) {
+        let scalars = ch.unicodeScalars
+        guard let u = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex else {
+            for u in scalars where !isInvisible(u) { out.append(u) }
+            lastWasSpace = false
+            return
+        }
+        normalizeScalar(u, into: &out, lastWasSpace: &lastWasSpace)
+    }
+
+    /// Normalises a scalar that is a character of its own.
+    @inline(__always)
+    private static func normalizeScalar(
+        _ u: Unicode.Scalar, into out: inout String.UnicodeScalarView, lastWasSpace: inout Bool
+    ) {
         func space() {
             if !lastWasSpace { out.append(" ") }
             lastWasSpace = true
@@ -20,41 +136,53 @@ enum TextNormalizer {
             for u in s.unicodeScalars { out.append(u) }
             lastWasSpace = false
         }
-        for ch in text {
-            if let lig = ligatures[ch] {
-                append(lig)
-                continue
-            }
-            guard let u = ch.unicodeScalars.first, ch.unicodeScalars.count == 1 else {
-                for u in ch.unicodeScalars where !isInvisible(u) { out.append(u) }
-                lastWasSpace = false
-                continue
-            }
-            switch u.value {
-            case 0x00AD, 0x200B, 0x2060, 0xFEFF, 0x200E, 0x200F: continue  // soft hyphen, zero-width, bidi marks
-            case 0x09, 0x0A, 0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
-                space()
-            case 0x2018, 0x2019, 0x201A, 0x201B, 0x2032, 0x02BC: append("'")
-            case 0x201C, 0x201D, 0x201E, 0x201F, 0x2033: append("\"")
-            case 0x2010, 0x2011: append("-")
-            case 0x2012, 0x2013: append("–")
-            case 0x2014, 0x2015, 0x2E3A, 0x2E3B:
-                // An em dash is a pause; keep one, spaced, so the engine does not glue the words.
-                space()
-                append("—")
-                space()
-            case 0x2212: append("-")
-            case 0x2026: append("...")
-            default:
-                if isInvisible(u) { continue }
-                out.append(u)
-                lastWasSpace = false
-            }
+        let v = u.value
+        if v >= 0x21, v < 0x7F {  // printable ASCII: the bulk of any text
+            out.append(u)
+            lastWasSpace = false
+            return
         }
-        var s = String(out)
-        if s.hasSuffix(" ") { s.removeLast() }
-        if s.contains(". . .") { s = s.replacingOccurrences(of: ". . .", with: "...") }
-        return s
+        // A ligature is a single scalar with no canonical equivalent, so the scalar decides.
+        if v == 0x0132 || v == 0x0133 || v == 0x0152 || v == 0x0153 || (0xFB00...0xFB06).contains(v),
+            let lig = ligatures[Character(u)]
+        {
+            append(lig)
+            return
+        }
+        switch v {
+        case 0x00AD, 0x200B, 0x2060, 0xFEFF, 0x200E, 0x200F: return  // soft hyphen, zero-width, bidi marks
+        case 0x09, 0x0A, 0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
+            space()
+        case 0x2018, 0x2019, 0x201A, 0x201B, 0x2032, 0x02BC: append("'")
+        case 0x201C, 0x201D, 0x201E, 0x201F, 0x2033: append("\"")
+        case 0x2010, 0x2011: append("-")
+        case 0x2012, 0x2013: append("–")
+        case 0x2014, 0x2015, 0x2E3A, 0x2E3B:
+            // An em dash is a pause; keep one, spaced, so the engine does not glue the words.
+            space()
+            append("—")
+            space()
+        case 0x2212: append("-")
+        case 0x2026: append("...")
+        default:
+            if isInvisible(u) { return }
+            out.append(u)
+            lastWasSpace = false
+        }
+    }
+
+    /// Scalars of grapheme cluster break class Other or Control (UAX #29): a run of them is a run
+    /// of characters of one scalar each (except CR LF). Conservative: whole ranges known to hold no
+    /// combining mark, joiner, spacing mark, prepended mark, Hangul jamo or regional indicator.
+    @inline(__always)
+    static func isSimpleScalar(_ v: UInt32) -> Bool {
+        v < 0x300  // Basic Latin to Spacing Modifier Letters
+            || (0x370..<0x483).contains(v)  // Greek and Coptic, Cyrillic letters
+            || (0x1E00..<0x2000).contains(v)  // Latin Extended Additional, Greek Extended
+            || ((0x2000..<0x2070).contains(v) && v != 0x200C && v != 0x200D)  // General Punctuation
+            || (0x20A0..<0x20C0).contains(v)  // currency signs
+            || (0x2100..<0x2190).contains(v)  // letterlike symbols, number forms
+            || v == 0x2E3A || v == 0x2E3B || v == 0x3000 || v == 0xFEFF || (0xFB00...0xFB06).contains(v)
     }
 
     private static func isInvisible(_ u: Unicode.Scalar) -> Bool {
@@ -62,16 +190,73 @@ enum TextNormalizer {
         (u.value < 0x20) || (0x7F...0x9F).contains(u.value)
     }
 
+    /// `text.contains(String(character))` for an ASCII character without a canonical equivalent,
+    /// as Foundation answers it (a whole character), usually without asking Foundation: an
+    /// occurrence between two ASCII bytes is a character of its own.
+    static func containsCharacter(_ text: String, ascii character: Unicode.Scalar) -> Bool {
+        let byte = UInt8(character.value)
+        let bytes = text.utf8
+        guard bytes.contains(byte) else { return false }
+        var previous: UInt8 = 0x20
+        var iterator = bytes.makeIterator()
+        var current = iterator.next()
+        while let c = current {
+            let next = iterator.next()
+            if c == byte, previous < 0x80, next.map({ $0 < 0x80 }) ?? true { return true }
+            previous = c
+            current = next
+        }
+        return text.contains(String(character))
+    }
+
+    /// For scalars below `wordTableLimit`: 1 when the scalar is part of a word (alphabetic or
+    /// numeric), 0 otherwise. Built once from the Unicode properties `wordCount` asks for, so that
+    /// the common scripts do not look the properties up again for every scalar.
+    private static let wordTable: [UInt8] = (0..<wordTableLimit).map { v in
+        guard let u = Unicode.Scalar(v) else { return 0 }
+        return isWordScalarByProperties(u) ? 1 : 0
+    }
+    private static let wordTableLimit: UInt32 = 0x3000
+
+    private static func isWordScalarByProperties(_ u: Unicode.Scalar) -> Bool {
+        u.properties.isAlphabetic || u.properties.numericType != nil
+    }
+
     /// Counts words the way a listener would: runs of letters or digits.
     static func wordCount(_ text: String) -> Int {
         var count = 0
         var inWord = false
+        var cjk = 0
+        wordTable.withUnsafeBufferPointer { table in
+            for u in text.unicodeScalars {
+                let v = u.value
+                let isWordChar: Bool
+                if v < 0x80 {
+                    isWordChar = (v &- 0x61 < 26) || (v &- 0x41 < 26) || (v &- 0x30 < 10)
+                } else if v < wordTableLimit {
+                    isWordChar = table[Int(v)] != 0
+                } else {
+                    isWordChar = isWordScalarByProperties(u)
+                    if (0x3040...0x9FFF).contains(v) { cjk += 1 }
+                }
+                if isWordChar && !inWord { count += 1 }
+                inWord = isWordChar
+            }
+        }
+        // Scripts written without spaces (CJK) count each run as one word: approximate by characters.
+        if count > 0, cjk > 0 { return max(count, cjk / 2) }
+        return count
+    }
+
+    /// The general path of `wordCount`, from the Unicode properties alone (kept for the tests).
+    static func wordCountByProperties(_ text: String) -> Int {
+        var count = 0
+        var inWord = false
         for u in text.unicodeScalars {
-            let isWordChar = u.properties.isAlphabetic || u.properties.numericType != nil
+            let isWordChar = isWordScalarByProperties(u)
             if isWordChar && !inWord { count += 1 }
             inWord = isWordChar
         }
-        // Scripts written without spaces (CJK) count each run as one word: approximate by characters.
         if count > 0, text.unicodeScalars.contains(where: { (0x3040...0x9FFF).contains($0.value) }) {
             return max(count, text.unicodeScalars.filter { (0x3040...0x9FFF).contains($0.value) }.count / 2)
         }
@@ -80,6 +265,205 @@ enum TextNormalizer {
 
     /// Lower-cased, accents removed, punctuation turned into single spaces: for matching titles.
     static func fold(_ text: String) -> String {
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return foldByTable(text) ?? foldByClusters(text) ?? foldByFoundation(text)
+        }
+        // ASCII: folding is lower-casing, letters and digits are the ASCII ones.
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        var lastSpace = true
+        for b in text.utf8 {
+            if b &- 0x61 < 26 || b &- 0x30 < 10 {
+                out.append(b)
+                lastSpace = false
+            } else if b &- 0x41 < 26 {
+                out.append(b + 0x20)
+                lastSpace = false
+            } else if b == 0x27 {  // '
+                continue
+            } else if !lastSpace {
+                out.append(0x20)
+                lastSpace = true
+            }
+        }
+        if out.last == 0x20 { out.removeLast() }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// What `foldByFoundation` makes of one scalar: the scalars it keeps, 0x20 for a space; nil
+    /// when the result is not made of scalars that are characters of their own.
+    private static func foldTokens(_ u: Unicode.Scalar) -> [UInt32]? {
+        let folded = String(u).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        var tokens: [UInt32] = []
+        for ch in folded {
+            let scalars = ch.unicodeScalars
+            guard let first = scalars.first, scalars.count == 1, isSimpleScalar(first.value) else { return nil }
+            if ch.isLetter || ch.isNumber {
+                tokens.append(first.value)
+            } else if ch == "'" || ch == "’" {
+                continue
+            } else {
+                tokens.append(0x20)
+            }
+        }
+        return tokens
+    }
+
+    /// Folded forms of the Latin letters and punctuation of European text, by `foldTableIndex`.
+    private static let foldTable: [[UInt32]?] = {
+        var table: [[UInt32]?] = []
+        for range in [0x80..<0x250, 0x1E00..<0x1F00, 0x2000..<0x2070] as [Range<UInt32>] {
+            for v in range { table.append(Unicode.Scalar(v).flatMap(foldTokens)) }
+        }
+        return table
+    }()
+
+    @inline(__always)
+    private static func foldTableIndex(_ v: UInt32) -> Int? {
+        if v >= 0x80, v < 0x250 { return Int(v - 0x80) }
+        if v >= 0x1E00, v < 0x1F00 { return Int(v - 0x1E00) + 0x1D0 }
+        if v >= 0x2000, v < 0x2070 { return Int(v - 0x2000) + 0x2D0 }
+        return nil
+    }
+
+    /// `fold` scalar by scalar from `foldTable`, or nil when a scalar is not in the table.
+    ///
+    /// Exact because Foundation folds each character on its own and every scalar in the table is
+    /// a character of its own (`isSimpleScalar`), before and after folding.
+    private static func foldByTable(_ text: String) -> String? {
+        var out = String.UnicodeScalarView()
+        var lastSpace = true
+        let ok = foldTable.withUnsafeBufferPointer { table -> Bool in
+            for u in text.unicodeScalars {
+                let v = u.value
+                if v < 0x80 {
+                    if v &- 0x61 < 26 || v &- 0x30 < 10 {
+                        out.append(u)
+                        lastSpace = false
+                    } else if v &- 0x41 < 26 {
+                        out.append(Unicode.Scalar(UInt8(v + 0x20)))
+                        lastSpace = false
+                    } else if v != 0x27, !lastSpace {
+                        out.append(" ")
+                        lastSpace = true
+                    }
+                    continue
+                }
+                guard let i = foldTableIndex(v), let tokens = table[i] else { return false }
+                for t in tokens {
+                    if t == 0x20 {
+                        if !lastSpace { out.append(" ") }
+                        lastSpace = true
+                    } else {
+                        out.append(Unicode.Scalar(t)!)
+                        lastSpace = false
+                    }
+                }
+            }
+            return true
+        }
+        guard ok else { return nil }
+        var s = String(out)
+        if s.hasSuffix(" ") { s.removeLast() }
+        return s
+    }
+
+    /// What `foldByFoundation` keeps of one character, as UTF-8: the characters it keeps, 0x20 for
+    /// a space (kept characters are letters and digits, never a space); nil when the folded
+    /// character could join a neighbour's cluster (then the whole text is folded at once).
+    private static func foldPieces(_ ch: Character) -> [UInt8]? {
+        let folded = String(ch).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        // Folding must leave a string that neither extends what comes before nor is extended by
+        // what comes after, as the original character did.
+        guard ("a" + folded + "a").count == folded.count + 2 else { return nil }
+        var pieces: [UInt8] = []
+        for c in folded {
+            if c.isLetter || c.isNumber {
+                pieces += c.utf8
+            } else if c == "'" || c == "’" {
+                continue
+            } else {
+                pieces.append(0x20)
+            }
+        }
+        return pieces
+    }
+
+    /// `fold` character by character, folding each distinct character once; nil when a character
+    /// does not fold on its own (`foldPieces`).
+    private static func foldByClusters(_ text: String) -> String? {
+        clusterFolds.withLock { cache in foldByClusters(text, cache: &cache) }
+    }
+
+    /// Folded characters seen so far, shared by every call (a book repeats the same few hundred).
+    private static let clusterFolds = Mutex<[ClusterKey: [UInt8]]>([:])
+    /// Bound on `clusterFolds`: beyond it new characters are folded without being remembered.
+    private static let clusterFoldsLimit = 50_000
+
+    private static func foldByClusters(_ text: String, cache: inout [ClusterKey: [UInt8]]) -> String? {
+        // Keyed by the exact scalars: `Character` equality is canonical equivalence, and two
+        // equivalent spellings need not fold to the same bytes.
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        var lastSpace = true
+        for ch in text {
+            // A single ASCII scalar (`asciiValue` would also take CR LF, and compares strings to know).
+            if ch.utf8.count == 1, let ascii = ch.utf8.first {
+                if ascii &- 0x61 < 26 || ascii &- 0x30 < 10 {
+                    out.append(ascii)
+                    lastSpace = false
+                } else if ascii &- 0x41 < 26 {
+                    out.append(ascii | 0x20)
+                    lastSpace = false
+                } else if ascii != 0x27, !lastSpace {
+                    out.append(0x20)
+                    lastSpace = true
+                }
+                continue
+            }
+            let key = ClusterKey(ch)
+            let pieces: [UInt8]
+            if let key, let known = cache[key] {
+                pieces = known
+            } else {
+                // A character that starts with a combining mark does not stand alone either.
+                guard ("a" + String(ch)).count == 2, let computed = foldPieces(ch) else { return nil }
+                if let key, cache.count < clusterFoldsLimit { cache[key] = computed }
+                pieces = computed
+            }
+            for p in pieces {
+                if p == 0x20 {
+                    if !lastSpace { out.append(0x20) }
+                    lastSpace = true
+                } else {
+                    out.append(p)
+                    lastSpace = false
+                }
+            }
+        }
+        if out.last == 0x20 { out.removeLast() }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The scalars of a character of up to six scalars, packed: a dictionary key that compares
+    /// scalars exactly.
+    private struct ClusterKey: Hashable {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+
+        init?(_ ch: Character) {
+            var n = 0
+            for u in ch.unicodeScalars {
+                guard n < 6 else { return nil }
+                let v = UInt64(u.value) + 1  // never 0, so that lengths differ
+                if n < 3 { low |= v << (21 * UInt64(n)) } else { high |= v << (21 * UInt64(n - 3)) }
+                n += 1
+            }
+        }
+    }
+
+    /// The general path of `fold`, with Foundation's folding (kept for the tests).
+    static func foldByFoundation(_ text: String) -> String {
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var out = ""
         var lastSpace = true
@@ -96,5 +480,67 @@ enum TextNormalizer {
         }
         if out.hasSuffix(" ") { out.removeLast() }
         return out
+    }
+}
+
+extension String.UTF8View {
+    /// Whether these bytes contain `needle`'s bytes: a plain byte search (`memmem`).
+    ///
+    /// Foundation's `String.contains(_:)` compares grapheme clusters with canonical equivalence and
+    /// is slow on long text. For the ASCII phrases searched in folded or lower-cased text the two
+    /// agree (an ASCII letter of folded text is never followed by a combining mark: folding removed
+    /// them), so this is used there.
+    func containsBytes(_ needle: String) -> Bool {
+        withBytes { h in
+            var needle = needle
+            return needle.withUTF8 { n in
+                guard n.count > 0 else { return true }
+                guard h.count >= n.count, let base = h.baseAddress else { return false }
+                let first = Int32(n[0])
+                var i = 0
+                let last = h.count - n.count
+                while i <= last {
+                    // memchr finds candidates for the first byte at memory speed.
+                    guard let p = memchr(base + i, first, last - i + 1) else { return false }
+                    i = UnsafeRawPointer(p) - UnsafeRawPointer(base)
+                    var k = 1
+                    while k < n.count, h[i + k] == n[k] { k += 1 }
+                    if k == n.count { return true }
+                    i += 1
+                }
+                return false
+            }
+        }
+    }
+
+    /// Whether these bytes contain `needle` (ASCII), ASCII letters matching in either case.
+    func containsBytesIgnoringASCIICase(_ needle: String) -> Bool {
+        let n = Array(needle.lowercased().utf8)
+        guard let first = n.first else { return true }
+        let firstUpper = first &- 0x61 < 26 ? first - 0x20 : first
+        return withBytes { h in
+            guard h.count >= n.count else { return false }
+            var i = 0
+            let last = h.count - n.count
+            while i <= last {
+                let b = h[i]
+                if b == first || b == firstUpper {
+                    var k = 1
+                    while k < n.count {
+                        let c = h[i + k]
+                        if (c &- 0x41 < 26 ? c | 0x20 : c) != n[k] { break }
+                        k += 1
+                    }
+                    if k == n.count { return true }
+                }
+                i += 1
+            }
+            return false
+        }
+    }
+
+    private func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = withContiguousStorageIfAvailable(body) { return result }
+        return Array(self).withUnsafeBufferPointer(body)
     }
 }

@@ -1,0 +1,138 @@
+import Contracts
+import EPUBReader
+
+/// What the indexer keeps of one block: counts, kinds and types, and the text only where a
+/// section's features may look at it (see `IndexedDocument`).
+struct IndexedBlock: Sendable {
+    var kind: BlockKind
+    /// The block's text when kept, else empty (`hasText` says whether it had any).
+    var text: String
+    var hasText: Bool
+    /// Part of a footnote or endnote body.
+    var isNote: Bool
+    /// Content replaced by a notice (table, code, equation, image).
+    var isOmitted: Bool
+    var types: [String]
+    var words: Int
+    var linkWords: Int
+    /// Short, and its folded text has Project Gutenberg's "start of the/this project gutenberg".
+    var startsGutenbergText = false
+    /// Short, and its folded text has "end of the/this project gutenberg" or starts "end of project gutenberg".
+    var endsGutenbergText = false
+    /// Short, and its lower-cased text has either Gutenberg marker (the classifier's test).
+    var hasGutenbergMarker = false
+}
+
+/// A content document as the indexer keeps it while it reads the whole book.
+///
+/// The indexer needs counts for every block but text only for headings and for the opening of a
+/// section (the first 4000 characters the classifier reads). Sections before merging never cross
+/// a file (every file starts one), so a section's opening lies in its own file, after one of the
+/// places a section can start: the file's start, an element a TOC entry points at, a Project
+/// Gutenberg marker, the edge of a semantic region. The text of every other block is dropped as
+/// soon as the file is read, so memory follows the number of sections, not the size of the book.
+struct IndexedDocument: Sendable {
+    var blocks: [IndexedBlock] = []
+    var anchors: [String: Int] = [:]
+    var title: String?
+    var bodyTypes: [String] = []
+    var imageCount = 0
+    /// Words outside notes.
+    var words = 0
+
+    init() {}
+
+    /// Keeps what the indexer needs of `flat`; `tocFragments` are the fragments any TOC entry points at.
+    init(_ flat: FlatDocument, tocFragments: Set<String>) {
+        anchors = flat.anchors
+        title = flat.title
+        bodyTypes = flat.bodyTypes
+        imageCount = flat.imageCount
+        words = flat.words
+        blocks = flat.blocks.map { b in
+            var block = IndexedBlock(
+                kind: b.kind, text: "", hasText: !b.text.isEmpty, isNote: b.noteID != nil, isOmitted: b.omitted != nil,
+                types: b.types, words: b.words, linkWords: b.linkWords)
+            if b.isShort {
+                let folded = TextNormalizer.fold(b.text).utf8
+                block.startsGutenbergText =
+                    folded.containsBytes("start of the project gutenberg")
+                    || folded.containsBytes("start of this project gutenberg")
+                block.endsGutenbergText =
+                    folded.containsBytes("end of the project gutenberg") || folded.containsBytes("end of this project gutenberg")
+                    || folded.starts(with: "end of project gutenberg".utf8)
+            }
+            // Lower-casing maps no other letter to ASCII "gutenberg": an ASCII search, ignoring case, decides.
+            if b.text.utf8.containsBytesIgnoringASCIICase("gutenberg") {
+                let lower = b.text.lowercased()
+                let t = lower.utf8
+                block.hasGutenbergMarker =
+                    (t.count < 400 || lower.count < 400)
+                    && (t.containsBytes("start of the project gutenberg") || t.containsBytes("end of the project gutenberg")
+                        || t.containsBytes("start of this project gutenberg")
+                        || t.containsBytes("end of this project gutenberg"))
+            }
+            return block
+        }
+        let keep = Self.blocksWithTextNeeded(flat, indexed: blocks, tocFragments: tocFragments)
+        for k in keep { blocks[k].text = flat.blocks[k].text }
+    }
+
+    /// Blocks whose text a section's features may read: headings, and from each place a section
+    /// can start, the blocks `SectionBuilder.features(of:)` puts in the opening text (until it
+    /// reaches 4000 characters) and the first block with text (for a section of notes only).
+    private static func blocksWithTextNeeded(
+        _ flat: FlatDocument, indexed: [IndexedBlock], tocFragments: Set<String>
+    ) -> Set<Int> {
+        var keep: Set<Int> = []
+        for (k, b) in indexed.enumerated() where b.kind == .heading { keep.insert(k) }
+        var starts: Set<Int> = [0]
+        for fragment in tocFragments {
+            if let k = flat.anchors[fragment] { starts.insert(k) }
+        }
+        for (k, b) in indexed.enumerated() where b.startsGutenbergText || b.endsGutenbergText {
+            starts.insert(k)
+            starts.insert(k + 1)
+        }
+        // Edges of semantic regions (`SectionBuilder.splitRegions`).
+        let regionTypes = Set(indexed.flatMap(\.types)).intersection(SectionBuilder.regionTypes)
+        for type in regionTypes {
+            var previous = false
+            for (k, b) in indexed.enumerated() {
+                let inside = b.types.contains(type)
+                if inside != previous { starts.insert(k) }
+                previous = inside
+            }
+        }
+        for start in starts where start < indexed.count {
+            if let first = indexed[start...].firstIndex(where: \.hasText) { keep.insert(first) }
+            var opening = OpeningText()
+            for k in start..<indexed.count {
+                let b = indexed[k]
+                guard !b.isNote, !b.isOmitted, b.hasText else { continue }
+                keep.insert(k)
+                opening.append(flat.blocks[k].text)
+                if opening.isFull { break }
+            }
+        }
+        return keep
+    }
+}
+
+/// The opening text of a section as the classifier reads it: block texts after a space each,
+/// until it holds 4000 characters (the block that reaches them is kept whole).
+struct OpeningText {
+    private(set) var text = ""
+    /// `text.count`, kept up to date without counting the whole text again.
+    private(set) var count = 0
+
+    var isFull: Bool { count >= 4000 }
+
+    mutating func append(_ block: String) {
+        let piece = " " + block
+        // A space starts a character of its own unless the text before ends with a prepended mark.
+        let joins = text.unicodeScalars.last.map { TextNormalizer.mayBePrepended($0.value) } ?? false
+        text += piece
+        count = joins ? text.count : count + piece.count
+    }
+}
