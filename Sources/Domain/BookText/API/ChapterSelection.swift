@@ -1,0 +1,96 @@
+/// A set of section numbers as the user types it: `1-5,8,10-` (single numbers, ranges, open ranges).
+public struct ChapterSelection: Hashable, Sendable, CustomStringConvertible {
+    /// One piece of the selection.
+    public enum Piece: Hashable, Sendable {
+        case single(Int)
+        /// `a-b`, both included.
+        case range(Int, Int)
+        /// `a-`: from `a` to the last section.
+        case from(Int)
+    }
+
+    public let pieces: [Piece]
+
+    /// Parses `text`. Throws `BookTextError.invalidChapterSelection` naming the bad part for
+    /// empty input, zero or negative numbers, reversed ranges ("5-3"), words, or doubled dashes.
+    public init(parsing text: String) throws {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else {
+            throw BookTextError.invalidChapterSelection(text, reason: "empty; expected numbers such as 1-5,8,10-")
+        }
+        var pieces: [Piece] = []
+        for raw in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
+            let part = raw.trimmingCharacters(in: .whitespaces)
+            guard !part.isEmpty else {
+                throw BookTextError.invalidChapterSelection(text, reason: "empty item between commas")
+            }
+            pieces.append(try Self.parsePiece(part))
+        }
+        self.pieces = pieces
+    }
+
+    private static func parsePiece(_ part: String) throws -> Piece {
+        func number(_ s: Substring) throws -> Int {
+            let digits = s.trimmingCharacters(in: .whitespaces)
+            guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), let n = Int(digits) else {
+                throw BookTextError.invalidChapterSelection(part, reason: "not a number")
+            }
+            guard n >= 1 else { throw BookTextError.invalidChapterSelection(part, reason: "sections are numbered from 1") }
+            return n
+        }
+        let dashes = part.filter { $0 == "-" }.count
+        if dashes == 0 { return .single(try number(Substring(part))) }
+        guard dashes == 1 else {
+            throw BookTextError.invalidChapterSelection(part, reason: "a range has one dash, as in 3-7")
+        }
+        let sides = part.split(separator: "-", omittingEmptySubsequences: false)
+        if sides[1].trimmingCharacters(in: .whitespaces).isEmpty { return .from(try number(sides[0])) }
+        guard !sides[0].trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw BookTextError.invalidChapterSelection(part, reason: "a range needs a first number, as in 1-\(sides[1])")
+        }
+        let a = try number(sides[0])
+        let b = try number(sides[1])
+        guard a <= b else {
+            throw BookTextError.invalidChapterSelection(part, reason: "the range is backwards; did you mean \(b)-\(a)?")
+        }
+        return .range(a, b)
+    }
+
+    /// Whether section `number` is selected.
+    public func contains(_ number: Int) -> Bool {
+        pieces.contains { piece in
+            switch piece {
+            case .single(let n): n == number
+            case .range(let a, let b): (a...b).contains(number)
+            case .from(let a): number >= a
+            }
+        }
+    }
+
+    /// Throws `BookTextError.chapterOutOfRange` when a number or range start lies beyond `count`.
+    public func validate(sectionCount count: Int) throws {
+        for piece in pieces {
+            switch piece {
+            case .single(let n) where n > count: throw BookTextError.chapterOutOfRange(n, count: count)
+            case .range(let a, _) where a > count: throw BookTextError.chapterOutOfRange(a, count: count)
+            case .from(let a) where a > count: throw BookTextError.chapterOutOfRange(a, count: count)
+            default: continue
+            }
+        }
+    }
+
+    /// The selected numbers among `1...count`, ascending.
+    public func numbers(sectionCount count: Int) -> [Int] {
+        count < 1 ? [] : (1...count).filter(contains)
+    }
+
+    public var description: String {
+        pieces.map { piece in
+            switch piece {
+            case .single(let n): "\(n)"
+            case .range(let a, let b): "\(a)-\(b)"
+            case .from(let a): "\(a)-"
+            }
+        }.joined(separator: ",")
+    }
+}

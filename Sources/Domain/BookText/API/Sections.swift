@@ -1,0 +1,269 @@
+import EPUBReader
+import Markup
+
+/// Where a section sits in the book, as a listener understands it.
+public enum SectionRole: String, Sendable, Codable, CaseIterable {
+    /// Before the text proper: cover, title page, copyright, contents, dedication, preface...
+    case front
+    /// The text proper: parts, chapters, prologue, epilogue.
+    case body
+    /// After the text proper: notes, appendices, index, colophon, licence...
+    case back
+}
+
+/// What a section is. Body kinds are read by default; the others only when asked for.
+public enum SectionKind: String, Sendable, Codable, CaseIterable {
+    case cover
+    case titlepage
+    case halftitle
+    case copyright
+    /// A publisher's imprint page ("this ebook was produced by...").
+    case imprint
+    case toc
+    case dedication
+    case epigraph
+    case foreword
+    case preface
+    case introduction
+    case transcriberNotes = "transcriber-notes"
+    case dramatisPersonae = "dramatis-personae"
+    case advertisement
+    case prologue
+    case part
+    case chapter
+    case interlude
+    case epilogue
+    case afterword
+    case acknowledgments
+    case appendix
+    case notes
+    case bibliography
+    case glossary
+    case index
+    case colophon
+    case aboutAuthor = "about-author"
+    case alsoBy = "also-by"
+    case contributors
+    case license
+    /// List of illustrations.
+    case loi
+    /// List of tables.
+    case lot
+    /// Text with no recognisable kind (read when it sits among the chapters).
+    case other
+
+    /// Kinds that are the text proper and read by default.
+    public static let bodyKinds: Set<SectionKind> = [.prologue, .part, .chapter, .interlude, .epilogue, .other]
+
+    /// Whether the kind belongs to the text proper.
+    public var isBody: Bool { Self.bodyKinds.contains(self) }
+
+    /// Where this kind usually sits when its position does not say.
+    public var usualRole: SectionRole {
+        switch self {
+        case .prologue, .part, .chapter, .interlude, .epilogue, .other: .body
+        case .afterword, .acknowledgments, .appendix, .notes, .bibliography, .glossary, .index, .colophon,
+            .aboutAuthor, .alsoBy, .contributors, .license:
+            .back
+        default: .front
+        }
+    }
+}
+
+/// A place in the book's reading order: a spine item and a block inside it.
+///
+/// Blocks are counted by the text extractor (every block it saw, whatever the options), so a
+/// position is stable for a given book.
+public struct TextPosition: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+    /// Index of the spine item, 0-based.
+    public var spineIndex: Int
+    /// Block ordinal inside the spine item, 0-based.
+    public var blockIndex: Int
+
+    public init(spineIndex: Int, blockIndex: Int) {
+        self.spineIndex = spineIndex
+        self.blockIndex = blockIndex
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        (lhs.spineIndex, lhs.blockIndex) < (rhs.spineIndex, rhs.blockIndex)
+    }
+
+    public var description: String { "\(spineIndex).\(blockIndex)" }
+}
+
+/// A section of the book: what `--list` shows and what becomes one audio file.
+///
+/// Its JSON form (`--list --json`) has the keys `number`, `title`, `partTitle`, `level`, `href`
+/// (a string `path#fragment`), `spine`, `role`, `kind`, `confidence`, `reasons`, `words`, `included`.
+public struct BookSection: Hashable, Sendable, Codable {
+    /// 1-based number in reading order, as `--chapters` selects it.
+    public var number: Int
+    /// Title for listing and the spoken title: TOC label, else first heading, else the XHTML
+    /// `<title>`, else "Section N". Never a file name.
+    public var title: String
+    /// The label of the enclosing part, book or volume, when the TOC nests this section in one.
+    public var partTitle: String?
+    /// Depth in the table of contents, 1 for top-level entries (and for sections not in the TOC).
+    public var level: Int
+    /// Where the section starts.
+    public var href: EPUBLink
+    /// Every spine item (href) whose content belongs, wholly or partly, to this section, in order.
+    public var spine: [String]
+    public var role: SectionRole
+    public var kind: SectionKind
+    /// How sure the classifier is of `role` and `kind`, 0...1.
+    public var confidence: Double
+    /// Human-readable evidence behind the decision, strongest first.
+    public var reasons: [String]
+    /// Words of spoken text (with the default spoken-text options).
+    public var words: Int
+    /// Whether the section is read by default under the options it was indexed with.
+    public var included: Bool
+    /// First block of the section.
+    public var start: TextPosition
+    /// First block after the section (the next section's start, or the end of the book).
+    public var end: TextPosition
+
+    public init(
+        number: Int, title: String, partTitle: String? = nil, level: Int = 1, href: EPUBLink, spine: [String],
+        role: SectionRole, kind: SectionKind, confidence: Double = 1, reasons: [String] = [], words: Int = 0,
+        included: Bool, start: TextPosition, end: TextPosition
+    ) {
+        self.number = number
+        self.title = title
+        self.partTitle = partTitle
+        self.level = level
+        self.href = href
+        self.spine = spine
+        self.role = role
+        self.kind = kind
+        self.confidence = confidence
+        self.reasons = reasons
+        self.words = words
+        self.included = included
+        self.start = start
+        self.end = end
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case number, title, partTitle, level, href, spine, role, kind, confidence, reasons, words, included, start, end
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        number = try c.decode(Int.self, forKey: .number)
+        title = try c.decode(String.self, forKey: .title)
+        partTitle = try c.decodeIfPresent(String.self, forKey: .partTitle)
+        level = try c.decodeIfPresent(Int.self, forKey: .level) ?? 1
+        let hrefString = try c.decode(String.self, forKey: .href)
+        href = EPUBLink(string: hrefString)
+        spine = try c.decodeIfPresent([String].self, forKey: .spine) ?? [href.path]
+        role = try c.decodeIfPresent(SectionRole.self, forKey: .role) ?? .body
+        kind = try c.decodeIfPresent(SectionKind.self, forKey: .kind) ?? .chapter
+        confidence = try c.decodeIfPresent(Double.self, forKey: .confidence) ?? 1
+        reasons = try c.decodeIfPresent([String].self, forKey: .reasons) ?? []
+        words = try c.decodeIfPresent(Int.self, forKey: .words) ?? 0
+        included = try c.decodeIfPresent(Bool.self, forKey: .included) ?? (role == .body)
+        start = try c.decodeIfPresent(TextPosition.self, forKey: .start) ?? TextPosition(spineIndex: 0, blockIndex: 0)
+        end = try c.decodeIfPresent(TextPosition.self, forKey: .end) ?? start
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(number, forKey: .number)
+        try c.encode(title, forKey: .title)
+        try c.encodeIfPresent(partTitle, forKey: .partTitle)
+        try c.encode(level, forKey: .level)
+        try c.encode(href.description, forKey: .href)
+        try c.encode(spine, forKey: .spine)
+        try c.encode(role, forKey: .role)
+        try c.encode(kind, forKey: .kind)
+        try c.encode((confidence * 100).rounded() / 100, forKey: .confidence)
+        try c.encode(reasons, forKey: .reasons)
+        try c.encode(words, forKey: .words)
+        try c.encode(included, forKey: .included)
+        try c.encode(start, forKey: .start)
+        try c.encode(end, forKey: .end)
+    }
+}
+
+extension EPUBLink {
+    /// Parses `path#fragment` as written in `BookSection`'s JSON (no percent-decoding).
+    public init(string: String) {
+        if let hash = string.firstIndex(of: "#") {
+            let fragment = String(string[string.index(after: hash)...])
+            self.init(path: String(string[..<hash]), fragment: fragment.isEmpty ? nil : fragment)
+        } else {
+            self.init(path: string)
+        }
+    }
+}
+
+/// Which sections to cut and which to read.
+public struct SectionOptions: Hashable, Sendable {
+    /// Depth of the table of contents that makes sections: nil picks the chapter level (leaves,
+    /// except that a chapter's sub-sections inside its own file or titled as sections stay in it);
+    /// 1 makes only top-level entries sections, 2 adds their children, and so on.
+    public var tocDepth: Int?
+    /// Non-body kinds to read as well (`preface`, `appendix`, ...).
+    public var include: Set<SectionKind>
+    /// Read every section, whatever its kind.
+    public var includeAll: Bool
+
+    public init(tocDepth: Int? = nil, include: Set<SectionKind> = [], includeAll: Bool = false) {
+        self.tocDepth = tocDepth
+        self.include = include
+        self.includeAll = includeAll
+    }
+
+    /// Whether a section of this kind and role is read.
+    public func includes(kind: SectionKind, role: SectionRole) -> Bool {
+        includeAll || include.contains(kind) || (role == .body && kind.isBody)
+    }
+}
+
+/// The sections of a book in reading order, with what went wrong while cutting them.
+public struct SectionIndex: Sendable {
+    public var sections: [BookSection]
+    /// Problems worked around (TOC links outside the spine, a useless TOC replaced by headings...).
+    public var warnings: [EPUBWarning]
+
+    public init(sections: [BookSection], warnings: [EPUBWarning] = []) {
+        self.sections = sections
+        self.warnings = warnings
+    }
+
+    /// Sections read under the options the index was built with.
+    public var includedSections: [BookSection] { sections.filter(\.included) }
+}
+
+/// Where the indexer and the text extractor read a book from: an open `EPUBBook`, or memory in tests.
+public protocol BookContent {
+    /// The book's package: metadata, spine, TOC, landmarks.
+    var package: EPUBPackage { get }
+    /// The parsed content document at `href` (a path relative to the package folder).
+    func document(forHref href: String) throws -> MarkupDocument
+}
+
+/// Errors of the book-text layer.
+public enum BookTextError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The book's spine has no item to read.
+    case emptySpine
+    /// A chapter selection could not be parsed.
+    case invalidChapterSelection(String, reason: String)
+    /// A chapter selection names sections the book does not have.
+    case chapterOutOfRange(Int, count: Int)
+
+    public var description: String {
+        switch self {
+        case .emptySpine: "the book's spine has no content document to read"
+        case .invalidChapterSelection(let part, let reason): "invalid chapter selection \"\(part)\": \(reason)"
+        case .chapterOutOfRange(let n, let count):
+            "chapter \(n) does not exist: the book has \(count) section\(count == 1 ? "" : "s")"
+        }
+    }
+}
+
+/// An open EPUB is the usual source of content.
+extension EPUBBook: BookContent {}

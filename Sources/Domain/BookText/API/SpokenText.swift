@@ -1,0 +1,271 @@
+import Contracts
+import EPUBReader
+import Foundation
+import Markup
+
+/// What the spoken text keeps of content that does not read well aloud.
+public struct SpokenTextOptions: Hashable, Sendable {
+    /// Where footnotes and endnotes go.
+    public enum Notes: String, Sendable, Codable, CaseIterable {
+        /// Not read (the default): note references are removed, note bodies skipped.
+        case skip
+        /// The notes a section refers to are read at its end, as `.note` blocks.
+        case end
+    }
+
+    /// How a kind of content that does not read well aloud is handled.
+    public enum Omission: String, Sendable, Codable, CaseIterable {
+        /// A short notice ("Table omitted.", "Image: a lighthouse", the equation's alt text).
+        case notice
+        /// Nothing at all.
+        case skip
+        /// Read in full (table rows one by one, code verbatim); images and equations as with `notice`.
+        case read
+    }
+
+    public var notes: Notes
+    public var tables: Omission
+    public var code: Omission
+    public var images: Omission
+    public var math: Omission
+    public var tableNotice: String
+    public var codeNotice: String
+    /// Spoken for an equation without alternative text.
+    public var equationNotice: String
+    /// Put before an image's alt text.
+    public var imagePrefix: String
+
+    public init(
+        notes: Notes = .skip, tables: Omission = .notice, code: Omission = .notice, images: Omission = .notice,
+        math: Omission = .notice, tableNotice: String = "Table omitted.", codeNotice: String = "Code example omitted.",
+        equationNotice: String = "Equation omitted.", imagePrefix: String = "Image: "
+    ) {
+        self.notes = notes
+        self.tables = tables
+        self.code = code
+        self.images = images
+        self.math = math
+        self.tableNotice = tableNotice
+        self.codeNotice = codeNotice
+        self.equationNotice = equationNotice
+        self.imagePrefix = imagePrefix
+    }
+}
+
+/// Turns a section into the blocks a speech engine reads.
+///
+/// The first block is the section's title (`.title`); a leading heading that repeats it is not
+/// read twice. Note references, in-text citations, page-break markers, hidden content, scripts and
+/// styles are never spoken; footnote and endnote bodies only with `notes: .end`.
+public enum SpokenTextExtractor {
+    /// The blocks of `section`, in reading order.
+    ///
+    /// Throws when a content document of the section cannot be read (the indexer only warned).
+    public static func blocks(
+        for section: BookSection, in book: some BookContent, options: SpokenTextOptions = SpokenTextOptions()
+    ) throws -> [SpokenBlock] {
+        var cache = DocumentCache(book: book)
+        return try blocks(for: section, cache: &cache, options: options)
+    }
+
+    static func blocks(for section: BookSection, cache: inout DocumentCache<some BookContent>, options: SpokenTextOptions)
+        throws -> [SpokenBlock]
+    {
+        let package = cache.book.package
+        let bookLanguage = package.metadata.languages.first?.lowercased()
+        func language(_ l: String?) -> String? {
+            guard let l, !l.isEmpty, l.lowercased() != bookLanguage else { return nil }
+            return l
+        }
+        var body: [SpokenBlock] = []
+        var noteRefs: [(path: String, href: String)] = []
+        var leadingHeadings: [SourcePosition] = []
+        var pendingHeadings: [(SourcePosition, RawBlock)] = []
+        let foldedTitle = TextNormalizer.fold(section.title)
+        var s = section.start.spineIndex
+        while s < package.spine.count, s <= section.end.spineIndex {
+            let from = s == section.start.spineIndex ? section.start.blockIndex : 0
+            if s == section.end.spineIndex, section.end.blockIndex == 0 { break }
+            let doc = try cache.flat(spineIndex: s)
+            let to = s == section.end.spineIndex ? min(section.end.blockIndex, doc.blocks.count) : doc.blocks.count
+            if from < to {
+                for k in from..<to {
+                    let b = doc.blocks[k]
+                    guard b.noteID == nil else { continue }
+                    let source = SourcePosition(spineIndex: s, blockIndex: k)
+                    noteRefs += b.noteRefs.map { (package.spine[s].href, $0) }
+                    // Headings at the very start that repeat the title are the title ("Chapter One" +
+                    // "The Lever" under the title "1. The Lever"): they are not read twice.
+                    if pendingHeadings.count + leadingHeadings.count < 3, body.isEmpty, b.kind == .heading,
+                        !foldedTitle.isEmpty
+                    {
+                        pendingHeadings.append((source, b))
+                        if foldedTitle.contains(TextNormalizer.fold(b.text)) {
+                            leadingHeadings += pendingHeadings.map(\.0)
+                            pendingHeadings.removeAll()
+                        }
+                        continue
+                    }
+                    for (pendingSource, pending) in pendingHeadings {
+                        body += spoken(pending, source: pendingSource, options: options, language: language(pending.language))
+                    }
+                    pendingHeadings.removeAll()
+                    body += spoken(b, source: source, options: options, language: language(b.language))
+                }
+            }
+            s += 1
+        }
+        for (pendingSource, pending) in pendingHeadings {
+            body += spoken(pending, source: pendingSource, options: options, language: language(pending.language))
+        }
+        let titleSource =
+            leadingHeadings.first
+            ?? SourcePosition(spineIndex: section.start.spineIndex, blockIndex: section.start.blockIndex)
+        var out = [SpokenBlock(kind: .title, text: TextNormalizer.normalize(section.title), source: titleSource)]
+        out += body
+        if options.notes == .end {
+            out += try notes(noteRefs, cache: &cache, options: options, language: language)
+        }
+        return out
+    }
+
+    /// The text to speak for one raw block under the options (none, one or several blocks).
+    static func spoken(_ b: RawBlock, source: SourcePosition, options: SpokenTextOptions, language: String?)
+        -> [SpokenBlock]
+    {
+        func block(_ kind: BlockKind, _ text: String) -> SpokenBlock {
+            SpokenBlock(kind: kind, text: text, language: language, source: source)
+        }
+        guard let omitted = b.omitted else {
+            if b.kind == .sceneBreak || b.kind == .stanzaBreak { return [block(b.kind, "")] }
+            return b.text.isEmpty ? [] : [block(b.kind, b.text)]
+        }
+        switch omitted {
+        case .table(let rows):
+            switch options.tables {
+            case .notice: return [block(.notice, options.tableNotice)]
+            case .skip: return []
+            case .read: return rows.map { block(.paragraph, CitationFilter.removeCitations(from: $0)) }
+            }
+        case .code(let code):
+            switch options.code {
+            case .notice: return [block(.notice, options.codeNotice)]
+            case .skip: return []
+            case .read:
+                return code.split(separator: "\n").map { TextNormalizer.normalize(String($0)) }.filter { !$0.isEmpty }
+                    .map { block(.paragraph, $0) }
+            }
+        case .math(let alt):
+            if options.math == .skip { return [] }
+            return [block(.notice, alt.map { $0.isEmpty ? options.equationNotice : $0 } ?? options.equationNotice)]
+        case .image(let alt):
+            if options.images == .skip { return [] }
+            return [block(.notice, options.imagePrefix + alt)]
+        }
+    }
+
+    /// The notes referred to, in the order of their references, each once.
+    private static func notes(
+        _ refs: [(path: String, href: String)], cache: inout DocumentCache<some BookContent>, options: SpokenTextOptions,
+        language: (String?) -> String?
+    ) throws -> [SpokenBlock] {
+        var out: [SpokenBlock] = []
+        var seen: Set<String> = []
+        for ref in refs {
+            guard let hash = ref.href.firstIndex(of: "#") else { continue }
+            let fragment = String(ref.href[ref.href.index(after: hash)...])
+            let relative = String(ref.href[..<hash])
+            let path = relative.isEmpty ? ref.path : resolve(relative, from: ref.path)
+            guard let s = cache.spineIndex(of: path), !seen.contains("\(s)#\(fragment)") else { continue }
+            seen.insert("\(s)#\(fragment)")
+            let doc = try cache.flat(spineIndex: s)
+            guard let k = doc.anchors[fragment], k < doc.blocks.count, let noteID = doc.blocks[k].noteID else { continue }
+            var i = k
+            var first = true
+            while i < doc.blocks.count, doc.blocks[i].noteID == noteID {
+                let b = doc.blocks[i]
+                var text = b.text
+                if first { text = stripLeadingMarker(text) }
+                if !text.isEmpty {
+                    out.append(
+                        SpokenBlock(kind: .note, text: text, language: language(b.language),
+                                    source: SourcePosition(spineIndex: s, blockIndex: i)))
+                }
+                first = false
+                i += 1
+            }
+        }
+        return out
+    }
+
+    /// "1. Text" / "[1] Text" / "* Text" → "Text".
+    static func stripLeadingMarker(_ text: String) -> String {
+        let parts = text.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2 else { return text }
+        var marker = String(parts[0])
+        while let last = marker.last, ".):".contains(last) { marker.removeLast() }
+        return DocumentFlattener.isNoteMarker(marker) ? String(parts[1]) : text
+    }
+
+    /// Resolves a relative href against the document it appears in (both relative to the package folder).
+    static func resolve(_ href: String, from documentPath: String) -> String {
+        let decoded = href.removingPercentEncoding ?? href
+        var parts = documentPath.split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init)
+        for piece in decoded.split(separator: "/", omittingEmptySubsequences: false) {
+            switch piece {
+            case ".", "": continue
+            case "..": if !parts.isEmpty { parts.removeLast() }
+            default: parts.append(String(piece))
+            }
+        }
+        return parts.joined(separator: "/")
+    }
+
+    /// Blocks as plain text (`--text`): a blank line between blocks, verse lines together,
+    /// scene breaks as "* * *".
+    public static func plainText(_ blocks: [SpokenBlock]) -> String {
+        var out = ""
+        var previous: BlockKind?
+        for b in blocks {
+            switch b.kind {
+            case .sceneBreak:
+                out += out.isEmpty ? "" : "\n"
+                out += "* * *\n"
+            case .stanzaBreak:
+                break
+            case .poemLine:
+                if previous != .poemLine, !out.isEmpty { out += "\n" }
+                out += b.text + "\n"
+            default:
+                if !out.isEmpty { out += "\n" }
+                out += b.text + "\n"
+            }
+            previous = b.kind == .stanzaBreak ? nil : b.kind
+        }
+        return out
+    }
+}
+
+/// Parsed and flattened documents of one book, by spine index.
+struct DocumentCache<Book: BookContent> {
+    let book: Book
+    private var flats: [Int: FlatDocument] = [:]
+    private var byPath: [String: Int] = [:]
+
+    init(book: Book) {
+        self.book = book
+        for item in book.package.spine where byPath[item.href] == nil { byPath[item.href] = item.index }
+    }
+
+    func spineIndex(of path: String) -> Int? {
+        byPath[path] ?? book.package.spine.first { $0.href.lowercased() == path.lowercased() }?.index
+    }
+
+    mutating func flat(spineIndex s: Int) throws -> FlatDocument {
+        if let f = flats[s] { return f }
+        let href = book.package.spine[s].href
+        let f = DocumentFlattener.flatten(try book.document(forHref: href).root, documentPath: href)
+        flats[s] = f
+        return f
+    }
+}

@@ -1,0 +1,273 @@
+import Foundation
+
+/// Title, file-name and id patterns in English, French, German, Spanish, Italian and Portuguese.
+///
+/// All matching is done on folded text (lower case, no accents, punctuation as single spaces).
+enum Patterns {
+    /// Phrases that name a kind when they are the whole title (or its start, after numbering).
+    static let titlePhrases: [(SectionKind, [String])] = [
+        (.cover, ["cover", "front cover", "couverture", "umschlag", "portada", "copertina", "capa", "cubierta"]),
+        (
+            .titlepage,
+            ["title page", "titlepage", "title", "page de titre", "titelseite", "titelblatt", "portadilla",
+             "frontespizio", "folha de rosto", "frontispiece", "frontispice"]
+        ),
+        (.halftitle, ["half title", "halftitle", "half title page", "faux titre", "schmutztitel", "anteportada", "occhiello"]),
+        (
+            .copyright,
+            ["copyright", "copyright page", "uncopyright", "copyrights", "mentions legales", "droits d auteur",
+             "derechos de autor", "diritti", "direitos autorais", "legal notice", "rights", "impressum", "copyright notice",
+             "creditos", "credits page"]
+        ),
+        (.imprint, ["imprint", "publisher", "publishers note", "edition", "about this edition", "editorial note"]),
+        (
+            .toc,
+            ["contents", "table of contents", "toc", "sommaire", "table des matieres", "table", "inhalt",
+             "inhaltsverzeichnis", "indice", "indice general", "contenido", "contenidos", "sumario", "indice generale",
+             "sommario", "conteudo", "brief contents", "detailed contents", "list of contents"]
+        ),
+        (.dedication, ["dedication", "dedicace", "widmung", "dedicatoria", "dedica", "to", "for"]),
+        (.epigraph, ["epigraph", "epigraphe", "epigraf", "epigrafe", "motto", "exergue"]),
+        (
+            .foreword,
+            ["foreword", "forward", "avant propos", "geleitwort", "premessa", "presentacion", "apresentacao",
+             "presentation", "prefatory note"]
+        ),
+        (
+            .preface,
+            ["preface", "vorwort", "prefacio", "prefazione", "prefacio", "authors preface", "translators preface",
+             "note to the reader", "avertissement", "au lecteur", "avis au lecteur", "a note on the text",
+             "note on the text", "a note on the translation", "prefatory", "praface", "vorbemerkung"]
+        ),
+        (
+            .introduction,
+            ["introduction", "einleitung", "einfuhrung", "zur einfuhrung", "introduccion", "introduzione", "introducao",
+             "editors introduction", "translators introduction", "introductory note"]
+        ),
+        (
+            .transcriberNotes,
+            ["transcribers note", "transcribers notes", "original transcribers notes", "note du transcripteur",
+             "anmerkungen zur transkription", "nota del transcriptor"]
+        ),
+        (
+            .dramatisPersonae,
+            ["dramatis personae", "characters", "the persons of the play", "persons represented", "personnages",
+             "personen", "personajes", "personaggi", "personagens", "cast of characters"]
+        ),
+        (.prologue, ["prologue", "prolog", "prologo", "prolegomena"]),
+        (.epilogue, ["epilogue", "epilog", "epilogo"]),
+        (.interlude, ["interlude", "intermezzo", "entracte", "zwischenspiel", "interludio"]),
+        (.afterword, ["afterword", "postface", "nachwort", "posfacio", "postfazione", "epilogo del autor", "postscript"]),
+        (
+            .acknowledgments,
+            ["acknowledgments", "acknowledgements", "acknowledgment", "acknowledgement", "remerciements",
+             "danksagung", "dank", "agradecimientos", "ringraziamenti", "agradecimentos"]
+        ),
+        (.appendix, ["appendix", "appendices", "annexe", "annexes", "anhang", "apendice", "appendice", "anexo", "addendum"]),
+        (
+            .notes,
+            ["notes", "endnotes", "footnotes", "anmerkungen", "fussnoten", "notas", "note", "notes on", "annotations",
+             "remarques", "notes to the text", "chapter notes", "erlauterungen"]
+        ),
+        (
+            .bibliography,
+            ["bibliography", "bibliographie", "references", "works cited", "literatur", "literaturverzeichnis",
+             "bibliografia", "further reading", "sources", "select bibliography", "quellen", "referencias"]
+        ),
+        (
+            .glossary,
+            ["glossary", "glossaire", "glossar", "glosario", "glossario", "lexique", "terminology", "definitions",
+             "notation", "symbols", "list of symbols", "abbreviations", "list of abbreviations", "abkurzungen",
+             "abreviaturas", "abreviations", "abbreviazioni"]
+        ),
+        (
+            .index,
+            ["index", "register", "indice analitico", "indice alfabetico", "indice dei nomi", "sachregister",
+             "personenregister", "index des noms", "general index"]
+        ),
+        (
+            .colophon,
+            ["colophon", "kolophon", "colofon", "about this ebook", "about the ebook", "about this book",
+             "production notes", "about this document", "achever d imprimer", "credits"]
+        ),
+        (
+            .aboutAuthor,
+            ["about the author", "about the authors", "a propos de l auteur", "l auteur", "uber den autor",
+             "uber die autorin", "sobre el autor", "sobre la autora", "sull autore", "sobre o autor", "author biography",
+             "biography", "biographical note", "about the translator", "meet the author"]
+        ),
+        (
+            .alsoBy,
+            ["also by", "by the same author", "other books by", "du meme auteur", "vom selben autor",
+             "del mismo autor", "dello stesso autore", "do mesmo autor", "books by", "other titles", "also available"]
+        ),
+        (.contributors, ["contributors", "about the contributors", "list of contributors"]),
+        (
+            .license,
+            ["license", "licence", "full license", "project gutenberg license", "lizenz", "licencia", "licenza", "licenca",
+             "terms of use", "gnu free documentation license"]
+        ),
+        (
+            .loi,
+            ["list of illustrations", "illustrations", "list of figures", "list of plates", "list of maps",
+             "table des illustrations", "abbildungsverzeichnis", "lista de ilustraciones", "figures", "plates", "maps",
+             "diagrams", "list of diagrams"]
+        ),
+        (.lot, ["list of tables", "tables", "liste des tableaux", "tabellenverzeichnis"]),
+        (.advertisement, ["advertisement", "advertisements", "publicite", "werbung", "about the publisher", "safari books online"]),
+    ]
+
+    /// Phrase → kind, for exact title matches.
+    static let exactTitles: [String: SectionKind] = {
+        var d: [String: SectionKind] = [:]
+        for (kind, phrases) in titlePhrases {
+            for p in phrases where d[p] == nil { d[p] = kind }
+        }
+        return d
+    }()
+
+    /// Phrases that also count when they start a longer title ("Preface to the Second Edition").
+    /// Short or ambiguous words ("to", "for", "table", "title") are left out.
+    static let prefixTitles: [(String, SectionKind)] = {
+        let ambiguous: Set<String> = [
+            "to", "for", "table", "title", "note", "edition", "publisher", "rights", "sources", "figures", "plates", "maps",
+            "tables", "register", "credits", "dank", "characters", "illustrations", "definitions", "biography", "inhalt",
+            "indice", "cover",
+        ]
+        var out: [(String, SectionKind)] = []
+        for (kind, phrases) in titlePhrases {
+            for p in phrases where !ambiguous.contains(p) { out.append((p, kind)) }
+        }
+        return out.sorted { $0.0.count > $1.0.count }
+    }()
+
+    /// Tokens of file names and ids that hint at a kind (`preface_001.xhtml`, `id="copyright"`).
+    static let fileTokens: [String: SectionKind] = [
+        "cover": .cover, "coverpage": .cover, "title": .titlepage, "titlepage": .titlepage, "halftitle": .halftitle,
+        "halftitlepage": .halftitle, "copyright": .copyright, "uncopyright": .copyright, "imprint": .imprint,
+        "toc": .toc, "contents": .toc, "nav": .toc, "dedication": .dedication, "epigraph": .epigraph,
+        "foreword": .foreword, "preface": .preface, "introduction": .introduction, "intro": .introduction,
+        "prologue": .prologue, "part": .part, "chapter": .chapter, "epilogue": .epilogue, "afterword": .afterword,
+        "acknowledgments": .acknowledgments, "acknowledgements": .acknowledgments, "ack": .acknowledgments,
+        "appendix": .appendix, "notes": .notes, "endnotes": .notes, "footnotes": .notes, "rearnotes": .notes,
+        "bibliography": .bibliography, "glossary": .glossary, "index": .index, "colophon": .colophon,
+        "about": .aboutAuthor, "bio": .aboutAuthor, "alsoby": .alsoBy, "license": .license, "licence": .license,
+        "loi": .loi, "lot": .lot, "frontispiece": .titlepage, "ded": .dedication, "ata": .aboutAuthor, "chap": .chapter,
+        "ch": .chapter, "pref": .preface, "ad": .advertisement, "ads": .advertisement,
+        "dramatis": .dramatisPersonae, "personae": .dramatisPersonae, "credits": .contributors,
+    ]
+
+    /// Semantic types (`epub:type`, `doc-*` roles, guide and landmark types) that name a kind.
+    static let semanticTypes: [String: SectionKind] = [
+        "cover": .cover, "titlepage": .titlepage, "title-page": .titlepage, "halftitlepage": .halftitle,
+        "halftitle": .halftitle, "copyright-page": .copyright, "copyright": .copyright, "imprint": .imprint,
+        "imprimatur": .imprint, "toc": .toc, "toc-brief": .toc, "contents": .toc, "landmarks": .toc,
+        "dedication": .dedication, "epigraph": .epigraph, "foreword": .foreword, "preface": .preface,
+        "introduction": .introduction, "prologue": .prologue, "part": .part, "volume": .part, "division": .part,
+        "chapter": .chapter, "epilogue": .epilogue, "afterword": .afterword, "acknowledgments": .acknowledgments,
+        "acknowledgements": .acknowledgments, "appendix": .appendix, "addendum": .appendix, "notes": .notes,
+        "endnotes": .notes, "footnotes": .notes, "rearnotes": .notes, "bibliography": .bibliography,
+        "glossary": .glossary, "index": .index, "colophon": .colophon, "contributors": .contributors,
+        "other-credits": .contributors, "loi": .loi, "lot": .lot, "errata": .other,
+        "z3998:dramatis-personae": .dramatisPersonae, "z3998:publisher-note": .imprint, "z3998:biography": .aboutAuthor,
+        "conclusion": .other, "seriespage": .alsoBy, "credits": .contributors, "advertisement": .advertisement,
+        "text": .chapter, "bodymatter": .chapter, "z3998:fiction": .chapter, "z3998:poem": .chapter,
+        "z3998:short-story": .chapter, "z3998:letter": .chapter,
+    ]
+
+    /// Chapter headings: a chapter word and a number, or a bare number (arabic or roman).
+    nonisolated(unsafe) static let chapterTitle = try! Regex(
+        #"^(?:(?:chapter|chap|ch|chapitre|kapitel|capitulo|capitolo|cap|letter|lettre|brief|carta|lettera|act|acte|akt|acto|atto|canto|scene|szene|story|stave|fitte?|lesson|lecon|lektion)\s+(?:[ivxlcdm]+|\d+|[a-z]+)\b|(?:[ivxlcdm]+|\d+)(?:\s|$))"#)
+    /// Explicit chapter words only (for deciding whether a TOC entry's children are chapters).
+    nonisolated(unsafe) static let explicitChapter = try! Regex(
+        #"^(?:chapter|chapitre|kapitel|capitulo|capitolo|letter|lettre|brief|carta|lettera|stave)\s+(?:[ivxlcdm]+|\d+|[a-z]+)\b"#)
+    /// Parts, books, volumes.
+    nonisolated(unsafe) static let partTitle = try! Regex(
+        #"^(?:part|partie|teil|parte|book|livre|buch|libro|volume|vol|tome|band|tomo|volumen|section|sektion|seccion|sezione|secao|abschnitt)\s+(?:[ivxlcdm]+|\d+|the\s+\w+|one|two|three|four|five|six|seven|eight|nine|ten|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|premier|premiere|deuxieme|troisieme|erster|erstes|erste|zweiter|zweites|zweite|dritter|drittes|dritte|primera|primero|segunda|segundo|tercera|tercero|primo|prima|secondo|seconda|terzo|terza|un|une|deux|trois|eins|zwei|drei|uno|dos|tres|due|tre)\b"#)
+
+    /// The kind a title names, if any, and whether the whole title is the phrase.
+    static func kind(forTitle title: String) -> (kind: SectionKind, exact: Bool)? {
+        let folded = TextNormalizer.fold(title)
+        guard !folded.isEmpty else { return nil }
+        let stripped = stripNumbering(folded)
+        for candidate in [folded, stripped] {
+            if let k = exactTitles[candidate] { return (k, true) }
+        }
+        for candidate in [folded, stripped] {
+            for (phrase, kind) in prefixTitles where candidate.hasPrefix(phrase + " ") {
+                return (kind, false)
+            }
+        }
+        return nil
+    }
+
+    /// "chapter 9 appendix cn" → "appendix cn"; "1 introduction" → "introduction".
+    static func stripNumbering(_ folded: String) -> String {
+        var words = folded.split(separator: " ").map(String.init)
+        let numberWords: Set<String> = ["chapter", "chap", "part", "book", "section", "chapitre", "kapitel", "teil"]
+        if words.count > 1, numberWords.contains(words[0]), isNumeral(words[1]) { words.removeFirst(2) }
+        if words.count > 1, isNumeral(words[0]) { words.removeFirst() }
+        return words.joined(separator: " ")
+    }
+
+    static func isNumeral(_ word: String) -> Bool {
+        if word.allSatisfy(\.isNumber) { return true }
+        return word.count <= 7 && word.allSatisfy { "ivxlcdm".contains($0) }
+    }
+
+    static func isChapterTitle(_ title: String) -> Bool {
+        let folded = TextNormalizer.fold(title)
+        return (try? chapterTitle.prefixMatch(in: folded)) != nil
+    }
+
+    static func isExplicitChapterTitle(_ title: String) -> Bool {
+        (try? explicitChapter.prefixMatch(in: TextNormalizer.fold(title))) != nil
+    }
+
+    static func isPartTitle(_ title: String) -> Bool {
+        (try? partTitle.prefixMatch(in: TextNormalizer.fold(title))) != nil
+    }
+
+    /// Tokens of a file name or id: `preface_001.xhtml` → ["preface", "001"]; `ch01s02` → ["ch", "01", "s", "02"].
+    static func tokens(ofName name: String) -> [String] {
+        var base = name
+        if let slash = base.lastIndex(of: "/") { base = String(base[base.index(after: slash)...]) }
+        if let dot = base.lastIndex(of: "."), dot != base.startIndex { base = String(base[..<dot]) }
+        let lower = base.lowercased()
+        var out: [String] = []
+        var current = ""
+        var currentIsDigit = false
+        for ch in lower {
+            let isAlnum = ch.isLetter || ch.isNumber
+            if !isAlnum {
+                if !current.isEmpty { out.append(current) }
+                current = ""
+                continue
+            }
+            if !current.isEmpty, ch.isNumber != currentIsDigit {
+                out.append(current)
+                current = ""
+            }
+            current.append(ch)
+            currentIsDigit = ch.isNumber
+        }
+        if !current.isEmpty { out.append(current) }
+        return out
+    }
+
+    /// TOC labels that say where to start rather than what is there ("Start reading").
+    static func isGenericLabel(_ label: String) -> Bool {
+        [
+            "start", "start reading", "begin reading", "beginning", "text", "content", "contents start",
+            "commencer la lecture", "debut", "lecture", "lesen", "text beginnen", "comenzar a leer", "inicio",
+            "iniziare a leggere", "inizio", "comecar a ler", "inicio da leitura", "main text", "go to text",
+        ].contains(TextNormalizer.fold(label))
+    }
+
+    /// Whether a string looks like a file name rather than a title.
+    static func looksLikeFileName(_ s: String) -> Bool {
+        let lower = s.lowercased()
+        return [".xhtml", ".html", ".htm", ".xml", ".txt"].contains { lower.hasSuffix($0) } || lower.contains("@")
+            || (!lower.contains(" ") && lower.contains("_") && lower.count > 8)
+    }
+}

@@ -1,0 +1,218 @@
+import EPUBReader
+import Foundation
+
+/// One piece of evidence about what a section is.
+struct Evidence: Hashable, Sendable {
+    /// The kind it points to; nil for role-only evidence (`frontmatter`, position).
+    var kind: SectionKind?
+    /// The role it points to; when nil, the kind's usual role.
+    var role: SectionRole?
+    /// 2 or more is strong (wins alone); around 1 is weak (needs another to agree).
+    var weight: Double
+    var reason: String
+
+    var isBody: Bool { (role ?? kind?.usualRole) == .body }
+}
+
+/// What the classifier looks at in a section's text.
+struct SectionFeatures: Sendable {
+    var title: String
+    var tocLabel: String?
+    var headings: [String] = []
+    var words = 0
+    var linkWords = 0
+    var textBlocks = 0
+    var shortBlocks = 0
+    var images = 0
+    var firstTypes: [String] = []
+    var landmarkTypes: [String] = []
+    var fileNames: [String] = []
+    var fragment: String?
+    var allNonLinear = false
+    /// Folded text of the first blocks (for copyright and licence phrases).
+    var openingText = ""
+    var hasGutenbergMarker = false
+    var isTOCContainer = false
+    var fromTOC = false
+    var bookTitle: String?
+}
+
+/// Result of classifying one section.
+struct Classification: Sendable {
+    var role: SectionRole
+    var kind: SectionKind
+    var confidence: Double
+    var reasons: [String]
+    var bodyWeight: Double
+    var otherWeight: Double
+}
+
+/// The four-layer classifier: book semantics, patterns, content heuristics, then a score.
+enum SectionClassifier {
+    /// Evidence of layers 1-3 (everything but position in the book).
+    static func evidence(_ f: SectionFeatures) -> [Evidence] {
+        var out: [Evidence] = []
+
+        // Layer 1: the book's own semantics.
+        var seenSemantic: Set<SectionKind> = []
+        for t in f.firstTypes.reversed() {  // innermost first
+            if t == "frontmatter" {
+                out.append(Evidence(kind: nil, role: .front, weight: 2, reason: "marked frontmatter"))
+            } else if t == "backmatter" {
+                out.append(Evidence(kind: nil, role: .back, weight: 2, reason: "marked backmatter"))
+            } else if t == "bodymatter" {
+                out.append(Evidence(kind: nil, role: .body, weight: 1.5, reason: "marked bodymatter"))
+            } else if let k = Patterns.semanticTypes[t], !seenSemantic.contains(k) {
+                seenSemantic.insert(k)
+                // Only the innermost structural type counts in full; genre hints (z3998:fiction) are weak.
+                let structural = !t.hasPrefix("z3998:") || t == "z3998:dramatis-personae" || t == "z3998:publisher-note"
+                let w = !structural ? 1.0 : (seenSemantic.count == 1 ? 3.0 : 1.0)
+                out.append(Evidence(kind: k, role: nil, weight: w, reason: "epub:type/role \"\(t)\""))
+            }
+        }
+        for t in f.landmarkTypes {
+            if t == "bodymatter" || t == "text" {
+                out.append(Evidence(kind: nil, role: .body, weight: 1.5, reason: "landmark \"\(t)\" (start of the text)"))
+            } else if let k = Patterns.semanticTypes[t] {
+                out.append(Evidence(kind: k, role: nil, weight: 2.5, reason: "landmark/guide \"\(t)\""))
+            }
+        }
+        if f.allNonLinear {
+            out.append(Evidence(kind: nil, role: .front, weight: 1.5, reason: "spine item linear=\"no\""))
+        }
+
+        // Layer 2: patterns on titles, file names and ids.
+        var titles: [String] = []
+        if let l = f.tocLabel { titles.append(l) }
+        if let h = f.headings.first, !titles.contains(h) { titles.append(h) }
+        var titleKinds: Set<SectionKind> = []
+        for title in titles {
+            if f.isTOCContainer || Patterns.isPartTitle(title) {
+                if !titleKinds.contains(.part) {
+                    titleKinds.insert(.part)
+                    let why = f.isTOCContainer ? "TOC entry holding others" : "part title \"\(title)\""
+                    out.append(Evidence(kind: .part, role: .body, weight: 2, reason: why))
+                }
+                continue
+            }
+            if let (k, exact) = Patterns.kind(forTitle: title), !titleKinds.contains(k) {
+                titleKinds.insert(k)
+                out.append(Evidence(kind: k, role: nil, weight: exact ? 2 : 1.8, reason: "title \"\(title)\""))
+            } else if Patterns.isChapterTitle(title), !titleKinds.contains(.chapter) {
+                titleKinds.insert(.chapter)
+                out.append(Evidence(kind: .chapter, role: .body, weight: 2, reason: "chapter title \"\(title)\""))
+            }
+        }
+        if let book = f.bookTitle, !book.isEmpty, f.words < 150,
+            titles.contains(where: { TextNormalizer.fold($0) == TextNormalizer.fold(book) })
+        {
+            out.append(Evidence(kind: .titlepage, role: .front, weight: 2, reason: "titled with the book's title, short"))
+        }
+        var fileKinds: Set<SectionKind> = []
+        for name in f.fileNames.prefix(1) {
+            for token in Patterns.tokens(ofName: name) {
+                if let k = Patterns.fileTokens[token], !fileKinds.contains(k) {
+                    fileKinds.insert(k)
+                    out.append(Evidence(kind: k, role: nil, weight: 1, reason: "file name \"\(name)\""))
+                }
+            }
+        }
+        if let frag = f.fragment {
+            for token in Patterns.tokens(ofName: frag) {
+                if let k = Patterns.fileTokens[token], !fileKinds.contains(k) {
+                    fileKinds.insert(k)
+                    out.append(Evidence(kind: k, role: nil, weight: 0.8, reason: "id \"\(frag)\""))
+                }
+            }
+        }
+
+        // Layer 3: content.
+        let text = f.openingText
+        if f.hasGutenbergMarker || text.contains("project gutenberg license") || text.contains("project gutenberg tm")
+            || (text.contains("project gutenberg") && text.contains("ebook") && f.words < 2500
+                && (text.contains("license") || text.contains("terms")))
+        {
+            out.append(Evidence(kind: .license, role: nil, weight: 3, reason: "Project Gutenberg header or licence"))
+        }
+        var copyrightSignals: [String] = []
+        if text.contains("copyright") || f.openingText.contains("©") { copyrightSignals.append("copyright notice") }
+        if text.contains("all rights reserved") || text.contains("tous droits reserves")
+            || text.contains("alle rechte vorbehalten") || text.contains("todos los derechos reservados")
+            || text.contains("tutti i diritti riservati") || text.contains("todos os direitos reservados")
+        {
+            copyrightSignals.append("\"all rights reserved\"")
+        }
+        if text.range(of: #"isbn(?:[ -]?1[03])?[: ]*[0-9][0-9 -]{8,}"#, options: .regularExpression) != nil {
+            copyrightSignals.append("ISBN")
+        }
+        if text.contains("printed in") || text.contains("published by") || text.contains("first published")
+            || text.contains("first edition") || text.contains("library of congress")
+        {
+            copyrightSignals.append("publishing details")
+        }
+        if text.contains("public domain") && (text.contains("creative commons") || text.contains("cc0")) {
+            copyrightSignals.append("public-domain dedication")
+        }
+        if !copyrightSignals.isEmpty, f.words < 900 {
+            let w = copyrightSignals.count >= 2 ? 2.0 : (f.words < 250 ? 1.0 : 0.6)
+            out.append(
+                Evidence(kind: .copyright, role: nil, weight: w, reason: copyrightSignals.joined(separator: ", ")))
+        }
+        if f.words >= 12, Double(f.linkWords) / Double(f.words) >= 0.6 {
+            out.append(Evidence(kind: .toc, role: nil, weight: 1.5, reason: "mostly links (a printed contents list)"))
+        }
+        if f.words == 0 && f.images > 0 {
+            out.append(Evidence(kind: nil, role: nil, weight: 0, reason: "image only, nothing to read"))
+        } else if f.words > 0, f.words < 60, !titleKinds.contains(.chapter), !titleKinds.contains(.part) {
+            out.append(Evidence(kind: nil, role: .front, weight: 0.8, reason: "very short (\(f.words) words)"))
+        } else if f.textBlocks >= 6, Double(f.shortBlocks) / Double(f.textBlocks) > 0.85, f.words < 400 {
+            out.append(Evidence(kind: nil, role: .front, weight: 0.6, reason: "list of short lines"))
+        }
+        if f.fromTOC {
+            out.append(Evidence(kind: nil, role: .body, weight: 0.6, reason: "listed in the table of contents"))
+        }
+        if f.words >= 1500 {
+            out.append(Evidence(kind: nil, role: .body, weight: 0.7, reason: "long text (\(f.words) words)"))
+        }
+        return out
+    }
+
+    /// Layer 4: combines the evidence into a role, a kind and a confidence.
+    static func decide(_ evidence: [Evidence], defaultKind: SectionKind) -> Classification {
+        var body = 0.0
+        var other = 0.0
+        var kindWeights: [SectionKind: Double] = [:]
+        var roleWeights: [SectionRole: Double] = [:]
+        for e in evidence where e.weight > 0 {
+            if e.isBody { body += e.weight } else { other += e.weight }
+            if let k = e.kind { kindWeights[k, default: 0] += e.weight }
+            if let r = e.role ?? e.kind?.usualRole { roleWeights[r, default: 0] += e.weight }
+        }
+        // Weak signals must agree before text is dropped; one strong signal is enough.
+        let dropped = other > body && other >= 1.5
+        let kind: SectionKind
+        let role: SectionRole
+        if dropped {
+            let candidates = kindWeights.filter { !$0.key.isBody }
+            kind = candidates.max { ($0.value, $1.key.rawValue) < ($1.value, $0.key.rawValue) }?.key ?? .other
+            let front = roleWeights[.front, default: 0]
+            let back = roleWeights[.back, default: 0]
+            role = kind == .other ? (back > front ? .back : .front) : kind.usualRole
+        } else {
+            let candidates = kindWeights.filter { $0.key.isBody }
+            kind = candidates.max { ($0.value, $1.key.rawValue) < ($1.value, $0.key.rawValue) }?.key ?? defaultKind
+            role = .body
+        }
+        let win = dropped ? other : body
+        let lose = dropped ? body : other
+        let confidence = min(0.99, max(0.3, (win + 0.5) / (win + lose + 1)))
+        let sorted = evidence.filter { $0.weight > 0 || evidence.count == 1 }.sorted { $0.weight > $1.weight }
+        var reasons = sorted.map { e -> String in
+            let direction = e.isBody ? "text" : (e.kind.map { $0.rawValue } ?? (e.role?.rawValue ?? "skip"))
+            return "\(e.reason) → \(direction)"
+        }
+        if reasons.isEmpty { reasons = ["no evidence of front or back matter"] }
+        return Classification(
+            role: role, kind: kind, confidence: confidence, reasons: reasons, bodyWeight: body, otherWeight: other)
+    }
+}

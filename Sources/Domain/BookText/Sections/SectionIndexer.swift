@@ -1,0 +1,568 @@
+import EPUBReader
+import Markup
+
+/// Cuts a book into sections from its table of contents and decides which ones are read.
+///
+/// A section starts where a TOC entry points (at the element for `file#fragment`, at the file's
+/// start otherwise) and runs until the next section starts, across files. Text the TOC does not
+/// reach (a cover, a licence, a Project Gutenberg header inside a chapter file) becomes sections
+/// of its own or joins the section before it, so every spine item's text belongs to exactly one
+/// section. When the TOC is missing or useless, spine items and their headings are used instead.
+public enum SectionIndexer {
+    /// Indexes `book`. Throws only when the spine is empty; unreadable documents become warnings.
+    public static func index(_ book: some BookContent, options: SectionOptions = SectionOptions()) throws
+        -> SectionIndex
+    {
+        let package = book.package
+        guard !package.spine.isEmpty else { throw BookTextError.emptySpine }
+        var warnings: [EPUBWarning] = []
+        let docs = loadDocuments(book, warnings: &warnings)
+        var builder = SectionBuilder(package: package, docs: docs, options: options)
+        var index = builder.build()
+        index.warnings = warnings + index.warnings
+        return index
+    }
+
+    static func loadDocuments(_ book: some BookContent, warnings: inout [EPUBWarning]) -> [FlatDocument] {
+        book.package.spine.map { item in
+            do {
+                let document = try book.document(forHref: item.href)
+                return DocumentFlattener.flatten(document.root, documentPath: item.href)
+            } catch {
+                warnings.append(EPUBWarning(.major, path: item.href, "could not be read, its text is skipped: \(error)"))
+                return FlatDocument()
+            }
+        }
+    }
+}
+
+/// Where a section boundary comes from.
+enum StartOrigin: Int, Comparable, Sendable {
+    /// A TOC entry (or, without a usable TOC, a spine item with a heading).
+    case toc = 0
+    /// A semantic region inside a file (`<section epub:type="rearnotes">`).
+    case region = 1
+    /// Project Gutenberg boilerplate inside a file.
+    case boilerplate = 2
+    /// Text the TOC does not reach: a spine item or the head of one.
+    case untargeted = 3
+
+    static func < (l: Self, r: Self) -> Bool { l.rawValue < r.rawValue }
+}
+
+struct SectionStart: Sendable {
+    var position: TextPosition
+    var origin: StartOrigin
+    var label: String?
+    var level = 1
+    var partTitle: String?
+    var isContainer = false
+    var link: EPUBLink?
+    var tocOrder = Int.max
+    var regionType: String?
+}
+
+struct SectionBuilder {
+    let package: EPUBPackage
+    let docs: [FlatDocument]
+    let options: SectionOptions
+    var warnings: [EPUBWarning] = []
+    private var spineByPath: [String: Int] = [:]
+    /// Spine items that TOC entries below the chosen depth start: always part of the section before.
+    private var insideEntries: Set<Int> = []
+    private var spineByLowerPath: [String: Int] = [:]
+
+    /// Types of regions inside a file that are cut off as sections of their own.
+    static let regionTypes: Set<String> = [
+        "frontmatter", "backmatter", "titlepage", "halftitlepage", "copyright-page", "toc", "bibliography",
+        "rearnotes", "endnotes", "footnotes", "index", "glossary", "colophon", "acknowledgments", "appendix", "loi", "lot",
+        "preface", "foreword", "afterword", "imprint",
+    ]
+
+    init(package: EPUBPackage, docs: [FlatDocument], options: SectionOptions) {
+        self.package = package
+        self.docs = docs
+        self.options = options
+        for item in package.spine {
+            if spineByPath[item.href] == nil { spineByPath[item.href] = item.index }
+            if spineByLowerPath[item.href.lowercased()] == nil { spineByLowerPath[item.href.lowercased()] = item.index }
+        }
+    }
+
+    private var endPosition: TextPosition { TextPosition(spineIndex: docs.count, blockIndex: 0) }
+
+    func spineIndex(of path: String) -> Int? {
+        spineByPath[path] ?? spineByLowerPath[path.lowercased()]
+    }
+
+    /// The position a link points at, or nil when it is outside the spine.
+    mutating func resolve(_ link: EPUBLink, label: String) -> TextPosition? {
+        guard let s = spineIndex(of: link.path) else { return nil }
+        guard let fragment = link.fragment, !fragment.isEmpty else { return TextPosition(spineIndex: s, blockIndex: 0) }
+        guard let block = docs[s].anchors[fragment] else {
+            warnings.append(
+                EPUBWarning(.minor, path: link.path, "TOC entry \"\(label)\" points at a missing id \"\(fragment)\"; using the file's start"))
+            return TextPosition(spineIndex: s, blockIndex: 0)
+        }
+        if block >= docs[s].blocks.count, s + 1 < docs.count { return TextPosition(spineIndex: s + 1, blockIndex: 0) }
+        return TextPosition(spineIndex: s, blockIndex: block)
+    }
+
+    // MARK: TOC entries → starts
+
+    private struct FlatEntry {
+        var entry: TOCEntry
+        var depth: Int
+        var partTitle: String?
+        var isContainer: Bool
+    }
+
+    /// Every target below an entry (itself included).
+    private func targets(_ e: TOCEntry) -> [EPUBLink] {
+        (e.target.map { [$0] } ?? []) + e.children.flatMap(targets)
+    }
+
+    /// Every target path below an entry (itself included).
+    private func targetPaths(_ e: TOCEntry) -> [String] {
+        var out: [String] = []
+        if let t = e.target { out.append(t.path) }
+        for c in e.children { out += targetPaths(c) }
+        return out
+    }
+
+    /// Whether a TOC entry with children is one section (a chapter with its sub-sections).
+    private func keepsChildren(_ e: TOCEntry) -> Bool {
+        guard let target = e.target else { return false }
+        let label = e.label
+        if Patterns.isPartTitle(label) { return false }
+        if Patterns.isChapterTitle(label) { return true }
+        if e.children.contains(where: { Patterns.isExplicitChapterTitle($0.label) || Patterns.isPartTitle($0.label) }) {
+            return false
+        }
+        if let (kind, _) = Patterns.kind(forTitle: label), !kind.isBody { return true }
+        // Sub-sections that all live in the entry's own file are part of it.
+        let paths = e.children.flatMap(targetPaths)
+        if !paths.isEmpty, paths.allSatisfy({ $0 == target.path }) {
+            // ... unless the file is the whole book and the entry is its only top-level one.
+            return true
+        }
+        return false
+    }
+
+    private func flattenTOC(
+        _ entries: [TOCEntry], depth: Int, part: String?, into out: inout [FlatEntry], inner: inout [EPUBLink]
+    ) {
+        for e in entries {
+            guard depth <= 64 else { return }  // nav documents can nest absurdly deep; sections never do
+            let label = e.label
+            if let max = options.tocDepth {
+                let split = depth < max && !e.children.isEmpty
+                out.append(FlatEntry(entry: e, depth: depth, partTitle: part, isContainer: split))
+                if split {
+                    flattenTOC(e.children, depth: depth + 1, part: label, into: &out, inner: &inner)
+                } else {
+                    inner += e.children.flatMap(targets)
+                }
+            } else if e.children.isEmpty || keepsChildren(e) {
+                out.append(FlatEntry(entry: e, depth: depth, partTitle: part, isContainer: false))
+                inner += e.children.flatMap(targets)
+            } else {
+                out.append(FlatEntry(entry: e, depth: depth, partTitle: part, isContainer: true))
+                flattenTOC(e.children, depth: depth + 1, part: label, into: &out, inner: &inner)
+            }
+        }
+    }
+
+    mutating func tocStarts() -> [SectionStart] {
+        var flat: [FlatEntry] = []
+        var inner: [EPUBLink] = []
+        flattenTOC(package.toc, depth: 1, part: nil, into: &flat, inner: &inner)
+        // Files that sub-entries kept inside their section point at: their text belongs to it.
+        for link in inner where link.fragment == nil {
+            if let s = spineIndex(of: link.path) { insideEntries.insert(s) }
+        }
+        var starts: [SectionStart] = []
+        var outside = 0
+        for (order, f) in flat.enumerated() {
+            guard let target = f.entry.target else { continue }
+            guard let pos = resolve(target, label: f.entry.label) else {
+                outside += 1
+                warnings.append(
+                    EPUBWarning(.major, path: target.path, "TOC entry \"\(f.entry.label)\" points outside the spine; ignored"))
+                continue
+            }
+            let label = TextNormalizer.normalize(f.entry.label)
+            starts.append(
+                SectionStart(
+                    position: pos, origin: .toc, label: label.isEmpty ? nil : label, level: f.depth,
+                    partTitle: f.partTitle.map(TextNormalizer.normalize), isContainer: f.isContainer, link: target,
+                    tocOrder: order))
+        }
+        if zip(starts, starts.dropFirst()).contains(where: { $0.position > $1.position }) {
+            warnings.append(EPUBWarning(.minor, "the table of contents is not in reading order; sections follow the spine"))
+        }
+        return starts
+    }
+
+    /// Without a usable TOC: every spine item with a heading near its start begins a section.
+    func headingStarts() -> [SectionStart] {
+        var starts: [SectionStart] = []
+        for (s, doc) in docs.enumerated() {
+            let opening = doc.blocks.prefix(while: { $0.kind != .paragraph }).prefix(4)
+            if let h = opening.first(where: { $0.kind == .heading }) {
+                starts.append(
+                    SectionStart(
+                        position: TextPosition(spineIndex: s, blockIndex: 0), origin: .toc, label: h.text,
+                        link: EPUBLink(path: package.spine[s].href), tocOrder: s))
+            }
+        }
+        return starts
+    }
+
+    /// A TOC is useless when it reaches nothing, or gives one entry for a book whose files have
+    /// headings of their own.
+    func isUseless(_ starts: [SectionStart]) -> Bool {
+        let distinct = Set(starts.map(\.position))
+        if distinct.isEmpty { return true }
+        if distinct.count == 1 {
+            let textFiles = docs.filter { $0.words > 0 }.count
+            let headed = headingStarts().count
+            return textFiles >= 4 && headed >= 3
+        }
+        return false
+    }
+
+    // MARK: building
+
+    mutating func build() -> SectionIndex {
+        var starts = tocStarts()
+        if isUseless(starts) {
+            let reason = package.toc.isEmpty ? "the book has no table of contents" : "the table of contents is not usable"
+            warnings.append(EPUBWarning(.major, "\(reason); sections follow the spine and its headings"))
+            starts = headingStarts()
+        }
+        starts = dedupe(starts)
+
+        // Text the TOC does not reach: whole spine items, or the head of an item before its first start.
+        var firstInFile: [Int: Int] = [:]
+        for s in starts { firstInFile[s.position.spineIndex] = min(firstInFile[s.position.spineIndex] ?? .max, s.position.blockIndex) }
+        for s in docs.indices where (firstInFile[s] ?? .max) > 0 {
+            starts.append(
+                SectionStart(position: TextPosition(spineIndex: s, blockIndex: 0), origin: .untargeted,
+                             link: EPUBLink(path: package.spine[s].href)))
+        }
+        starts.sort { ($0.position, $0.origin.rawValue, $0.tocOrder) < ($1.position, $1.origin.rawValue, $1.tocOrder) }
+        starts = splitBoilerplate(starts)
+        starts = splitRegions(starts)
+        starts = dedupe(starts)
+
+        // Drafts: each start runs until the next one.
+        var drafts: [Draft] = []
+        for (i, start) in starts.enumerated() {
+            let end = i + 1 < starts.count ? starts[i + 1].position : endPosition
+            guard start.position < end else { continue }
+            drafts.append(Draft(start: start, end: end))
+        }
+        for i in drafts.indices { drafts[i].features = features(of: drafts[i]) }
+        classify(&drafts)
+        drafts = merge(drafts)
+        return SectionIndex(sections: finish(drafts), warnings: warnings)
+    }
+
+    /// Several starts at one position: the most specific TOC entry wins (a part and its first
+    /// chapter at the same place make one chapter section in that part).
+    private mutating func dedupe(_ starts: [SectionStart]) -> [SectionStart] {
+        var byPosition: [TextPosition: SectionStart] = [:]
+        var order: [TextPosition] = []
+        for s in starts {
+            guard let existing = byPosition[s.position] else {
+                byPosition[s.position] = s
+                order.append(s.position)
+                continue
+            }
+            if s.origin < existing.origin {
+                byPosition[s.position] = s
+            } else if s.origin == .toc, existing.origin == .toc {
+                if existing.isContainer, s.level > existing.level {
+                    var child = s
+                    child.partTitle = child.partTitle ?? existing.label
+                    byPosition[s.position] = child
+                } else if s.level == existing.level, s.label != existing.label {
+                    warnings.append(
+                        EPUBWarning(.minor, path: s.link?.path, "TOC entries \"\(existing.label ?? "")\" and \"\(s.label ?? "")\" point at the same place; keeping the first"))
+                }
+            }
+        }
+        return order.sorted().compactMap { byPosition[$0] }
+    }
+
+    /// Project Gutenberg's header ends with "*** START OF THE PROJECT GUTENBERG EBOOK ... ***" and
+    /// its licence starts with "*** END OF THE PROJECT GUTENBERG EBOOK": both are cut off even
+    /// inside a chapter's file.
+    private func splitBoilerplate(_ starts: [SectionStart]) -> [SectionStart] {
+        var result = starts
+        var licenceFound = false
+        for (s, doc) in docs.enumerated() {
+            for (k, block) in doc.blocks.enumerated() where block.text.count < 400 && !licenceFound {
+                let folded = TextNormalizer.fold(block.text)
+                let isStart = folded.contains("start of the project gutenberg") || folded.contains("start of this project gutenberg")
+                let isEnd = folded.contains("end of the project gutenberg") || folded.contains("end of this project gutenberg")
+                    || folded.hasPrefix("end of project gutenberg")
+                let here = TextPosition(spineIndex: s, blockIndex: k)
+                if isStart {
+                    let after = TextPosition(spineIndex: s, blockIndex: k + 1)
+                    // The latest start at or before the marker in this file moves past the header.
+                    if let i = result.lastIndex(where: { $0.position <= here }), result[i].position.spineIndex == s,
+                        result[i].origin == .toc, !result.contains(where: { $0.position == after })
+                    {
+                        var moved = result[i]
+                        let old = moved.position
+                        moved.position = after
+                        result[i] = SectionStart(position: old, origin: .boilerplate, link: EPUBLink(path: package.spine[s].href))
+                        result.append(moved)
+                    } else if k + 1 < doc.blocks.count {
+                        result.append(SectionStart(position: after, origin: .untargeted, link: EPUBLink(path: package.spine[s].href)))
+                    }
+                } else if isEnd {
+                    licenceFound = true  // everything after the first end marker is licence
+                    result.append(SectionStart(position: here, origin: .boilerplate, link: EPUBLink(path: package.spine[s].href)))
+                }
+            }
+        }
+        return result.sorted { ($0.position, $0.origin.rawValue) < ($1.position, $1.origin.rawValue) }
+    }
+
+    /// Sections inside a file marked as front or back matter (`<section epub:type="rearnotes">`)
+    /// become sections of their own; the text after them continues the section before.
+    private func splitRegions(_ starts: [SectionStart]) -> [SectionStart] {
+        var result = starts
+        for (s, doc) in docs.enumerated() where doc.blocks.count > 1 {
+            let present = Set(doc.blocks.flatMap(\.types)).intersection(Self.regionTypes)
+            for type in present.sorted() {
+                let inRegion = doc.blocks.map { $0.types.contains(type) }
+                if inRegion.allSatisfy({ $0 }) { continue }
+                var k = 0
+                while k < inRegion.count {
+                    guard inRegion[k] else {
+                        k += 1
+                        continue
+                    }
+                    var e = k
+                    while e < inRegion.count, inRegion[e] { e += 1 }
+                    let begin = TextPosition(spineIndex: s, blockIndex: k)
+                    let link = EPUBLink(path: package.spine[s].href, fragment: fragment(at: begin))
+                    result.append(SectionStart(position: begin, origin: .region, link: link, regionType: type))
+                    let endPos = TextPosition(spineIndex: s, blockIndex: e)
+                    if e < inRegion.count, !result.contains(where: { $0.position > begin && $0.position <= endPos }) {
+                        result.append(
+                            SectionStart(position: endPos, origin: .untargeted,
+                                         link: EPUBLink(path: package.spine[s].href, fragment: fragment(at: endPos))))
+                    }
+                    k = e
+                }
+            }
+        }
+        return result.sorted { ($0.position, $0.origin.rawValue) < ($1.position, $1.origin.rawValue) }
+    }
+
+    /// An id that points at this block, if the document has one (the shortest, for stability).
+    func fragment(at p: TextPosition) -> String? {
+        guard p.blockIndex > 0, p.spineIndex < docs.count else { return nil }
+        return docs[p.spineIndex].anchors.filter { $0.value == p.blockIndex }.map(\.key).min {
+            ($0.count, $0) < ($1.count, $1)
+        }
+    }
+
+    // MARK: drafts
+
+    struct Draft {
+        var start: SectionStart
+        var end: TextPosition
+        var features = SectionFeatures(title: "")
+        var evidence: [Evidence] = []
+        var classification = Classification(role: .body, kind: .chapter, confidence: 0, reasons: [], bodyWeight: 0, otherWeight: 0)
+        var spine: [Int] = []
+        var words = 0
+        var title: String?
+    }
+
+    func blocks(from start: TextPosition, to end: TextPosition) -> [(TextPosition, RawBlock)] {
+        var out: [(TextPosition, RawBlock)] = []
+        var s = start.spineIndex
+        while s < docs.count, s <= end.spineIndex {
+            let from = s == start.spineIndex ? start.blockIndex : 0
+            let to = s == end.spineIndex ? min(end.blockIndex, docs[s].blocks.count) : docs[s].blocks.count
+            if from < to {
+                for k in from..<to { out.append((TextPosition(spineIndex: s, blockIndex: k), docs[s].blocks[k])) }
+            }
+            s += 1
+        }
+        return out
+    }
+
+    func spineItems(from start: TextPosition, to end: TextPosition) -> [Int] {
+        let last = end.blockIndex == 0 ? end.spineIndex - 1 : end.spineIndex
+        guard start.spineIndex <= min(last, docs.count - 1) else { return [start.spineIndex] }
+        return Array(start.spineIndex...min(last, docs.count - 1))
+    }
+
+    func features(of d: Draft) -> SectionFeatures {
+        var f = SectionFeatures(title: d.start.label ?? "")
+        let range = blocks(from: d.start.position, to: d.end)
+        f.tocLabel = d.start.origin == .toc ? d.start.label : nil
+        f.fromTOC = d.start.origin == .toc
+        f.isTOCContainer = d.start.isContainer
+        f.bookTitle = package.metadata.title
+        var opening = ""
+        for (_, b) in range {
+            if b.kind == .heading, f.headings.count < 3 { f.headings.append(b.text) }
+            guard b.noteID == nil, b.omitted == nil, !b.text.isEmpty else { continue }
+            f.words += b.words
+            f.linkWords += b.linkWords
+            f.textBlocks += 1
+            if b.words <= 8 { f.shortBlocks += 1 }
+            if opening.count < 4000 { opening += " " + b.text }
+        }
+        if f.textBlocks == 0, let firstText = range.first(where: { !$0.1.text.isEmpty }) {
+            opening = firstText.1.text  // a notes-only section still has text to look at
+        }
+        f.openingText = TextNormalizer.fold(opening) + (opening.contains("©") ? " ©" : "")
+        f.hasGutenbergMarker = range.prefix(60).contains { b in
+            let t = b.1.text.lowercased()
+            return t.count < 400 && (t.contains("start of the project gutenberg") || t.contains("end of the project gutenberg")
+                || t.contains("start of this project gutenberg") || t.contains("end of this project gutenberg"))
+        }
+        let items = spineItems(from: d.start.position, to: d.end)
+        f.images = items.reduce(0) { $0 + docs[$1].imageCount }
+        if let first = range.first(where: { !$0.1.text.isEmpty || $0.1.kind == .notice }) ?? range.first {
+            f.firstTypes = first.1.types
+        } else if d.start.position.spineIndex < docs.count {
+            f.firstTypes = docs[d.start.position.spineIndex].bodyTypes
+        }
+        if let region = d.start.regionType, !f.firstTypes.contains(region) { f.firstTypes.append(region) }
+        let startItem = d.start.position.spineIndex
+        if startItem < package.spine.count {
+            let path = package.spine[startItem].href
+            f.fileNames = [path]
+            f.allNonLinear = items.allSatisfy { $0 < package.spine.count && !package.spine[$0].linear }
+            let fragment = d.start.link?.fragment
+            f.fragment = fragment
+            for mark in package.landmarks + package.guide where spineIndex(of: mark.target.path) == startItem {
+                let markBlock = mark.target.fragment.flatMap { docs[startItem].anchors[$0] } ?? 0
+                if markBlock == d.start.position.blockIndex {
+                    f.landmarkTypes.append(mark.type.lowercased())
+                }
+            }
+        }
+        return f
+    }
+
+    private func defaultTitleCandidates(_ d: Draft) -> String? {
+        if let label = d.start.label, !label.isEmpty, !Patterns.looksLikeFileName(label),
+            !(Patterns.isGenericLabel(label) && !d.features.headings.isEmpty)
+        {
+            return label
+        }
+        if let h = d.features.headings.first, !h.isEmpty { return h }
+        let s = d.start.position.spineIndex
+        if s < docs.count, let t = docs[s].title, !Patterns.looksLikeFileName(t),
+            TextNormalizer.fold(t) != TextNormalizer.fold(package.metadata.title ?? "")
+        {
+            return t
+        }
+        return nil
+    }
+
+    // MARK: classification
+
+    private func classify(_ drafts: inout [Draft]) {
+        for i in drafts.indices {
+            drafts[i].evidence = SectionClassifier.evidence(drafts[i].features)
+            let defaultKind: SectionKind = drafts[i].start.origin == .toc ? .chapter : .other
+            drafts[i].classification = SectionClassifier.decide(drafts[i].evidence, defaultKind: defaultKind)
+        }
+        // Position: front matter clusters before the first chapter, back matter after the last.
+        let strongBody = drafts.indices.filter { i in
+            let c = drafts[i].classification
+            return c.role == .body && drafts[i].features.words > 0
+                && (c.bodyWeight >= 1.5 || drafts[i].features.words >= 1500)
+        }
+        guard let first = strongBody.first, let last = strongBody.last else { return }
+        for i in drafts.indices where i < first || i > last {
+            let words = drafts[i].features.words
+            guard words < 1500, drafts[i].classification.role == .body else { continue }
+            let role: SectionRole = i < first ? .front : .back
+            let where_ = i < first ? "before the first chapter" : "after the last chapter"
+            drafts[i].evidence.append(Evidence(kind: nil, role: role, weight: 0.8, reason: "\(where_), short"))
+            let defaultKind: SectionKind = drafts[i].start.origin == .toc ? .chapter : .other
+            drafts[i].classification = SectionClassifier.decide(drafts[i].evidence, defaultKind: defaultKind)
+        }
+    }
+
+    /// Text the TOC does not reach joins the section before it, unless it is something else.
+    private func merge(_ drafts: [Draft]) -> [Draft] {
+        var out: [Draft] = []
+        let firstTOC = drafts.firstIndex { $0.start.origin == .toc } ?? drafts.count
+        for (i, d) in drafts.enumerated() {
+            guard d.start.origin == .untargeted, i > firstTOC, var prev = out.last else {
+                out.append(d)
+                continue
+            }
+            let c = d.classification
+            let p = prev.classification
+            // Only strong evidence of being something else keeps it apart (a copyright page after
+            // the last chapter); sub-sections of a chapter or an appendix in files of their own join.
+            let ownEvidence = d.evidence.contains { $0.weight >= 2 }
+            let ownChapterHeading = d.features.headings.first.map(Patterns.isChapterTitle) ?? false
+            let isInside = d.start.position.blockIndex == 0 && insideEntries.contains(d.start.position.spineIndex)
+            let joins =
+                isInside || (!ownChapterHeading && (!ownEvidence || (c.role == p.role && c.kind == p.kind)))
+            if joins {
+                prev.end = d.end
+                out[out.count - 1] = prev
+            } else {
+                out.append(d)
+            }
+        }
+        return out
+    }
+
+    private func finish(_ drafts: [Draft]) -> [BookSection] {
+        var sections: [BookSection] = []
+        let bodyIndices = drafts.indices.filter { drafts[$0].classification.role == .body && drafts[$0].features.words > 0 }
+        for (i, d) in drafts.enumerated() {
+            var f = d.features
+            // A merged draft spans more text: recount.
+            let range = blocks(from: d.start.position, to: d.end)
+            f.words = range.reduce(0) { $0 + ($1.1.noteID == nil && $1.1.omitted == nil ? $1.1.words : 0) }
+            var c = d.classification
+            if c.role != .body {
+                // Position decides front or back for kinds that can be either.
+                if let firstBody = bodyIndices.first, i < firstBody {
+                    c.role = .front
+                } else if let lastBody = bodyIndices.last, i > lastBody {
+                    c.role = .back
+                }
+            }
+            var reasons = c.reasons
+            var included = options.includes(kind: c.kind, role: c.role)
+            if f.words == 0 {
+                if included { reasons.insert("no text to read", at: 0) }
+                included = options.includeAll && f.images == 0 ? false : false
+            }
+            let number = sections.count + 1
+            let title = defaultTitleCandidates(Draft(start: d.start, end: d.end, features: f)) ?? "Section \(number)"
+            let spine = spineItems(from: d.start.position, to: d.end).map { package.spine[$0].href }
+            let startItem = min(d.start.position.spineIndex, package.spine.count - 1)
+            let link =
+                d.start.link
+                ?? EPUBLink(path: package.spine[startItem].href, fragment: fragment(at: d.start.position))
+            sections.append(
+                BookSection(
+                    number: number, title: title, partTitle: d.start.partTitle, level: d.start.level, href: link,
+                    spine: spine, role: c.role, kind: c.kind, confidence: c.confidence, reasons: reasons, words: f.words,
+                    included: included, start: d.start.position, end: d.end))
+        }
+        return sections
+    }
+}

@@ -1,0 +1,484 @@
+import Contracts
+import Markup
+
+/// Content that is replaced by a short notice unless the options say otherwise.
+enum OmittedContent: Hashable, Sendable {
+    /// A table: its rows, cells joined, for reading in full.
+    case table(rows: [String])
+    /// A code listing, verbatim.
+    case code(String)
+    /// An equation: its alternative text, when it has one.
+    case math(alt: String?)
+    /// An image with a meaningful description.
+    case image(alt: String)
+}
+
+/// One block as the extractor saw it, before options choose what is spoken.
+struct RawBlock: Hashable, Sendable {
+    var kind: BlockKind
+    /// Spoken text: normalised, note references and citations removed.
+    var text: String
+    var language: String?
+    var omitted: OmittedContent?
+    /// 1...6 for headings.
+    var headingLevel: Int?
+    /// Set when the block is part of a footnote or endnote body (not read inline): the note's id.
+    var noteID: String?
+    /// Semantic types (`epub:type`, `doc-*` roles) of the enclosing elements, outermost first.
+    var types: [String]
+    var words: Int
+    /// Words inside links.
+    var linkWords: Int
+    /// Targets of the note references removed from this block, as written (`#n1`, `notes.xhtml#n1`).
+    var noteRefs: [String]
+}
+
+/// A content document turned into a flat list of blocks, with where each id starts.
+struct FlatDocument: Sendable {
+    var blocks: [RawBlock] = []
+    /// Element id → index of the first block at or after the element's start.
+    var anchors: [String: Int] = [:]
+    /// The XHTML `<title>`, cleaned.
+    var title: String?
+    /// Semantic types on `<body>` (and `<html>`).
+    var bodyTypes: [String] = []
+    var language: String?
+    var imageCount = 0
+    /// Ids of every element in the document (note targets are looked up here).
+    var links = 0
+
+    var words: Int { blocks.reduce(0) { $0 + ($1.noteID == nil ? $1.words : 0) } }
+}
+
+/// Walks an XHTML tree and produces `RawBlock`s.
+///
+/// Block ordinals depend only on the document, never on options, so that positions stay stable.
+struct DocumentFlattener {
+    /// Elements whose content is never spoken.
+    private static let skipped: Set<String> = [
+        "script", "style", "head", "template", "noscript", "object", "embed", "iframe", "audio", "video", "button",
+        "input", "select", "textarea", "canvas", "map", "svg", "rt", "rp",
+    ]
+    /// Elements that end the current block and start a new one.
+    private static let blockElements: Set<String> = [
+        "p", "div", "section", "article", "aside", "nav", "header", "footer", "main", "h1", "h2", "h3", "h4", "h5",
+        "h6", "ul", "ol", "li", "dl", "dt", "dd", "blockquote", "figure", "figcaption", "address", "hgroup",
+        "center", "body", "caption", "details", "summary", "form", "fieldset", "legend", "menu", "dir", "html",
+        "tr", "td", "th", "tbody", "thead", "tfoot", "table", "pre", "hr",
+    ]
+    static let noteTypes: Set<String> = ["footnote", "endnote", "rearnote", "note", "footnotes", "endnotes", "rearnotes"]
+    private static let poemTypes: Set<String> = ["z3998:poem", "z3998:verse", "z3998:song", "z3998:hymn", "z3998:lyrics"]
+    private static let poemClasses: Set<String> = ["poem", "poetry", "verse", "stanza", "linegroup", "lg", "poem-block"]
+
+    private struct Context {
+        var headingLevel: Int?
+        var inList = false
+        var inQuote = false
+        var inCaption = false
+        var inPoem = false
+        var language: String?
+        var noteID: String?
+        var types: [String] = []
+        var inLink = false
+    }
+
+    private var doc = FlatDocument()
+    private var buffer = ""
+    private var bufferLinkWords = 0
+    private var bufferNoteRefs: [String] = []
+    private var pendingAnchors: [String] = []
+    /// Ids that note references in this document point to (`#id`).
+    private var noteTargets: Set<String> = []
+    private let documentPath: String
+
+    private init(documentPath: String) {
+        self.documentPath = documentPath
+    }
+
+    /// Flattens `root` (an `<html>` element). `documentPath` tells which links point into the same file.
+    static func flatten(_ root: MarkupElement, documentPath: String = "") -> FlatDocument {
+        var f = DocumentFlattener(documentPath: documentPath)
+        f.collectNoteTargets(root)
+        if let head = root.firstChild(named: "head"), let title = head.firstChild(named: "title") {
+            let t = TextNormalizer.normalize(title.rawText)
+            f.doc.title = t.isEmpty ? nil : t
+        }
+        f.doc.language = root.languageValue
+        let body = root.firstChild(named: "body") ?? root
+        f.doc.bodyTypes = root.semanticTypes + body.semanticTypes
+        var ctx = Context()
+        ctx.language = root.languageValue
+        ctx.types = root.semanticTypes
+        f.walk(body, ctx, depth: 0)
+        f.flush(ctx)
+        for id in f.pendingAnchors where f.doc.anchors[id] == nil { f.doc.anchors[id] = f.doc.blocks.count }
+        return f.doc
+    }
+
+    // MARK: note references
+
+    /// Whether `a` is a reference to a note: `epub:type="noteref"`, `role="doc-noteref"`, a note
+    /// class, or a link into a fragment whose text is a bare marker (`1`, `[2]`, `[A]`, `*`).
+    static func isNoteReference(_ a: MarkupElement) -> Bool {
+        let types = a.semanticTypes
+        if types.contains("noteref") || types.contains("biblioref") { return true }
+        let classes = a.classes
+        if classes.contains(where: { ["noteref", "fnanchor", "footnote-ref", "fnref", "footnoteref", "endnote-ref"].contains($0) }) {
+            return true
+        }
+        guard let href = a.value(of: "href"), href.contains("#") else { return false }
+        return isNoteMarker(TextNormalizer.normalize(a.rawText))
+    }
+
+    static func isNoteMarker(_ text: String) -> Bool {
+        var t = Substring(text)
+        guard !t.isEmpty, t.count <= 8 else { return false }
+        if let f = t.first, let l = t.last, (f == "[" && l == "]") || (f == "(" && l == ")") || (f == "{" && l == "}") {
+            t = t.dropFirst().dropLast()
+            if t.count == 1, t.first!.isLetter { return true }  // [A]
+            if t.allSatisfy({ "ivxlcIVXLC".contains($0) }) && !t.isEmpty { return true }  // [iv]
+        }
+        if !t.isEmpty, t.allSatisfy({ "*†‡§¶#".contains($0) }) { return true }
+        let digits = t.prefix(while: \.isNumber)
+        guard !digits.isEmpty, digits.count <= 4 else { return false }
+        let rest = t.dropFirst(digits.count)
+        return rest.isEmpty || (rest.count == 1 && rest.first!.isLetter && rest.first!.isLowercase)
+    }
+
+    private static func isBackLink(_ a: MarkupElement) -> Bool {
+        let types = a.semanticTypes
+        if types.contains("backlink") || types.contains("se:referrer") { return true }
+        let t = TextNormalizer.normalize(a.rawText).lowercased()
+        return ["↩", "↩︎", "↑", "^", "back", "return", "retour", "zurück"].contains(t)
+    }
+
+    private mutating func collectNoteTargets(_ root: MarkupElement) {
+        var stack: [(MarkupElement, Int)] = [(root, 0)]
+        while let (e, depth) = stack.popLast() {
+            if e.localName == "a", Self.isNoteReference(e), let href = e.value(of: "href"),
+                let hash = href.firstIndex(of: "#")
+            {
+                let path = String(href[..<hash])
+                if path.isEmpty || documentPath.hasSuffix(path) {
+                    noteTargets.insert(String(href[href.index(after: hash)...]))
+                }
+            }
+            guard depth < 400 else { continue }
+            for case .element(let c) in e.children { stack.append((c, depth + 1)) }
+        }
+    }
+
+    // MARK: walking
+
+    private static func isHidden(_ e: MarkupElement) -> Bool {
+        if e.value(of: "hidden") != nil { return true }
+        if e.value(of: "aria-hidden")?.lowercased() == "true" { return true }
+        if let style = e.value(of: "style")?.lowercased().replacingOccurrences(of: " ", with: ""),
+            style.contains("display:none") || style.contains("visibility:hidden")
+        {
+            return true
+        }
+        let types = e.semanticTypes
+        if types.contains("pagebreak") || types.contains("page-list") { return true }
+        let classes = e.classes
+        return classes.contains { ["pagenum", "page-number", "pageno", "pagebreak", "page-break", "pagenumber"].contains($0) }
+    }
+
+    private mutating func walk(_ e: MarkupElement, _ parent: Context, depth: Int) {
+        let name = e.localName
+        // A block element closes the running block before its id is recorded, so the id points
+        // at the block element's own first block.
+        if Self.blockElements.contains(name) { flush(parent) }
+        if let id = e.idValue { pendingAnchors.append(id) }
+        if Self.skipped.contains(name) || (name != "body" && Self.isHidden(e)) {
+            if name == "svg", let t = e.firstChild(named: "title") { _ = t }  // SVG titles are not read
+            return
+        }
+        var ctx = parent
+        if let lang = e.languageValue { ctx.language = lang }
+        let types = e.semanticTypes
+        if !types.isEmpty, name != "a", name != "span" { ctx.types += types }
+
+        // Footnote and endnote bodies: kept apart, not read inline. The innermost note wins, so a
+        // list of endnotes gives one note per item.
+        if name != "a" {
+            let classes = e.classes
+            let isTarget = e.idValue.map(noteTargets.contains) ?? false && Self.blockElements.contains(name)
+            let isSingleNote =
+                types.contains(where: { ["footnote", "endnote", "rearnote", "note"].contains($0) })
+                || classes.contains(where: { ["footnote", "endnote"].contains($0) })
+            let isNoteList =
+                types.contains(where: { ["footnotes", "endnotes", "rearnotes"].contains($0) })
+                || classes.contains(where: { ["footnotes", "endnotes"].contains($0) })
+            if isTarget || isSingleNote {
+                ctx.noteID = e.idValue ?? "note-\(doc.blocks.count)"
+            } else if isNoteList, ctx.noteID == nil {
+                ctx.noteID = e.idValue ?? "notes-\(doc.blocks.count)"
+            }
+        }
+
+        switch name {
+        case "br":
+            if ctx.inPoem { flush(ctx) } else { buffer += " " }
+            return
+        case "hr":
+            flush(ctx)
+            appendBlock(kind: .sceneBreak, text: "", ctx: ctx)
+            return
+        case "img", "image":
+            doc.imageCount += 1
+            let alt = TextNormalizer.normalize(e.value(of: "alt") ?? "")
+            if alt.count == 1, alt.first!.isLetter {
+                buffer += alt  // a drop capital: the first letter of the paragraph
+            } else if Self.isMeaningfulAlt(alt), buffer.allSatisfy(\.isWhitespace) {
+                flush(ctx)
+                appendBlock(kind: .notice, text: "Image: \(alt)", ctx: ctx, omitted: .image(alt: alt))
+            }
+            return
+        case "math":
+            let alt = e.value(of: "alttext").map(TextNormalizer.normalize)
+            if e.value(of: "display") == "block" {
+                flush(ctx)
+                appendBlock(kind: .notice, text: alt ?? "", ctx: ctx, omitted: .math(alt: alt))
+            } else if let alt, !alt.isEmpty {
+                buffer += " \(alt) "
+            } else {
+                let text = TextNormalizer.normalize(e.rawText)
+                buffer += text.count <= 40 ? " \(text) " : " equation "
+            }
+            recordAnchorsInside(e)
+            return
+        case "table":
+            flush(ctx)
+            // Drama and prose laid out in tables (speaker | speech) are read cell by cell.
+            if Self.isProseTable(e, types: ctx.types) { break }
+            if let caption = e.firstChild(named: "caption") {
+                var c = ctx
+                c.inCaption = true
+                walk(caption, c, depth: depth + 1)
+                flush(c)
+            }
+            var rows: [String] = []
+            var stack: [MarkupElement] = [e]
+            while let x = stack.popLast() {
+                if x.localName == "tr" {
+                    let cells = x.children.compactMap { node -> String? in
+                        guard case .element(let c) = node, c.localName == "td" || c.localName == "th" else { return nil }
+                        let t = TextNormalizer.normalize(c.rawText)
+                        return t.isEmpty ? nil : t
+                    }
+                    if !cells.isEmpty { rows.append(cells.joined(separator: ", ")) }
+                } else if x.localName != "caption" {
+                    for case .element(let c) in x.children.reversed() { stack.append(c) }
+                }
+            }
+            recordAnchorsInside(e)
+            if !rows.isEmpty { appendBlock(kind: .notice, text: "Table omitted.", ctx: ctx, omitted: .table(rows: rows)) }
+            return
+        case "pre":
+            flush(ctx)
+            let isCode =
+                e.firstDescendant(where: { $0.localName == "code" || $0.localName == "samp" }) != nil
+                || e.classes.contains(where: { $0.contains("code") || $0.contains("program") || $0.contains("listing") })
+            recordAnchorsInside(e)
+            if isCode {
+                appendBlock(kind: .notice, text: "Code example omitted.", ctx: ctx, omitted: .code(e.rawText))
+            } else {
+                for line in e.rawText.split(separator: "\n") {
+                    let t = TextNormalizer.normalize(String(line))
+                    if !t.isEmpty { appendBlock(kind: ctx.inPoem ? .poemLine : .paragraph, text: t, ctx: ctx) }
+                }
+            }
+            return
+        case "a":
+            if Self.isNoteReference(e) {
+                if let href = e.value(of: "href") { bufferNoteRefs.append(href) }
+                recordAnchorsInside(e)
+                return
+            }
+            if ctx.noteID != nil, Self.isBackLink(e) { return }
+            if e.value(of: "href") != nil, !ctx.inLink {
+                ctx.inLink = true
+                let before = TextNormalizer.wordCount(buffer)
+                walkChildren(e, ctx, depth: depth)
+                bufferLinkWords += max(0, TextNormalizer.wordCount(buffer) - before)
+                return
+            }
+        case "sup":
+            // A superscript holding only a linked marker is a note reference ("<sup><a>1</a></sup>").
+            if let only = onlyElementChild(e), only.localName == "a", Self.isNoteReference(only) {
+                if let href = only.value(of: "href") { bufferNoteRefs.append(href) }
+                recordAnchorsInside(e)
+                return
+            }
+        default:
+            break
+        }
+
+        guard Self.blockElements.contains(name) else {
+            // A passage in another language (a whole sentence, not a borrowed word) becomes a block
+            // of its own, so that it can be spoken with a voice for that language.
+            if let lang = e.languageValue, lang.lowercased() != (parent.language ?? "").lowercased(),
+                ctx.headingLevel == nil, TextNormalizer.wordCount(e.rawText) >= 3
+            {
+                flush(parent)
+                walkChildren(e, ctx, depth: depth)
+                flush(ctx)
+                return
+            }
+            walkChildren(e, ctx, depth: depth)
+            return
+        }
+
+        // A block element: close the running block, set the context, walk, close again.
+        flush(parent)
+        if let level = Self.headingLevel(name) { ctx.headingLevel = ctx.headingLevel ?? level }
+        if name == "hgroup" { ctx.headingLevel = ctx.headingLevel ?? 1 }
+        if name == "li" || name == "dt" || name == "dd" { ctx.inList = true }
+        if name == "blockquote" { ctx.inQuote = true }
+        if name == "figcaption" || name == "caption" { ctx.inCaption = true }
+        let startsPoem =
+            types.contains(where: Self.poemTypes.contains) || e.classes.contains(where: Self.poemClasses.contains)
+        let classes = e.classes
+        let isStanza =
+            ctx.inPoem && !classes.contains(where: { $0.hasPrefix("line") || $0 == "l" })
+            && (classes.contains("stanza") || name == "p"
+                || (name == "div" && e.children.contains { if case .element(let c) = $0 { Self.blockElements.contains(c.localName) } else { false } }))
+        if startsPoem { ctx.inPoem = true }
+        walkChildren(e, ctx, depth: depth)
+        flush(ctx)
+        if (isStanza || (startsPoem && name == "p")), doc.blocks.last.map({ $0.kind == .poemLine }) == true {
+            appendBlock(kind: .stanzaBreak, text: "", ctx: ctx)
+        }
+    }
+
+    static func isProseTable(_ table: MarkupElement, types: [String]) -> Bool {
+        if types.contains(where: { $0 == "z3998:drama" || $0 == "z3998:play" || $0 == "z3998:script" }) { return true }
+        var rows = 0
+        var words = 0
+        var numericCells = 0
+        var stack: [MarkupElement] = [table]
+        while let x = stack.popLast() {
+            if x.localName == "tr" {
+                rows += 1
+            } else if x.localName == "td" || x.localName == "th" {
+                let text = x.rawText
+                words += TextNormalizer.wordCount(text)
+                if text.contains(where: \.isNumber), TextNormalizer.wordCount(text) <= 2 { numericCells += 1 }
+            }
+            for case .element(let c) in x.children { stack.append(c) }
+        }
+        return rows > 0 && words >= 40 && words / rows >= 10 && numericCells * 4 < rows
+    }
+
+    private func onlyElementChild(_ e: MarkupElement) -> MarkupElement? {
+        var found: MarkupElement?
+        for child in e.children {
+            switch child {
+            case .text(let t): if !t.allSatisfy(\.isWhitespace) { return nil }
+            case .element(let c):
+                if found != nil { return nil }
+                found = c
+            }
+        }
+        return found
+    }
+
+    private mutating func walkChildren(_ e: MarkupElement, _ ctx: Context, depth: Int) {
+        guard depth < 400 else { return }
+        for child in e.children {
+            switch child {
+            case .text(let t): buffer += t
+            case .element(let c): walk(c, ctx, depth: depth + 1)
+            }
+        }
+    }
+
+    /// Ids inside content handled as a whole (tables, math): they point at the current block.
+    private mutating func recordAnchorsInside(_ e: MarkupElement) {
+        var stack: [MarkupElement] = [e]
+        while let x = stack.popLast() {
+            if let id = x.idValue { pendingAnchors.append(id) }
+            for case .element(let c) in x.children { stack.append(c) }
+        }
+    }
+
+    private static func headingLevel(_ name: String) -> Int? {
+        guard name.count == 2, name.first == "h", let d = name.last?.wholeNumberValue, (1...6).contains(d) else {
+            return nil
+        }
+        return d
+    }
+
+    static func isMeaningfulAlt(_ alt: String) -> Bool {
+        let folded = TextNormalizer.fold(alt)
+        guard folded.count >= 3 else { return false }
+        let lower = alt.lowercased()
+        for ext in [".jpg", ".jpeg", ".png", ".gif", ".svg", ".webp"] where lower.hasSuffix(ext) { return false }
+        let meaningless: Set<String> = [
+            "cover", "cover image", "image", "img", "illustration", "figure", "picture", "photo", "graphic", "logo",
+            "decoration", "ornament", "divider", "separator", "title", "titlepage", "title page", "front cover",
+            "couverture", "bild", "imagen", "immagine", "imagem", "spacer", "blank",
+        ]
+        if meaningless.contains(folded) { return false }
+        return folded.contains(where: \.isLetter)
+    }
+
+    // MARK: blocks
+
+    private var currentKind: (Context) -> BlockKind {
+        { ctx in
+            if ctx.headingLevel != nil { return .heading }
+            if ctx.inCaption { return .caption }
+            if ctx.inPoem { return .poemLine }
+            if ctx.inList { return .listItem }
+            if ctx.inQuote { return .blockQuote }
+            return .paragraph
+        }
+    }
+
+    private mutating func flush(_ ctx: Context) {
+        guard !buffer.isEmpty || !bufferNoteRefs.isEmpty else { return }
+        var text = TextNormalizer.normalize(buffer)
+        text = CitationFilter.removeCitations(from: text)
+        let linkWords = bufferLinkWords
+        let refs = bufferNoteRefs
+        buffer = ""
+        bufferLinkWords = 0
+        bufferNoteRefs = []
+        guard !text.isEmpty else {
+            if !refs.isEmpty, var last = doc.blocks.popLast() {
+                last.noteRefs += refs
+                doc.blocks.append(last)
+            }
+            return
+        }
+        if Self.isSceneBreakText(text) {
+            appendBlock(kind: .sceneBreak, text: "", ctx: ctx)
+            return
+        }
+        appendBlock(kind: currentKind(ctx), text: text, ctx: ctx, linkWords: linkWords, noteRefs: refs)
+    }
+
+    /// A row of asterisks, dots or similar ornaments marks a scene break.
+    static func isSceneBreakText(_ text: String) -> Bool {
+        let stripped = text.filter { !$0.isWhitespace }
+        guard !stripped.isEmpty, stripped.count <= 20 else { return false }
+        return stripped.allSatisfy { "*⁂•·.~#-–—_=+○●◆◇❦❧✣✤✥✦✧✱✲✳✴✵✶✷✸✹✺✻✼✽✾✿❀❁❂❃❋§".contains($0) }
+            && !(stripped.allSatisfy { $0 == "." } && stripped.count == 3)
+    }
+
+    private mutating func appendBlock(
+        kind: BlockKind, text: String, ctx: Context, omitted: OmittedContent? = nil, linkWords: Int = 0,
+        noteRefs: [String] = []
+    ) {
+        let index = doc.blocks.count
+        for id in pendingAnchors where doc.anchors[id] == nil { doc.anchors[id] = index }
+        pendingAnchors.removeAll()
+        doc.blocks.append(
+            RawBlock(
+                kind: kind, text: text, language: ctx.language, omitted: omitted,
+                headingLevel: kind == .heading ? ctx.headingLevel : nil, noteID: ctx.noteID, types: ctx.types,
+                words: omitted == nil ? TextNormalizer.wordCount(text) : 0, linkWords: linkWords, noteRefs: noteRefs))
+    }
+}

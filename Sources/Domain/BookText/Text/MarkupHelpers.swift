@@ -1,0 +1,75 @@
+import Markup
+
+/// Attribute access that works the same for XML-parsed documents (namespaced `epub:type`) and
+/// HTML-recovered ones (a plain attribute named `epub:type`).
+extension MarkupElement {
+    func value(of localName: String, namespace: String? = nil, prefix: String? = nil) -> String? {
+        for a in attributes {
+            if a.name == localName {
+                if namespace == nil || a.namespace == namespace { return a.value }
+                if a.namespace == nil, prefix == nil { return a.value }
+            } else if let prefix, a.namespace == nil, a.name == "\(prefix):\(localName)" {
+                return a.value
+            }
+        }
+        return nil
+    }
+
+    /// `epub:type` tokens and ARIA `doc-*` roles, lower-cased, `doc-` prefix removed.
+    var semanticTypes: [String] {
+        var out: [String] = []
+        if let t = value(of: "type", namespace: Namespace.epub, prefix: "epub") {
+            out += t.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+        }
+        if let r = value(of: "role") {
+            for token in r.lowercased().split(whereSeparator: \.isWhitespace) {
+                out.append(token.hasPrefix("doc-") ? String(token.dropFirst(4)) : String(token))
+            }
+        }
+        return out
+    }
+
+    var classes: [String] {
+        (value(of: "class") ?? "").lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+
+    var idValue: String? {
+        value(of: "id") ?? value(of: "id", namespace: Namespace.xml, prefix: "xml")
+    }
+
+    var languageValue: String? {
+        value(of: "lang", namespace: Namespace.xml, prefix: "xml") ?? value(of: "lang")
+    }
+
+    var localName: String { name.lowercased() }
+
+    /// All text below this element, without any processing.
+    var rawText: String {
+        var out = ""
+        func walk(_ e: MarkupElement, depth: Int) {
+            guard depth < 300 else { return }
+            for child in e.children {
+                switch child {
+                case .text(let t): out += t
+                case .element(let c): walk(c, depth: depth + 1)
+                }
+            }
+        }
+        walk(self, depth: 0)
+        return out
+    }
+
+    func firstChild(named n: String) -> MarkupElement? {
+        for case .element(let c) in children where c.localName == n { return c }
+        return nil
+    }
+
+    func firstDescendant(where predicate: (MarkupElement) -> Bool) -> MarkupElement? {
+        var stack: [MarkupElement] = [self]
+        while let e = stack.popLast() {
+            if predicate(e) { return e }
+            for case .element(let c) in e.children.reversed() { stack.append(c) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,46 @@
+import BookText
+import EPUBReader
+import Foundation
+import Markup
+import Testing
+
+/// Writes `--list --json`-shaped output for every book, for scripts/eval.py --json-dir.
+/// Runs only when EPUB2AUDIO_EVAL_DUMP names an output folder.
+@Suite struct CorpusDumpTests {
+    static func listJSON(_ package: EPUBPackage, _ index: SectionIndex) throws -> Data {
+        struct Listing: Encodable {
+            var title: String?
+            var authors: [String]
+            var language: String?
+            var sections: [BookSection]
+            var warnings: [String]
+        }
+        let listing = Listing(
+            title: package.metadata.title, authors: package.metadata.authors, language: package.metadata.languages.first,
+            sections: index.sections, warnings: index.warnings.map(\.description))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(listing)
+    }
+
+    /// The shared corpus, relative to the package root (absent on machines without it).
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "../../../../shared/corpus/real"
+    ).standardizedFileURL
+
+    @Test func dumpCorpusBooks() throws {
+        guard let out = ProcessInfo.processInfo.environment["EPUB2AUDIO_EVAL_DUMP"] else { return }
+        let fm = FileManager.default
+        guard fm.fileExists(atPath: Self.corpus.path) else {
+            Issue.record("EPUB2AUDIO_EVAL_DUMP is set but the corpus is absent at \(Self.corpus.path)")
+            return
+        }
+        try fm.createDirectory(atPath: out, withIntermediateDirectories: true)
+        for name in try fm.contentsOfDirectory(atPath: Self.corpus.path).sorted() where name.hasSuffix(".epub") {
+            let book = try EPUBBook.open(path: Self.corpus.appendingPathComponent(name).path)
+            let index = try SectionIndexer.index(book)
+            try Self.listJSON(book.package, index).write(
+                to: URL(fileURLWithPath: out).appendingPathComponent(String(name.dropLast(5)) + ".json"))
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import BookText
+import EPUBReader
+import Markup
+
+/// A book held in memory: XHTML bodies by href, a spine in the given order, a hand-built TOC.
+struct MemoryBook: BookContent {
+    var package: EPUBPackage
+    var files: [String: String]
+
+    /// `spine`: (href, body markup, linear). Each body is wrapped in an XHTML document.
+    init(
+        title: String = "A Test Book", spine: [(String, String, Bool)], toc: [TOCEntry], landmarks: [EPUBLandmark] = []
+    ) {
+        var files: [String: String] = [:]
+        var items: [SpineItem] = []
+        for (i, (href, body, linear)) in spine.enumerated() {
+            files[href] = """
+                <?xml version="1.0" encoding="utf-8"?>
+                <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" xml:lang="en">
+                <head><title>\(title)</title></head><body>\(body)</body></html>
+                """
+            let item = ManifestItem(id: "i\(i)", href: href, mediaType: "application/xhtml+xml")
+            items.append(SpineItem(index: i, item: item, linear: linear))
+        }
+        self.files = files
+        package = EPUBPackage(
+            packagePath: "OEBPS/content.opf", packageDirectory: "OEBPS/", version: "3.0",
+            metadata: EPUBMetadata(titles: [title], title: title, languages: ["en"]), manifest: items.map(\.item),
+            spine: items, landmarks: landmarks, toc: toc, tocSource: toc.isEmpty ? .none : .nav)
+    }
+
+    init(title: String = "A Test Book", spine: [(String, String)], toc: [TOCEntry], landmarks: [EPUBLandmark] = []) {
+        self.init(title: title, spine: spine.map { ($0.0, $0.1, true) }, toc: toc, landmarks: landmarks)
+    }
+
+    func document(forHref href: String) throws -> MarkupDocument {
+        guard let text = files[href] else { throw BookTextError.emptySpine }
+        return try MarkupParser.parseXHTML(Array(text.utf8), documentName: href)
+    }
+}
+
+func entry(_ label: String, _ href: String?, _ children: [TOCEntry] = []) -> TOCEntry {
+    TOCEntry(label: label, target: href.map { EPUBLink(string: $0) }, children: children)
+}
+
+/// A paragraph of `n` filler words.
+func prose(_ n: Int, _ word: String = "word") -> String {
+    "<p>" + Array(repeating: word, count: n).joined(separator: " ") + ".</p>"
+}

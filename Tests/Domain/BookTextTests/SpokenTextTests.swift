@@ -1,0 +1,102 @@
+import BookText
+import Contracts
+import EPUBReader
+import Testing
+
+@Suite struct SpokenTextTests {
+    /// Indexes a one-file book and returns the spoken blocks of its only TOC section.
+    func spoken(_ body: String, options: SpokenTextOptions = SpokenTextOptions()) throws -> [SpokenBlock] {
+        let book = MemoryBook(spine: [("c.xhtml", "<section id='c'><h1>The Title</h1>\(body)</section>")], toc: [entry("The Title", "c.xhtml#c")])
+        let section = try #require(try SectionIndexer.index(book).sections.first)
+        return try SpokenTextExtractor.blocks(for: section, in: book, options: options)
+    }
+
+    func text(_ body: String, options: SpokenTextOptions = SpokenTextOptions()) throws -> [String] {
+        try spoken(body, options: options).dropFirst().map(\.text)
+    }
+
+    @Test func titleComesFirstAndTheRepeatedHeadingIsDropped() throws {
+        let blocks = try spoken("<p>Body.</p>")
+        #expect(blocks.map(\.kind) == [.title, .paragraph])
+        #expect(blocks.first?.text == "The Title")
+    }
+
+    @Test(arguments: [
+        ("<p>Word<a epub:type='noteref' href='#n1'>1</a> here.</p>", "Word here."),
+        ("<p>Word<a role='doc-noteref' href='#n1'>*</a> here.</p>", "Word here."),
+        ("<p>Word<sup><a href='#n1'>12</a></sup> here.</p>", "Word here."),
+        ("<p>Word<a href='notes.xhtml#n1'>[3]</a> here.</p>", "Word here."),
+        ("<p>Word<a href='#n1'>[A]</a> here.</p>", "Word here."),
+        ("<p>Page<span epub:type='pagebreak' id='p4' title='4'>4</span> turn.</p>", "Page turn."),
+        ("<p>Seen<span aria-hidden='true'>HIDDEN</span> text.</p>", "Seen text."),
+        ("<p>Seen<span hidden=''>HIDDEN</span> text.</p>", "Seen text."),
+        ("<p>Keep<script>var x = 1;</script> this.</p>", "Keep this."),
+        ("<p>The 1<sup>st</sup> of May.</p>", "The 1st of May."),
+        ("<p>H<sub>2</sub>O and x<sup>2</sup>.</p>", "H2O and x2."),
+        ("<p>See <a href='other.xhtml#sec'>the next chapter</a> for more.</p>", "See the next chapter for more."),
+        ("<p>Clocks drift (Smith, 2020) a little.</p>", "Clocks drift a little."),
+        ("<p>In 1984 (as always) it rained.</p>", "In 1984 (as always) it rained."),
+        ("<p>ﬁne\u{00AD}ly “quoted” — dash…</p>", "finely \"quoted\" — dash..."),
+    ])
+    func unspokenMarkupIsRemoved(body: String, expected: String) throws {
+        #expect(try text(body) == [expected])
+    }
+
+    @Test func blockKinds() throws {
+        let body = """
+            <h2>Inside</h2><p>Para.</p><ul><li>One</li><li>Two</li></ul><blockquote><p>Quoted.</p></blockquote>
+            <hr/><p>* * *</p><figure><img src='a.png' alt='A lighthouse at dusk'/><figcaption>The light.</figcaption></figure>
+            <img src='o.png' alt=''/>
+            """
+        let blocks = try spoken(body).dropFirst()
+        #expect(blocks.map(\.kind) == [.heading, .paragraph, .listItem, .listItem, .blockQuote, .sceneBreak, .sceneBreak, .notice, .caption])
+        #expect(blocks.map(\.text).contains("Image: A lighthouse at dusk"))
+    }
+
+    @Test func poemLinesAndStanzas() throws {
+        let body = "<div epub:type='z3998:poem'><p>Line one<br/>Line two</p><p>Line three<br/>Line four</p></div>"
+        let blocks = try spoken(body).dropFirst()
+        #expect(blocks.map(\.kind) == [.poemLine, .poemLine, .stanzaBreak, .poemLine, .poemLine, .stanzaBreak])
+        #expect(blocks.map(\.text).filter { !$0.isEmpty } == ["Line one", "Line two", "Line three", "Line four"])
+    }
+
+    @Test func languageOfPassages() throws {
+        let blocks = try spoken("<p>Hello.</p><p xml:lang='fr'>Bonjour.</p>").dropFirst()
+        #expect(blocks.map(\.language) == [nil, "fr"])
+    }
+
+    @Test func tablesCodeAndMathFollowTheOptions() throws {
+        let body = """
+            <table><tr><th>Wheel</th><th>Teeth</th></tr><tr><td>Units</td><td>10</td></tr></table>
+            <pre><code>let x = 1</code></pre>
+            <p>So <math alttext='x squared'><msup><mi>x</mi><mn>2</mn></msup></math> grows.</p>
+            """
+        #expect(try text(body) == ["Table omitted.", "Code example omitted.", "So x squared grows."])
+        let read = SpokenTextOptions(tables: .read, code: .read)
+        #expect(try text(body, options: read) == ["Wheel, Teeth", "Units, 10", "let x = 1", "So x squared grows."])
+        let skip = SpokenTextOptions(tables: .skip, code: .skip)
+        #expect(try text(body, options: skip) == ["So x squared grows."])
+    }
+
+    @Test func footnotesAreSkippedOrReadAtTheEnd() throws {
+        let body = """
+            <p>A claim<a epub:type='noteref' href='#fn1'>1</a> stands.</p>
+            <aside epub:type='footnote' id='fn1'><p>1. The evidence.</p></aside>
+            <p>More text.</p>
+            """
+        #expect(try text(body) == ["A claim stands.", "More text."])
+        let atEnd = try spoken(body, options: SpokenTextOptions(notes: .end)).dropFirst()
+        #expect(atEnd.map(\.kind) == [.paragraph, .paragraph, .note])
+        #expect(atEnd.last?.text == "The evidence.")
+    }
+
+    @Test func plainTextJoinsBlocks() {
+        let at = SourcePosition(spineIndex: 0, blockIndex: 0)
+        let blocks = [
+            SpokenBlock(kind: .title, text: "T", source: at), SpokenBlock(kind: .paragraph, text: "P.", source: at),
+            SpokenBlock(kind: .sceneBreak, text: "", source: at), SpokenBlock(kind: .poemLine, text: "a", source: at),
+            SpokenBlock(kind: .poemLine, text: "b", source: at),
+        ]
+        #expect(SpokenTextExtractor.plainText(blocks) == "T\n\nP.\n\n* * *\n\na\nb\n")
+    }
+}
