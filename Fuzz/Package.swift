@@ -18,5 +18,7 @@ let package = Package(
         fuzzTarget("fuzz-read", path: "FuzzRead"),
         fuzzTarget("fuzz-parts", path: "FuzzParts"),
         fuzzTarget("fuzz-markup", path: "FuzzMarkup"),
+        fuzzTarget("fuzz-text", path: "FuzzText"),
+        fuzzTarget("fuzz-chapters", path: "FuzzChapters"),
     ]
 )
