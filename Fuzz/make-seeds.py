@@ -3,15 +3,15 @@
 
 usage: make-seeds.py TARGET OUTDIR SOURCE...
 SOURCE is an .epub file, an XML/XHTML/OPF/NCX file, or a folder searched recursively for both.
-  fuzz-read    every .epub as it is (files over 1 MiB skipped), documents over 64 KiB skipped:
-             they slow every execution
+  fuzz-read    every .epub as it is
   fuzz-parts   every XML file inside the EPUBs, and every loose XML file, prefixed with the byte that
                selects its slot in Fuzz/Sources/FuzzSupport/TemplateBook.swift; plus the empty input
                (the unmodified template)
   fuzz-markup  every XML file inside the EPUBs and every loose XML file, as they are
   fuzz-text    like fuzz-markup, content documents only
   fuzz-chapters  the committed Fuzz/corpus/fuzz-chapters seeds only (nothing to extract)
-Seeds are named by content hash, so duplicates collapse.
+Books over 1 MiB and documents over 16 KiB are skipped: they slow every execution and libFuzzer's
+max_len follows the largest seed. Seeds are named by content hash, so duplicates collapse.
 """
 import hashlib
 import os
@@ -19,7 +19,7 @@ import sys
 import zipfile
 
 MAX_SEED = 1 << 20  # whole books
-MAX_XML_SEED = 64 << 10  # documents: bigger ones slow every execution and add little
+MAX_XML_SEED = 16 << 10  # documents: bigger ones slow every execution (libFuzzer max_len follows the largest seed)
 XML_EXT = (".xml", ".opf", ".ncx", ".xhtml", ".html", ".htm", ".svg")
 # Slots of TemplateBook.Slot.
 CONTAINER, PACKAGE, NAV, NCX, CHAPTER, ENCRYPTION = range(6)
