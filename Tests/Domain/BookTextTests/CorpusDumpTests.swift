@@ -29,15 +29,18 @@ import Testing
     ).standardizedFileURL
 
     @Test func dumpCorpusBooks() throws {
-        guard let out = ProcessInfo.processInfo.environment["EPUB2AUDIO_EVAL_DUMP"] else { return }
+        let env = ProcessInfo.processInfo.environment
+        guard let out = env["EPUB2AUDIO_EVAL_DUMP"] else { return }
+        // EPUB2AUDIO_EVAL_CORPUS points at another folder of books (variants of the corpus).
+        let corpus = env["EPUB2AUDIO_EVAL_CORPUS"].map { URL(fileURLWithPath: $0) } ?? Self.corpus
         let fm = FileManager.default
-        guard fm.fileExists(atPath: Self.corpus.path) else {
-            Issue.record("EPUB2AUDIO_EVAL_DUMP is set but the corpus is absent at \(Self.corpus.path)")
+        guard fm.fileExists(atPath: corpus.path) else {
+            Issue.record("EPUB2AUDIO_EVAL_DUMP is set but the corpus is absent at \(corpus.path)")
             return
         }
         try fm.createDirectory(atPath: out, withIntermediateDirectories: true)
-        for name in try fm.contentsOfDirectory(atPath: Self.corpus.path).sorted() where name.hasSuffix(".epub") {
-            let book = try EPUBBook.open(path: Self.corpus.appendingPathComponent(name).path)
+        for name in try fm.contentsOfDirectory(atPath: corpus.path).sorted() where name.hasSuffix(".epub") {
+            let book = try EPUBBook.open(path: corpus.appendingPathComponent(name).path)
             let index = try SectionIndexer.index(book)
             try Self.listJSON(book.package, index).write(
                 to: URL(fileURLWithPath: out).appendingPathComponent(String(name.dropLast(5)) + ".json"))

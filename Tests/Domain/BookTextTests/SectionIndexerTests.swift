@@ -162,3 +162,21 @@ import Testing
 }
 
 import Foundation
+
+@Suite struct ClassifierPatternTests {
+    @Test func numberedChapterWithAFrontMatterNameIsAChapter() throws {
+        let book = MemoryBook(
+            spine: [
+                ("c24.xhtml", "<h1>Chapter 24. The Advocate.</h1>\(prose(300))"),
+                ("c25.xhtml", "<h1>Chapter 25. Postscript.</h1>\(prose(300))"),
+                ("app.xhtml", "<h1>Chapter 26. Appendix A</h1>\(prose(300))"),
+            ],
+            toc: [
+                entry("Chapter 24. The Advocate.", "c24.xhtml"), entry("Chapter 25. Postscript.", "c25.xhtml"),
+                entry("Chapter 26. Appendix A", "app.xhtml"),
+            ])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.kind) == [.chapter, .chapter, .appendix])
+        #expect(index.sections.map(\.included) == [true, true, false])
+    }
+}

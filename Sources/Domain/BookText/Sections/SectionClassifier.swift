@@ -98,6 +98,16 @@ enum SectionClassifier {
             if let (k, exact) = Patterns.kind(forTitle: title), !titleKinds.contains(k) {
                 titleKinds.insert(k)
                 out.append(Evidence(kind: k, role: nil, weight: exact ? 2 : 1.8, reason: "title \"\(title)\""))
+                // "Chapter 25. Postscript": a numbered chapter whose name sounds like front or back
+                // matter is still a chapter (but "Chapter 9. Appendix A" stays an appendix).
+                let soft: Set<SectionKind> = [
+                    .afterword, .introduction, .preface, .foreword, .prologue, .epilogue, .acknowledgments, .dedication,
+                    .epigraph, .interlude,
+                ]
+                if soft.contains(k), Patterns.isExplicitChapterTitle(title), !titleKinds.contains(.chapter) {
+                    titleKinds.insert(.chapter)
+                    out.append(Evidence(kind: .chapter, role: .body, weight: 2.5, reason: "numbered chapter \"\(title)\""))
+                }
             } else if Patterns.isChapterTitle(title), !titleKinds.contains(.chapter) {
                 titleKinds.insert(.chapter)
                 out.append(Evidence(kind: .chapter, role: .body, weight: 2, reason: "chapter title \"\(title)\""))

@@ -1,0 +1,141 @@
+/// Totals of a finished conversion.
+public struct ConversionSummary: Hashable, Sendable, Codable {
+    /// Sections made in this run.
+    public var sectionsDone: Int
+    /// Sections that failed in this run.
+    public var sectionsFailed: Int
+    /// Selected sections left as they were because the manifest showed them done and unchanged.
+    public var sectionsSkipped: Int
+    /// Total duration of the selected sections' files that exist now (made or skipped).
+    public var audioSeconds: Double
+    /// Time the run took.
+    public var wallSeconds: Double
+
+    public init(sectionsDone: Int, sectionsFailed: Int, sectionsSkipped: Int, audioSeconds: Double, wallSeconds: Double)
+    {
+        self.sectionsDone = sectionsDone
+        self.sectionsFailed = sectionsFailed
+        self.sectionsSkipped = sectionsSkipped
+        self.audioSeconds = audioSeconds
+        self.wallSeconds = wallSeconds
+    }
+}
+
+/// What a conversion reports while it runs, in order; `bookDone` is always last on success.
+///
+/// Encodes as one flat JSON object with an `event` key (see `jsonLine` and docs/library-api.md).
+public enum ConversionEvent: Hashable, Sendable, Codable {
+    /// The plan: the book's title, how many sections are selected, their words.
+    case bookStarted(title: String, sections: Int, words: Int)
+    /// A section is being made.
+    case sectionStarted(section: Int, title: String)
+    /// Progress inside a section (at most a few per second per section).
+    case progress(section: Int, wordsDone: Int, wordsTotal: Int, audioSeconds: Double)
+    /// A section's file is complete; `skipped` when it was already done and left as it was.
+    case sectionDone(section: Int, file: String, durationSeconds: Double, words: Int, bytes: Int64, skipped: Bool)
+    /// Something worth telling that did not stop anything.
+    case warning(message: String)
+    /// A section failed (the conversion goes on), or, with no section, a problem with the whole run.
+    case error(section: Int?, message: String)
+    /// The end.
+    case bookDone(ConversionSummary)
+
+    /// The `event` name in JSON.
+    public var name: String {
+        switch self {
+        case .bookStarted: "book-started"
+        case .sectionStarted: "section-started"
+        case .progress: "progress"
+        case .sectionDone: "section-done"
+        case .warning: "warning"
+        case .error: "error"
+        case .bookDone: "book-done"
+        }
+    }
+
+    /// One line of JSON (no trailing newline), keys sorted: `{"event":"section-done","section":3,...}`.
+    public var jsonLine: String { CanonicalJSON.line(self) }
+
+    private enum CodingKeys: String, CodingKey {
+        case event, title, sections, words, section, wordsDone, wordsTotal, audioSeconds, file, durationSeconds
+        case bytes, skipped, message, sectionsDone, sectionsFailed, sectionsSkipped, wallSeconds
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .event)
+        switch self {
+        case .bookStarted(let title, let sections, let words):
+            try c.encode(title, forKey: .title)
+            try c.encode(sections, forKey: .sections)
+            try c.encode(words, forKey: .words)
+        case .sectionStarted(let section, let title):
+            try c.encode(section, forKey: .section)
+            try c.encode(title, forKey: .title)
+        case .progress(let section, let wordsDone, let wordsTotal, let audioSeconds):
+            try c.encode(section, forKey: .section)
+            try c.encode(wordsDone, forKey: .wordsDone)
+            try c.encode(wordsTotal, forKey: .wordsTotal)
+            try c.encode(audioSeconds, forKey: .audioSeconds)
+        case .sectionDone(let section, let file, let durationSeconds, let words, let bytes, let skipped):
+            try c.encode(section, forKey: .section)
+            try c.encode(file, forKey: .file)
+            try c.encode(durationSeconds, forKey: .durationSeconds)
+            try c.encode(words, forKey: .words)
+            try c.encode(bytes, forKey: .bytes)
+            try c.encode(skipped, forKey: .skipped)
+        case .warning(let message):
+            try c.encode(message, forKey: .message)
+        case .error(let section, let message):
+            try c.encode(section, forKey: .section)
+            try c.encode(message, forKey: .message)
+        case .bookDone(let summary):
+            try c.encode(summary.sectionsDone, forKey: .sectionsDone)
+            try c.encode(summary.sectionsFailed, forKey: .sectionsFailed)
+            try c.encode(summary.sectionsSkipped, forKey: .sectionsSkipped)
+            try c.encode(summary.audioSeconds, forKey: .audioSeconds)
+            try c.encode(summary.wallSeconds, forKey: .wallSeconds)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        switch try c.decode(String.self, forKey: .event) {
+        case "book-started":
+            self = .bookStarted(
+                title: try c.decode(String.self, forKey: .title), sections: try c.decode(Int.self, forKey: .sections),
+                words: try c.decode(Int.self, forKey: .words))
+        case "section-started":
+            self = .sectionStarted(
+                section: try c.decode(Int.self, forKey: .section), title: try c.decode(String.self, forKey: .title))
+        case "progress":
+            self = .progress(
+                section: try c.decode(Int.self, forKey: .section),
+                wordsDone: try c.decode(Int.self, forKey: .wordsDone),
+                wordsTotal: try c.decode(Int.self, forKey: .wordsTotal),
+                audioSeconds: try c.decode(Double.self, forKey: .audioSeconds))
+        case "section-done":
+            self = .sectionDone(
+                section: try c.decode(Int.self, forKey: .section), file: try c.decode(String.self, forKey: .file),
+                durationSeconds: try c.decode(Double.self, forKey: .durationSeconds),
+                words: try c.decode(Int.self, forKey: .words), bytes: try c.decode(Int64.self, forKey: .bytes),
+                skipped: try c.decodeIfPresent(Bool.self, forKey: .skipped) ?? false)
+        case "warning":
+            self = .warning(message: try c.decode(String.self, forKey: .message))
+        case "error":
+            self = .error(
+                section: try c.decodeIfPresent(Int.self, forKey: .section),
+                message: try c.decode(String.self, forKey: .message))
+        case "book-done":
+            self = .bookDone(
+                ConversionSummary(
+                    sectionsDone: try c.decode(Int.self, forKey: .sectionsDone),
+                    sectionsFailed: try c.decode(Int.self, forKey: .sectionsFailed),
+                    sectionsSkipped: try c.decode(Int.self, forKey: .sectionsSkipped),
+                    audioSeconds: try c.decode(Double.self, forKey: .audioSeconds),
+                    wallSeconds: try c.decode(Double.self, forKey: .wallSeconds)))
+        case let other:
+            throw DecodingError.dataCorruptedError(forKey: .event, in: c, debugDescription: "unknown event \(other)")
+        }
+    }
+}

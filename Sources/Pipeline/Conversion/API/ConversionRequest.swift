@@ -1,0 +1,66 @@
+import Contracts
+import Foundation
+
+/// Which sections to convert.
+public enum SectionSelection: Hashable, Sendable {
+    /// The sections the book text includes by default (front and back matter usually left out).
+    case planned
+    /// Every section.
+    case all
+    /// These section numbers (as `--list` shows them), in any order.
+    case numbers([Int])
+}
+
+/// Everything a conversion needs to know; the CLI builds one from its flags.
+public struct ConversionRequest: Sendable {
+    /// Path of the `.epub` file (hashed for the manifest, and handed to workers to read).
+    public var bookPath: String
+    /// The output folder; created when missing. Nothing is ever written outside it.
+    public var outputDirectory: String
+    public var selection: SectionSelection
+    public var voice: VoiceSettings
+    public var encoding: AudioEncoding
+    /// Chunk sizes and pauses.
+    public var chunking: ChunkerOptions
+    /// `BookText` notes mode name (`skip`, `end`), passed to the section source.
+    public var notesMode: String
+    /// Further section-source options (see `BookInput.options`).
+    public var sourceOptions: [String: String]
+    /// How many sections are made at once (each in its own worker process when more than 1).
+    public var jobs: Int
+    /// Redo every selected section even when the manifest says it is done.
+    public var force: Bool
+    /// Allow an output folder that holds files epub2audio did not make, and replacing them.
+    public var allowNonEmptyOutput: Bool
+    /// The executable started for each worker (the CLI passes its own path); nil runs everything
+    /// in this process, one section at a time.
+    public var workerExecutable: String?
+    /// Arguments for the worker executable (the CLI's hidden subcommand).
+    public var workerArguments: [String]
+    /// Longest time between manifest writes while a section is in progress, in seconds.
+    public var manifestInterval: TimeInterval
+
+    public init(
+        bookPath: String, outputDirectory: String, selection: SectionSelection = .planned,
+        voice: VoiceSettings = VoiceSettings(voice: "en"), encoding: AudioEncoding = AudioEncoding(),
+        chunking: ChunkerOptions = ChunkerOptions(), notesMode: String = "skip", sourceOptions: [String: String] = [:],
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
+        allowNonEmptyOutput: Bool = false, workerExecutable: String? = nil, workerArguments: [String] = ["worker"],
+        manifestInterval: TimeInterval = 3
+    ) {
+        self.bookPath = bookPath
+        self.outputDirectory = outputDirectory
+        self.selection = selection
+        self.voice = voice
+        self.encoding = encoding
+        self.chunking = chunking
+        self.notesMode = notesMode
+        self.sourceOptions = sourceOptions
+        self.jobs = jobs
+        self.force = force
+        self.allowNonEmptyOutput = allowNonEmptyOutput
+        self.workerExecutable = workerExecutable
+        self.workerArguments = workerArguments
+        self.manifestInterval = manifestInterval
+    }
+}

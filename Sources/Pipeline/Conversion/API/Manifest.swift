@@ -1,0 +1,229 @@
+import Foundation
+
+/// Where a section stands in the output folder.
+public enum SectionStatus: String, Hashable, Sendable, Codable {
+    /// Selected and not made yet (or interrupted).
+    case pending
+    /// Being made right now (a manifest that says so after a crash means: redo it).
+    case inProgress = "in-progress"
+    /// Its file is complete.
+    case done
+    /// Making it failed; `error` says why.
+    case failed
+    /// Not selected in this run.
+    case skipped
+}
+
+/// The book a manifest belongs to.
+public struct BookRecord: Hashable, Sendable, Codable {
+    /// The package's unique identifier, when it has one.
+    public var identifier: String?
+    public var title: String?
+    public var authors: [String]
+    /// SHA-256 of the `.epub` file, hex.
+    public var sha256: String
+
+    public init(identifier: String? = nil, title: String? = nil, authors: [String] = [], sha256: String = "") {
+        self.identifier = identifier
+        self.title = title
+        self.authors = authors
+        self.sha256 = sha256
+    }
+
+    private enum CodingKeys: String, CodingKey { case identifier, title, authors, sha256 }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        identifier = try c.decodeIfPresent(String.self, forKey: .identifier)
+        title = try c.decodeIfPresent(String.self, forKey: .title)
+        authors = try c.decodeIfPresent([String].self, forKey: .authors) ?? []
+        sha256 = try c.decodeIfPresent(String.self, forKey: .sha256) ?? ""
+    }
+}
+
+/// One section's entry in the manifest.
+public struct SectionRecord: Hashable, Sendable, Codable {
+    /// The section number (as `--list` shows it).
+    public var number: Int
+    public var title: String
+    public var status: SectionStatus
+    /// The audio file's name inside the output folder (no folder part), once decided.
+    public var file: String?
+    public var durationSeconds: Double?
+    /// Words in the section (as the book text counts them).
+    public var words: Int
+    /// Words spoken so far while in progress.
+    public var wordsDone: Int?
+    /// Size of the finished audio file.
+    public var bytes: Int64?
+    /// SHA-256 of the section's spoken text (blocks with their kinds and languages), hex.
+    public var textSHA256: String?
+    /// `AudioSettings.fingerprint` of the settings the file was made with.
+    public var settingsSHA256: String?
+    /// ISO-8601 time the last attempt started.
+    public var started: String?
+    /// ISO-8601 time the file was completed (or the attempt failed).
+    public var finished: String?
+    /// Why the last attempt failed.
+    public var error: String?
+
+    public init(
+        number: Int, title: String, status: SectionStatus = .pending, file: String? = nil,
+        durationSeconds: Double? = nil, words: Int = 0, wordsDone: Int? = nil, bytes: Int64? = nil,
+        textSHA256: String? = nil, settingsSHA256: String? = nil, started: String? = nil, finished: String? = nil,
+        error: String? = nil
+    ) {
+        self.number = number
+        self.title = title
+        self.status = status
+        self.file = file
+        self.durationSeconds = durationSeconds
+        self.words = words
+        self.wordsDone = wordsDone
+        self.bytes = bytes
+        self.textSHA256 = textSHA256
+        self.settingsSHA256 = settingsSHA256
+        self.started = started
+        self.finished = finished
+        self.error = error
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case number, title, status, file, durationSeconds, words, wordsDone, bytes, textSHA256, settingsSHA256
+        case started, finished, error
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        number = try c.decodeIfPresent(Int.self, forKey: .number) ?? 0
+        title = try c.decodeIfPresent(String.self, forKey: .title) ?? ""
+        // An unknown status (from a newer version) is treated as "not done": the section is redone.
+        status = (try? c.decodeIfPresent(SectionStatus.self, forKey: .status)) ?? .pending
+        file = try c.decodeIfPresent(String.self, forKey: .file)
+        durationSeconds = try c.decodeIfPresent(Double.self, forKey: .durationSeconds)
+        words = try c.decodeIfPresent(Int.self, forKey: .words) ?? 0
+        wordsDone = try c.decodeIfPresent(Int.self, forKey: .wordsDone)
+        bytes = try c.decodeIfPresent(Int64.self, forKey: .bytes)
+        textSHA256 = try c.decodeIfPresent(String.self, forKey: .textSHA256)
+        settingsSHA256 = try c.decodeIfPresent(String.self, forKey: .settingsSHA256)
+        started = try c.decodeIfPresent(String.self, forKey: .started)
+        finished = try c.decodeIfPresent(String.self, forKey: .finished)
+        error = try c.decodeIfPresent(String.self, forKey: .error)
+    }
+}
+
+/// `OUTDIR/manifest.json`: what was made from which book with which settings; makes runs resumable.
+///
+/// Versioned (`version`, currently 1); every key but `version` may be missing and falls back to a
+/// default. Written atomically (temp file, fsync, rename, fsync of the folder). See docs/manifest.md.
+public struct Manifest: Hashable, Sendable, Codable {
+    /// The format version this library writes.
+    public static let currentVersion = 1
+    /// The manifest's file name inside the output folder.
+    public static let fileName = "manifest.json"
+
+    public var version: Int
+    /// The epub2audio version that last wrote the manifest.
+    public var toolVersion: String
+    public var book: BookRecord
+    /// The settings of the latest run (each section also keeps a fingerprint of its own).
+    public var settings: AudioSettings?
+    /// ISO-8601 time the manifest was first written.
+    public var created: String?
+    /// ISO-8601 time of the latest write.
+    public var updated: String?
+    /// Every section of the book, in book order.
+    public var sections: [SectionRecord]
+
+    public init(
+        version: Int = Manifest.currentVersion, toolVersion: String = Converter.toolVersion,
+        book: BookRecord = BookRecord(),
+        settings: AudioSettings? = nil, created: String? = nil, updated: String? = nil, sections: [SectionRecord] = []
+    ) {
+        self.version = version
+        self.toolVersion = toolVersion
+        self.book = book
+        self.settings = settings
+        self.created = created
+        self.updated = updated
+        self.sections = sections
+    }
+
+    private enum CodingKeys: String, CodingKey { case version, toolVersion, book, settings, created, updated, sections }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        version = try c.decodeIfPresent(Int.self, forKey: .version) ?? Manifest.currentVersion
+        toolVersion = try c.decodeIfPresent(String.self, forKey: .toolVersion) ?? ""
+        book = try c.decodeIfPresent(BookRecord.self, forKey: .book) ?? BookRecord()
+        settings = try c.decodeIfPresent(AudioSettings.self, forKey: .settings)
+        created = try c.decodeIfPresent(String.self, forKey: .created)
+        updated = try c.decodeIfPresent(String.self, forKey: .updated)
+        sections = try c.decodeIfPresent([SectionRecord].self, forKey: .sections) ?? []
+    }
+
+    /// The record of section `number`, if any.
+    public func section(_ number: Int) -> SectionRecord? { sections.first { $0.number == number } }
+
+    /// Pretty-printed JSON with sorted keys and a final newline.
+    public func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = (try? encoder.encode(self)) ?? Data()
+        data.append(0x0A)
+        return data
+    }
+
+    /// Decodes a manifest; throws `ConversionError.invalidManifest` or `.unsupportedManifestVersion`.
+    public static func decode(_ data: Data, path: String = Manifest.fileName) throws -> Manifest {
+        let manifest: Manifest
+        do {
+            manifest = try JSONDecoder().decode(Manifest.self, from: data)
+        } catch {
+            let head = String(decoding: data.prefix(40), as: UTF8.self)
+            let reason =
+                data.isEmpty ? "the file is empty" : "\(Self.describe(error)); it starts with \(head.debugDescription)"
+            throw ConversionError.invalidManifest(path: path, reason: reason)
+        }
+        guard manifest.version <= currentVersion else {
+            throw ConversionError.unsupportedManifestVersion(path: path, version: manifest.version)
+        }
+        return manifest
+    }
+
+    /// Reads `directory/manifest.json`; nil when there is none.
+    public static func load(fromDirectory directory: String) throws -> Manifest? {
+        let path = OutputPaths.join(directory, fileName)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConversionError.outputUnwritable(path: path, reason: "cannot read the manifest")
+        }
+        return try decode(data, path: path)
+    }
+
+    /// Writes `directory/manifest.json` atomically.
+    public func write(toDirectory directory: String) throws {
+        try AtomicFile.write(encoded(), named: Manifest.fileName, in: directory)
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context): return "not JSON (\(context.debugDescription))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return "\(path): \(context.debugDescription)"
+        default: return "\(error)"
+        }
+    }
+}
+
+/// ISO-8601 timestamps (UTC, seconds) as the manifest stores them.
+enum Timestamp {
+    static func now() -> String { string(Date()) }
+
+    static func string(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,145 @@
+/// File names of the section audio files: `NNN - Section Title.EXT`.
+///
+/// Titles come from the book, so they are untrusted: no path separators, control or format
+/// characters, leading dots, `..`, trailing dots or spaces; capped at 80 characters (at a grapheme
+/// boundary) and 200 UTF-8 bytes; a title with no letter or digit becomes `Section N`.
+public enum OutputNaming {
+    /// Longest title part of a file name, in characters (grapheme clusters).
+    public static let maxTitleCharacters = 80
+    /// Longest title part of a file name in UTF-8 bytes (file systems allow 255 per name).
+    public static let maxTitleBytes = 200
+
+    /// The title made safe for a single file name component.
+    public static func sanitisedTitle(_ title: String, number: Int) -> String {
+        var out = ""
+        for scalar in title.unicodeScalars {
+            switch scalar {
+            case "/", "\\": out += "-"
+            case ":": out += " -"
+            case "\"": out += "'"
+            case "?", "*", "<", ">", "|": continue
+            default:
+                let category = scalar.properties.generalCategory
+                if category == .control || category == .format || category == .lineSeparator
+                    || category == .paragraphSeparator
+                {
+                    out += " "
+                } else if scalar.properties.isWhitespace {
+                    out += " "
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        // Collapse runs of spaces and of dots (".." never survives; an ellipsis becomes "…").
+        out = trimTrailing(String(out.drop { $0 == "." || $0 == " " }))
+        out = collapse(out)
+        out = capped(out)
+        out = trimTrailing(out)
+        let meaningful = out.unicodeScalars.contains { $0.properties.isAlphabetic || $0.properties.numericType != nil }
+        return meaningful ? out : "Section \(number)"
+    }
+
+    /// `NNN - Title.ext` for one section (NNN: the number, zero-padded to at least 3 digits).
+    public static func fileName(number: Int, title: String, fileExtension: String) -> String {
+        "\(paddedNumber(number)) - \(sanitisedTitle(title, number: number)).\(fileExtension)"
+    }
+
+    /// File names for all sections in order, unique when compared case-insensitively.
+    ///
+    /// A clash (possible only if the source repeats a number) gets ` (2)`, ` (3)` ... before the extension.
+    public static func fileNames(for sections: [(number: Int, title: String)], fileExtension: String) -> [String] {
+        var seen = Set<String>()
+        var names: [String] = []
+        for section in sections {
+            let base = "\(paddedNumber(section.number)) - \(sanitisedTitle(section.title, number: section.number))"
+            var name = "\(base).\(fileExtension)"
+            var counter = 2
+            while seen.contains(name.lowercased()) {
+                name = "\(base) (\(counter)).\(fileExtension)"
+                counter += 1
+            }
+            seen.insert(name.lowercased())
+            names.append(name)
+        }
+        return names
+    }
+
+    /// The number zero-padded to at least 3 digits.
+    public static func paddedNumber(_ number: Int) -> String {
+        let digits = String(abs(number))
+        let padded = digits.count >= 3 ? digits : String(repeating: "0", count: 3 - digits.count) + digits
+        return number < 0 ? "-" + padded : padded
+    }
+
+    private static func collapse(_ text: String) -> String {
+        var out = ""
+        var pendingDots = 0
+        func flushDots() {
+            if pendingDots == 1 { out += "." } else if pendingDots > 1 { out += "…" }
+            pendingDots = 0
+        }
+        for character in text {
+            if character == "." {
+                pendingDots += 1
+                continue
+            }
+            flushDots()
+            if character == " " && (out.isEmpty || out.hasSuffix(" ")) { continue }
+            out.append(character)
+        }
+        flushDots()
+        return out
+    }
+
+    private static func trimTrailing(_ text: String) -> String {
+        var out = text
+        while let last = out.last, last == "." || last == " " { out.removeLast() }
+        return out
+    }
+
+    private static func capped(_ text: String) -> String {
+        var out = ""
+        var bytes = 0
+        for (index, character) in text.enumerated() {
+            let size = character.utf8.count
+            if index >= maxTitleCharacters || bytes + size > maxTitleBytes { break }
+            out.append(character)
+            bytes += size
+        }
+        return out
+    }
+}
+
+/// `playlist.m3u`: the finished sections in order, as extended M3U with relative file names.
+public enum Playlist {
+    /// The playlist's file name inside the output folder.
+    public static let fileName = "playlist.m3u"
+
+    /// One playlist entry.
+    public struct Entry: Hashable, Sendable {
+        public var title: String
+        /// File name relative to the playlist (no folder part).
+        public var file: String
+        public var durationSeconds: Double
+
+        public init(title: String, file: String, durationSeconds: Double) {
+            self.title = title
+            self.file = file
+            self.durationSeconds = durationSeconds
+        }
+    }
+
+    /// The playlist text: `#EXTM3U`, then `#EXTINF:<whole seconds>,<title>` and the file name per entry.
+    public static func text(_ entries: [Entry]) -> String {
+        var out = "#EXTM3U\n"
+        for entry in entries {
+            let seconds = Int(entry.durationSeconds.rounded())
+            let title = entry.title.unicodeScalars.map {
+                $0.properties.generalCategory == .control ? " " : String($0)
+            }.joined()
+            out += "#EXTINF:\(seconds),\(title)\n\(entry.file)\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,156 @@
+import Contracts
+
+/// The book as the manifest and the tags name it.
+public struct BookDescription: Hashable, Sendable, Codable {
+    public var identifier: String?
+    public var title: String
+    public var authors: [String]
+
+    public init(identifier: String? = nil, title: String, authors: [String] = []) {
+        self.identifier = identifier
+        self.title = title
+        self.authors = authors
+    }
+}
+
+/// A section as planned by the book text: what `--list` shows.
+public struct PlannedSection: Hashable, Sendable, Codable {
+    /// The section number, unique in the book; names the file (`NNN - ...`) and the manifest entry.
+    public var number: Int
+    /// The title as spoken and shown.
+    public var title: String
+    /// The title used for the file name (often shorter); sanitised before use.
+    public var fileTitle: String
+    /// Words in the section.
+    public var words: Int
+    /// Whether the book text selects the section by default (front matter is usually not).
+    public var included: Bool
+
+    public init(number: Int, title: String, fileTitle: String? = nil, words: Int, included: Bool = true) {
+        self.number = number
+        self.title = title
+        self.fileTitle = fileTitle ?? title
+        self.words = words
+        self.included = included
+    }
+}
+
+/// Where the pipeline gets the book's sections and their spoken text.
+///
+/// The live implementation reads an EPUB (EPUBReader + BookText); tests use an in-memory one.
+/// A source is built once per process (coordinator and each worker) from a `BookInput`, so it
+/// must give the same sections and blocks every time it is built from the same input.
+public protocol SectionSource: Sendable {
+    /// Identifier, title and authors.
+    var book: BookDescription { get }
+    /// Every section of the book in order, selected or not.
+    var sections: [PlannedSection] { get }
+    /// Version of the text normalisation; recorded in the manifest (default 1).
+    var normalisationVersion: Int { get }
+    /// The spoken blocks of section `section` (its number), in order.
+    func blocks(section: Int) throws -> [SpokenBlock]
+}
+
+extension SectionSource {
+    public var normalisationVersion: Int { 1 }
+}
+
+/// What a worker needs to rebuild the section source in its own process.
+public struct BookInput: Hashable, Sendable, Codable {
+    /// Path of the `.epub` file.
+    public var path: String
+    /// `BookText` notes mode name (`skip`, `end`).
+    public var notesMode: String
+    /// Further options the source factory understands (the live one: `tocDepth`, `tables`, `code`,
+    /// `images`, `math`); part of every job, so that workers build exactly the same source.
+    public var options: [String: String]
+
+    public init(path: String, notesMode: String = "skip", options: [String: String] = [:]) {
+        self.path = path
+        self.notesMode = notesMode
+        self.options = options
+    }
+
+    private enum CodingKeys: String, CodingKey { case path, notesMode, options }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        path = try c.decode(String.self, forKey: .path)
+        notesMode = try c.decodeIfPresent(String.self, forKey: .notesMode) ?? "skip"
+        options = try c.decodeIfPresent([String: String].self, forKey: .options) ?? [:]
+    }
+}
+
+/// Metadata written into each section file.
+public struct SectionTags: Hashable, Sendable, Codable {
+    /// The section title.
+    public var title: String
+    /// The book title.
+    public var album: String
+    /// The authors, joined with ", ".
+    public var artist: String
+    /// The section number (not its position in the selection, so a file's bytes do not depend on the selection).
+    public var trackNumber: Int
+    public var genre: String
+
+    public init(title: String, album: String, artist: String, trackNumber: Int, genre: String = "Audiobook") {
+        self.title = title
+        self.album = album
+        self.artist = artist
+        self.trackNumber = trackNumber
+        self.genre = genre
+    }
+}
+
+/// Everything an audio sink factory needs to open one section file.
+public struct SinkRequest: Hashable, Sendable, Codable {
+    /// Where to write (always a `.part` file inside the output folder).
+    public var path: String
+    public var encoding: AudioEncoding
+    public var tags: SectionTags
+    /// Sample rate of the PCM that will be written (the engine's).
+    public var sampleRate: Int
+
+    public init(path: String, encoding: AudioEncoding, tags: SectionTags, sampleRate: Int) {
+        self.path = path
+        self.encoding = encoding
+        self.tags = tags
+        self.sampleRate = sampleRate
+    }
+}
+
+/// The three seams of the pipeline: where text comes from, what speaks it, where audio goes.
+///
+/// Tests pass a fake engine and an in-memory source; the CLI passes the live parts. The same
+/// environment must be used by the coordinator and by its worker processes (`WorkerMain`).
+public struct ConversionEnvironment: Sendable {
+    /// Builds the section source of a book (called once per process and book).
+    public var makeSource: @Sendable (BookInput) throws -> any SectionSource
+    /// Builds a speech engine (called once per process; `reset()` is called before every section).
+    public var makeEngine: @Sendable () throws -> any SpeechEngine
+    /// Opens an audio sink for one section file.
+    public var makeSink: @Sendable (SinkRequest) throws -> any AudioSink
+
+    public init(
+        makeSource: @escaping @Sendable (BookInput) throws -> any SectionSource,
+        makeEngine: @escaping @Sendable () throws -> any SpeechEngine,
+        makeSink: @escaping @Sendable (SinkRequest) throws -> any AudioSink
+    ) {
+        self.makeSource = makeSource
+        self.makeEngine = makeEngine
+        self.makeSink = makeSink
+    }
+}
+
+/// Fingerprint of a section's spoken text: SHA-256 over every block's kind, language and text.
+public enum SpokenTextFingerprint {
+    /// Hex SHA-256; changes when any block's text, kind or language changes, or blocks are added, removed, reordered.
+    public static func sha256(_ blocks: [SpokenBlock]) -> String {
+        var hasher = SHA256()
+        for block in blocks {
+            // Unit and record separators cannot appear in cleaned book text, so the encoding is unambiguous.
+            hasher.update("\(block.kind.rawValue)\u{1F}\(block.language ?? "")\u{1F}\(block.text)\u{1E}")
+        }
+        return hasher.finalizeHex()
+    }
+}

@@ -1,0 +1,115 @@
+/// One section to make, sent by the coordinator to a worker as one line of JSON.
+public struct WorkerJob: Hashable, Sendable, Codable {
+    /// The book, so the worker can build (and cache) its section source.
+    public var book: BookInput
+    /// The section number.
+    public var section: Int
+    public var settings: AudioSettings
+    /// The `.part` file to write, inside the output folder.
+    public var partPath: String
+    public var tags: SectionTags
+
+    public init(book: BookInput, section: Int, settings: AudioSettings, partPath: String, tags: SectionTags) {
+        self.book = book
+        self.section = section
+        self.settings = settings
+        self.partPath = partPath
+        self.tags = tags
+    }
+}
+
+/// What a finished section measured.
+public struct WorkerResult: Hashable, Sendable, Codable {
+    public var section: Int
+    /// PCM frames written, silences included.
+    public var frames: Int
+    public var sampleRate: Int
+    /// SHA-256 of the spoken text the worker read (`SpokenTextFingerprint`).
+    public var textSHA256: String
+    /// Words spoken.
+    public var words: Int
+
+    public init(section: Int, frames: Int, sampleRate: Int, textSHA256: String, words: Int) {
+        self.section = section
+        self.frames = frames
+        self.sampleRate = sampleRate
+        self.textSHA256 = textSHA256
+        self.words = words
+    }
+
+    /// Duration in seconds.
+    public var durationSeconds: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }
+}
+
+/// Why a worker could not make a section.
+public enum WorkerFailureKind: String, Hashable, Sendable, Codable {
+    /// The section itself failed (its text, the engine, the writer); retrying will not help.
+    case section
+    /// The disk is full: the whole conversion stops.
+    case diskFull = "disk-full"
+    /// The output cannot be written: the whole conversion stops.
+    case unwritable
+    /// The worker was asked to stop.
+    case cancelled
+    /// The job line could not be read.
+    case protocolError = "protocol"
+}
+
+/// A line a worker writes on its standard output (JSON, one per line, `type` says which).
+///
+/// `{"type":"progress","section":3,"wordsDone":120,"wordsTotal":900,"frames":220500,"sampleRate":22050}`,
+/// `{"type":"done","result":{...}}`, `{"type":"failed","section":3,"kind":"section","message":"...","path":null}`.
+public enum WorkerMessage: Hashable, Sendable, Codable {
+    case progress(section: Int, wordsDone: Int, wordsTotal: Int, frames: Int, sampleRate: Int)
+    case done(WorkerResult)
+    case failed(section: Int, kind: WorkerFailureKind, message: String, path: String?)
+
+    private enum CodingKeys: String, CodingKey {
+        case type, section, wordsDone, wordsTotal, frames, sampleRate, result, kind, message, path
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        switch try c.decode(String.self, forKey: .type) {
+        case "progress":
+            self = .progress(
+                section: try c.decode(Int.self, forKey: .section),
+                wordsDone: try c.decode(Int.self, forKey: .wordsDone),
+                wordsTotal: try c.decode(Int.self, forKey: .wordsTotal),
+                frames: try c.decode(Int.self, forKey: .frames),
+                sampleRate: try c.decode(Int.self, forKey: .sampleRate))
+        case "done":
+            self = .done(try c.decode(WorkerResult.self, forKey: .result))
+        case "failed":
+            self = .failed(
+                section: try c.decode(Int.self, forKey: .section),
+                kind: (try? c.decode(WorkerFailureKind.self, forKey: .kind)) ?? .section,
+                message: try c.decodeIfPresent(String.self, forKey: .message) ?? "",
+                path: try c.decodeIfPresent(String.self, forKey: .path))
+        case let other:
+            throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown type \(other)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .progress(let section, let wordsDone, let wordsTotal, let frames, let sampleRate):
+            try c.encode("progress", forKey: .type)
+            try c.encode(section, forKey: .section)
+            try c.encode(wordsDone, forKey: .wordsDone)
+            try c.encode(wordsTotal, forKey: .wordsTotal)
+            try c.encode(frames, forKey: .frames)
+            try c.encode(sampleRate, forKey: .sampleRate)
+        case .done(let result):
+            try c.encode("done", forKey: .type)
+            try c.encode(result, forKey: .result)
+        case .failed(let section, let kind, let message, let path):
+            try c.encode("failed", forKey: .type)
+            try c.encode(section, forKey: .section)
+            try c.encode(kind, forKey: .kind)
+            try c.encode(message, forKey: .message)
+            try c.encode(path, forKey: .path)
+        }
+    }
+}

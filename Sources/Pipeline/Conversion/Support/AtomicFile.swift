@@ -1,0 +1,90 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// File-scope wrappers: inside `AtomicFile` the names `write` and `rename` mean its own methods.
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
+private func posixRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
+
+/// Atomic replacement of a small file inside a folder: temp file, fsync, rename, fsync of the folder.
+///
+/// After a crash at any point the file holds either the old or the new contents, never a mix.
+enum AtomicFile {
+    /// Prefix of temp files; files starting with it are ours and removed as stale at start.
+    static let tempPrefix = ".epub2audio-tmp-"
+
+    static func write(_ data: Data, named name: String, in directory: String) throws {
+        let target = OutputPaths.join(directory, name)
+        let temp = OutputPaths.join(directory, "\(tempPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)")
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw PosixFailure.error(errno, path: target) }
+        var closed = false
+        defer {
+            if !closed { close(fd) }
+        }
+        do {
+            try data.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let written = posixWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        throw PosixFailure.error(errno, path: target)
+                    }
+                    offset += written
+                }
+            }
+            guard fsync(fd) == 0 else { throw PosixFailure.error(errno, path: target) }
+            closed = true
+            guard close(fd) == 0 else { throw PosixFailure.error(errno, path: target) }
+            guard posixRename(temp, target) == 0 else { throw PosixFailure.error(errno, path: target) }
+        } catch {
+            unlink(temp)
+            throw error
+        }
+        syncDirectory(directory)
+    }
+
+    /// Renames `from` to `to` (same folder) and makes the rename durable.
+    static func rename(from: String, to: String, in directory: String) throws {
+        guard posixRename(from, to) == 0 else { throw PosixFailure.error(errno, path: to) }
+        syncDirectory(directory)
+    }
+
+    /// fsync of a folder so a rename inside it survives a power cut; best effort.
+    static func syncDirectory(_ directory: String) {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+}
+
+/// The one place that turns an errno into a `ConversionError`.
+enum PosixFailure {
+    static func error(_ code: Int32, path: String) -> ConversionError {
+        if code == ENOSPC || code == EDQUOT { return .diskFull(path: path) }
+        return .outputUnwritable(path: path, reason: String(cString: strerror(code)))
+    }
+
+    /// Maps an error thrown by an audio sink or Foundation to a `ConversionError` when it is an I/O one.
+    static func map(_ error: any Error, path: String) -> ConversionError? {
+        if let conversion = error as? ConversionError { return conversion }
+        if let posix = error as? POSIXError { return self.error(posix.code.rawValue, path: path) }
+        let ns = error as NSError
+        if ns.domain == NSPOSIXErrorDomain { return self.error(Int32(ns.code), path: path) }
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return self.error(Int32(underlying.code), path: path)
+        }
+        if ns.domain == NSCocoaErrorDomain && ns.code == NSFileWriteOutOfSpaceError { return .diskFull(path: path) }
+        let text = "\(error)".lowercased()
+        if text.contains("no space left") { return .diskFull(path: path) }
+        return nil
+    }
+}

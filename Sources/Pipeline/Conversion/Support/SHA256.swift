@@ -1,0 +1,184 @@
+import Foundation
+
+/// SHA-256 (FIPS 180-4) in pure Swift, so the library needs no crypto dependency on Linux.
+///
+/// Used to fingerprint the book file and each section's spoken text in the progress manifest;
+/// not meant for anything security-sensitive beyond detecting change.
+public struct SHA256: Sendable {
+    private var state: [UInt32] = [
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
+    ]
+    private var buffer: [UInt8] = []
+    private var length: UInt64 = 0
+
+    private static let k: [UInt32] = [
+        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
+        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
+        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
+        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
+        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
+        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
+        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
+        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
+    ]
+
+    /// A hasher with nothing fed yet.
+    public init() {}
+
+    /// Feeds more bytes.
+    public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { update(buffer: $0) }
+        if handled != nil { return }
+        Array(bytes).withUnsafeBufferPointer { update(buffer: $0) }
+    }
+
+    /// Feeds the contents of `data`.
+    public mutating func update(_ data: Data) {
+        data.withUnsafeBytes { update(buffer: $0.bindMemory(to: UInt8.self)) }
+    }
+
+    private mutating func update(buffer bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        length &+= UInt64(bytes.count)
+        var offset = 0
+        if !buffer.isEmpty {
+            let take = min(64 - buffer.count, bytes.count)
+            buffer.append(contentsOf: UnsafeBufferPointer(start: base, count: take))
+            offset = take
+            guard buffer.count == 64 else { return }
+            buffer.withUnsafeBufferPointer { compress($0.baseAddress!) }
+            buffer.removeAll(keepingCapacity: true)
+        }
+        while bytes.count - offset >= 64 {
+            compress(base + offset)
+            offset += 64
+        }
+        buffer.append(contentsOf: UnsafeBufferPointer(start: base + offset, count: bytes.count - offset))
+    }
+
+    /// Feeds the UTF-8 bytes of `text`.
+    public mutating func update(_ text: String) { update(Array(text.utf8)) }
+
+    /// Finishes and returns the 32-byte digest; the hasher should not be used afterwards.
+    public mutating func finalize() -> [UInt8] {
+        let bitLength = length &* 8
+        var tail = buffer
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
+        tail.withUnsafeBufferPointer { tail in
+            for start in stride(from: 0, to: tail.count, by: 64) { compress(tail.baseAddress! + start) }
+        }
+        buffer.removeAll()
+        var digest: [UInt8] = []
+        digest.reserveCapacity(32)
+        for word in state {
+            digest.append(contentsOf: [
+                UInt8(truncatingIfNeeded: word >> 24), UInt8(truncatingIfNeeded: word >> 16),
+                UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word),
+            ])
+        }
+        return digest
+    }
+
+    /// Finishes and returns the digest as 64 lower-case hex digits.
+    public mutating func finalizeHex() -> String {
+        finalize().map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+    }
+
+    /// The hex digest of `bytes`.
+    public static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        var hasher = SHA256()
+        hasher.update(bytes)
+        return hasher.finalizeHex()
+    }
+
+    /// The hex digest of the UTF-8 bytes of `text`.
+    public static func hex(_ text: String) -> String { hex(Array(text.utf8)) }
+
+    /// The hex digest of a file's contents, read in 1 MiB blocks so large books need little memory.
+    ///
+    /// Throws `ConversionError.unreadableBook(path:reason:)` when the file cannot be opened or read.
+    public static func hex(fileAtPath path: String) throws -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ConversionError.unreadableBook(path: path, reason: "cannot open the file")
+        }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while true {
+            let block: Data?
+            do {
+                block = try handle.read(upToCount: 1 << 20)
+            } catch {
+                throw ConversionError.unreadableBook(path: path, reason: "\(error)")
+            }
+            guard let block, !block.isEmpty else { break }
+            hasher.update(block)
+        }
+        return hasher.finalizeHex()
+    }
+
+    private mutating func compress(_ block: UnsafePointer<UInt8>) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            compress(block, schedule: w)
+        }
+    }
+
+    private mutating func compress(_ block: UnsafePointer<UInt8>, schedule w: UnsafeMutableBufferPointer<UInt32>) {
+        for t in 0..<16 {
+            w[t] =
+                UInt32(block[4 * t]) << 24 | UInt32(block[4 * t + 1]) << 16 | UInt32(block[4 * t + 2]) << 8
+                | UInt32(block[4 * t + 3])
+        }
+        for t in 16..<64 {
+            let s0 = w[t - 15].rotatedRight(7) ^ w[t - 15].rotatedRight(18) ^ (w[t - 15] >> 3)
+            let s1 = w[t - 2].rotatedRight(17) ^ w[t - 2].rotatedRight(19) ^ (w[t - 2] >> 10)
+            w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+        }
+        let k = Self.k
+        var a = state[0]
+        var b = state[1]
+        var c = state[2]
+        var d = state[3]
+        var e = state[4]
+        var f = state[5]
+        var g = state[6]
+        var h = state[7]
+        for t in 0..<64 {
+            let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+            let choice = (e & f) ^ (~e & g)
+            let temp1 = h &+ s1 &+ choice &+ k[t] &+ w[t]
+            let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            let temp2 = s0 &+ majority
+            h = g
+            g = f
+            f = e
+            e = d &+ temp1
+            d = c
+            c = b
+            b = a
+            a = temp1 &+ temp2
+        }
+        state[0] &+= a
+        state[1] &+= b
+        state[2] &+= c
+        state[3] &+= d
+        state[4] &+= e
+        state[5] &+= f
+        state[6] &+= g
+        state[7] &+= h
+    }
+}
+
+extension UInt32 {
+    fileprivate func rotatedRight(_ count: UInt32) -> UInt32 { (self >> count) | (self << (32 - count)) }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,139 @@
+import Contracts
+import Foundation
+
+/// Makes sections one after another with one engine: the code a worker process runs, and the
+/// code the coordinator runs in-process when `jobs == 1`, so both give the same bytes.
+final class WorkerSession {
+    private let environment: ConversionEnvironment
+    private var sources: [BookInput: any SectionSource] = [:]
+    private var engine: (any SpeechEngine)?
+
+    init(environment: ConversionEnvironment) {
+        self.environment = environment
+    }
+
+    private struct Stopped: Error {}
+
+    /// Makes one section into `job.partPath`; every outcome is reported through `send`, which may throw
+    /// to abandon the job (the coordinator is gone).
+    func perform(_ job: WorkerJob, shouldStop: () -> Bool, send: (WorkerMessage) throws -> Void) throws {
+        let message: WorkerMessage
+        do {
+            message = .done(try render(job, shouldStop: shouldStop, send: send))
+        } catch is Stopped {
+            message = .failed(section: job.section, kind: .cancelled, message: "cancelled", path: nil)
+        } catch let error as SendFailure {
+            throw error.underlying
+        } catch let error as ConversionError {
+            message = Self.failure(error, section: job.section)
+        } catch {
+            message = .failed(section: job.section, kind: .section, message: "\(error)", path: nil)
+        }
+        try send(message)
+    }
+
+    private struct SendFailure: Error { var underlying: any Error }
+
+    private static func failure(_ error: ConversionError, section: Int) -> WorkerMessage {
+        switch error {
+        case .diskFull(let path): .failed(section: section, kind: .diskFull, message: error.description, path: path)
+        case .outputUnwritable(let path, _):
+            .failed(section: section, kind: .unwritable, message: error.description, path: path)
+        case .cancelled: .failed(section: section, kind: .cancelled, message: "cancelled", path: nil)
+        case .sectionFailed(_, let reason): .failed(section: section, kind: .section, message: reason, path: nil)
+        default: .failed(section: section, kind: .section, message: error.description, path: nil)
+        }
+    }
+
+    private func source(for book: BookInput) throws -> any SectionSource {
+        if let source = sources[book] { return source }
+        let source = try environment.makeSource(book)
+        sources[book] = source
+        return source
+    }
+
+    private func render(_ job: WorkerJob, shouldStop: () -> Bool, send: (WorkerMessage) throws -> Void) throws
+        -> WorkerResult
+    {
+        let blocks = try source(for: job.book).blocks(section: job.section)
+        let chunks = Self.chunks(section: job.section, blocks: blocks, settings: job.settings.chunking)
+        let engine = try self.engine ?? environment.makeEngine()
+        self.engine = engine
+        // Every section starts from a fresh engine state, whatever this engine spoke before:
+        // that is what makes resume and any `jobs` value give byte-identical files.
+        try engine.reset()
+        try engine.configure(job.settings.voice)
+        let sampleRate = engine.sampleRate
+        let wordsTotal = chunks.reduce(0) { $0 + Self.wordCount($1.text) }
+        if shouldStop() { throw Stopped() }
+        let sink: any AudioSink
+        do {
+            sink = try environment.makeSink(
+                SinkRequest(path: job.partPath, encoding: job.settings.encoding, tags: job.tags, sampleRate: sampleRate)
+            )
+        } catch {
+            throw PosixFailure.map(error, path: job.partPath)
+                ?? ConversionError.sectionFailed(
+                    section: job.section, reason: "cannot open \(job.partPath): \(error)")
+        }
+        var frames = 0
+        var wordsDone = 0
+        var closed = false
+        defer {
+            if !closed { try? sink.close() }
+        }
+        func silence(_ milliseconds: Int) throws {
+            let count = milliseconds * sampleRate / 1000
+            guard count > 0 else { return }
+            try sink.writeSilence(frames: count)
+            frames += count
+        }
+        do {
+            for chunk in chunks {
+                if shouldStop() { throw Stopped() }
+                try silence(chunk.pauseBeforeMS)
+                var stopped = false
+                try engine.synthesize(chunk.text, language: chunk.language) { samples in
+                    if shouldStop() {
+                        stopped = true
+                        return false
+                    }
+                    try sink.write(samples)
+                    frames += samples.count
+                    return true
+                }
+                if stopped || shouldStop() { throw Stopped() }
+                try silence(chunk.pauseAfterMS)
+                wordsDone += Self.wordCount(chunk.text)
+                do {
+                    try send(
+                        .progress(
+                            section: job.section, wordsDone: wordsDone, wordsTotal: wordsTotal, frames: frames,
+                            sampleRate: sampleRate))
+                } catch {
+                    throw SendFailure(underlying: error)
+                }
+            }
+            closed = true
+            try sink.close()
+        } catch let error as Stopped {
+            throw error
+        } catch let error as SendFailure {
+            throw error
+        } catch {
+            throw PosixFailure.map(error, path: job.partPath) ?? error
+        }
+        return WorkerResult(
+            section: job.section, frames: frames, sampleRate: sampleRate,
+            textSHA256: SpokenTextFingerprint.sha256(blocks), words: wordsTotal)
+    }
+
+    /// The chunks of a section, from the Contracts chunker.
+    static func chunks(section: Int, blocks: [SpokenBlock], settings: ChunkerOptions) -> [SpeechChunk] {
+        Chunker(options: settings).chunks(section: section, blocks: blocks)
+    }
+
+    static func wordCount(_ text: String) -> Int {
+        text.split(whereSeparator: { $0.isWhitespace }).count
+    }
+}

@@ -1,0 +1,73 @@
+internal import CSoxr
+
+/// A streaming 16-bit mono resampler (libsoxr, high quality); owns its `soxr_t`.
+///
+/// Output for a given input is deterministic, and the same whether the input arrives in one
+/// piece or in many.
+final class Resampler {
+    private let handle: OpaquePointer
+    let inputRate: Int
+    let outputRate: Int
+    private var output: [Int16]
+
+    /// Throws the libsoxr error message.
+    init(from inputRate: Int, to outputRate: Int) throws(ResamplerError) {
+        var error: soxr_error_t? = nil
+        var io = soxr_io_spec(SOXR_INT16_I, SOXR_INT16_I)
+        var quality = soxr_quality_spec(UInt(SOXR_HQ), 0)
+        let created = soxr_create(Double(inputRate), Double(outputRate), 1, &error, &io, &quality, nil)
+        guard let created, error == nil else {
+            if let created { soxr_delete(created) }
+            throw ResamplerError(message: error.map { String(cString: $0) } ?? "soxr_create failed")
+        }
+        handle = created
+        self.inputRate = inputRate
+        self.outputRate = outputRate
+        output = [Int16](repeating: 0, count: 8_192)
+    }
+
+    deinit {
+        soxr_delete(handle)
+    }
+
+    /// Resamples `input` and hands the output to `body` in pieces.
+    func process(_ input: UnsafeBufferPointer<Int16>, _ body: (UnsafeBufferPointer<Int16>) throws -> Void) throws {
+        var offset = 0
+        while offset < input.count {
+            let (consumed, produced) = try run(input: UnsafeBufferPointer(rebasing: input[offset...]))
+            offset += consumed
+            try emit(produced, body)
+            if consumed == 0 && produced == 0 { break }
+        }
+    }
+
+    /// Flushes what the filter still holds at the end of the stream.
+    func flush(_ body: (UnsafeBufferPointer<Int16>) throws -> Void) throws {
+        while true {
+            let (_, produced) = try run(input: nil)
+            guard produced > 0 else { return }
+            try emit(produced, body)
+        }
+    }
+
+    private func run(input: UnsafeBufferPointer<Int16>?) throws(ResamplerError) -> (consumed: Int, produced: Int) {
+        var consumed = 0
+        var produced = 0
+        let error = output.withUnsafeMutableBufferPointer { out in
+            soxr_process(
+                handle, input?.baseAddress, input?.count ?? 0, &consumed, out.baseAddress, out.count, &produced)
+        }
+        if let error { throw ResamplerError(message: String(cString: error)) }
+        return (consumed, produced)
+    }
+
+    private func emit(_ count: Int, _ body: (UnsafeBufferPointer<Int16>) throws -> Void) throws {
+        guard count > 0 else { return }
+        try output.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+    }
+}
+
+/// A libsoxr failure, with its message.
+struct ResamplerError: Error {
+    let message: String
+}

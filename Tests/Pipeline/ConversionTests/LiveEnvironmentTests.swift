@@ -1,0 +1,50 @@
+import Contracts
+import Foundation
+import Testing
+
+@testable import Conversion
+
+/// The live source and sink with a fake engine (espeak-ng is process-global; its own tests cover it).
+@Suite struct LiveEnvironmentTests {
+    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../../samples/the-lighthouse-keepers-daughter.epub").standardizedFileURL.path
+
+    @Test func epubSourceGivesSectionsAndBlocks() throws {
+        try #require(FileManager.default.fileExists(atPath: Self.sample), "sample book missing: \(Self.sample)")
+        let source = try EPUBSectionSource(input: BookInput(path: Self.sample))
+        #expect(!source.book.title.isEmpty)
+        let included = source.sections.filter(\.included)
+        #expect(!included.isEmpty)
+        let blocks = try source.blocks(section: try #require(included.first).number)
+        #expect(blocks.first?.kind == .title)
+        #expect(blocks.contains { !$0.text.isEmpty && $0.kind == .paragraph })
+        // Building it twice gives the same text: what workers rely on.
+        let again = try EPUBSectionSource(input: BookInput(path: Self.sample))
+        #expect(again.sections == source.sections)
+        #expect(try again.blocks(section: included[0].number) == blocks)
+    }
+
+    @Test func liveSourceAndWriterWithAFakeEngine() async throws {
+        try #require(FileManager.default.fileExists(atPath: Self.sample), "sample book missing: \(Self.sample)")
+        let sandbox = try Sandbox()
+        let env = ConversionEnvironment(
+            makeSource: ConversionEnvironment.live.makeSource, makeEngine: { FakeEngine() },
+            makeSink: ConversionEnvironment.live.makeSink)
+        var request = ConversionRequest(
+            bookPath: Self.sample, outputDirectory: sandbox.output, voice: VoiceSettings(voice: "en"), jobs: 1)
+        request.encoding = AudioEncoding(format: .flac)
+        let summary = try await Converter(environment: env).run(request)
+        #expect(summary.sectionsDone > 0)
+        #expect(summary.sectionsFailed == 0)
+        let manifest = try sandbox.manifest()
+        for record in manifest.sections where record.status == .done {
+            let file = try #require(record.file)
+            #expect(file.hasSuffix(".flac"))
+            let data = try #require(sandbox.contents(file))
+            #expect(data.prefix(4) == Data("fLaC".utf8))
+            #expect(Int64(data.count) == record.bytes)
+        }
+        // A second run resumes everything.
+        #expect(try await Converter(environment: env).run(request).sectionsSkipped == summary.sectionsDone)
+    }
+}

@@ -1,0 +1,118 @@
+import Contracts
+import Foundation
+import Testing
+
+@testable import Conversion
+
+@Suite struct ManifestTests {
+    static let sample = Manifest(
+        book: BookRecord(identifier: "urn:isbn:1", title: "Moby-Dick", authors: ["Herman Melville"], sha256: "ab12"),
+        settings: AudioSettings(
+            voice: VoiceSettings(voice: "en-gb", rate: 160, pitch: 40, volume: 90),
+            encoding: AudioEncoding(format: .mp3, compressionLevel: 0.8, bitrateMode: .constant), notesMode: "end",
+            normalisationVersion: 2),
+        created: "2025-01-02T03:04:05Z", updated: "2025-01-02T03:05:00Z",
+        sections: [
+            SectionRecord(
+                number: 1, title: "Loomings", status: .done, file: "001 - Loomings.mp3", durationSeconds: 612.5,
+                words: 2200, bytes: 3_000_000, textSHA256: "cd34", settingsSHA256: "ef56", started: "a", finished: "b"),
+            SectionRecord(number: 2, title: "The Carpet-Bag", status: .inProgress, words: 1500, wordsDone: 300),
+            SectionRecord(number: 3, title: "Oops", status: .failed, words: 10, error: "engine failed"),
+        ])
+
+    @Test func roundTrip() throws {
+        let decoded = try Manifest.decode(Self.sample.encoded())
+        #expect(decoded == Self.sample)
+    }
+
+    @Test func statusesUseTheDocumentedNames() throws {
+        let text = String(decoding: Self.sample.encoded(), as: UTF8.self)
+        #expect(text.contains(#""status" : "in-progress""#))
+        #expect(text.contains(#""status" : "done""#))
+        #expect(text.contains(#""version" : 1"#))
+    }
+
+    @Test func missingKeysFallBackToDefaults() throws {
+        let manifest = try Manifest.decode(Data(#"{"sections":[{"number":4}]}"#.utf8))
+        #expect(manifest.version == Manifest.currentVersion)
+        #expect(manifest.book == BookRecord())
+        #expect(manifest.settings == nil)
+        #expect(manifest.sections == [SectionRecord(number: 4, title: "", status: .pending)])
+        let settings = try JSONDecoder().decode(
+            AudioSettings.self, from: Data(#"{"voice":{"voice":"de","rate":150,"pitch":50,"volume":100}}"#.utf8))
+        #expect(settings.encoding == AudioEncoding())
+        #expect(settings.chunking == ChunkerOptions())
+        #expect(settings.voice.voice == "de")
+    }
+
+    @Test func unknownStatusMeansRedo() throws {
+        let manifest = try Manifest.decode(Data(#"{"version":1,"sections":[{"number":1,"status":"teleported"}]}"#.utf8))
+        #expect(manifest.sections.first?.status == .pending)
+    }
+
+    @Test func newerVersionIsRefused() {
+        #expect(throws: ConversionError.unsupportedManifestVersion(path: "m.json", version: 2)) {
+            try Manifest.decode(Data(#"{"version":2}"#.utf8), path: "m.json")
+        }
+    }
+
+    @Test func garbageIsAnInvalidManifest() {
+        #expect {
+            try Manifest.decode(Data("not json".utf8), path: "m.json")
+        } throws: { error in
+            if case .invalidManifest(let path, _) = error as? ConversionError { return path == "m.json" }
+            return false
+        }
+    }
+
+    @Test func settingsFingerprintChangesWithEverySetting() {
+        let base = AudioSettings(voice: VoiceSettings(voice: "en"))
+        var variants: [AudioSettings] = []
+        var v = base
+        v.voice.rate += 1
+        variants.append(v)
+        v = base
+        v.encoding.format = .flac
+        variants.append(v)
+        v = base
+        v.encoding.compressionLevel = 0.5
+        variants.append(v)
+        v = base
+        v.encoding.bitrateMode = .variable
+        variants.append(v)
+        v = base
+        v.chunking.paragraphMS += 1
+        variants.append(v)
+        v = base
+        v.notesMode = "end"
+        variants.append(v)
+        v = base
+        v.normalisationVersion += 1
+        variants.append(v)
+        let prints = Set(variants.map(\.fingerprint) + [base.fingerprint])
+        #expect(prints.count == variants.count + 1)
+        #expect(base.fingerprint == AudioSettings(voice: VoiceSettings(voice: "en")).fingerprint)
+    }
+
+    @Test func atomicWriteReplacesAndLeavesNoTempFiles() throws {
+        let sandbox = try Sandbox()
+        try FileManager.default.createDirectory(atPath: sandbox.output, withIntermediateDirectories: true)
+        try Self.sample.write(toDirectory: sandbox.output)
+        var second = Self.sample
+        second.sections.removeLast()
+        try second.write(toDirectory: sandbox.output)
+        #expect(sandbox.files() == ["manifest.json"])
+        #expect(try sandbox.manifest() == second)
+    }
+
+    @Test func atomicWriteIntoMissingFolderIsUnwritable() {
+        #expect {
+            try Self.sample.write(toDirectory: "/nonexistent-folder-for-test")
+        } throws: { error in
+            if case .outputUnwritable(let path, _) = error as? ConversionError {
+                return path == "/nonexistent-folder-for-test/manifest.json"
+            }
+            return false
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Contracts
+import Testing
+
+@testable import ESpeakEngine
+
+/// Voice resolution is pure Swift over a voice list: these tests use a fixed list, not espeak-ng.
+@Suite struct VoiceResolutionTests {
+    let installed = [
+        VoiceInfo(name: "English_(Great_Britain)", languages: ["en-gb", "en"], identifier: "gmw/en"),
+        VoiceInfo(name: "English_(America)", languages: ["en-us", "en"], identifier: "gmw/en-US"),
+        VoiceInfo(name: "French_(France)", languages: ["fr-fr", "fr"], identifier: "roa/fr"),
+        VoiceInfo(name: "French_(Belgium)", languages: ["fr-be", "fr"], identifier: "roa/fr-BE"),
+        VoiceInfo(name: "German", languages: ["de"], identifier: "gmw/de"),
+    ]
+
+    @Test(arguments: [
+        ("English_(America)", "English_(America)"),
+        ("english (america)", "English_(America)"),  // case and spaces
+        ("gmw/en-US", "English_(America)"),  // identifier
+        ("en-us", "English_(America)"),  // file name and language tag
+        ("en_GB", "English_(Great_Britain)"),
+        ("en", "English_(Great_Britain)"),  // listed first (highest priority) for "en"
+        ("fr", "French_(France)"),
+        ("fr-BE", "French_(Belgium)"),
+        ("fr-CA", "French_(France)"),  // falls back to the primary language
+        ("de-AT", "German"),
+        ("  German ", "German"),
+    ])
+    func resolves(_ requested: String, _ expected: String) throws {
+        #expect(try ESpeakSpeechEngine.resolveVoice(requested, installed: installed).name == expected)
+    }
+
+    @Test func unknownVoiceSuggestsTheClosest() throws {
+        let error = try #require(throws: SpeechError.self) {
+            try ESpeakSpeechEngine.resolveVoice("Englsh", installed: installed)
+        }
+        guard case .unknownVoice(let requested, let suggestions) = error else {
+            Issue.record("unexpected error \(error)")
+            return
+        }
+        #expect(requested == "Englsh")
+        #expect(suggestions.first?.hasPrefix("English") == true, "\(suggestions)")
+        #expect(suggestions.allSatisfy { $0.hasPrefix("English") || $0.hasPrefix("en") }, "\(suggestions)")
+        #expect(error.description.contains("Englsh") && error.description.contains("English_("))
+    }
+
+    @Test func typoInALanguageTagSuggestsTags() throws {
+        let error = try #require(throws: SpeechError.self) {
+            try ESpeakSpeechEngine.resolveVoice("gernan", installed: installed)
+        }
+        guard case .unknownVoice(_, let suggestions) = error else { return }
+        #expect(suggestions.first == "German")
+    }
+
+    @Test(arguments: ["vulcan", "", "x", "1234"])
+    func nonsenseIsRefused(_ requested: String) {
+        #expect(throws: SpeechError.self) { try ESpeakSpeechEngine.resolveVoice(requested, installed: installed) }
+    }
+
+    @Test func editDistance() {
+        #expect(ESpeakSpeechEngine.editDistance("kitten", "sitting") == 3)
+        #expect(ESpeakSpeechEngine.editDistance("", "abc") == 3)
+        #expect(ESpeakSpeechEngine.editDistance("same", "same") == 0)
+    }
+}
