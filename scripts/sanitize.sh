@@ -55,7 +55,9 @@ for each in "${runs[@]}"; do
             run ASan address .build-asan "${SANITIZE_ASAN_FILTER:-}" || status=1
         ;;
     tsan)
-        TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}" \
+        # Suppressions: only false positives from Swift's `Mutex`, which TSan cannot see (see the file).
+        tsan_defaults="halt_on_error=1:second_deadlock_stack=1:suppressions=$root/scripts/tsan-suppressions.txt"
+        TSAN_OPTIONS="${TSAN_OPTIONS:-$tsan_defaults}" \
             run TSan thread .build-tsan "${SANITIZE_TSAN_FILTER:-}" || status=1
         ;;
     *)
