@@ -24,7 +24,7 @@ struct FuzzRegression: Sendable, CustomTestStringConvertible {
     static let all: [FuzzRegression] = [
         FuzzRegression(
             file: "read-empty-input-leak.epub", reader: .book, found: "fuzz-read: 1-byte leak in ZipArchive(bytes:)",
-            expectedError: "notAZip"),
+            expectedError: "notAZip")
     ]
 }
 
