@@ -27,7 +27,6 @@ if [ -z "${FUZZ_EXTRA_SEEDS+set}" ] && [ -d ../shared/corpus ]; then extra_seeds
 work="${FUZZ_WORK:-$(mktemp -d "${TMPDIR:-/tmp}/epub2audio-fuzz.XXXXXX")}"
 mkdir -p "$work"
 fixtures="Tests/Domain/EPUBReaderTests/Fixtures"
-regressions="$fixtures/fuzz-regressions"
 
 # `--sanitize fuzzer` makes SwiftPM link libFuzzer's main and build executables as libraries, but SwiftPM passes
 # each sanitizer as its own `-sanitize=` flag and swiftc 6.3 keeps only the last one, so half the time the code
@@ -56,9 +55,8 @@ for target in "${targets[@]}"; do
     mkdir -p "$dir/corpus" "$dir/artifacts"
     # shellcheck disable=SC2086  # extra_seeds is a space-separated list on purpose
     python3 Fuzz/make-seeds.py "$target" "$dir/corpus" samples "$fixtures" $extra_seeds
-    for committed in "Fuzz/corpus/$target" "$regressions/$target"; do
-        [ -d "$committed" ] && find "$committed" -type f -exec cp {} "$dir/corpus/" \;
-    done
+    # The regression inputs are seeds already: make-seeds.py walks the fixtures folder they are in.
+    [ -d "Fuzz/corpus/$target" ] && find "Fuzz/corpus/$target" -type f -exec cp {} "$dir/corpus/" \;
     dict=()
     case "$target" in fuzz-parts | fuzz-markup | fuzz-text) dict=(-dict=Fuzz/dictionaries/xml.dict) ;; esac
     [ "$target" = fuzz-chapters ] && [ -f Fuzz/dictionaries/chapters.dict ] && dict=(-dict=Fuzz/dictionaries/chapters.dict)
