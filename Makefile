@@ -54,3 +54,13 @@ bench: bench-deps build
 
 clean:
 	rm -rf .build $(DEMO_OUT)
+
+# Hardening (docs/hardening.md): every libFuzzer target for FUZZ_SECONDS each, then the test suite under
+# AddressSanitizer and, separately, ThreadSanitizer.
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz test-sanitize
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh
+
+test-sanitize: deps
+	./scripts/sanitize.sh asan tsan

@@ -79,13 +79,18 @@ public final class ZipArchive {
             var error = zip_error_t()
             zip_error_init(&error)
             defer { zip_error_fini(&error) }
-            // libzip frees the copy with free() when the source is freed (freep = 1).
-            guard let copy = malloc(max(bytes.count, 1)) else {
+            // libzip frees the copy with free() when the source is freed (freep = 1). It skips a
+            // zero-length buffer without taking ownership, so an empty input gets no copy at all
+            // (found by fuzz-read: a 1-byte leak per empty input).
+            let copy = bytes.isEmpty ? nil : malloc(bytes.count)
+            if !bytes.isEmpty && copy == nil {
                 errorCode = ZIP_ER_MEMORY
                 return nil
             }
-            bytes.withUnsafeBytes { raw in
-                if let base = raw.baseAddress { memcpy(copy, base, raw.count) }
+            if let copy {
+                bytes.withUnsafeBytes { raw in
+                    if let base = raw.baseAddress { memcpy(copy, base, raw.count) }
+                }
             }
             guard let source = zip_source_buffer_create(copy, zip_uint64_t(bytes.count), 1, &error) else {
                 free(copy)

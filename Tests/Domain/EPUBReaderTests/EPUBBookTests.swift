@@ -138,7 +138,7 @@ import ZipReader
         let clock = ContinuousClock()
         let start = clock.now
         let book = try EPUBBook(bytes: makeEPUB([("OEBPS/content.opf", opf)]))
-        #expect(clock.now - start < .seconds(5))
+        #expect(clock.now - start < timeLimit(seconds: 5))
         #expect(book.package.metadata.title == nil)
     }
 
@@ -168,7 +168,7 @@ import ZipReader
         let clock = ContinuousClock()
         let start = clock.now
         let document = try book.document(forHref: "one.xhtml")
-        #expect(clock.now - start < .seconds(20))
+        #expect(clock.now - start < timeLimit(seconds: 20))
         #expect(document.root.textContent.contains("Deep. innermost text"))
     }
 
