@@ -93,7 +93,7 @@ def main():
             for i in range(args.runs):
                 out_dir = os.path.join(work, f"ours-{label}-{i}")
                 ours.append(measure([binary, book, "--jobs", "1", "--format", "wav", "-o", out_dir, "--quiet",
-                                     "--voice", "en", "--progress", "none"] + sel))
+                                     "--voice", "en"] + sel))
                 engine.append(measure(["espeak-ng", "-v", "en", "-w", os.path.join(work, "raw.wav"), "-f", text_file]))
                 if i < args.runs - 1:
                     shutil.rmtree(out_dir)
@@ -104,6 +104,16 @@ def main():
             rows.append((f"speed, {label} ({audio / 3600:.2f} h audio)",
                          fmt([audio / o[1] for o in ours], "x", 0), fmt([audio / e[1] for e in engine], "x", 0),
                          "times real time per core", ""))
+            # Cost of the text normalisation (issue: it must not move the overhead by more than 1-2%).
+            plain = []
+            for i in range(args.runs):
+                out_dir = os.path.join(work, f"plain-{label}-{i}")
+                plain.append(measure([binary, book, "--jobs", "1", "--format", "wav", "-o", out_dir, "--quiet",
+                                      "--voice", "en", "--no-normalize"] + sel))
+                shutil.rmtree(out_dir)
+            rows.append((f"CPU, {label}: normalised / --no-normalize", fmt([o[1] for o in ours]),
+                         fmt([p[1] for p in plain]), fmt([o[1] / p[1] for o, p in zip(ours, plain)], "x", 3),
+                         "<= 1.02x"))
             # 4. Memory.
             rows.append((f"peak memory, {label}", fmt([o[2] for o in ours], " MiB", 1), "", "", "< 100 MiB, flat"))
 
