@@ -49,6 +49,8 @@ final class ProcessWorkerConnection: WorkerConnection, @unchecked Sendable {
     private let errors = Pipe()
     private let reader: LineReader
     private let stderrTail = Locked<Data>(Data())
+    /// Signalled once the worker's standard error has ended (all of it is in `stderrTail`).
+    private let stderrEnded = DispatchSemaphore(value: 0)
     private let pid: Int32
 
     init(executable: String, arguments: [String]) throws {
@@ -59,10 +61,12 @@ final class ProcessWorkerConnection: WorkerConnection, @unchecked Sendable {
         process.standardError = errors
         reader = LineReader(fileDescriptor: output.fileHandleForReading.fileDescriptor)
         let tail = stderrTail
+        let ended = stderrEnded
         errors.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             if data.isEmpty {
                 handle.readabilityHandler = nil
+                ended.signal()
                 return
             }
             tail.withLock { buffer in
@@ -111,6 +115,9 @@ final class ProcessWorkerConnection: WorkerConnection, @unchecked Sendable {
             if process.isRunning { kill() }
         }
         process.waitUntilExit()
+        // The stderr handler may still hold the worker's last words: wait (briefly) for its end of
+        // file, or a dying worker's message would be lost when the machine is slow.
+        _ = stderrEnded.wait(timeout: .now() + 1)
         var text =
             process.terminationReason == .uncaughtSignal
             ? "killed by signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
