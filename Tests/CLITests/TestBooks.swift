@@ -173,7 +173,7 @@ func crc32(_ data: [UInt8]) -> UInt32 {
 }
 
 /// A temporary folder removed when the value goes away.
-final class Scratch {
+final class Scratch: Sendable {
     let url: URL
     var path: String { url.path }
 
