@@ -104,3 +104,130 @@ struct CorpusSweepTests {
         if bodyWithText { #expect(sections.contains { ($0["included"] as? Bool) == true }) }
     }
 }
+
+/// How one broken book ended in the conversion sweep.
+enum SweepOutcome: String, CaseIterable {
+    case ok, salvaged, refused, failed
+}
+
+extension EndToEnd {
+    @Suite("Broken-book conversion sweep (needs ../shared)")
+    struct BrokenConversionSweep {
+        /// Books with more sections than this convert only their first section with words (a 10,000-item
+        /// spine would otherwise take minutes to speak); the rest convert their default selection.
+        static let manySections = 20
+        static let timeLimit = 10.0
+        static let memoryLimit = 1 << 30
+
+        @Test("every broken book converts (files) or is refused (one line, nothing written), in 10 s and 1 GB")
+        func sweep() throws {
+            let cases = brokenCases()
+            guard let corpus = BinaryRunner.sharedCorpus, !cases.isEmpty else {
+                print("note: ../shared/corpus/broken is absent: broken-book conversion sweep skipped")
+                return
+            }
+            let brokenFolder = corpus.appendingPathComponent("broken").path
+            let corpusBefore = tree(brokenFolder).map { ($0, identity(brokenFolder + "/" + $0)) }
+            var tally: [SweepOutcome: Int] = [:]
+            var slowest = (file: "", seconds: 0.0)
+            var peak = (file: "", bytes: 0)
+            for brokenCase in cases {
+                let outcome = try convert(brokenCase, corpus: corpus)
+                tally[outcome.outcome, default: 0] += 1
+                if outcome.seconds > slowest.seconds { slowest = (brokenCase.file, outcome.seconds) }
+                if outcome.peakMemory > peak.bytes { peak = (brokenCase.file, outcome.peakMemory) }
+            }
+            let counts = SweepOutcome.allCases.map { "\(tally[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
+            print(
+                "broken-book conversion sweep: \(cases.count) books: \(counts); slowest \(slowest.file) "
+                    + "\(String(format: "%.1f", slowest.seconds)) s; peak memory \(peak.bytes >> 20) MiB (\(peak.file))")
+            #expect(
+                tree(brokenFolder).map { ($0, identity(brokenFolder + "/" + $0)) }.elementsEqual(corpusBefore) {
+                    $0.0 == $1.0 && $0.1 == $1.1
+                }, "the corpus folder changed")
+        }
+
+        struct Converted {
+            var outcome: SweepOutcome
+            var seconds: Double
+            var peakMemory: Int
+        }
+
+        /// Converts one book in a scratch folder (output in `out/`, run from the empty `work/`) and checks it.
+        func convert(_ brokenCase: BrokenCase, corpus: URL) throws -> Converted {
+            let book = corpus.appendingPathComponent(brokenCase.file).path
+            let scratch = try Scratch("sweep")
+            let work = scratch.file("work")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            let out = scratch.file("out").path
+            var arguments = [book, "-o", out, "--jobs", "2", "--progress", "none"]
+            // Decide the selection from the index: a huge book converts one section with words.
+            let listed = try BinaryRunner.run([book, "--list", "--json"], timeout: 30)
+            if listed.status == 0, let sections = jsonObject(listed.stdout)?["sections"] as? [[String: Any]],
+                sections.count > Self.manySections
+            {
+                let first = sections.first { ($0["words"] as? Int ?? 0) > 0 }?["number"] as? Int ?? 1
+                arguments += ["--chapters", String(first)]
+            }
+            let result = try BinaryRunner.run(arguments, directory: work, timeout: Self.timeLimit)
+            let name = brokenCase.file
+            var expected = ExpectedOutcome(brokenCase.behaviour)
+            if salvagedDespiteCases[name] != nil { expected = .convert }
+            let everything = tree(scratch.path)
+            let audio = everything.filter { $0.hasPrefix("out/") && $0.hasSuffix(".wav") }
+            let parts = everything.filter { $0.hasSuffix(".part") }
+            let converted = result.status == 0 && !audio.isEmpty
+            let refused = refusalCodes.contains(result.status)
+
+            var ok = true
+            func check(_ condition: Bool, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+                if !condition {
+                    ok = false
+                    Issue.record("\(name): \(message)", sourceLocation: sourceLocation)
+                }
+            }
+            let knownSlow =
+                name.hasSuffix("own_huge-spine_10000-items.epub") && BinaryRunner.binary.contains("/debug/")
+                && result.timedOut
+            if knownSlow {
+                // Debug build: the 10,000-section index is built three times (CLI, coordinator, worker) at
+                // ~7 s each. Recorded as a known issue so the suite stays usable; a release build must pass.
+                withKnownIssue("debug build: a 10,000-section book takes ~30 s to convert one section") {
+                    Issue.record("\(name): killed after \(Self.timeLimit) s")
+                }
+                return Converted(outcome: .failed, seconds: result.seconds, peakMemory: result.peakMemory)
+            }
+            check(!result.timedOut, "took longer than \(Self.timeLimit) s")
+            check(!result.signalled, "died from a signal: \(result.stderr.suffix(300))")
+            check(result.peakMemory < Self.memoryLimit, "peak memory \(result.peakMemory >> 20) MiB")
+            check(tree(work.path).isEmpty, "wrote into the current folder: \(tree(work.path))")
+            check(
+                everything.allSatisfy { $0 == "work" || $0 == "out" || $0.hasPrefix("out/") },
+                "wrote outside the output folder: \(everything)")
+            check(parts.isEmpty, ".part files left: \(parts)")
+            switch expected {
+            case .refuse: check(refused, "expected a refusal (3 or 4), got exit \(result.status): \(result.stderr)")
+            case .convert: check(converted, "expected audio files and exit 0, got exit \(result.status): \(result.stderr)")
+            case .either: check(converted || refused, "exit \(result.status), \(audio.count) files: \(result.stderr)")
+            }
+            if result.status == 0 {
+                check(!audio.isEmpty, "exit 0 but no audio file")
+                for file in audio {
+                    let data = bytes(scratch.path + "/" + file) ?? Data()
+                    check((try? readWAV(data))?.frames ?? 0 > 0, "\(file) is not a WAV file with sound")
+                }
+            } else {
+                check(result.errorLines.count == 1, "one error line expected: \(result.stderr)")
+                check(result.errorLines.first?.contains(URL(fileURLWithPath: name).lastPathComponent) == true,
+                    "the error line should name the book: \(result.stderr)")
+                check(audio.isEmpty, "refused, yet audio files were left: \(audio)")
+                if refused { check(!everything.contains("out"), "refused, yet the output folder was made") }
+            }
+            let outcome: SweepOutcome =
+                !ok ? .failed
+                : converted ? (result.stderr.contains("warning:") ? .salvaged : .ok)
+                : refused ? .refused : .failed
+            return Converted(outcome: outcome, seconds: result.seconds, peakMemory: result.peakMemory)
+        }
+    }
+}
