@@ -13,6 +13,9 @@ struct RunResult {
     /// Peak resident memory, in bytes: the largest of the direct child's peak (from `wait4`, which on
     /// Linux also covers the children it has reaped, i.e. finished worker processes) and the peaks of
     /// its descendants seen while polling `/proc/<pid>/status` (`VmHWM`) during the run.
+    /// An upper bound: `posix_spawn` starts the child in the test process's memory until `exec`, and
+    /// Linux keeps that image's peak in `ru_maxrss`, so even a run that fails at once shows the test
+    /// runner's size (~100 MiB).
     var peakMemory: Int
     var seconds: Double
     var timedOut: Bool
@@ -139,7 +142,8 @@ enum BinaryRunner {
     /// Path of the binary: `EPUB2AUDIO_BIN` when set, else beside this test executable.
     static var binary: String {
         if let path = ProcessInfo.processInfo.environment["EPUB2AUDIO_BIN"] { return path }
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let me =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var directory = URL(fileURLWithPath: me).deletingLastPathComponent()
         // Inside an .xctest bundle on some layouts the executable sits one level deeper.
         while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("epub2audio").path),

@@ -160,7 +160,8 @@ extension EndToEnd {
                 // Duration roughly follows the words at the rate.
                 let words = try #require(section["words"] as? Int)
                 let expected = Double(words) / Double(rate) * 60
-                #expect(wav.seconds > 0.4 * expected && wav.seconds < 2.5 * expected, "\(wav.seconds) s for \(words) words")
+                #expect(
+                    wav.seconds > 0.4 * expected && wav.seconds < 2.5 * expected, "\(wav.seconds) s for \(words) words")
                 // Real sound, not silence: some samples well away from zero.
                 let loud = stride(from: data.count - wav.dataBytes, to: data.count - 1, by: 2).contains { offset in
                     abs(Int(Int16(bitPattern: UInt16(data[offset]) | UInt16(data[offset + 1]) << 8))) > 3000
@@ -211,7 +212,8 @@ extension EndToEnd {
             let second = try BinaryRunner.run([book, "-o", out])
             #expect(second.status == 0, "\(second.stderr)")
             for name in names {
-                #expect(second.stderr.contains("\(name) (already done)"), "\(name) not reported as done: \(second.stderr)")
+                #expect(
+                    second.stderr.contains("\(name) (already done)"), "\(name) not reported as done: \(second.stderr)")
                 #expect(identity(out + "/" + name) == before[name], "\(name) was rewritten")
             }
             #expect(Conversions.stableManifest(out) == manifestBefore, "manifest changed beyond `updated`")
@@ -240,7 +242,9 @@ extension EndToEnd {
             try FileManager.default.removeItem(atPath: out + "/" + victim)
             let redo = try BinaryRunner.run([book, "-o", out, "--progress", "json"])
             #expect(redo.status == 0, "\(redo.stderr)")
-            let made = Conversions.sectionDone(Conversions.events(redo.stdout)).filter { $0["skipped"] as? Bool == false }
+            let made = Conversions.sectionDone(Conversions.events(redo.stdout)).filter {
+                $0["skipped"] as? Bool == false
+            }
             #expect(made.compactMap { $0["file"] as? String } == [victim])
             #expect(bytes(out + "/" + victim) == original[victim], "redone file differs from the first run's")
             for name in others { #expect(identity(out + "/" + name) == before[name], "\(name) was rewritten") }

@@ -69,7 +69,8 @@ struct ListTests {
             // The number ends under the header's `#`.
             let digits = String(number)
             let numberCell = String(cells[...numberEnd])
-            #expect(numberCell.hasSuffix(digits) && numberCell.trimmingCharacters(in: .whitespaces) == digits,
+            #expect(
+                numberCell.hasSuffix(digits) && numberCell.trimmingCharacters(in: .whitespaces) == digits,
                 "number not right-aligned: \(text)")
         }
     }
@@ -88,7 +89,9 @@ struct ListTests {
             #expect(section["href"] is String)
             #expect(section["spine"] is [String])
             #expect((section["spine"] as? [String])?.isEmpty == false)
-            #expect(["front", "body", "back"].contains(section["role"] as? String ?? "?"), "role \(section["role"] ?? "nil")")
+            #expect(
+                ["front", "body", "back"].contains(section["role"] as? String ?? "?"),
+                "role \(section["role"] ?? "nil")")
             #expect(section["kind"] is String)
             #expect(section["included"] is Bool)
             let confidence = try #require(section["confidence"] as? Double)
