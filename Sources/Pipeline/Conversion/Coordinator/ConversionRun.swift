@@ -149,6 +149,13 @@ final class ConversionRun: Sendable {
             jobs.append(PlannedJob(section: section, job: job, file: name, previousFile: previousFile))
         }
 
+        // Files the manifest here listed that no section of this run refers to any more (another book's,
+        // after --force; sections renumbered by a new --toc-depth) are ours, and would linger unlisted
+        // beside the new ones: remove them. A renamed section's old file goes once its new one is made.
+        let referenced = Set(records.compactMap(\.file)).union(jobs.compactMap(\.previousFile))
+        for name in ownedFiles.subtracting(referenced) {
+            unlink(OutputPaths.join(directory, name))
+        }
         removeStaleFiles(in: directory)
         let manifest = Manifest(
             book: BookRecord(identifier: book.identifier, title: book.title, authors: book.authors, sha256: bookSHA),
