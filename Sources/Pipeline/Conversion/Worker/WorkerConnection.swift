@@ -49,6 +49,8 @@ final class ProcessWorkerConnection: WorkerConnection, @unchecked Sendable {
     private let errors = Pipe()
     private let reader: LineReader
     private let stderrTail = Locked<Data>(Data())
+    /// Set once the stderr handler has seen the end of the worker's stderr.
+    private let stderrEnded = Flag()
     private let pid: Int32
 
     init(executable: String, arguments: [String]) throws {
@@ -59,10 +61,12 @@ final class ProcessWorkerConnection: WorkerConnection, @unchecked Sendable {
         process.standardError = errors
         reader = LineReader(fileDescriptor: output.fileHandleForReading.fileDescriptor)
         let tail = stderrTail
+        let ended = stderrEnded
         errors.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             if data.isEmpty {
                 handle.readabilityHandler = nil
+                ended.set()
                 return
             }
             tail.withLock { buffer in
@@ -111,6 +115,10 @@ final class ProcessWorkerConnection: WorkerConnection, @unchecked Sendable {
             if process.isRunning { kill() }
         }
         process.waitUntilExit()
+        // The stderr handler runs on another queue: let it take in what the worker wrote last (its
+        // reason for dying) before reading the tail. A grandchild holding the pipe only costs the wait.
+        let drained = Date().addingTimeInterval(1)
+        while !stderrEnded.isSet && Date() < drained { usleep(2_000) }
         var text =
             process.terminationReason == .uncaughtSignal
             ? "killed by signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
