@@ -29,7 +29,11 @@ struct RunResult {
 }
 
 /// A started `epub2audio` process: signal it, then wait for it.
-final class RunningBinary {
+///
+/// `@unchecked Sendable`: `result(timeout:)` hands the blocking wait to a thread of its own (so a
+/// test does not hold one of the few cooperative threads for a whole conversion); the mutable state
+/// (`finished`, the memory peak) is only touched by whichever single caller is waiting at the time.
+final class RunningBinary: @unchecked Sendable {
     let pid: pid_t
     let start: Date
     private let scratch: URL
@@ -74,15 +78,23 @@ final class RunningBinary {
     }
 
     /// Polls until `condition` holds or `timeout` passes; false if the process ended or time ran out first.
-    func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
+    func waitUntil(timeout: Double, _ condition: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition() { return true }
             if !isRunning { return condition() }
             sampleMemory()
-            usleep(2_000)
+            try? await Task.sleep(for: .milliseconds(2))
         }
         return false
+    }
+
+    /// `wait(timeout:)` on a thread of its own, leaving the cooperative pool free for other tests.
+    func result(timeout: Double = 60) async -> RunResult {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: self.wait(timeout: timeout)) }
+            thread.start()
+        }
     }
 
     /// False once the process has exited (a zombie not yet waited for counts as exited).
@@ -168,11 +180,13 @@ enum BinaryRunner {
         packageRoot.appendingPathComponent("samples/\(name)").path
     }
 
+    /// Runs the binary to the end (killed with its workers after `timeout` seconds).
     static func run(
         _ arguments: [String], directory: URL? = nil, environment: [String: String] = [:],
         removing: Set<String> = [], timeout: Double = 60
-    ) throws -> RunResult {
-        try start(arguments, directory: directory, environment: environment, removing: removing).wait(timeout: timeout)
+    ) async throws -> RunResult {
+        let running = try start(arguments, directory: directory, environment: environment, removing: removing)
+        return await running.result(timeout: timeout)
     }
 
     /// Starts the binary in a process group of its own (so a test can signal the group as a

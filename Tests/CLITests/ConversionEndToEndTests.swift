@@ -90,16 +90,38 @@ enum Conversions {
 
     /// A clean, uninterrupted run of the long book (4 chapters × ~700 words, `--jobs 1`): the reference
     /// the kill and Ctrl-C tests compare with. Made once.
-    static let longReference: Result<(book: String, audio: [String: Data], scratch: Scratch), any Error> = Result {
-        let scratch = try Scratch("long-reference")
-        // A static is never deinitialised: remove the folder when the test process exits.
-        referenceFolder = scratch.path
-        atexit { if let folder = referenceFolder { try? FileManager.default.removeItem(atPath: folder) } }
-        let book = try Conversions.book(in: scratch, chapters: 4, words: 700)
-        let out = scratch.file("clean").path
-        let result = try BinaryRunner.run([book, "-o", out, "--jobs", "1", "--progress", "none"], timeout: 90)
-        guard result.status == 0 else { throw ReferenceFailed(stderr: result.stderr) }
-        return (book, audio(out), scratch)
+    static func longReference() async throws -> Reference {
+        try await ReferenceCache.shared.get {
+            let scratch = try Scratch("long-reference")
+            // The cache lives as long as the process: remove the folder when the test process exits.
+            referenceFolder = scratch.path
+            atexit { if let folder = referenceFolder { try? FileManager.default.removeItem(atPath: folder) } }
+            let book = try Conversions.book(in: scratch, chapters: 4, words: 700)
+            let out = scratch.file("clean").path
+            let result = try await BinaryRunner.run(
+                [book, "-o", out, "--jobs", "1", "--progress", "none"], timeout: 90)
+            guard result.status == 0 else { throw ReferenceFailed(stderr: result.stderr) }
+            return Reference(book: book, audio: audio(out), scratch: scratch)
+        }
+    }
+
+    struct Reference: Sendable {
+        var book: String
+        var audio: [String: Data]
+        var scratch: Scratch
+    }
+
+    /// Makes the reference once (the tests using it are serialized).
+    actor ReferenceCache {
+        static let shared = ReferenceCache()
+        private var value: Reference?
+
+        func get(_ make: @Sendable () async throws -> Reference) async throws -> Reference {
+            if let value { return value }
+            let made = try await make()
+            value = made
+            return made
+        }
     }
 
     struct ReferenceFailed: Error { var stderr: String }
@@ -112,10 +134,11 @@ extension EndToEnd {
     @Suite("Conversion of sample sections")
     struct Conversion {
         @Test("--chapters 9,13: files, playlist, manifest and WAV headers agree")
-        func convertTwoSections() throws {
+        func convertTwoSections() async throws {
             let scratch = try Scratch("convert")
             let out = scratch.file("out").path
-            let result = try BinaryRunner.run([Conversions.lighthouse, "--chapters", "9,13", "-o", out], timeout: 60)
+            let result = try await BinaryRunner.run(
+                [Conversions.lighthouse, "--chapters", "9,13", "-o", out], timeout: 60)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(!result.timedOut)
             #expect(listing(scratch.path) == ["out"], "nothing outside the output folder")
@@ -171,10 +194,10 @@ extension EndToEnd {
         }
 
         @Test("--progress json: JSON lines, book-started first, book-done last, one section-done each")
-        func progressJSON() throws {
+        func progressJSON() async throws {
             let scratch = try Scratch("progress")
             let out = scratch.file("out").path
-            let result = try BinaryRunner.run(
+            let result = try await BinaryRunner.run(
                 [Conversions.lighthouse, "--chapters", "9,13", "-o", out, "--progress", "json", "--jobs", "2"])
             #expect(result.status == 0, "\(result.stderr)")
             let events = Conversions.events(result.stdout)
@@ -198,18 +221,18 @@ extension EndToEnd {
     @Suite("Resume and determinism")
     struct Resume {
         @Test("a second run finds every section done and touches nothing")
-        func secondRunDoesNothing() throws {
+        func secondRunDoesNothing() async throws {
             let scratch = try Scratch("resume")
             let book = try Conversions.book(in: scratch, chapters: 3, words: 120)
             let out = scratch.file("out").path
-            let first = try BinaryRunner.run([book, "-o", out])
+            let first = try await BinaryRunner.run([book, "-o", out])
             #expect(first.status == 0, "\(first.stderr)")
             let names = Conversions.audio(out).keys.sorted()
             #expect(names.count == 3)
             let before = Dictionary(uniqueKeysWithValues: names.map { ($0, identity(out + "/" + $0)) })
             let manifestBefore = Conversions.stableManifest(out)
 
-            let second = try BinaryRunner.run([book, "-o", out])
+            let second = try await BinaryRunner.run([book, "-o", out])
             #expect(second.status == 0, "\(second.stderr)")
             for name in names {
                 #expect(
@@ -220,17 +243,17 @@ extension EndToEnd {
             #expect(Conversions.partFiles(out).isEmpty)
 
             // The JSON view of the same: every section-done is skipped.
-            let third = try BinaryRunner.run([book, "-o", out, "--progress", "json"])
+            let third = try await BinaryRunner.run([book, "-o", out, "--progress", "json"])
             let done = Conversions.sectionDone(Conversions.events(third.stdout))
             #expect(done.count == 3 && done.allSatisfy { $0["skipped"] as? Bool == true })
         }
 
         @Test("a deleted file is the only one redone; --force redoes all; a new --rate redoes all")
-        func redoRules() throws {
+        func redoRules() async throws {
             let scratch = try Scratch("redo")
             let book = try Conversions.book(in: scratch, chapters: 3, words: 120)
             let out = scratch.file("out").path
-            #expect(try BinaryRunner.run([book, "-o", out]).status == 0)
+            #expect(try await BinaryRunner.run([book, "-o", out]).status == 0)
             let original = Conversions.audio(out)
             let names = original.keys.sorted()
             try #require(names.count == 3)
@@ -240,7 +263,7 @@ extension EndToEnd {
             let others = names.filter { $0 != victim }
             let before = Dictionary(uniqueKeysWithValues: others.map { ($0, identity(out + "/" + $0)) })
             try FileManager.default.removeItem(atPath: out + "/" + victim)
-            let redo = try BinaryRunner.run([book, "-o", out, "--progress", "json"])
+            let redo = try await BinaryRunner.run([book, "-o", out, "--progress", "json"])
             #expect(redo.status == 0, "\(redo.stderr)")
             let made = Conversions.sectionDone(Conversions.events(redo.stdout)).filter {
                 $0["skipped"] as? Bool == false
@@ -251,7 +274,7 @@ extension EndToEnd {
 
             // --force: all made again (new files), same bytes.
             let inodes = Dictionary(uniqueKeysWithValues: names.map { ($0, identity(out + "/" + $0)) })
-            let forced = try BinaryRunner.run([book, "-o", out, "--force", "--progress", "json"])
+            let forced = try await BinaryRunner.run([book, "-o", out, "--force", "--progress", "json"])
             #expect(forced.status == 0, "\(forced.stderr)")
             let forcedDone = Conversions.sectionDone(Conversions.events(forced.stdout))
             #expect(forcedDone.count == 3 && forcedDone.allSatisfy { $0["skipped"] as? Bool == false })
@@ -261,7 +284,7 @@ extension EndToEnd {
             }
 
             // Another rate: every section redone, shorter, and the manifest records the new rate.
-            let faster = try BinaryRunner.run([book, "-o", out, "--rate", "260", "--progress", "json"])
+            let faster = try await BinaryRunner.run([book, "-o", out, "--rate", "260", "--progress", "json"])
             #expect(faster.status == 0, "\(faster.stderr)")
             let fasterDone = Conversions.sectionDone(Conversions.events(faster.stdout))
             #expect(fasterDone.count == 3 && fasterDone.allSatisfy { $0["skipped"] as? Bool == false })
@@ -276,13 +299,13 @@ extension EndToEnd {
         }
 
         @Test("--jobs 1 and --jobs 2 give byte-identical files")
-        func jobsDoNotChangeBytes() throws {
+        func jobsDoNotChangeBytes() async throws {
             let scratch = try Scratch("jobs")
             let book = try Conversions.book(in: scratch, chapters: 3, words: 150)
             let one = scratch.file("one").path
             let two = scratch.file("two").path
-            #expect(try BinaryRunner.run([book, "-o", one, "--jobs", "1"]).status == 0)
-            #expect(try BinaryRunner.run([book, "-o", two, "--jobs", "2"]).status == 0)
+            #expect(try await BinaryRunner.run([book, "-o", one, "--jobs", "1"]).status == 0)
+            #expect(try await BinaryRunner.run([book, "-o", two, "--jobs", "2"]).status == 0)
             let a = Conversions.audio(one)
             let b = Conversions.audio(two)
             #expect(a.count == 3)
@@ -292,13 +315,13 @@ extension EndToEnd {
         }
 
         @Test("kill -9 mid-run, then a re-run: the same bytes as an uninterrupted run")
-        func killAndResume() throws {
-            let reference = try Conversions.longReference.get()
+        func killAndResume() async throws {
+            let reference = try await Conversions.longReference()
             let scratch = try Scratch("kill")
             let out = scratch.file("out").path
             let running = try BinaryRunner.start([reference.book, "-o", out, "--jobs", "1", "--progress", "none"])
             // Mid-run: one section finished and the next one being written.
-            let midRun = running.waitUntil(timeout: 30) {
+            let midRun = await running.waitUntil(timeout: 30) {
                 let done = Conversions.statuses(out)?.values.filter { $0 == "done" }.count ?? 0
                 return done >= 1 && !Conversions.partFiles(out).isEmpty
             }
@@ -307,11 +330,11 @@ extension EndToEnd {
             // own; they are orphaned and must not spoil the folder for the next run.
             let workers = BinaryRunner.descendants(of: running.pid)
             running.send(SIGKILL, toGroup: true)
-            let killed = running.wait(timeout: 5)
+            let killed = await running.result(timeout: 5)
             #expect(killed.signalled)
             defer { for worker in workers { kill(worker, SIGKILL) } }
 
-            let rerun = try BinaryRunner.run([reference.book, "-o", out, "--jobs", "1"], timeout: 90)
+            let rerun = try await BinaryRunner.run([reference.book, "-o", out, "--jobs", "1"], timeout: 90)
             #expect(rerun.status == 0, "\(rerun.stderr)")
             #expect(rerun.stderr.contains("already done"), "the finished section should be kept")
             let resumed = Conversions.audio(out)
@@ -325,17 +348,17 @@ extension EndToEnd {
         }
 
         @Test("Ctrl-C: exit 130 within 2 s, no .part files, a consistent manifest, and a re-run completes")
-        func interrupt() throws {
-            let reference = try Conversions.longReference.get()
+        func interrupt() async throws {
+            let reference = try await Conversions.longReference()
             let scratch = try Scratch("sigint")
             let out = scratch.file("out").path
             let running = try BinaryRunner.start([reference.book, "-o", out, "--jobs", "2"])
-            let writing = running.waitUntil(timeout: 30) { !Conversions.partFiles(out).isEmpty }
+            let writing = await running.waitUntil(timeout: 30) { !Conversions.partFiles(out).isEmpty }
             try #require(writing, "never saw a .part file")
             // A terminal's Ctrl-C goes to the foreground process group.
             let sent = Date()
             running.send(SIGINT, toGroup: true)
-            let result = running.wait(timeout: 10)
+            let result = await running.result(timeout: 10)
             let seconds = Date().timeIntervalSince(sent)
             #expect(result.status == 130, "exit \(result.status): \(result.stderr)")
             #expect(seconds < 2, "took \(seconds) s to stop")
@@ -347,7 +370,7 @@ extension EndToEnd {
             #expect(sections.count == 4)
             #expect(!sections.values.contains { $0["status"] as? String == "in-progress" })
 
-            let rerun = try BinaryRunner.run([reference.book, "-o", out, "--jobs", "2"], timeout: 90)
+            let rerun = try await BinaryRunner.run([reference.book, "-o", out, "--jobs", "2"], timeout: 90)
             #expect(rerun.status == 0, "\(rerun.stderr)")
             let resumed = Conversions.audio(out)
             for (name, data) in reference.audio {
@@ -356,16 +379,16 @@ extension EndToEnd {
         }
 
         @Test("SIGINT to the main process alone also stops it cleanly")
-        func interruptMainOnly() throws {
-            let reference = try Conversions.longReference.get()
+        func interruptMainOnly() async throws {
+            let reference = try await Conversions.longReference()
             let scratch = try Scratch("sigint-main")
             let out = scratch.file("out").path
             let running = try BinaryRunner.start([reference.book, "-o", out, "--jobs", "2"])
-            try #require(running.waitUntil(timeout: 30) { !Conversions.partFiles(out).isEmpty })
+            try #require(await running.waitUntil(timeout: 30) { !Conversions.partFiles(out).isEmpty })
             let workers = BinaryRunner.descendants(of: running.pid)
             let sent = Date()
             running.send(SIGINT)
-            let result = running.wait(timeout: 10)
+            let result = await running.result(timeout: 10)
             #expect(result.status == 130, "exit \(result.status): \(result.stderr)")
             #expect(Date().timeIntervalSince(sent) < 2)
             usleep(200_000)

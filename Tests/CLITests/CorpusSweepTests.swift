@@ -81,20 +81,20 @@ extension EndToEnd {
         }
 
         @Test("every real book lists without error", arguments: realBooks().filter { !slowRealBooks.contains($0) })
-        func realBookLists(_ file: String) throws {
-            try listRealBook(file)
+        func realBookLists(_ file: String) async throws {
+            try await listRealBook(file)
         }
 
         @Test(
             "the largest real books list without error (EPUB2AUDIO_SLOW_TESTS=1)", .enabled(if: slowTestsEnabled),
             arguments: realBooks().filter { slowRealBooks.contains($0) })
-        func slowRealBookLists(_ file: String) throws {
-            try listRealBook(file)
+        func slowRealBookLists(_ file: String) async throws {
+            try await listRealBook(file)
         }
 
-        func listRealBook(_ file: String) throws {
+        func listRealBook(_ file: String) async throws {
             let corpus = try #require(BinaryRunner.sharedCorpus)
-            let result = try BinaryRunner.run(
+            let result = try await BinaryRunner.run(
                 [corpus.appendingPathComponent(file).path, "--list", "--json"], timeout: 30)
             #expect(result.status == 0, "\(result.stderr)")
             let json = try #require(
@@ -127,7 +127,7 @@ extension EndToEnd {
         @Test(
             "every broken book lists, then converts (files) or is refused (one line, nothing written), in 10 s and 1 GB"
         )
-        func sweep() throws {
+        func sweep() async throws {
             let cases = brokenCases()
             guard let corpus = BinaryRunner.sharedCorpus, !cases.isEmpty else {
                 print("note: ../shared/corpus/broken is absent: broken-book conversion sweep skipped")
@@ -139,7 +139,7 @@ extension EndToEnd {
             var slowest = (file: "", seconds: 0.0)
             var peak = (file: "", bytes: 0)
             for brokenCase in cases {
-                let outcome = try convert(brokenCase, corpus: corpus)
+                let outcome = try await convert(brokenCase, corpus: corpus)
                 tally[outcome.outcome, default: 0] += 1
                 if outcome.seconds > slowest.seconds { slowest = (brokenCase.file, outcome.seconds) }
                 if outcome.peakMemory > peak.bytes { peak = (brokenCase.file, outcome.peakMemory) }
@@ -193,7 +193,7 @@ extension EndToEnd {
         }
 
         /// Converts one book in a scratch folder (output in `out/`, run from the empty `work/`) and checks it.
-        func convert(_ brokenCase: BrokenCase, corpus: URL) throws -> Converted {
+        func convert(_ brokenCase: BrokenCase, corpus: URL) async throws -> Converted {
             let book = corpus.appendingPathComponent(brokenCase.file).path
             let scratch = try Scratch("sweep")
             let work = scratch.file("work")
@@ -202,7 +202,7 @@ extension EndToEnd {
             var arguments = [book, "-o", out, "--jobs", "2", "--progress", "none"]
             // First the index (what the former per-book listing sweep checked), then the selection from it:
             // a huge book converts one section with words.
-            let listed = try BinaryRunner.run([book, "--list", "--json"], timeout: Self.timeLimit)
+            let listed = try await BinaryRunner.run([book, "--list", "--json"], timeout: Self.timeLimit)
             if listed.timedOut && Self.isKnownSlowInDebug(brokenCase.file) {
                 withKnownIssue("debug build: indexing a 10,000-section book takes 6-10 s") {
                     Issue.record("\(brokenCase.file): --list killed after \(Self.timeLimit) s")
@@ -216,7 +216,7 @@ extension EndToEnd {
                 let first = sections.first { ($0["words"] as? Int ?? 0) > 0 }?["number"] as? Int ?? 1
                 arguments += ["--chapters", String(first)]
             }
-            let result = try BinaryRunner.run(arguments, directory: work, timeout: Self.timeLimit)
+            let result = try await BinaryRunner.run(arguments, directory: work, timeout: Self.timeLimit)
             let name = brokenCase.file
             var expected = ExpectedOutcome(brokenCase.behaviour)
             if salvagedDespiteCases[name] != nil { expected = .convert }

@@ -9,13 +9,14 @@ extension EndToEnd {
     @Suite("Errors and options")
     struct ErrorsAndOptions {
         @Test("a missing book or a folder without books: a usage or unreadable-book status, one line naming it")
-        func missingInput() throws {
+        func missingInput() async throws {
             let scratch = try Scratch("missing")
             let missing = scratch.file("no-such-book.epub").path
             let empty = scratch.file("empty")
             try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
             for (path, list) in [(missing, true), (missing, false), (empty.path, false)] {
-                let result = try BinaryRunner.run([path] + (list ? ["--list"] : ["-o", scratch.file("out").path]))
+                let result = try await BinaryRunner.run(
+                    [path] + (list ? ["--list"] : ["-o", scratch.file("out").path]))
                 #expect(result.errorLines.count == 1, "\(result.stderr)")
                 #expect(result.errorLines.first?.contains(path) == true, "\(result.stderr)")
                 // Exit 1 means "internal error" in --help: a missing file is the user's, not ours.
@@ -28,10 +29,10 @@ extension EndToEnd {
         }
 
         @Test("an unknown voice: exit 6, one line, nothing written")
-        func unknownVoice() throws {
+        func unknownVoice() async throws {
             let scratch = try Scratch("voice")
             let out = scratch.file("out").path
-            let result = try BinaryRunner.run([
+            let result = try await BinaryRunner.run([
                 Conversions.lighthouse, "--voice", "zz-qq", "--chapters", "9", "-o", out,
             ])
             #expect(result.status == 6, "exit \(result.status): \(result.stderr)")
@@ -43,9 +44,9 @@ extension EndToEnd {
         @Test(
             "out-of-range numbers are usage errors",
             arguments: [["--rate", "50"], ["--pitch", "101"], ["--jobs", "0"]])
-        func outOfRange(_ arguments: [String]) throws {
+        func outOfRange(_ arguments: [String]) async throws {
             let scratch = try Scratch("range")
-            let result = try BinaryRunner.run(
+            let result = try await BinaryRunner.run(
                 [Conversions.lighthouse, "--chapters", "9", "-o", scratch.file("out").path] + arguments)
             #expect(result.status == 64, "exit \(result.status) for \(arguments): \(result.stderr)")
             #expect(result.errorLines.count == 1)
@@ -54,12 +55,12 @@ extension EndToEnd {
         }
 
         @Test("another book into a folder made from a different one: exit 5; --force starts over cleanly")
-        func bookChanged() throws {
+        func bookChanged() async throws {
             let scratch = try Scratch("changed")
             let book = scratch.file("book.epub").path
             let out = scratch.file("out").path
             try FileManager.default.copyItem(atPath: Conversions.lighthouse, toPath: book)
-            #expect(try BinaryRunner.run([book, "--chapters", "13", "-o", out]).status == 0)
+            #expect(try await BinaryRunner.run([book, "--chapters", "13", "-o", out]).status == 0)
             let before = tree(out)
             let beforeManifest = bytes(out + "/manifest.json")
 
@@ -68,7 +69,7 @@ extension EndToEnd {
                 title: "A Different Book", identifier: "urn:test:other",
                 chapters: [TestBook.Chapter(title: "Only Chapter", paragraphs: prose(words: 30))]
             ).write(to: URL(fileURLWithPath: book))
-            let refused = try BinaryRunner.run([book, "-o", out])
+            let refused = try await BinaryRunner.run([book, "-o", out])
             #expect(refused.status == 5, "exit \(refused.status): \(refused.stderr)")
             #expect(refused.errorLines.count == 1)
             #expect(refused.errorLines.first?.contains("--force") == true, "the way out should be named")
@@ -76,16 +77,16 @@ extension EndToEnd {
             #expect(bytes(out + "/manifest.json") == beforeManifest)
 
             // --force: the new book's files only; the old book's audio does not linger unlisted.
-            let forced = try BinaryRunner.run([book, "-o", out, "--force"])
+            let forced = try await BinaryRunner.run([book, "-o", out, "--force"])
             #expect(forced.status == 0, "\(forced.stderr)")
             #expect(tree(out) == ["001 - Only Chapter.wav", "manifest.json", "playlist.m3u"])
         }
 
         @Test("a manifest naming a file outside its folder is refused, not followed")
-        func tamperedManifest() throws {
+        func tamperedManifest() async throws {
             let scratch = try Scratch("tampered")
             let out = scratch.file("out").path
-            #expect(try BinaryRunner.run([Conversions.lighthouse, "--chapters", "13", "-o", out]).status == 0)
+            #expect(try await BinaryRunner.run([Conversions.lighthouse, "--chapters", "13", "-o", out]).status == 0)
             let victim = scratch.file("victim.wav").path
             try Data("keep me".utf8).write(to: URL(fileURLWithPath: victim))
             let manifestPath = out + "/manifest.json"
@@ -96,7 +97,8 @@ extension EndToEnd {
             try FileManager.default.removeItem(atPath: out + "/" + file)
 
             for extra in [[], ["--overwrite"]] {
-                let result = try BinaryRunner.run([Conversions.lighthouse, "--chapters", "13", "-o", out] + extra)
+                let result = try await BinaryRunner.run(
+                    [Conversions.lighthouse, "--chapters", "13", "-o", out] + extra)
                 #expect(result.status == 5, "exit \(result.status): \(result.stderr.prefix(500))")
                 #expect(!result.signalled)
                 #expect(result.errorLines.count == 1)
@@ -106,10 +108,10 @@ extension EndToEnd {
         }
 
         @Test("--format flac: FLAC files, named .flac, in the playlist")
-        func flac() throws {
+        func flac() async throws {
             let scratch = try Scratch("flac")
             let out = scratch.file("out").path
-            let result = try BinaryRunner.run([
+            let result = try await BinaryRunner.run([
                 Conversions.lighthouse, "--chapters", "13", "--format", "flac", "-o", out,
             ])
             #expect(result.status == 0, "\(result.stderr)")
@@ -123,13 +125,15 @@ extension EndToEnd {
         }
 
         @Test("--quiet: nothing on stdout or stderr when all goes well; plain progress reads well")
-        func quietAndPlain() throws {
+        func quietAndPlain() async throws {
             let scratch = try Scratch("quiet")
-            let quiet = try BinaryRunner.run(
+            let quiet = try await BinaryRunner.run(
                 [Conversions.lighthouse, "--chapters", "13", "-q", "-o", scratch.file("a").path])
             #expect(quiet.status == 0)
             #expect(quiet.stdout.isEmpty && quiet.stderr.isEmpty, "\(quiet.stdout)\(quiet.stderr)")
-            let plain = try BinaryRunner.run([Conversions.lighthouse, "--chapters", "13", "-o", scratch.file("b").path])
+            let plain = try await BinaryRunner.run([
+                Conversions.lighthouse, "--chapters", "13", "-o", scratch.file("b").path,
+            ])
             #expect(plain.status == 0)
             #expect(plain.stdout.isEmpty, "progress and summary belong on stderr")
             #expect(plain.stderr.contains("013 - Chapter 4 - What the Sea Brought.wav"))
@@ -139,7 +143,7 @@ extension EndToEnd {
         }
 
         @Test("a full disk: exit 5, one line, no .part file, a consistent manifest (needs root for a small tmpfs)")
-        func diskFull() throws {
+        func diskFull() async throws {
             let scratch = try Scratch("diskfull")
             let mountPoint = scratch.file("small").path
             try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
@@ -150,7 +154,9 @@ extension EndToEnd {
             }
             defer { _ = shell("umount '\(mountPoint)'") }
             let out = mountPoint + "/out"
-            let result = try BinaryRunner.run([Conversions.lighthouse, "--chapters", "9,13", "-o", out, "--jobs", "2"])
+            let result = try await BinaryRunner.run([
+                Conversions.lighthouse, "--chapters", "9,13", "-o", out, "--jobs", "2",
+            ])
             #expect(result.status == 5, "exit \(result.status): \(result.stderr)")
             #expect(result.errorLines.count == 1)
             #expect(result.errorLines.first?.contains("full") == true, "\(result.stderr)")

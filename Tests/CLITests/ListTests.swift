@@ -20,18 +20,18 @@ struct ListTests {
         return (lines[headerIndex], Array(rows))
     }
 
-    static func listJSON(_ book: String, _ extra: [String] = []) throws -> [String: Any] {
-        let result = try BinaryRunner.run([book, "--list", "--json"] + extra, timeout: 30)
+    static func listJSON(_ book: String, _ extra: [String] = []) async throws -> [String: Any] {
+        let result = try await BinaryRunner.run([book, "--list", "--json"] + extra, timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
         return try #require(jsonObject(result.stdout), "not JSON: \(result.stdout.prefix(300))")
     }
 
     @Test("text: title and author from the metadata, clean, on the first lines", arguments: [lighthouse, treatise])
-    func textHeader(_ book: String) throws {
-        let json = try Self.listJSON(book)
+    func textHeader(_ book: String) async throws {
+        let json = try await Self.listJSON(book)
         let title = try #require(json["title"] as? String)
         let authors = try #require(json["authors"] as? [String])
-        let result = try BinaryRunner.run([book, "--list"])
+        let result = try await BinaryRunner.run([book, "--list"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first.map(String.init) == title)
@@ -44,11 +44,11 @@ struct ListTests {
     }
 
     @Test("text: titles start in one column and numbers are right-aligned", arguments: [lighthouse, treatise])
-    func textAlignment(_ book: String) throws {
-        let result = try BinaryRunner.run([book, "--list"])
+    func textAlignment(_ book: String) async throws {
+        let result = try await BinaryRunner.run([book, "--list"])
         #expect(result.status == 0)
         let (header, rows) = try #require(Self.tableRows(result.stdout), "no table in \(result.stdout)")
-        let json = try Self.listJSON(book)
+        let json = try await Self.listJSON(book)
         let sections = try #require(json["sections"] as? [[String: Any]])
         #expect(rows.count == sections.count)
         let titleColumn = try #require(header.range(of: "title")).lowerBound.utf16Offset(in: header)
@@ -76,8 +76,8 @@ struct ListTests {
     }
 
     @Test("--json: the documented keys with their types")
-    func jsonContract() throws {
-        let json = try Self.listJSON(Self.lighthouse)
+    func jsonContract() async throws {
+        let json = try await Self.listJSON(Self.lighthouse)
         #expect(json["title"] is String)
         #expect(json["authors"] is [String])
         #expect(json["language"] is String)
@@ -100,7 +100,7 @@ struct ListTests {
             #expect((section["words"] as? Int).map { $0 >= 0 } ?? false)
         }
         // Booleans are JSON true/false, not 0/1 (Foundation would read 1 as a Bool too).
-        let raw = try BinaryRunner.run([Self.lighthouse, "--list", "--json"]).stdout
+        let raw = try await BinaryRunner.run([Self.lighthouse, "--list", "--json"]).stdout
         let booleans = raw.matches(of: /"included"\s*:\s*(true|false)/).count
         #expect(booleans == sections.count)
         // The default selection reads the body and skips the front and back matter.
@@ -109,13 +109,13 @@ struct ListTests {
     }
 
     @Test("--chapters 3-5 marks exactly 3, 4 and 5 as read (text and JSON)")
-    func chapterSelection() throws {
-        let json = try Self.listJSON(Self.lighthouse, ["--chapters", "3-5"])
+    func chapterSelection() async throws {
+        let json = try await Self.listJSON(Self.lighthouse, ["--chapters", "3-5"])
         let sections = try #require(json["sections"] as? [[String: Any]])
         let included = sections.filter { $0["included"] as? Bool == true }.compactMap { $0["number"] as? Int }
         #expect(included == [3, 4, 5])
 
-        let text = try BinaryRunner.run([Self.lighthouse, "--list", "--chapters", "3-5"])
+        let text = try await BinaryRunner.run([Self.lighthouse, "--list", "--chapters", "3-5"])
         let (_, rows) = try #require(Self.tableRows(text.stdout))
         let yes = rows.filter { $0.split(separator: " ").dropFirst().first == "yes" }
             .compactMap { Int($0.split(separator: " ")[0]) }
@@ -123,8 +123,8 @@ struct ListTests {
     }
 
     @Test("--include preface reads the preface too")
-    func includePreface() throws {
-        let json = try Self.listJSON(Self.lighthouse, ["--include", "preface"])
+    func includePreface() async throws {
+        let json = try await Self.listJSON(Self.lighthouse, ["--include", "preface"])
         let sections = try #require(json["sections"] as? [[String: Any]])
         let preface = try #require(sections.first { $0["kind"] as? String == "preface" })
         #expect(preface["included"] as? Bool == true)
@@ -133,11 +133,11 @@ struct ListTests {
     }
 
     @Test("--verbose shows each section's reasons under it")
-    func verboseReasons() throws {
-        let json = try Self.listJSON(Self.lighthouse)
+    func verboseReasons() async throws {
+        let json = try await Self.listJSON(Self.lighthouse)
         let sections = try #require(json["sections"] as? [[String: Any]])
-        let plain = try BinaryRunner.run([Self.lighthouse, "--list"])
-        let verbose = try BinaryRunner.run([Self.lighthouse, "--list", "--verbose"])
+        let plain = try await BinaryRunner.run([Self.lighthouse, "--list"])
+        let verbose = try await BinaryRunner.run([Self.lighthouse, "--list", "--verbose"])
         #expect(verbose.status == 0)
         let lines = verbose.stdout.split(separator: "\n")
         for section in sections {
@@ -161,8 +161,8 @@ struct ListTests {
         arguments: [
             ("5-3", "5-3"), ("0", "0"), ("abc", "abc"), ("1--2", "1--2"), ("999", "999"), ("2,x", "x"),
         ])
-    func badChapters(_ value: String, _ named: String) throws {
-        let result = try BinaryRunner.run([Self.lighthouse, "--list", "--chapters", value])
+    func badChapters(_ value: String, _ named: String) async throws {
+        let result = try await BinaryRunner.run([Self.lighthouse, "--list", "--chapters", value])
         #expect(result.status == 64, "exit \(result.status): \(result.stderr)")
         #expect(result.stdout.isEmpty)
         let errors = result.errorLines
@@ -172,19 +172,19 @@ struct ListTests {
     }
 
     @Test("--chapters with a range reaching past the last section is refused")
-    func chapterRangePastTheEnd() throws {
+    func chapterRangePastTheEnd() async throws {
         // The book has 20 sections: 999 alone is refused; a range ending in 999 asks for the same missing sections.
-        let result = try BinaryRunner.run([Self.lighthouse, "--list", "--chapters", "18-999"])
+        let result = try await BinaryRunner.run([Self.lighthouse, "--list", "--chapters", "18-999"])
         withKnownIssue("CLI: a range past the last section is accepted silently (only 18-20 are read)") {
             #expect(result.status == 64, "exit \(result.status)")
         }
     }
 
     @Test("no escape codes: NO_COLOR, and no terminal even without NO_COLOR")
-    func noColour() throws {
+    func noColour() async throws {
         for removing: Set<String> in [[], ["NO_COLOR"]] {
             for arguments in [["--list"], ["--list", "--verbose"], ["--list", "--chapters", "0"]] {
-                let result = try BinaryRunner.run(
+                let result = try await BinaryRunner.run(
                     [Self.lighthouse] + arguments, environment: ["TERM": "xterm-256color"], removing: removing)
                 #expect(!result.stdout.contains("\u{1B}"), "\(arguments) \(removing)")
                 #expect(!result.stderr.contains("\u{1B}"), "\(arguments) \(removing)")
@@ -193,7 +193,7 @@ struct ListTests {
     }
 
     @Test("on a terminal: colour unless NO_COLOR is set")
-    func terminalColour() throws {
+    func terminalColour() async throws {
         // `script` gives the binary a pseudo-terminal; skip where util-linux's script is missing.
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
             print("note: /usr/bin/script is missing: terminal colour test skipped")

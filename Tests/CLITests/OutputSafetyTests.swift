@@ -9,7 +9,7 @@ extension EndToEnd {
     @Suite("Batches of books")
     struct Batch {
         @Test("two books and a broken file: a folder per good book, exit 2, one line naming the broken one")
-        func batchWithBrokenBook() throws {
+        func batchWithBrokenBook() async throws {
             let scratch = try Scratch("batch")
             let books = scratch.file("books")
             try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
@@ -22,7 +22,7 @@ extension EndToEnd {
             try Data("this is not a zip archive\n".utf8).write(to: books.appendingPathComponent("broken.epub"))
             let out = scratch.file("out").path
 
-            let result = try BinaryRunner.run([books.path, "-o", out], timeout: 60)
+            let result = try await BinaryRunner.run([books.path, "-o", out], timeout: 60)
             #expect(result.status == 2, "exit \(result.status): \(result.stderr)")
             #expect(listing(out) == ["First Light", "Second Watch"])
             for folder in ["First Light", "Second Watch"] {
@@ -48,13 +48,13 @@ extension EndToEnd {
     @Suite("Output safety")
     struct OutputSafety {
         @Test("an existing folder with other files and no manifest is refused: exit 5, nothing written")
-        func nonEmptyOutputRefused() throws {
+        func nonEmptyOutputRefused() async throws {
             let scratch = try Scratch("nonempty")
             let out = scratch.file("out")
             try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
             try Data("mine".utf8).write(to: out.appendingPathComponent("notes.txt"))
             let before = identity(out.path + "/notes.txt")
-            let result = try BinaryRunner.run([Conversions.lighthouse, "--chapters", "9", "-o", out.path])
+            let result = try await BinaryRunner.run([Conversions.lighthouse, "--chapters", "9", "-o", out.path])
             #expect(result.status == 5, "exit \(result.status): \(result.stderr)")
             #expect(result.errorLines.count == 1)
             #expect(result.errorLines.first?.contains(out.path) == true)
@@ -62,22 +62,24 @@ extension EndToEnd {
             #expect(identity(out.path + "/notes.txt") == before)
             #expect(listing(scratch.path) == ["out"])
             // --text does not get around it either.
-            let text = try BinaryRunner.run([Conversions.lighthouse, "--chapters", "9", "--text", "-o", out.path])
+            let text = try await BinaryRunner.run([Conversions.lighthouse, "--chapters", "9", "--text", "-o", out.path])
             #expect(text.status == 5, "exit \(text.status): \(text.stderr)")
             #expect(tree(out.path) == ["notes.txt"])
             // --overwrite is the way to say "this folder is fine".
-            let allowed = try BinaryRunner.run(
+            let allowed = try await BinaryRunner.run(
                 [Conversions.lighthouse, "--chapters", "9", "--text", "--overwrite", "-o", out.path])
             #expect(allowed.status == 0, "\(allowed.stderr)")
             #expect(tree(out.path) == ["009 - Chapter 1 - The Hundred and Twelve Steps.txt", "notes.txt"])
         }
 
         @Test("--text can be repeated in its own folder, and written into an audio folder")
-        func textAgain() throws {
+        func textAgain() async throws {
             let scratch = try Scratch("text-again")
             let out = scratch.file("out").path
             for _ in 0..<2 {
-                let result = try BinaryRunner.run([Conversions.lighthouse, "--chapters", "9,13", "--text", "-o", out])
+                let result = try await BinaryRunner.run([
+                    Conversions.lighthouse, "--chapters", "9,13", "--text", "-o", out,
+                ])
                 #expect(result.status == 0, "\(result.stderr)")
             }
             #expect(tree(out).count == 2)
@@ -86,8 +88,10 @@ extension EndToEnd {
             #expect(!text.contains("<"), "markup in the spoken text")
 
             let audio = scratch.file("audio").path
-            #expect(try BinaryRunner.run([Conversions.lighthouse, "--chapters", "13", "-o", audio]).status == 0)
-            let intoAudio = try BinaryRunner.run([Conversions.lighthouse, "--chapters", "13", "--text", "-o", audio])
+            #expect(try await BinaryRunner.run([Conversions.lighthouse, "--chapters", "13", "-o", audio]).status == 0)
+            let intoAudio = try await BinaryRunner.run([
+                Conversions.lighthouse, "--chapters", "13", "--text", "-o", audio,
+            ])
             #expect(intoAudio.status == 0, "\(intoAudio.stderr)")
             #expect(listing(audio).contains("013 - Chapter 4 - What the Sea Brought.txt"))
         }
@@ -123,11 +127,11 @@ extension EndToEnd {
         }
 
         @Test("hostile titles: files only inside the output folder, with safe unique names")
-        func hostileTitlesWithOutput() throws {
+        func hostileTitlesWithOutput() async throws {
             let scratch = try Scratch("hostile")
             let book = try Self.hostileBook(in: scratch)
             let out = scratch.file("out").path
-            let result = try BinaryRunner.run([book, "--chapters", "1-", "-o", out], timeout: 60)
+            let result = try await BinaryRunner.run([book, "--chapters", "1-", "-o", out], timeout: 60)
             #expect(result.status == 0, "exit \(result.status): \(result.stderr)")
             #expect(listing(scratch.path) == ["hostile.epub", "out"], "something appeared beside the output folder")
             let files = tree(out)
@@ -154,12 +158,12 @@ extension EndToEnd {
         }
 
         @Test("hostile book title without -o: one safe folder in the current folder, nothing else")
-        func hostileTitleDefaultFolder() throws {
+        func hostileTitleDefaultFolder() async throws {
             let scratch = try Scratch("hostile-default")
             let book = try Self.hostileBook(in: scratch)
             let work = scratch.file("work")
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-            let result = try BinaryRunner.run([book, "--chapters", "1,2"], directory: work, timeout: 60)
+            let result = try await BinaryRunner.run([book, "--chapters", "1,2"], directory: work, timeout: 60)
             #expect(result.status == 0, "exit \(result.status): \(result.stderr)")
             #expect(listing(scratch.path) == ["hostile.epub", "work"])
             let folders = listing(work.path)
@@ -173,10 +177,10 @@ extension EndToEnd {
         }
 
         @Test("--list shows no control or bidi-override characters from hostile titles")
-        func hostileListing() throws {
+        func hostileListing() async throws {
             let scratch = try Scratch("hostile-list")
             let book = try Self.hostileBook(in: scratch)
-            let result = try BinaryRunner.run([book, "--list"])
+            let result = try await BinaryRunner.run([book, "--list"])
             #expect(result.status == 0)
             #expect(!result.stdout.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" })
             withKnownIssue("BookText/CLI: U+202E (right-to-left override) reaches the terminal in --list titles") {
@@ -185,12 +189,12 @@ extension EndToEnd {
         }
 
         @Test("an output path under a regular file: exit 5 and one clear line")
-        func unwritableOutput() throws {
+        func unwritableOutput() async throws {
             let scratch = try Scratch("unwritable")
             let file = scratch.file("file.txt")
             try Data("x".utf8).write(to: file)
             let out = file.path + "/sub"
-            let result = try BinaryRunner.run([Conversions.lighthouse, "--chapters", "9", "-o", out])
+            let result = try await BinaryRunner.run([Conversions.lighthouse, "--chapters", "9", "-o", out])
             #expect(result.status == 5, "exit \(result.status): \(result.stderr)")
             #expect(result.errorLines.count == 1, "\(result.stderr)")
             #expect(result.errorLines.first?.contains(out) == true)
@@ -199,7 +203,7 @@ extension EndToEnd {
         }
 
         @Test("a read-only output folder: exit 5 (skipped as root, where permissions are not enforced)")
-        func readOnlyOutput() throws {
+        func readOnlyOutput() async throws {
             guard geteuid() != 0 else {
                 print("note: running as root, chmod 555 does not stop writes: read-only folder test skipped")
                 return
@@ -209,7 +213,7 @@ extension EndToEnd {
             try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
             try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: out.path)
             defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: out.path) }
-            let result = try BinaryRunner.run([Conversions.lighthouse, "--chapters", "9", "-o", out.path])
+            let result = try await BinaryRunner.run([Conversions.lighthouse, "--chapters", "9", "-o", out.path])
             #expect(result.status == 5, "exit \(result.status): \(result.stderr)")
             #expect(result.errorLines.count == 1)
             #expect(tree(out.path).isEmpty)
