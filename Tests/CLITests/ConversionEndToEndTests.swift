@@ -378,6 +378,23 @@ extension EndToEnd {
             }
         }
 
+        @Test("a second run into a folder being written is refused, and the first one completes unharmed")
+        func concurrentRuns() async throws {
+            let reference = try await Conversions.longReference()
+            let scratch = try Scratch("twice")
+            let out = scratch.file("out").path
+            let first = try BinaryRunner.start([reference.book, "-o", out, "--jobs", "1"])
+            try #require(await first.waitUntil(timeout: 30) { !Conversions.partFiles(out).isEmpty })
+            let second = try await BinaryRunner.run([reference.book, "-o", out, "--jobs", "1"])
+            #expect(second.status == 5, "exit \(second.status): \(second.stderr)")
+            #expect(second.errorLines.count == 1)
+            #expect(second.errorLines.first?.contains("another epub2audio") == true, "\(second.stderr)")
+            let result = await first.result(timeout: 90)
+            #expect(result.status == 0, "the first run was disturbed: \(result.stderr)")
+            let audio = Conversions.audio(out)
+            for (name, data) in reference.audio { #expect(audio[name] == data, "\(name) differs") }
+        }
+
         @Test("SIGINT to the main process alone also stops it cleanly")
         func interruptMainOnly() async throws {
             let reference = try await Conversions.longReference()
