@@ -10,10 +10,142 @@ struct RunResult {
     var status: Int32
     var stdout: String
     var stderr: String
-    /// Peak resident memory of the child, in bytes.
+    /// Peak resident memory, in bytes: the largest of the direct child's peak (from `wait4`, which on
+    /// Linux also covers the children it has reaped, i.e. finished worker processes) and the peaks of
+    /// its descendants seen while polling `/proc/<pid>/status` (`VmHWM`) during the run.
+    /// An upper bound: `posix_spawn` starts the child in the test process's memory until `exec`, and
+    /// Linux keeps that image's peak in `ru_maxrss`, so even a run that fails at once shows the test
+    /// runner's size (~100 MiB).
     var peakMemory: Int
     var seconds: Double
     var timedOut: Bool
+    /// True when the child was ended by a signal (`status` is then 128 + the signal number).
+    var signalled: Bool = false
+
+    /// Lines of standard error that start with `error:` (ArgumentParser's usage errors say `Error:`).
+    var errorLines: [Substring] {
+        stderr.split(separator: "\n").filter { $0.lowercased().hasPrefix("error:") }
+    }
+}
+
+/// A started `epub2audio` process: signal it, then wait for it.
+///
+/// `@unchecked Sendable`: `result(timeout:)` hands the blocking wait to a thread of its own (so a
+/// test does not hold one of the few cooperative threads for a whole conversion); the mutable state
+/// (`finished`, the memory peak) is only touched by whichever single caller is waiting at the time.
+final class RunningBinary: @unchecked Sendable {
+    let pid: pid_t
+    let start: Date
+    private let scratch: URL
+    private var finished: RunResult?
+    private var peakDescendants = 0
+
+    fileprivate init(pid: pid_t, start: Date, scratch: URL) {
+        self.pid = pid
+        self.start = start
+        self.scratch = scratch
+    }
+
+    deinit {
+        if finished == nil {
+            killTree()
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, 0)
+        }
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    /// Standard output so far (the process writes it to a file).
+    var stdoutSoFar: String {
+        (try? String(contentsOfFile: scratch.appendingPathComponent("stdout").path, encoding: .utf8)) ?? ""
+    }
+
+    /// Sends `signal` to the process, or to its whole process group (as a terminal's Ctrl-C does).
+    func send(_ signal: Int32, toGroup: Bool = false) {
+        _ = kill(toGroup ? -pid : pid, signal)
+    }
+
+    /// Kills the process and every process descended from it (workers sit in process groups of their
+    /// own, so killing our group alone would orphan them).
+    func killTree() {
+        let tree = BinaryRunner.descendants(of: pid)
+        _ = kill(-pid, SIGKILL)
+        _ = kill(pid, SIGKILL)
+        for child in tree {
+            _ = kill(-child, SIGKILL)
+            _ = kill(child, SIGKILL)
+        }
+    }
+
+    /// Polls until `condition` holds or `timeout` passes; false if the process ended or time ran out first.
+    func waitUntil(timeout: Double, _ condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            if !isRunning { return condition() }
+            sampleMemory()
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return false
+    }
+
+    /// `wait(timeout:)` on a thread of its own, leaving the cooperative pool free for other tests.
+    func result(timeout: Double = 60) async -> RunResult {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: self.wait(timeout: timeout)) }
+            thread.start()
+        }
+    }
+
+    /// False once the process has exited (a zombie not yet waited for counts as exited).
+    var isRunning: Bool {
+        if finished != nil { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
+    }
+
+    private func sampleMemory() {
+        for child in BinaryRunner.descendants(of: pid) {
+            peakDescendants = max(peakDescendants, BinaryRunner.peakResident(of: child))
+        }
+    }
+
+    /// Waits for the process to end (killing it and its workers after `timeout` seconds).
+    @discardableResult
+    func wait(timeout: Double = 60) -> RunResult {
+        if let finished { return finished }
+        var status: Int32 = 0
+        var usage = rusage()
+        var timedOut = false
+        var polls = 0
+        while true {
+            let waited = wait4(pid, &status, WNOHANG, &usage)
+            if waited == pid { break }
+            if Date().timeIntervalSince(start) > timeout {
+                killTree()
+                timedOut = true
+                _ = wait4(pid, &status, 0, &usage)
+                break
+            }
+            // Reading /proc is cheap, but not free: every 20 ms is plenty for peaks of whole sections.
+            if polls % 4 == 0 { sampleMemory() }
+            polls += 1
+            usleep(5_000)
+        }
+        let seconds = Date().timeIntervalSince(start)
+        let signalled = (status & 0x7f) != 0
+        let exitStatus: Int32 = signalled ? 128 + (status & 0x7f) : (status >> 8) & 0xff
+        let result = RunResult(
+            status: exitStatus,
+            stdout: (try? String(contentsOfFile: scratch.appendingPathComponent("stdout").path, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: scratch.appendingPathComponent("stderr").path, encoding: .utf8)) ?? "",
+            peakMemory: max(Int(usage.ru_maxrss) * 1024, peakDescendants), seconds: seconds, timedOut: timedOut,
+            signalled: signalled)
+        finished = result
+        return result
+    }
 }
 
 /// Runs the `epub2audio` binary built next to the test bundle, with files for its output (no pipe
@@ -43,12 +175,28 @@ enum BinaryRunner {
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 
+    /// A sample book from `samples/`.
+    static func sample(_ name: String) -> String {
+        packageRoot.appendingPathComponent("samples/\(name)").path
+    }
+
+    /// Runs the binary to the end (killed with its workers after `timeout` seconds).
     static func run(
-        _ arguments: [String], directory: URL? = nil, environment: [String: String] = [:], timeout: Double = 60
-    ) throws -> RunResult {
+        _ arguments: [String], directory: URL? = nil, environment: [String: String] = [:],
+        removing: Set<String> = [], timeout: Double = 60
+    ) async throws -> RunResult {
+        let running = try start(arguments, directory: directory, environment: environment, removing: removing)
+        return await running.result(timeout: timeout)
+    }
+
+    /// Starts the binary in a process group of its own (so a test can signal the group as a
+    /// terminal would) with `NO_COLOR=1` unless `removing` holds `NO_COLOR`; stdin is /dev/null.
+    static func start(
+        _ arguments: [String], directory: URL? = nil, environment: [String: String] = [:],
+        removing: Set<String> = []
+    ) throws -> RunningBinary {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("e2a-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
         let outPath = scratch.appendingPathComponent("stdout").path
         let errPath = scratch.appendingPathComponent("stderr").path
 
@@ -58,10 +206,24 @@ enum BinaryRunner {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setpgroup(&attributes, 0)
+        // The test process may ignore or block signals (SIGPIPE, SIGINT...): the child starts clean.
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
         for (key, value) in environment { env[key] = value }
+        for key in removing { env[key] = nil }
         // posix_spawn_file_actions_addchdir_np is not visible from Swift's Glibc module: let a shell
         // change the directory, then exec the binary so the measured process is ours.
         let argv: [String]
@@ -81,29 +243,45 @@ enum BinaryRunner {
         }
         var pid: pid_t = 0
         let start = Date()
-        let spawned = posix_spawn(&pid, program, &actions, nil, cArgs, cEnv)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
-
-        var status: Int32 = 0
-        var usage = rusage()
-        var timedOut = false
-        while true {
-            let waited = wait4(pid, &status, WNOHANG, &usage)
-            if waited == pid { break }
-            if Date().timeIntervalSince(start) > timeout {
-                kill(pid, SIGKILL)
-                timedOut = true
-                _ = wait4(pid, &status, 0, &usage)
-                break
-            }
-            usleep(5_000)
+        let spawned = posix_spawn(&pid, program, &actions, &attributes, cArgs, cEnv)
+        guard spawned == 0 else {
+            try? FileManager.default.removeItem(at: scratch)
+            throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL)
         }
-        let seconds = Date().timeIntervalSince(start)
-        let exitStatus: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return RunResult(
-            status: exitStatus,
-            stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
-            peakMemory: Int(usage.ru_maxrss) * 1024, seconds: seconds, timedOut: timedOut)
+        return RunningBinary(pid: pid, start: start, scratch: scratch)
+    }
+
+    /// Every live process descended from `pid` (children, grandchildren...), from `/proc/*/stat`.
+    static func descendants(of pid: pid_t) -> [pid_t] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        var parents: [pid_t: [pid_t]] = [:]
+        for entry in entries {
+            guard let child = pid_t(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // Fields after the command name: state ppid ...
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, let parent = pid_t(fields[1]) else { continue }
+            parents[parent, default: []].append(child)
+        }
+        var out: [pid_t] = []
+        var queue = [pid]
+        while let next = queue.popLast() {
+            for child in parents[next] ?? [] {
+                out.append(child)
+                queue.append(child)
+            }
+        }
+        return out
+    }
+
+    /// `VmHWM` (peak resident set) of a live process, in bytes; 0 when unknown.
+    static func peakResident(of pid: pid_t) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return 0 }
+        let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
+        return kilobytes * 1024
     }
 }

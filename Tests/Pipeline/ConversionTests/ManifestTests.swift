@@ -56,6 +56,17 @@ import Testing
         }
     }
 
+    @Test(arguments: ["../outside.wav", "/etc/passwd", "a/b.wav", "..", ".", ""])
+    func fileNamesMustStayInTheFolder(_ file: String) {
+        let json = #"{"sections":[{"number":1,"status":"done","file":"001 - A.wav"},{"number":2,"file":"\#(file)"}]}"#
+        #expect {
+            try Manifest.decode(Data(json.utf8), path: "m.json")
+        } throws: { error in
+            if case .invalidManifest(_, let reason) = error as? ConversionError { return reason.contains("section 2") }
+            return false
+        }
+    }
+
     @Test func garbageIsAnInvalidManifest() {
         #expect {
             try Manifest.decode(Data("not json".utf8), path: "m.json")

@@ -58,11 +58,13 @@ import Testing
     @Test func killStopsAHangingWorkerAtOnce() async throws {
         let worker = executor("read line; sleep 30")
         let killedAt = Locked<Date?>(nil)
-        Task.detached {
-            try await Task.sleep(for: .milliseconds(200))
+        // A thread, not a Task: `execute` below blocks a cooperative thread, and on a 2-core machine
+        // with other blocking tests a Task could wait the whole 30 s for a thread to run on.
+        Thread {
+            usleep(200_000)
             killedAt.withLock { $0 = Date() }
             worker.kill()
-        }
+        }.start()
         let outcome = worker.execute(Self.job, shouldStop: { false }, progress: { _ in })
         let start = try #require(killedAt.value)
         guard case .died(let reason) = outcome else {

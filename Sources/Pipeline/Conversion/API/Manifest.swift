@@ -188,6 +188,15 @@ public struct Manifest: Hashable, Sendable, Codable {
         guard manifest.version <= currentVersion else {
             throw ConversionError.unsupportedManifestVersion(path: path, version: manifest.version)
         }
+        // `file` is joined to the output folder to replace and remove files: a path there (a damaged
+        // or hand-edited manifest) must stop the run with a clear message, not reach outside the folder
+        // or trip the precondition in `OutputPaths.join`.
+        if let bad = manifest.sections.first(where: { $0.file.map { !OutputPaths.isSafeComponent($0) } ?? false }) {
+            throw ConversionError.invalidManifest(
+                path: path,
+                reason: "section \(bad.number) names the file \((bad.file ?? "").debugDescription), which is not a "
+                    + "plain file name in this folder; remove the manifest to start over")
+        }
         return manifest
     }
 

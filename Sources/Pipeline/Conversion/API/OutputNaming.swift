@@ -1,7 +1,7 @@
 /// File names of the section audio files: `NNN - Section Title.EXT`.
 ///
 /// Titles come from the book, so they are untrusted: no path separators, control or format
-/// characters, leading dots, `..`, trailing dots or spaces; capped at 80 characters (at a grapheme
+/// characters, leading dots or dashes, `..`, trailing dots or spaces; capped at 80 characters (at a grapheme
 /// boundary) and 200 UTF-8 bytes; a title with no letter or digit becomes `Section N`.
 public enum OutputNaming {
     /// Longest title part of a file name, in characters (grapheme clusters).
@@ -32,7 +32,8 @@ public enum OutputNaming {
             }
         }
         // Collapse runs of spaces and of dots (".." never survives; an ellipsis becomes "…").
-        out = trimTrailing(String(out.drop { $0 == "." || $0 == " " }))
+        // A leading "-" goes too: a folder named "-rf" (a book title) reads as options to `rm -r *`.
+        out = trimTrailing(String(out.drop { $0 == "." || $0 == " " || $0 == "-" }))
         out = collapse(out)
         out = capped(out)
         out = trimTrailing(out)

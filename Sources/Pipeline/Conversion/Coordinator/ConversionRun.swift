@@ -59,6 +59,8 @@ final class ConversionRun: Sendable {
         let start = Date()
         if cancelled.load(ordering: .relaxed) { throw ConversionError.cancelled }
         let directory = try prepareDirectory()
+        let lock = try FolderLock(directory: directory)
+        defer { lock.release() }
         let existing = try Manifest.load(fromDirectory: directory)
 
         let bookSHA = try SHA256.hex(fileAtPath: request.bookPath)
@@ -149,6 +151,13 @@ final class ConversionRun: Sendable {
             jobs.append(PlannedJob(section: section, job: job, file: name, previousFile: previousFile))
         }
 
+        // Files the manifest here listed that no section of this run refers to any more (another book's,
+        // after --force; sections renumbered by a new --toc-depth) are ours, and would linger unlisted
+        // beside the new ones: remove them. A renamed section's old file goes once its new one is made.
+        let referenced = Set(records.compactMap(\.file)).union(jobs.compactMap(\.previousFile))
+        for name in ownedFiles.subtracting(referenced) {
+            unlink(OutputPaths.join(directory, name))
+        }
         removeStaleFiles(in: directory)
         let manifest = Manifest(
             book: BookRecord(identifier: book.identifier, title: book.title, authors: book.authors, sha256: bookSHA),
@@ -430,5 +439,36 @@ final class ConversionRun: Sendable {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Int64(info.st_size)
+    }
+}
+
+/// An exclusive `flock` on the output folder itself for the length of a run.
+///
+/// Two runs into one folder (a command started twice) removed each other's `.part` files and raced
+/// on the manifest: one failed with a baffling "No such file or directory", and with different
+/// settings the manifest could describe files made with other settings. The lock lives on the
+/// folder's descriptor (no lock file to leave behind), opened close-on-exec so workers do not hold
+/// it, and the kernel drops it when the process dies, even by `kill -9`.
+final class FolderLock: Sendable {
+    private let descriptor: Int32
+
+    init(directory: String) throws {
+        descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw ConversionError.outputUnwritable(path: directory, reason: String(cString: strerror(errno)))
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let busy = errno == EWOULDBLOCK
+            let reason =
+                busy
+                ? "another epub2audio run is converting into this folder; wait for it to finish"
+                : String(cString: strerror(errno))
+            close(descriptor)
+            throw ConversionError.outputUnwritable(path: directory, reason: reason)
+        }
+    }
+
+    func release() {
+        close(descriptor)
     }
 }

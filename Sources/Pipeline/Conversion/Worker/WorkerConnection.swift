@@ -49,8 +49,8 @@ final class ProcessWorkerConnection: WorkerConnection, @unchecked Sendable {
     private let errors = Pipe()
     private let reader: LineReader
     private let stderrTail = Locked<Data>(Data())
-    /// Signalled once the worker's standard error has ended (all of it is in `stderrTail`).
-    private let stderrEnded = DispatchSemaphore(value: 0)
+    /// Set once the stderr handler has seen the end of the worker's stderr.
+    private let stderrEnded = Flag()
     private let pid: Int32
 
     init(executable: String, arguments: [String]) throws {
@@ -66,7 +66,7 @@ final class ProcessWorkerConnection: WorkerConnection, @unchecked Sendable {
             let data = handle.availableData
             if data.isEmpty {
                 handle.readabilityHandler = nil
-                ended.signal()
+                ended.set()
                 return
             }
             tail.withLock { buffer in
@@ -115,9 +115,10 @@ final class ProcessWorkerConnection: WorkerConnection, @unchecked Sendable {
             if process.isRunning { kill() }
         }
         process.waitUntilExit()
-        // The stderr handler may still hold the worker's last words: wait (briefly) for its end of
-        // file, or a dying worker's message would be lost when the machine is slow.
-        _ = stderrEnded.wait(timeout: .now() + 1)
+        // The stderr handler runs on another queue: let it take in what the worker wrote last (its
+        // reason for dying) before reading the tail. A grandchild holding the pipe only costs the wait.
+        let drained = Date().addingTimeInterval(1)
+        while !stderrEnded.isSet && Date() < drained { usleep(2_000) }
         var text =
             process.terminationReason == .uncaughtSignal
             ? "killed by signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"

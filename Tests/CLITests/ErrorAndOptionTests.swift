@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension EndToEnd {
+    @Suite("Errors and options")
+    struct ErrorsAndOptions {
+        @Test("a missing book or a folder without books: a usage or unreadable-book status, one line naming it")
+        func missingInput() async throws {
+            let scratch = try Scratch("missing")
+            let missing = scratch.file("no-such-book.epub").path
+            let empty = scratch.file("empty")
+            try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+            for (path, list) in [(missing, true), (missing, false), (empty.path, false)] {
+                let result = try await BinaryRunner.run(
+                    [path] + (list ? ["--list"] : ["-o", scratch.file("out").path]))
+                #expect(result.errorLines.count == 1, "\(result.stderr)")
+                #expect(result.errorLines.first?.contains(path) == true, "\(result.stderr)")
+                // Exit 1 means "internal error" in --help: a missing file is the user's, not ours.
+                withKnownIssue("CLI: a missing book or an empty folder exits 1 (internal error), not 3 or 64") {
+                    #expect([3, 64].contains(result.status), "exit \(result.status) for \(path)")
+                }
+                #expect(result.status != 0)
+            }
+            #expect(listing(scratch.path) == ["empty"])
+        }
+
+        @Test("an unknown voice: exit 6, one line, nothing written")
+        func unknownVoice() async throws {
+            let scratch = try Scratch("voice")
+            let out = scratch.file("out").path
+            let result = try await BinaryRunner.run([
+                Conversions.lighthouse, "--voice", "zz-qq", "--chapters", "9", "-o", out,
+            ])
+            #expect(result.status == 6, "exit \(result.status): \(result.stderr)")
+            #expect(result.errorLines.count == 1)
+            #expect(result.errorLines.first?.contains("zz-qq") == true)
+            #expect(listing(scratch.path).isEmpty)
+        }
+
+        @Test(
+            "out-of-range numbers are usage errors",
+            arguments: [["--rate", "50"], ["--pitch", "101"], ["--jobs", "0"]])
+        func outOfRange(_ arguments: [String]) async throws {
+            let scratch = try Scratch("range")
+            let result = try await BinaryRunner.run(
+                [Conversions.lighthouse, "--chapters", "9", "-o", scratch.file("out").path] + arguments)
+            #expect(result.status == 64, "exit \(result.status) for \(arguments): \(result.stderr)")
+            #expect(result.errorLines.count == 1)
+            #expect(result.errorLines.first?.contains(arguments[0]) == true, "\(result.stderr)")
+            #expect(listing(scratch.path).isEmpty)
+        }
+
+        @Test("another book into a folder made from a different one: exit 5; --force starts over cleanly")
+        func bookChanged() async throws {
+            let scratch = try Scratch("changed")
+            let book = scratch.file("book.epub").path
+            let out = scratch.file("out").path
+            try FileManager.default.copyItem(atPath: Conversions.lighthouse, toPath: book)
+            #expect(try await BinaryRunner.run([book, "--chapters", "13", "-o", out]).status == 0)
+            let before = tree(out)
+            let beforeManifest = bytes(out + "/manifest.json")
+
+            try FileManager.default.removeItem(atPath: book)
+            try TestBook(
+                title: "A Different Book", identifier: "urn:test:other",
+                chapters: [TestBook.Chapter(title: "Only Chapter", paragraphs: prose(words: 30))]
+            ).write(to: URL(fileURLWithPath: book))
+            let refused = try await BinaryRunner.run([book, "-o", out])
+            #expect(refused.status == 5, "exit \(refused.status): \(refused.stderr)")
+            #expect(refused.errorLines.count == 1)
+            #expect(refused.errorLines.first?.contains("--force") == true, "the way out should be named")
+            #expect(tree(out) == before)
+            #expect(bytes(out + "/manifest.json") == beforeManifest)
+
+            // --force: the new book's files only; the old book's audio does not linger unlisted.
+            let forced = try await BinaryRunner.run([book, "-o", out, "--force"])
+            #expect(forced.status == 0, "\(forced.stderr)")
+            #expect(tree(out) == ["001 - Only Chapter.wav", "manifest.json", "playlist.m3u"])
+        }
+
+        @Test("a manifest naming a file outside its folder is refused, not followed")
+        func tamperedManifest() async throws {
+            let scratch = try Scratch("tampered")
+            let out = scratch.file("out").path
+            #expect(try await BinaryRunner.run([Conversions.lighthouse, "--chapters", "13", "-o", out]).status == 0)
+            let victim = scratch.file("victim.wav").path
+            try Data("keep me".utf8).write(to: URL(fileURLWithPath: victim))
+            let manifestPath = out + "/manifest.json"
+            let text = try #require(bytes(manifestPath)).utf8String
+            let file = "013 - Chapter 4 - What the Sea Brought.wav"
+            try Data(text.replacingOccurrences(of: "\"\(file)\"", with: "\"../victim.wav\"").utf8)
+                .write(to: URL(fileURLWithPath: manifestPath))
+            try FileManager.default.removeItem(atPath: out + "/" + file)
+
+            for extra in [[], ["--overwrite"]] {
+                let result = try await BinaryRunner.run(
+                    [Conversions.lighthouse, "--chapters", "13", "-o", out] + extra)
+                #expect(result.status == 5, "exit \(result.status): \(result.stderr.prefix(500))")
+                #expect(!result.signalled)
+                #expect(result.errorLines.count == 1)
+                #expect(result.errorLines.first?.contains("manifest.json") == true)
+                #expect(bytes(victim) == Data("keep me".utf8))
+            }
+        }
+
+        @Test("--format flac: FLAC files, named .flac, in the playlist")
+        func flac() async throws {
+            let scratch = try Scratch("flac")
+            let out = scratch.file("out").path
+            let result = try await BinaryRunner.run([
+                Conversions.lighthouse, "--chapters", "13", "--format", "flac", "-o", out,
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            let name = "013 - Chapter 4 - What the Sea Brought.flac"
+            #expect(listing(out) == [name, "manifest.json", "playlist.m3u"])
+            let data = try #require(bytes(out + "/" + name))
+            #expect(data.prefix(4) == Data("fLaC".utf8))
+            #expect(try #require(bytes(out + "/playlist.m3u")).utf8String.contains("\n\(name)\n"))
+            let section = try #require(try Conversions.manifestSections(out)[13])
+            #expect(section["bytes"] as? Int == data.count)
+        }
+
+        @Test("--quiet: nothing on stdout or stderr when all goes well; plain progress reads well")
+        func quietAndPlain() async throws {
+            let scratch = try Scratch("quiet")
+            let quiet = try await BinaryRunner.run(
+                [Conversions.lighthouse, "--chapters", "13", "-q", "-o", scratch.file("a").path])
+            #expect(quiet.status == 0)
+            #expect(quiet.stdout.isEmpty && quiet.stderr.isEmpty, "\(quiet.stdout)\(quiet.stderr)")
+            let plain = try await BinaryRunner.run([
+                Conversions.lighthouse, "--chapters", "13", "-o", scratch.file("b").path,
+            ])
+            #expect(plain.status == 0)
+            #expect(plain.stdout.isEmpty, "progress and summary belong on stderr")
+            #expect(plain.stderr.contains("013 - Chapter 4 - What the Sea Brought.wav"))
+            withKnownIssue("CLI: \"1 sections\" in the plain progress header and summary") {
+                #expect(!plain.stderr.contains("1 sections"), "\(plain.stderr)")
+            }
+        }
+
+        @Test("a full disk: exit 5, one line, no .part file, a consistent manifest (needs root for a small tmpfs)")
+        func diskFull() async throws {
+            let scratch = try Scratch("diskfull")
+            let mountPoint = scratch.file("small").path
+            try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+            guard geteuid() == 0, shell("mount -t tmpfs -o size=700k tmpfs '\(mountPoint)'") == 0 else {
+                print(
+                    "note: cannot mount a small tmpfs here (not root, or no mount permission): disk-full test skipped")
+                return
+            }
+            defer { _ = shell("umount '\(mountPoint)'") }
+            let out = mountPoint + "/out"
+            let result = try await BinaryRunner.run([
+                Conversions.lighthouse, "--chapters", "9,13", "-o", out, "--jobs", "2",
+            ])
+            #expect(result.status == 5, "exit \(result.status): \(result.stderr)")
+            #expect(result.errorLines.count == 1)
+            #expect(result.errorLines.first?.contains("full") == true, "\(result.stderr)")
+            #expect(Conversions.partFiles(out).isEmpty, "\(tree(out))")
+            let statuses = try #require(Conversions.statuses(out))
+            #expect(!statuses.values.contains("in-progress"))
+        }
+    }
+}
+
+/// Runs a shell command quietly; its exit status.
+func shell(_ command: String) -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    do { try process.run() } catch { return -1 }
+    process.waitUntilExit()
+    return process.terminationStatus
+}

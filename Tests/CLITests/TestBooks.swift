@@ -1,0 +1,276 @@
+import Foundation
+
+// Small EPUBs built by the tests, plus scratch folders and file helpers.
+// (The ZIP writing follows Tests/Domain/EPUBReaderTests/TestZipWriter.swift, stored entries only:
+// test targets cannot share code without a new target.)
+
+/// A book to build: metadata and chapters, each a title and paragraphs.
+struct TestBook {
+    struct Chapter {
+        var title: String
+        var paragraphs: [String]
+    }
+
+    var title: String
+    var authors: [String] = ["Test Author"]
+    var language = "en"
+    var identifier = "urn:test:e2e"
+    var chapters: [Chapter]
+
+    /// The EPUB 3 bytes: mimetype, container, OPF, nav, one XHTML file per chapter.
+    func epub() -> [UInt8] {
+        var files: [(String, String)] = [("mimetype", "application/epub+zip")]
+        files.append(
+            (
+                "META-INF/container.xml",
+                """
+                <?xml version="1.0"?>
+                <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
+                <rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles>
+                </container>
+                """
+            ))
+        let manifest = chapters.indices.map {
+            "<item id=\"c\($0 + 1)\" href=\"c\($0 + 1).xhtml\" media-type=\"application/xhtml+xml\"/>"
+        }.joined()
+        let spine = chapters.indices.map { "<itemref idref=\"c\($0 + 1)\"/>" }.joined()
+        let creators = authors.map { "<dc:creator>\(escaped($0))</dc:creator>" }.joined()
+        files.append(
+            (
+                "OEBPS/content.opf",
+                """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
+                <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">\(identifier)</dc:identifier>
+                <dc:title>\(escaped(title))</dc:title>\(creators)<dc:language>\(language)</dc:language>
+                <meta property="dcterms:modified">2024-01-01T00:00:00Z</meta></metadata>
+                <manifest><item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>\(manifest)</manifest>
+                <spine>\(spine)</spine>
+                </package>
+                """
+            ))
+        let links = chapters.enumerated().map {
+            "<li><a href=\"c\($0.offset + 1).xhtml\">\(escaped($0.element.title))</a></li>"
+        }.joined()
+        files.append(
+            (
+                "OEBPS/nav.xhtml",
+                """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops">
+                <head><title>Contents</title></head>
+                <body><nav epub:type="toc"><h1>Contents</h1><ol>\(links)</ol></nav></body></html>
+                """
+            ))
+        for (index, chapter) in chapters.enumerated() {
+            let body = chapter.paragraphs.map { "<p>\(escaped($0))</p>" }.joined(separator: "\n")
+            files.append(
+                (
+                    "OEBPS/c\(index + 1).xhtml",
+                    """
+                    <?xml version="1.0" encoding="UTF-8"?>
+                    <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops">
+                    <head><title>\(escaped(chapter.title))</title></head>
+                    <body><section epub:type="chapter"><h1>\(escaped(chapter.title))</h1>
+                    \(body)
+                    </section></body></html>
+                    """
+                ))
+        }
+        return makeStoredZip(files.map { ($0.0, Array($0.1.utf8)) })
+    }
+
+    /// Writes the book to `url`.
+    func write(to url: URL) throws {
+        try Data(epub()).write(to: url)
+    }
+
+    private func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            // XML 1.0 cannot carry most C0 controls even as references: a book "containing" one writes
+            // it as the nearest thing a real book could hold, a character reference libxml2 may refuse.
+            default:
+                if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" {
+                    out += "&#x\(String(scalar.value, radix: 16));"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+}
+
+/// Deterministic prose of about `words` words, varied enough to sound like text.
+func prose(words: Int, seed: Int = 0) -> [String] {
+    let sentences = [
+        "The keeper climbed the narrow stairs at dusk and lit the great lamp above the sea.",
+        "Wind pressed against the glass while the gulls settled on the rocks below.",
+        "She counted the ships that passed and wrote their names in the heavy log book.",
+        "Far out on the water a small boat turned slowly toward the harbour lights.",
+        "Her father had kept the light for thirty years and never once let it fail.",
+        "In the morning the fog lifted and the whole coast shone silver and grey.",
+        "They ate bread and salted fish at the long table by the kitchen fire.",
+        "Nobody on the island could remember a winter as cold as that one.",
+    ]
+    var paragraphs: [String] = []
+    var current: [String] = []
+    var count = 0
+    var index = seed
+    while count < words {
+        let sentence = sentences[index % sentences.count]
+        current.append(sentence)
+        count += sentence.split(separator: " ").count
+        index += 1
+        if current.count == 4 {
+            paragraphs.append(current.joined(separator: " "))
+            current = []
+        }
+    }
+    if !current.isEmpty { paragraphs.append(current.joined(separator: " ")) }
+    return paragraphs
+}
+
+/// An EPUB with only stored entries (no compression needed for tests).
+func makeStoredZip(_ entries: [(String, [UInt8])]) -> [UInt8] {
+    var out: [UInt8] = []
+    var central: [UInt8] = []
+    for (name, data) in entries {
+        let nameBytes = Array(name.utf8)
+        let crc = crc32(data)
+        let offset = UInt32(out.count)
+        out += le32(0x0403_4B50) + le16(20) + le16(0) + le16(0) + le16(0) + le16(0x21)
+        out += le32(crc) + le32(UInt32(data.count)) + le32(UInt32(data.count))
+        out += le16(UInt16(nameBytes.count)) + le16(0) + nameBytes + data
+        central += le32(0x0201_4B50) + le16(20) + le16(20) + le16(0) + le16(0) + le16(0)
+        central += le16(0x21) + le32(crc) + le32(UInt32(data.count)) + le32(UInt32(data.count))
+        central += le16(UInt16(nameBytes.count)) + le16(0) + le16(0) + le16(0) + le16(0) + le32(0) + le32(offset)
+        central += nameBytes
+    }
+    let centralOffset = UInt32(out.count)
+    out += central
+    out += le32(0x0605_4B50) + le16(0) + le16(0) + le16(UInt16(entries.count)) + le16(UInt16(entries.count))
+    out += le32(UInt32(central.count)) + le32(centralOffset) + le16(0)
+    return out
+}
+
+private func le16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+private func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+
+func crc32(_ data: [UInt8]) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in data {
+        crc ^= UInt32(byte)
+        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    }
+    return ~crc
+}
+
+/// A temporary folder removed when the value goes away.
+final class Scratch: Sendable {
+    let url: URL
+    var path: String { url.path }
+
+    init(_ label: String = "e2e") throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("e2a-\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        // Restore permissions a test may have removed, then delete.
+        _ = try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+}
+
+/// What identifies a file's contents and identity on disk: used to prove a re-run left it alone.
+struct FileIdentity: Equatable {
+    var inode: UInt64
+    var size: Int64
+    var modified: timespec
+
+    static func == (a: FileIdentity, b: FileIdentity) -> Bool {
+        a.inode == b.inode && a.size == b.size && a.modified.tv_sec == b.modified.tv_sec
+            && a.modified.tv_nsec == b.modified.tv_nsec
+    }
+}
+
+func identity(_ path: String) -> FileIdentity? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return FileIdentity(inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: info.st_mtim)
+}
+
+/// Every path under `directory` (relative, sorted), folders included.
+func tree(_ directory: String) -> [String] {
+    guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
+    return (enumerator.allObjects as? [String] ?? []).sorted()
+}
+
+/// Names of the entries directly in `directory`, sorted.
+func listing(_ directory: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+}
+
+func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+func jsonObject(_ text: String) -> [String: Any]? {
+    try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+}
+
+func jsonObject(file path: String) -> [String: Any]? {
+    guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+}
+
+/// The properties of a PCM WAV file read back from its header.
+struct WAVInfo {
+    var format: UInt16
+    var channels: UInt16
+    var sampleRate: UInt32
+    var bitsPerSample: UInt16
+    var dataBytes: Int
+    var frames: Int { dataBytes / max(1, Int(channels) * Int(bitsPerSample) / 8) }
+    var seconds: Double { Double(frames) / Double(sampleRate) }
+}
+
+enum WAVError: Error { case notRIFF, noFormat, noData, truncated }
+
+/// Reads a RIFF/WAVE header, walking the chunks (libsndfile may add LIST or PEAK chunks).
+func readWAV(_ data: Data) throws -> WAVInfo {
+    let bytes = [UInt8](data)
+    func u32(_ at: Int) -> UInt32 {
+        UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
+    }
+    func u16(_ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }
+    func tag(_ at: Int) -> String { String(decoding: bytes[at..<at + 4], as: UTF8.self) }
+    guard bytes.count >= 12, tag(0) == "RIFF", tag(8) == "WAVE" else { throw WAVError.notRIFF }
+    guard Int(u32(4)) + 8 == bytes.count else { throw WAVError.truncated }
+    var offset = 12
+    var format: (UInt16, UInt16, UInt32, UInt16)?
+    var dataBytes: Int?
+    while offset + 8 <= bytes.count {
+        let id = tag(offset)
+        let size = Int(u32(offset + 4))
+        let body = offset + 8
+        guard body + size <= bytes.count else { throw WAVError.truncated }
+        if id == "fmt " && size >= 16 {
+            format = (u16(body), u16(body + 2), u32(body + 4), u16(body + 14))
+        } else if id == "data" {
+            dataBytes = size
+        }
+        offset = body + size + (size & 1)
+    }
+    guard let format else { throw WAVError.noFormat }
+    guard let dataBytes else { throw WAVError.noData }
+    return WAVInfo(
+        format: format.0, channels: format.1, sampleRate: format.2, bitsPerSample: format.3, dataBytes: dataBytes)
+}
