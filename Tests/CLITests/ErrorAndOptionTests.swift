@@ -20,9 +20,7 @@ extension EndToEnd {
                 #expect(result.errorLines.count == 1, "\(result.stderr)")
                 #expect(result.errorLines.first?.contains(path) == true, "\(result.stderr)")
                 // Exit 1 means "internal error" in --help: a missing file is the user's, not ours.
-                withKnownIssue("CLI: a missing book or an empty folder exits 1 (internal error), not 3 or 64") {
-                    #expect([3, 64].contains(result.status), "exit \(result.status) for \(path)")
-                }
+                #expect([3, 64].contains(result.status), "exit \(result.status) for \(path)")
                 #expect(result.status != 0)
             }
             #expect(listing(scratch.path) == ["empty"])
@@ -137,9 +135,7 @@ extension EndToEnd {
             #expect(plain.status == 0)
             #expect(plain.stdout.isEmpty, "progress and summary belong on stderr")
             #expect(plain.stderr.contains("013 - Chapter 4 - What the Sea Brought.wav"))
-            withKnownIssue("CLI: \"1 sections\" in the plain progress header and summary") {
-                #expect(!plain.stderr.contains("1 sections"), "\(plain.stderr)")
-            }
+            #expect(!plain.stderr.contains(" 1 sections"), "\(plain.stderr)")
         }
 
         @Test("a full disk: exit 5, one line, no .part file, a consistent manifest (needs root for a small tmpfs)")

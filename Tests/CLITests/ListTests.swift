@@ -175,9 +175,8 @@ struct ListTests {
     func chapterRangePastTheEnd() async throws {
         // The book has 20 sections: 999 alone is refused; a range ending in 999 asks for the same missing sections.
         let result = try await BinaryRunner.run([Self.lighthouse, "--list", "--chapters", "18-999"])
-        withKnownIssue("CLI: a range past the last section is accepted silently (only 18-20 are read)") {
-            #expect(result.status == 64, "exit \(result.status)")
-        }
+        #expect(result.status == 64, "exit \(result.status)")
+        #expect(result.stderr.contains("999"), "\(result.stderr)")
     }
 
     @Test("no escape codes: NO_COLOR, and no terminal even without NO_COLOR")

@@ -176,22 +176,41 @@ struct ConvertCommand: AsyncParsableCommand {
     func run() async throws {
         // Past a file-size limit (ulimit -f) a write should fail with EFBIG, not kill the process.
         signal(SIGXFSZ, SIG_IGN)
-        let paths = try BookLoader.expand(books)
         let options = try sectionOptions()
         let selection = try chapters.map { try ChapterSelection(parsing: $0) }
-        var worst = Exit.success
-        var failedBooks = 0
+        let stderrStyle = TerminalStyle.detect(fileDescriptor: 2)
+        var paths: [String] = []
+        var missing = 0
+        for argument in books {
+            do {
+                paths += try BookLoader.expand([argument])
+            } catch {
+                let (_, message) = exitStatus(for: error)
+                reportError(message, style: stderrStyle)
+                missing += 1
+            }
+        }
+        let batch = paths.count + missing > 1
+        var worst: Exit = missing > 0 ? (batch ? .partialFailure : .unreadableBook) : .success
+        var failedBooks = missing
         for path in paths {
             let status: Exit
             if list {
                 status = listBook(path, options: options, selection: selection)
             } else {
-                status = await convertBook(path, options: options, selection: selection, batch: paths.count > 1)
+                status = await convertBook(path, options: options, selection: selection, batch: batch)
             }
             if status != .success {
                 failedBooks += 1
-                worst = worse(worst, status, batch: paths.count > 1)
+                worst = worse(worst, status, batch: batch)
             }
+            if status == .interrupted { break }
+        }
+        if batch && !quiet && !list && progress != .json && worst != .interrupted {
+            let total = paths.count + missing
+            let made = total - failedBooks
+            let summary = "\(total) books: \(made) converted" + (failedBooks > 0 ? ", \(failedBooks) failed" : "")
+            StandardError.write(stderrStyle.bold(summary) + "\n")
         }
         if worst != .success { throw ExitCode(worst.rawValue) }
     }

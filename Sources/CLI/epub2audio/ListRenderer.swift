@@ -43,8 +43,8 @@ struct ListRenderer {
         let package = loaded.book.package
         let sections = loaded.sections
         var lines: [String] = []
-        lines.append(style.bold(loaded.displayTitle))
-        let authors = package.metadata.authors
+        lines.append(style.bold(terminalSafe(loaded.displayTitle)))
+        let authors = package.metadata.authors.map(terminalSafe)
         if !authors.isEmpty { lines.append(ListRenderer.joinedNames(authors)) }
         let read = sections.filter(\.included)
         let readWords = read.reduce(0) { $0 + $1.words }
@@ -58,7 +58,7 @@ struct ListRenderer {
         }
         lines.append(style.dim(facts.joined(separator: " · ")))
         lines.append(
-            "\(sections.count) sections, \(read.count) to read, \(Self.grouped(readWords)) words"
+            "\(plural(sections.count, "section")), \(read.count) to read, \(Self.grouped(readWords)) words"
                 + " (about \(Self.duration(words: readWords)) of audio)")
         lines.append("")
 
@@ -71,7 +71,7 @@ struct ListRenderer {
             let indent = section.level > 1 || (section.partTitle != nil && section.kind != .part) ? "  " : ""
             table.append([
                 String(section.number), section.included ? "yes" : "skip", section.kind.rawValue,
-                String(format: "%.2f", section.confidence), Self.grouped(section.words), indent + section.title,
+                String(format: "%.2f", section.confidence), Self.grouped(section.words), indent + terminalSafe(section.title),
             ])
         }
         let rendered = table.render(indent: "  ") { row, column, cell in
@@ -86,7 +86,8 @@ struct ListRenderer {
             lines.append(rendered[index + 1])
             if verbose {
                 for reason in section.reasons {
-                    lines.append(String(repeating: " ", count: max(0, titleColumn)) + style.dim("· " + reason))
+                    lines.append(
+                        String(repeating: " ", count: max(0, titleColumn)) + style.dim("· " + terminalSafe(reason)))
                 }
             }
         }

@@ -42,12 +42,12 @@ final class ProgressRenderer: @unchecked Sendable {
         }
         switch event {
         case .bookStarted(let title, let sections, let words):
-            self.title = title
+            self.title = terminalSafe(title)
             sectionsTotal = sections
             wordsTotal = words
             if mode == .plain || mode == .bar {
                 StandardError.write(
-                    style.bold(title) + style.dim(" · \(sections) sections · \(ListRenderer.grouped(words)) words")
+                    style.bold(self.title) + style.dim(" · \(plural(sections, "section")) · \(ListRenderer.grouped(words)) words")
                         + "\n")
             }
         case .sectionStarted:
@@ -96,7 +96,7 @@ final class ProgressRenderer: @unchecked Sendable {
         defer { lock.unlock() }
         guard mode == .plain || mode == .bar else { return }
         clearBar()
-        var parts = ["\(summary.sectionsDone) sections made"]
+        var parts = ["\(plural(summary.sectionsDone, "section")) made"]
         if summary.sectionsSkipped > 0 { parts.append("\(summary.sectionsSkipped) already done") }
         if summary.sectionsFailed > 0 { parts.append(style.red("\(summary.sectionsFailed) failed")) }
         let made = max(0, summary.audioSeconds)

@@ -72,3 +72,22 @@ func truncateToWidth(_ text: String, _ width: Int) -> String {
     }
     return result + "…"
 }
+
+/// "1 section", "2 sections".
+func plural(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
+}
+
+/// Text from a book made safe for a terminal: control characters, and the bidirectional overrides
+/// and isolates that could make a line display as something it is not, are dropped.
+func terminalSafe(_ text: String) -> String {
+    String(
+        String.UnicodeScalarView(
+            text.unicodeScalars.filter { scalar in
+                if scalar.properties.generalCategory == .control { return false }
+                switch scalar.value {
+                case 0x202A...0x202E, 0x2066...0x2069: return false
+                default: return true
+                }
+            }))
+}

@@ -67,12 +67,16 @@ public struct ChapterSelection: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Throws `BookTextError.chapterOutOfRange` when a number or range start lies beyond `count`.
+    /// Throws `BookTextError.chapterOutOfRange` when a number or either end of a range lies beyond `count`
+    /// (an open range, `18-`, is how to say "to the end").
     public func validate(sectionCount count: Int) throws {
         for piece in pieces {
             switch piece {
             case .single(let n) where n > count: throw BookTextError.chapterOutOfRange(n, count: count)
             case .range(let a, _) where a > count: throw BookTextError.chapterOutOfRange(a, count: count)
+            // "18-999" on a 20-section book names sections that do not exist, as "999" does: say so
+            // rather than read 18-20 silently (an open range, "18-", is the way to say "to the end").
+            case .range(_, let b) where b > count: throw BookTextError.chapterOutOfRange(b, count: count)
             case .from(let a) where a > count: throw BookTextError.chapterOutOfRange(a, count: count)
             default: continue
             }
