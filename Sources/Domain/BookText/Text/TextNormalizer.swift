@@ -263,6 +263,74 @@ enum TextNormalizer {
         return count
     }
 
+    /// `fold(text)` as far as a search for ASCII text can tell: a phrase or pattern that matches
+    /// ASCII characters only, at least one a letter or digit, matches the same text in both; but
+    /// words of Devanagari are not broken into characters and folded.
+    ///
+    /// A word here is a run of scalars between ASCII spaces. A word made only of Devanagari scalars
+    /// (U+0900–U+097F) that starts with a letter or digit is whole characters (nothing before a
+    /// space or after a letter joins across the space), and its fold is Devanagari letters, digits
+    /// and spaces with at least one letter or digit: no ASCII letter or digit, so for an ASCII
+    /// search it is a barrier that no match crosses. Such words are replaced by one Devanagari
+    /// letter ("क", a run of them by one) before folding, which leaves the same barrier and skips
+    /// breaking the rest into characters. `foldForSearchKeepsMatches` in the tests checks this.
+    static func foldForASCIISearch(_ text: String) -> String {
+        fold(replacingDevanagariWords(text))
+    }
+
+    /// `text` with each word of Devanagari (see `foldForASCIISearch`) replaced by "क", runs of
+    /// such words separated by spaces by a single one.
+    static func replacingDevanagariWords(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard utf8.contains(0xE0) else { return text }  // every Devanagari scalar starts with 0xE0
+        let standIn: [UInt8] = [0xE0, 0xA4, 0x95]  // U+0915 क
+        return utf8.withBytesForFold { bytes -> String in
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            var replaced = false
+            var changed = false
+            var i = 0
+            while i <= bytes.count {
+                var j = i
+                while j < bytes.count, bytes[j] != 0x20 { j += 1 }
+                if j > i {
+                    if isDevanagariWord(bytes, i, j) {
+                        if !replaced { out += standIn }
+                        replaced = true
+                        changed = true
+                    } else {
+                        out += bytes[i..<j]
+                        replaced = false
+                    }
+                }
+                if j < bytes.count { out.append(0x20) }
+                i = j + 1
+            }
+            return changed ? String(decoding: out, as: UTF8.self) : text
+        }
+    }
+
+    /// Whether `bytes[from..<to]` are Devanagari scalars only, the first a letter or digit.
+    private static func isDevanagariWord(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Bool {
+        guard (to - from) % 3 == 0 else { return false }
+        var k = from
+        while k < to {
+            guard bytes[k] == 0xE0, bytes[k + 1] == 0xA4 || bytes[k + 1] == 0xA5, bytes[k + 2] & 0xC0 == 0x80 else {
+                return false
+            }
+            k += 3
+        }
+        let v = 0x900 + (bytes[from + 1] == 0xA5 ? 0x40 : 0) + Int(bytes[from + 2] & 0x3F)
+        return isDevanagariLetterOrDigit(UInt32(v))
+    }
+
+    /// Devanagari letters and digits (general categories Lo, Lm, Nd): never part of the character
+    /// before them, never folded away.
+    static func isDevanagariLetterOrDigit(_ v: UInt32) -> Bool {
+        (0x904...0x939).contains(v) || v == 0x93D || v == 0x950 || (0x958...0x961).contains(v)
+            || (0x966...0x96F).contains(v) || (0x971...0x97F).contains(v)
+    }
+
     /// Lower-cased, accents removed, punctuation turned into single spaces: for matching titles.
     static func fold(_ text: String) -> String {
         guard text.utf8.allSatisfy({ $0 < 0x80 }) else {
@@ -538,6 +606,9 @@ extension String.UTF8View {
             return false
         }
     }
+
+    /// The bytes, contiguous (`TextNormalizer.replacingDevanagariWords`).
+    func withBytesForFold<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { withBytes(body) }
 
     private func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let result = withContiguousStorageIfAvailable(body) { return result }
