@@ -73,18 +73,24 @@ public enum CitationFilter {
     }
 
     /// Whether `text` has a "[" where `pageMarker` or `numeric` could match: after the bracket and
-    /// any ASCII spaces, a byte that can start "Pg", "Page", "p.", "S." (ignoring case) or a digit
-    /// (`\d`) respectively. Any non-ASCII byte there may be a space, a letter or a digit: then yes.
+    /// any ASCII spaces, a scalar that can start "Pg", "Page", "p.", "S." (ignoring case) or a digit
+    /// (`\d`) respectively. Any scalar other than ASCII and the Devanagari letters and marks
+    /// (neither a space, a digit nor a case variant of "p" or "s") may: then yes.
     static func mayMatchAfterBracket(_ text: String, pageMarker: Bool) -> Bool {
+        guard text.utf8.contains(0x5B) else { return false }
         var afterBracket = false
-        for b in text.utf8 {
-            if b == 0x5B {
+        for u in text.unicodeScalars {
+            let v = u.value
+            if v == 0x5B {
                 afterBracket = true
             } else if afterBracket {
-                if b == 0x20 || (0x09...0x0D).contains(b) { continue }
-                if b >= 0x80 { return true }
-                if pageMarker ? (b | 0x20 == 0x70 || b | 0x20 == 0x73) : (b &- 0x30 < 10) { return true }
+                if v == 0x20 || (0x09...0x0D).contains(v) { continue }
                 afterBracket = false
+                if v >= 0x80 {
+                    if (0x900...0x97F).contains(v), !(0x966...0x96F).contains(v) { continue }
+                    return true
+                }
+                if pageMarker ? (v | 0x20 == 0x70 || v | 0x20 == 0x73) : (v &- 0x30 < 10) { return true }
             }
         }
         return false
