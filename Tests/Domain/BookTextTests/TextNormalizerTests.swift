@@ -149,4 +149,23 @@ import Testing
             }
         }
     }
+
+    @Test func countsCharactersAsTheStandardLibraryDoes() {
+        var alphabet = (UInt32(0x900)..<0x980).map { Unicode.Scalar($0)! }
+        alphabet += [0x20, 0x41, 0x2E, 0xE9, 0xA9, 0x2014, 0x2026, 0x200D, 0x200C, 0x0A, 0x0D, 0x301, 0x1CD0, 0xA8E0,
+                     0x600, 0x1F44D].map { Unicode.Scalar($0)! }
+        var state: UInt64 = 5
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        for _ in 0..<60000 {
+            var scalars = String.UnicodeScalarView()
+            for _ in 0..<(next() % 12) { scalars.append(alphabet[next() % alphabet.count]) }
+            let text = String(scalars)
+            #expect(TextNormalizer.characterCount(text) == text.count, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        for a in alphabet { for b in alphabet { #expect(TextNormalizer.characterCount("\(a)\(b)") == "\(a)\(b)".count) } }
+        #expect(TextNormalizer.characterCount("धर्मक्षेत्रे कुरुक्षेत्रे, said he.") == "धर्मक्षेत्रे कुरुक्षेत्रे, said he.".count)
+    }
 }

@@ -136,7 +136,7 @@ struct OpeningText {
     var isFull: Bool { count >= 4000 }
 
     /// `(" " + block).count`: what `append` adds to `count` after text that ends in no prepended mark.
-    static func pieceCount(_ block: String) -> Int { (" " + block).count }
+    static func pieceCount(_ block: String) -> Int { TextNormalizer.characterCount(" " + block) }
 
     /// Appends `block` after a space; `pieceCount`, when given, must be `pieceCount(block)`.
     mutating func append(_ block: String, pieceCount: Int? = nil) {

@@ -263,6 +263,84 @@ enum TextNormalizer {
         return count
     }
 
+    /// `text.count`, without breaking text into characters when it is made of printable ASCII,
+    /// Latin letters, general punctuation and Devanagari only (else `text.count`).
+    ///
+    /// None of those scalars is a control, a prepended mark, a joiner, an emoji modifier or a
+    /// regional indicator, so the rules of UAX #29 that apply are GB9 and GB9a (a mark, Extend or
+    /// SpacingMark, stays with the character before) and GB9c (a Devanagari consonant after a
+    /// consonant, a virama and marks stays with them). Which scalar is which is read once from the
+    /// standard library's own character breaking (`devanagariBreaks`); the tests compare counts.
+    static func characterCount(_ text: String) -> Int {
+        var count = 0
+        // The Devanagari scalars since the last consonant, when a consonant may still join it:
+        // 0 none, 1 a consonant, 2 a consonant and a virama (with marks around it).
+        var conjunct = 0
+        let ok = devanagariBreaks.withUnsafeBufferPointer { table -> Bool in
+            var first = true  // a mark that starts the text is a character of its own
+            for u in text.unicodeScalars {
+                let v = u.value
+                if v >= 0x900, v < 0x980 {
+                    let kind = table[Int(v - 0x900)]
+                    if first, kind != .consonant, kind != .other { count += 1 }
+                    first = false
+                    switch kind {
+                    case .consonant:
+                        if conjunct != 2 { count += 1 }
+                        conjunct = 1
+                    case .linker:
+                        if conjunct == 1 || conjunct == 2 { conjunct = 2 }
+                    case .joiningMark:
+                        break  // keeps `conjunct`
+                    case .mark:
+                        conjunct = 0
+                    case .other:
+                        count += 1
+                        conjunct = 0
+                    }
+                    continue
+                }
+                guard (v >= 0x20 && v < 0x7F) || (v >= 0xA0 && v < 0x300 && v != 0xAD) || (v >= 0x2010 && v < 0x2028)
+                    || (v >= 0x2030 && v < 0x205F)
+                else { return false }
+                count += 1
+                conjunct = 0
+                first = false
+            }
+            return true
+        }
+        return ok ? count : text.count
+    }
+
+    /// How a Devanagari scalar breaks characters (`characterCount`).
+    enum DevanagariBreak: UInt8 {
+        /// Starts a character; a consonant after it starts one too.
+        case other
+        /// Starts a character unless a virama joins it to the consonant before (GB9c).
+        case consonant
+        /// Stays with the character before; joins a consonant to the next (the virama).
+        case linker
+        /// Stays with the character before, and may stand between a consonant and a virama or
+        /// between a virama and the next consonant (a nukta).
+        case joiningMark
+        /// Stays with the character before, and ends a conjunct.
+        case mark
+    }
+
+    /// `DevanagariBreak` of U+0900 to U+097F, as the standard library breaks characters.
+    static let devanagariBreaks: [DevanagariBreak] = (UInt32(0x900)..<0x980).map { v in
+        let s = String(Unicode.Scalar(v)!)
+        let ka = "\u{915}"
+        let virama = "\u{94D}"
+        let staysWithBefore = ("\u{905}" + s).count == 1  // after a vowel letter: GB9 or GB9a alone
+        if !staysWithBefore {
+            return (ka + virama + s).count == 1 ? .consonant : .other
+        }
+        if (ka + s + ka).count == 1 { return .linker }
+        if (ka + virama + s + ka).count == 1 && (ka + s + virama + ka).count == 1 { return .joiningMark }
+        return .mark
+    }
+
     /// `fold(text)` as far as a search for ASCII text can tell: a phrase or pattern that matches
     /// ASCII characters only, at least one a letter or digit, matches the same text in both; but
     /// words of Devanagari are not broken into characters and folded.
