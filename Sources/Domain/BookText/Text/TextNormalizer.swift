@@ -24,8 +24,8 @@ enum TextNormalizer {
     /// either way. So the scalar path is exact when each such scalar stands alone: a control, or
     /// neither extended by the next scalar nor attached to a prepended previous one (UAX #29).
     static func normalizeByScalars(_ text: String) -> String? {
-        var out = String.UnicodeScalarView()
-        out.reserveCapacity(text.utf8.count)
+        var out = UTF8Sink()
+        out.bytes.reserveCapacity(text.utf8.count)
         var lastWasSpace = true
         var scalars = text.unicodeScalars.makeIterator()
         guard var current = scalars.next() else { return "" }
@@ -48,7 +48,7 @@ enum TextNormalizer {
             previous = current
             current = next
         }
-        return finish(out)
+        return finish(String(decoding: out.bytes, as: UTF8.self))
     }
 
     /// True for scalars `normalizeScalar` copies unchanged (and then no longer at a space).
@@ -87,6 +87,10 @@ enum TextNormalizer {
     private static func mayExtend(_ u: Unicode.Scalar) -> Bool {
         let v = u.value
         if v < 0x300 { return false }
+        if v >= 0x900, v < 0x980 {  // the standard library's own answer, without a property lookup
+            let kind = devanagariBreaks[Int(v - 0x900)]
+            return kind != .other && kind != .consonant
+        }
         if v == 0x200C || v == 0x200D || v == 0x0E33 || v == 0x0EB3 || (0xFF9E...0xFF9F).contains(v) || v >= 0x1F000 {
             return true
         }
@@ -101,11 +105,11 @@ enum TextNormalizer {
         var out = String.UnicodeScalarView()
         var lastWasSpace = true
         for ch in text { normalizeCharacter(ch, into: &out, lastWasSpace: &lastWasSpace) }
-        return finish(out)
+        return finish(String(out))
     }
 
-    private static func finish(_ out: String.UnicodeScalarView) -> String {
-        var s = String(out)
+    private static func finish(_ out: String) -> String {
+        var s = out
         if s.hasSuffix(" ") { s.removeLast() }
         if s.utf8.containsBytes(". . .") { s = s.replacingOccurrences(of: ". . .", with: "...") }
         return s
@@ -125,8 +129,8 @@ enum TextNormalizer {
 
     /// Normalises a scalar that is a character of its own.
     @inline(__always)
-    private static func normalizeScalar(
-        _ u: Unicode.Scalar, into out: inout String.UnicodeScalarView, lastWasSpace: inout Bool
+    private static func normalizeScalar<Sink: ScalarSink>(
+        _ u: Unicode.Scalar, into out: inout Sink, lastWasSpace: inout Bool
     ) {
         func space() {
             if !lastWasSpace { out.append(" ") }
@@ -626,6 +630,38 @@ enum TextNormalizer {
         }
         if out.hasSuffix(" ") { out.removeLast() }
         return out
+    }
+}
+
+/// Where `normalizeScalar` writes.
+protocol ScalarSink {
+    mutating func append(_ u: Unicode.Scalar)
+}
+
+extension String.UnicodeScalarView: ScalarSink {}
+
+/// A `ScalarSink` that collects UTF-8 bytes (cheaper than appending to a string scalar by scalar).
+struct UTF8Sink: ScalarSink {
+    var bytes: [UInt8] = []
+
+    @inline(__always)
+    mutating func append(_ u: Unicode.Scalar) {
+        let v = u.value
+        if v < 0x80 {
+            bytes.append(UInt8(v))
+        } else if v < 0x800 {
+            bytes.append(UInt8(0xC0 | (v >> 6)))
+            bytes.append(UInt8(0x80 | (v & 0x3F)))
+        } else if v < 0x10000 {
+            bytes.append(UInt8(0xE0 | (v >> 12)))
+            bytes.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
+            bytes.append(UInt8(0x80 | (v & 0x3F)))
+        } else {
+            bytes.append(UInt8(0xF0 | (v >> 18)))
+            bytes.append(UInt8(0x80 | ((v >> 12) & 0x3F)))
+            bytes.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
+            bytes.append(UInt8(0x80 | (v & 0x3F)))
+        }
     }
 }
 
