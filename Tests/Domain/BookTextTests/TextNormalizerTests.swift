@@ -163,6 +163,7 @@ import Testing
             var scalars = String.UnicodeScalarView()
             for _ in 0..<(next() % 12) { scalars.append(alphabet[next() % alphabet.count]) }
             let text = String(scalars)
+            #expect(TextNormalizer.characterCount(text, atMost: 5) == min(text.count, 5))
             #expect(TextNormalizer.characterCount(text) == text.count, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
         for a in alphabet { for b in alphabet { #expect(TextNormalizer.characterCount("\(a)\(b)") == "\(a)\(b)".count) } }

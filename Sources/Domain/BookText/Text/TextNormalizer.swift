@@ -275,7 +275,8 @@ enum TextNormalizer {
     /// SpacingMark, stays with the character before) and GB9c (a Devanagari consonant after a
     /// consonant, a virama and marks stays with them). Which scalar is which is read once from the
     /// standard library's own character breaking (`devanagariBreaks`); the tests compare counts.
-    static func characterCount(_ text: String) -> Int {
+    /// With `atMost`, counting stops there: the result is `min(text.count, atMost)`.
+    static func characterCount(_ text: String, atMost limit: Int = .max) -> Int {
         var count = 0
         // The Devanagari scalars since the last consonant, when a consonant may still join it:
         // 0 none, 1 a consonant, 2 a consonant and a virama (with marks around it).
@@ -310,10 +311,17 @@ enum TextNormalizer {
                 count += 1
                 conjunct = 0
                 first = false
+                if count >= limit { return true }
             }
             return true
         }
-        return ok ? count : text.count
+        if ok { return min(count, limit) }
+        count = 0
+        for _ in text {
+            count += 1
+            if count >= limit { break }
+        }
+        return count
     }
 
     /// How a Devanagari scalar breaks characters (`characterCount`).
