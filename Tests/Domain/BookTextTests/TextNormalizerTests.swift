@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import BookText
@@ -98,5 +99,74 @@ import Testing
     func findsAnASCIICharacterAsFoundationDoes(text: String, expected: Bool) {
         #expect(TextNormalizer.containsCharacter(text, ascii: "(") == text.contains("("))
         #expect(text.contains("(") == expected)
+    }
+
+    /// Words for `foldForSearchKeepsMatches`: Devanagari words (with marks, viramas, nuktas,
+    /// digits, dandas), words that mix scripts, ASCII words of the searched phrases, punctuation.
+    static let searchWords: [String] = [
+        "धर्मक्षेत्रे", "कुरुक्षेत्रे", "क़ि", "।", "॥", "१२३", "ॐ", "\u{93E}क", "क\u{301}", "कa", "aक", "क।", "।क",
+        "all", "rights", "reserved", "copyright", "©", "isbn", "978-0-14", "0", "14", "043", "project", "gutenberg",
+        "end", "of", "the", "this", "start", "ebook", "license", "terms", "É", "(", "-", "", "\u{301}", "\u{94D}",
+        "e\u{301}", "\u{FEFF}", "Ａ", "ﬁrst", "published",
+    ]
+
+    @Test func foldForSearchKeepsMatches() throws {
+        let phrases = ["copyright", "all rights reserved", "project gutenberg", "end of project gutenberg",
+                       "start of the project gutenberg", "isbn", "first published", "ebook", "0 14", "a", "k", "a ", " a"]
+        let isbn = #"isbn(?:[ -]?1[03])?[: ]*[0-9][0-9 -]{8,}"#
+        var state: UInt64 = 11
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        var replaced = 0
+        for _ in 0..<6000 {
+            let words = (0..<(next() % 10)).map { _ in Self.searchWords[next() % Self.searchWords.count] }
+            let text = words.joined(separator: next() % 5 == 0 ? "  " : " ")
+            let exact = TextNormalizer.fold(text)
+            let fast = TextNormalizer.foldForASCIISearch(text)
+            if exact != fast { replaced += 1 }
+            for phrase in phrases {
+                #expect(exact.utf8.containsBytes(phrase) == fast.utf8.containsBytes(phrase), "\(phrase) in \(text)")
+            }
+            #expect(exact.hasPrefix("end of") == fast.hasPrefix("end of"), "\(text)")
+            let exactISBN = exact.range(of: isbn, options: .regularExpression).map { String(exact[$0]) }
+            let fastISBN = fast.range(of: isbn, options: .regularExpression).map { String(fast[$0]) }
+            #expect(exactISBN == fastISBN, "\(text)")
+        }
+        #expect(replaced > 1000)  // the replacement did happen
+    }
+
+    @Test func devanagariFoldsToNoASCIILetterOrDigit() {
+        for v in UInt32(0x900)...0x97F {
+            let u = Unicode.Scalar(v)!
+            let folded = TextNormalizer.fold(String(u))
+            #expect(!folded.utf8.contains { $0 < 0x80 && $0 != 0x20 }, "U+\(String(v, radix: 16))")
+            if TextNormalizer.isDevanagariLetterOrDigit(v) {
+                #expect(u.properties.isAlphabetic || u.properties.numericType != nil)
+                #expect(!folded.isEmpty && !folded.contains(" "), "U+\(String(v, radix: 16))")
+                #expect(("a " + String(u)).count == 3)  // a character of its own after a space
+            }
+        }
+    }
+
+    @Test func countsCharactersAsTheStandardLibraryDoes() {
+        var alphabet = (UInt32(0x900)..<0x980).map { Unicode.Scalar($0)! }
+        alphabet += [0x20, 0x41, 0x2E, 0xE9, 0xA9, 0x2014, 0x2026, 0x200D, 0x200C, 0x0A, 0x0D, 0x301, 0x1CD0, 0xA8E0,
+                     0x600, 0x1F44D].map { Unicode.Scalar($0)! }
+        var state: UInt64 = 5
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        for _ in 0..<60000 {
+            var scalars = String.UnicodeScalarView()
+            for _ in 0..<(next() % 12) { scalars.append(alphabet[next() % alphabet.count]) }
+            let text = String(scalars)
+            #expect(TextNormalizer.characterCount(text, atMost: 5) == min(text.count, 5))
+            #expect(TextNormalizer.characterCount(text) == text.count, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        for a in alphabet { for b in alphabet { #expect(TextNormalizer.characterCount("\(a)\(b)") == "\(a)\(b)".count) } }
+        #expect(TextNormalizer.characterCount("धर्मक्षेत्रे कुरुक्षेत्रे, said he.") == "धर्मक्षेत्रे कुरुक्षेत्रे, said he.".count)
     }
 }

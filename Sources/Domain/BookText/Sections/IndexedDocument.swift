@@ -21,6 +21,8 @@ struct IndexedBlock: Sendable {
     var endsGutenbergText = false
     /// Short, and its lower-cased text has either Gutenberg marker (the classifier's test).
     var hasGutenbergMarker = false
+    /// `(" " + text).count` when the text is kept for an opening (counted once, read by `OpeningText`).
+    var openingPieceCount: Int?
 }
 
 /// A content document as the indexer keeps it while it reads the whole book.
@@ -54,7 +56,7 @@ struct IndexedDocument: Sendable {
                 kind: b.kind, text: "", hasText: !b.text.isEmpty, isNote: b.noteID != nil, isOmitted: b.omitted != nil,
                 types: b.types, words: b.words, linkWords: b.linkWords)
             if b.isShort {
-                let folded = TextNormalizer.fold(b.text).utf8
+                let folded = TextNormalizer.foldForASCIISearch(b.text).utf8
                 block.startsGutenbergText =
                     folded.containsBytes("start of the project gutenberg")
                     || folded.containsBytes("start of this project gutenberg")
@@ -74,15 +76,17 @@ struct IndexedDocument: Sendable {
             }
             return block
         }
-        let keep = Self.blocksWithTextNeeded(flat, indexed: blocks, tocFragments: tocFragments)
+        var pieceCounts: [Int: Int] = [:]
+        let keep = Self.blocksWithTextNeeded(flat, indexed: blocks, tocFragments: tocFragments, pieceCounts: &pieceCounts)
         for k in keep { blocks[k].text = flat.blocks[k].text }
+        for (k, n) in pieceCounts { blocks[k].openingPieceCount = n }
     }
 
     /// Blocks whose text a section's features may read: headings, and from each place a section
     /// can start, the blocks `SectionBuilder.features(of:)` puts in the opening text (until it
     /// reaches 4000 characters) and the first block with text (for a section of notes only).
     private static func blocksWithTextNeeded(
-        _ flat: FlatDocument, indexed: [IndexedBlock], tocFragments: Set<String>
+        _ flat: FlatDocument, indexed: [IndexedBlock], tocFragments: Set<String>, pieceCounts: inout [Int: Int]
     ) -> Set<Int> {
         var keep: Set<Int> = []
         for (k, b) in indexed.enumerated() where b.kind == .heading { keep.insert(k) }
@@ -111,7 +115,10 @@ struct IndexedDocument: Sendable {
                 let b = indexed[k]
                 guard !b.isNote, !b.isOmitted, b.hasText else { continue }
                 keep.insert(k)
-                opening.append(flat.blocks[k].text)
+                let text = flat.blocks[k].text
+                let n = pieceCounts[k] ?? OpeningText.pieceCount(text)
+                pieceCounts[k] = n
+                opening.append(text, pieceCount: n)
                 if opening.isFull { break }
             }
         }
@@ -128,11 +135,15 @@ struct OpeningText {
 
     var isFull: Bool { count >= 4000 }
 
-    mutating func append(_ block: String) {
+    /// `(" " + block).count`: what `append` adds to `count` after text that ends in no prepended mark.
+    static func pieceCount(_ block: String) -> Int { TextNormalizer.characterCount(" " + block) }
+
+    /// Appends `block` after a space; `pieceCount`, when given, must be `pieceCount(block)`.
+    mutating func append(_ block: String, pieceCount: Int? = nil) {
         let piece = " " + block
         // A space starts a character of its own unless the text before ends with a prepended mark.
         let joins = text.unicodeScalars.last.map { TextNormalizer.mayBePrepended($0.value) } ?? false
         text += piece
-        count = joins ? text.count : count + piece.count
+        count = joins ? text.count : count + (pieceCount ?? piece.count)
     }
 }

@@ -438,14 +438,14 @@ struct SectionBuilder {
             f.linkWords += b.linkWords
             f.textBlocks += 1
             if b.words <= 8 { f.shortBlocks += 1 }
-            if !openingText.isFull { openingText.append(b.text) }
+            if !openingText.isFull { openingText.append(b.text, pieceCount: b.openingPieceCount) }
         }
         var opening = openingText.text
         if f.textBlocks == 0, let firstText = range.first(where: { $0.1.hasText }) {
             opening = firstText.1.text  // a notes-only section still has text to look at
         }
         let hasCopyrightSign = opening.utf8.containsBytes("©") && opening.contains("©")  // bytes first: cheap
-        f.openingText = TextNormalizer.fold(opening) + (hasCopyrightSign ? " ©" : "")
+        f.openingText = TextNormalizer.foldForASCIISearch(opening) + (hasCopyrightSign ? " ©" : "")
         f.hasGutenbergMarker = range.prefix(60).contains { $0.1.hasGutenbergMarker }
         let items = spineItems(from: d.start.position, to: d.end)
         f.images = items.reduce(0) { $0 + docs[$1].imageCount }

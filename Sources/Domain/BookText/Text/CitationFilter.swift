@@ -20,9 +20,9 @@ public enum CitationFilter {
     private static let firstWordOfCite = try! NSRegularExpression(
         pattern: #"(?:^|;)\s*(?:(?:see\s+also|see|cf\.|e\.\s?g\.,?|compare|vgl\.|voir)\s+)?([\p{L}'’\-]+)"#,
         options: [.caseInsensitive])
-    private static let numeric = try! NSRegularExpression(
+    static let numeric = try! NSRegularExpression(
         pattern: #"\s?\[\s*\d{1,3}[a-z]?(?:\s*[-–,]\s*\d{1,3}[a-z]?)*\s*\]"#)
-    private static let pageMarker = try! NSRegularExpression(
+    static let pageMarker = try! NSRegularExpression(
         pattern: #"\s?\[\s*(?:Pg|Page|p\.|S\.)\s*[0-9ivxlc]+\s*\]"#, options: [.caseInsensitive])
 
     /// Words that start parentheses like "(Born 1952)" or "(Summer 1969)": never an author.
@@ -45,8 +45,8 @@ public enum CitationFilter {
         guard text.utf8.contains(0x28) || text.utf8.contains(0x5B) else { return text }
         var result = text
         var changed = false
-        // Both patterns start with a literal "[": without one, neither can match.
-        for regex in [pageMarker, numeric] where result.utf8.contains(0x5B) {
+        // Both patterns start with a literal "[": without one that can start a match, neither can match.
+        for regex in [pageMarker, numeric] where mayMatchAfterBracket(result, pageMarker: regex === pageMarker) {
             let ns = result as NSString
             let matches = regex.matches(in: result, range: NSRange(location: 0, length: ns.length))
             guard !matches.isEmpty else { continue }
@@ -62,7 +62,7 @@ public enum CitationFilter {
             pieces.append(ns.substring(from: cursor))
             result = pieces.joined()
         }
-        if TextNormalizer.containsCharacter(result, ascii: "(") {
+        if mayHaveAuthorYear(result), TextNormalizer.containsCharacter(result, ascii: "(") {
             let stripped = removeAuthorYear(result)
             if stripped != result {
                 result = stripped
@@ -70,6 +70,62 @@ public enum CitationFilter {
             }
         }
         return changed ? tidy(result) : result
+    }
+
+    /// Whether `text` has a "[" where `pageMarker` or `numeric` could match: after the bracket and
+    /// any ASCII spaces, a scalar that can start "Pg", "Page", "p.", "S." (ignoring case) or a digit
+    /// (`\d`) respectively. Any scalar other than ASCII and the Devanagari letters and marks
+    /// (neither a space, a digit nor a case variant of "p" or "s") may: then yes.
+    static func mayMatchAfterBracket(_ text: String, pageMarker: Bool) -> Bool {
+        guard text.utf8.contains(0x5B) else { return false }
+        var afterBracket = false
+        for u in text.unicodeScalars {
+            let v = u.value
+            if v == 0x5B {
+                afterBracket = true
+            } else if afterBracket {
+                if v == 0x20 || (0x09...0x0D).contains(v) { continue }
+                afterBracket = false
+                if v >= 0x80 {
+                    if (0x900...0x97F).contains(v), !(0x966...0x96F).contains(v) { continue }
+                    return true
+                }
+                if pageMarker ? (v | 0x20 == 0x70 || v | 0x20 == 0x73) : (v &- 0x30 < 10) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Whether some "(" may open an author-year citation: `isAuthorYear` needs a number or "n.d"
+    /// inside. Byte by byte from each "(" up to the first ")" and the byte after it: when those
+    /// are ASCII, they are the characters `removeAuthorYear` looks at, so an ASCII digit or "n.d"
+    /// must be among them; any other byte may be (or join) a character that counts, so: maybe.
+    static func mayHaveAuthorYear(_ text: String) -> Bool {
+        var inside = false
+        var closed = false
+        var n = 0  // how much of "n.d" the last bytes spell
+        for b in text.utf8 {
+            if closed {
+                if b >= 0x80 { return true }  // may extend the ")"
+                closed = false
+                inside = false
+            }
+            if b == 0x28 {
+                inside = true
+                n = 0
+                continue
+            }
+            guard inside else { continue }
+            if b >= 0x80 || b &- 0x30 < 10 { return true }
+            if b == 0x29 {
+                closed = true
+                continue
+            }
+            let lower = b | 0x20
+            if n == 2, lower == 0x64 { return true }  // "n.d"
+            n = lower == 0x6E ? 1 : (n == 1 && b == 0x2E ? 2 : 0)
+        }
+        return false
     }
 
     /// Numbers in brackets are a citation unless one is 0 (an interval such as [0, 1]).

@@ -37,12 +37,7 @@ extension RawBlock {
     /// `text.count < 400`, without counting characters when the bytes already say so.
     var isShort: Bool {
         if text.utf8.count < 400 { return true }
-        var characters = 0
-        for _ in text {
-            characters += 1
-            if characters >= 400 { return false }  // stop counting: a long block is long
-        }
-        return true
+        return TextNormalizer.characterCount(text, atMost: 400) < 400  // stops counting: a long block is long
     }
 }
 

@@ -24,8 +24,8 @@ enum TextNormalizer {
     /// either way. So the scalar path is exact when each such scalar stands alone: a control, or
     /// neither extended by the next scalar nor attached to a prepended previous one (UAX #29).
     static func normalizeByScalars(_ text: String) -> String? {
-        var out = String.UnicodeScalarView()
-        out.reserveCapacity(text.utf8.count)
+        var out = UTF8Sink()
+        out.bytes.reserveCapacity(text.utf8.count)
         var lastWasSpace = true
         var scalars = text.unicodeScalars.makeIterator()
         guard var current = scalars.next() else { return "" }
@@ -48,7 +48,7 @@ enum TextNormalizer {
             previous = current
             current = next
         }
-        return finish(out)
+        return finish(String(decoding: out.bytes, as: UTF8.self))
     }
 
     /// True for scalars `normalizeScalar` copies unchanged (and then no longer at a space).
@@ -87,6 +87,10 @@ enum TextNormalizer {
     private static func mayExtend(_ u: Unicode.Scalar) -> Bool {
         let v = u.value
         if v < 0x300 { return false }
+        if v >= 0x900, v < 0x980 {  // the standard library's own answer, without a property lookup
+            let kind = devanagariBreaks[Int(v - 0x900)]
+            return kind != .other && kind != .consonant
+        }
         if v == 0x200C || v == 0x200D || v == 0x0E33 || v == 0x0EB3 || (0xFF9E...0xFF9F).contains(v) || v >= 0x1F000 {
             return true
         }
@@ -101,11 +105,11 @@ enum TextNormalizer {
         var out = String.UnicodeScalarView()
         var lastWasSpace = true
         for ch in text { normalizeCharacter(ch, into: &out, lastWasSpace: &lastWasSpace) }
-        return finish(out)
+        return finish(String(out))
     }
 
-    private static func finish(_ out: String.UnicodeScalarView) -> String {
-        var s = String(out)
+    private static func finish(_ out: String) -> String {
+        var s = out
         if s.hasSuffix(" ") { s.removeLast() }
         if s.utf8.containsBytes(". . .") { s = s.replacingOccurrences(of: ". . .", with: "...") }
         return s
@@ -125,8 +129,8 @@ enum TextNormalizer {
 
     /// Normalises a scalar that is a character of its own.
     @inline(__always)
-    private static func normalizeScalar(
-        _ u: Unicode.Scalar, into out: inout String.UnicodeScalarView, lastWasSpace: inout Bool
+    private static func normalizeScalar<Sink: ScalarSink>(
+        _ u: Unicode.Scalar, into out: inout Sink, lastWasSpace: inout Bool
     ) {
         func space() {
             if !lastWasSpace { out.append(" ") }
@@ -261,6 +265,160 @@ enum TextNormalizer {
             return max(count, text.unicodeScalars.filter { (0x3040...0x9FFF).contains($0.value) }.count / 2)
         }
         return count
+    }
+
+    /// `text.count`, without breaking text into characters when it is made of printable ASCII,
+    /// Latin letters, general punctuation and Devanagari only (else `text.count`).
+    ///
+    /// None of those scalars is a control, a prepended mark, a joiner, an emoji modifier or a
+    /// regional indicator, so the rules of UAX #29 that apply are GB9 and GB9a (a mark, Extend or
+    /// SpacingMark, stays with the character before) and GB9c (a Devanagari consonant after a
+    /// consonant, a virama and marks stays with them). Which scalar is which is read once from the
+    /// standard library's own character breaking (`devanagariBreaks`); the tests compare counts.
+    /// With `atMost`, counting stops there: the result is `min(text.count, atMost)`.
+    static func characterCount(_ text: String, atMost limit: Int = .max) -> Int {
+        var count = 0
+        // The Devanagari scalars since the last consonant, when a consonant may still join it:
+        // 0 none, 1 a consonant, 2 a consonant and a virama (with marks around it).
+        var conjunct = 0
+        let ok = devanagariBreaks.withUnsafeBufferPointer { table -> Bool in
+            var first = true  // a mark that starts the text is a character of its own
+            for u in text.unicodeScalars {
+                let v = u.value
+                if v >= 0x900, v < 0x980 {
+                    let kind = table[Int(v - 0x900)]
+                    if first, kind != .consonant, kind != .other { count += 1 }
+                    first = false
+                    switch kind {
+                    case .consonant:
+                        if conjunct != 2 { count += 1 }
+                        conjunct = 1
+                    case .linker:
+                        if conjunct == 1 || conjunct == 2 { conjunct = 2 }
+                    case .joiningMark:
+                        break  // keeps `conjunct`
+                    case .mark:
+                        conjunct = 0
+                    case .other:
+                        count += 1
+                        conjunct = 0
+                    }
+                    continue
+                }
+                guard (v >= 0x20 && v < 0x7F) || (v >= 0xA0 && v < 0x300 && v != 0xAD) || (v >= 0x2010 && v < 0x2028)
+                    || (v >= 0x2030 && v < 0x205F)
+                else { return false }
+                count += 1
+                conjunct = 0
+                first = false
+                if count >= limit { return true }
+            }
+            return true
+        }
+        if ok { return min(count, limit) }
+        count = 0
+        for _ in text {
+            count += 1
+            if count >= limit { break }
+        }
+        return count
+    }
+
+    /// How a Devanagari scalar breaks characters (`characterCount`).
+    enum DevanagariBreak: UInt8 {
+        /// Starts a character; a consonant after it starts one too.
+        case other
+        /// Starts a character unless a virama joins it to the consonant before (GB9c).
+        case consonant
+        /// Stays with the character before; joins a consonant to the next (the virama).
+        case linker
+        /// Stays with the character before, and may stand between a consonant and a virama or
+        /// between a virama and the next consonant (a nukta).
+        case joiningMark
+        /// Stays with the character before, and ends a conjunct.
+        case mark
+    }
+
+    /// `DevanagariBreak` of U+0900 to U+097F, as the standard library breaks characters.
+    static let devanagariBreaks: [DevanagariBreak] = (UInt32(0x900)..<0x980).map { v in
+        let s = String(Unicode.Scalar(v)!)
+        let ka = "\u{915}"
+        let virama = "\u{94D}"
+        let staysWithBefore = ("\u{905}" + s).count == 1  // after a vowel letter: GB9 or GB9a alone
+        if !staysWithBefore {
+            return (ka + virama + s).count == 1 ? .consonant : .other
+        }
+        if (ka + s + ka).count == 1 { return .linker }
+        if (ka + virama + s + ka).count == 1 && (ka + s + virama + ka).count == 1 { return .joiningMark }
+        return .mark
+    }
+
+    /// `fold(text)` as far as a search for ASCII text can tell: a phrase or pattern that matches
+    /// ASCII characters only, at least one a letter or digit, matches the same text in both; but
+    /// words of Devanagari are not broken into characters and folded.
+    ///
+    /// A word here is a run of scalars between ASCII spaces. A word made only of Devanagari scalars
+    /// (U+0900–U+097F) that starts with a letter or digit is whole characters (nothing before a
+    /// space or after a letter joins across the space), and its fold is Devanagari letters, digits
+    /// and spaces with at least one letter or digit: no ASCII letter or digit, so for an ASCII
+    /// search it is a barrier that no match crosses. Such words are replaced by one Devanagari
+    /// letter ("क", a run of them by one) before folding, which leaves the same barrier and skips
+    /// breaking the rest into characters. `foldForSearchKeepsMatches` in the tests checks this.
+    static func foldForASCIISearch(_ text: String) -> String {
+        fold(replacingDevanagariWords(text))
+    }
+
+    /// `text` with each word of Devanagari (see `foldForASCIISearch`) replaced by "क", runs of
+    /// such words separated by spaces by a single one.
+    static func replacingDevanagariWords(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard utf8.contains(0xE0) else { return text }  // every Devanagari scalar starts with 0xE0
+        let standIn: [UInt8] = [0xE0, 0xA4, 0x95]  // U+0915 क
+        return utf8.withBytesForFold { bytes -> String in
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            var replaced = false
+            var changed = false
+            var i = 0
+            while i <= bytes.count {
+                var j = i
+                while j < bytes.count, bytes[j] != 0x20 { j += 1 }
+                if j > i {
+                    if isDevanagariWord(bytes, i, j) {
+                        if !replaced { out += standIn }
+                        replaced = true
+                        changed = true
+                    } else {
+                        out += bytes[i..<j]
+                        replaced = false
+                    }
+                }
+                if j < bytes.count { out.append(0x20) }
+                i = j + 1
+            }
+            return changed ? String(decoding: out, as: UTF8.self) : text
+        }
+    }
+
+    /// Whether `bytes[from..<to]` are Devanagari scalars only, the first a letter or digit.
+    private static func isDevanagariWord(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Bool {
+        guard (to - from) % 3 == 0 else { return false }
+        var k = from
+        while k < to {
+            guard bytes[k] == 0xE0, bytes[k + 1] == 0xA4 || bytes[k + 1] == 0xA5, bytes[k + 2] & 0xC0 == 0x80 else {
+                return false
+            }
+            k += 3
+        }
+        let v = 0x900 + (bytes[from + 1] == 0xA5 ? 0x40 : 0) + Int(bytes[from + 2] & 0x3F)
+        return isDevanagariLetterOrDigit(UInt32(v))
+    }
+
+    /// Devanagari letters and digits (general categories Lo, Lm, Nd): never part of the character
+    /// before them, never folded away.
+    static func isDevanagariLetterOrDigit(_ v: UInt32) -> Bool {
+        (0x904...0x939).contains(v) || v == 0x93D || v == 0x950 || (0x958...0x961).contains(v)
+            || (0x966...0x96F).contains(v) || (0x971...0x97F).contains(v)
     }
 
     /// Lower-cased, accents removed, punctuation turned into single spaces: for matching titles.
@@ -483,6 +641,38 @@ enum TextNormalizer {
     }
 }
 
+/// Where `normalizeScalar` writes.
+protocol ScalarSink {
+    mutating func append(_ u: Unicode.Scalar)
+}
+
+extension String.UnicodeScalarView: ScalarSink {}
+
+/// A `ScalarSink` that collects UTF-8 bytes (cheaper than appending to a string scalar by scalar).
+struct UTF8Sink: ScalarSink {
+    var bytes: [UInt8] = []
+
+    @inline(__always)
+    mutating func append(_ u: Unicode.Scalar) {
+        let v = u.value
+        if v < 0x80 {
+            bytes.append(UInt8(v))
+        } else if v < 0x800 {
+            bytes.append(UInt8(0xC0 | (v >> 6)))
+            bytes.append(UInt8(0x80 | (v & 0x3F)))
+        } else if v < 0x10000 {
+            bytes.append(UInt8(0xE0 | (v >> 12)))
+            bytes.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
+            bytes.append(UInt8(0x80 | (v & 0x3F)))
+        } else {
+            bytes.append(UInt8(0xF0 | (v >> 18)))
+            bytes.append(UInt8(0x80 | ((v >> 12) & 0x3F)))
+            bytes.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
+            bytes.append(UInt8(0x80 | (v & 0x3F)))
+        }
+    }
+}
+
 extension String.UTF8View {
     /// Whether these bytes contain `needle`'s bytes: a plain byte search (`memmem`).
     ///
@@ -538,6 +728,9 @@ extension String.UTF8View {
             return false
         }
     }
+
+    /// The bytes, contiguous (`TextNormalizer.replacingDevanagariWords`).
+    func withBytesForFold<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { withBytes(body) }
 
     private func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let result = withContiguousStorageIfAvailable(body) { return result }
