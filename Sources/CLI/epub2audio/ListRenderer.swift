@@ -33,7 +33,7 @@ struct ListRenderer {
 
     static func json(for loaded: LoadedBook) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(document(for: loaded))
         return String(decoding: data, as: UTF8.self) + "\n"
     }
