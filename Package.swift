@@ -61,8 +61,10 @@ let package = Package(
             ],
             path: "Sources/CLI/epub2audio"),
 
+        // Helpers shared by the test targets (an in-memory ZIP writer for hostile and test books).
+        .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts"], path: "Tests/ContractsTests"),
-        .testTarget(name: "ZipReaderTests", dependencies: ["ZipReader"], path: "Tests/Wrappers/ZipReaderTests"),
+        .testTarget(name: "ZipReaderTests", dependencies: ["ZipReader", "TestSupport"], path: "Tests/Wrappers/ZipReaderTests"),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], path: "Tests/Wrappers/MarkupTests"),
         .testTarget(
             name: "ESpeakEngineTests", dependencies: ["ESpeakEngine", "Contracts"],
@@ -70,7 +72,7 @@ let package = Package(
         .testTarget(
             name: "AudioFilesTests", dependencies: ["AudioFiles", "Contracts"], path: "Tests/Wrappers/AudioFilesTests"),
         .testTarget(
-            name: "EPUBReaderTests", dependencies: ["EPUBReader", "ZipReader"], path: "Tests/Domain/EPUBReaderTests",
+            name: "EPUBReaderTests", dependencies: ["EPUBReader", "ZipReader", "TestSupport"], path: "Tests/Domain/EPUBReaderTests",
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "BookTextTests", dependencies: ["BookText", "EPUBReader", "Markup"],
@@ -80,6 +82,6 @@ let package = Package(
         .testTarget(
             name: "ConversionTests", dependencies: ["Conversion", "Contracts", "EPUBReader", "BookText"],
             path: "Tests/Pipeline/ConversionTests"),
-        .testTarget(name: "CLITests", dependencies: ["EPUB2AudioCLI"], path: "Tests/CLITests"),
+        .testTarget(name: "CLITests", dependencies: ["EPUB2AudioCLI", "TestSupport"], path: "Tests/CLITests"),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 // Small EPUBs built by the tests, plus scratch folders and file helpers.
 // (The ZIP writing follows Tests/Domain/EPUBReaderTests/TestZipWriter.swift, stored entries only:
@@ -139,37 +140,7 @@ func prose(words: Int, seed: Int = 0) -> [String] {
 
 /// An EPUB with only stored entries (no compression needed for tests).
 func makeStoredZip(_ entries: [(String, [UInt8])]) -> [UInt8] {
-    var out: [UInt8] = []
-    var central: [UInt8] = []
-    for (name, data) in entries {
-        let nameBytes = Array(name.utf8)
-        let crc = crc32(data)
-        let offset = UInt32(out.count)
-        out += le32(0x0403_4B50) + le16(20) + le16(0) + le16(0) + le16(0) + le16(0x21)
-        out += le32(crc) + le32(UInt32(data.count)) + le32(UInt32(data.count))
-        out += le16(UInt16(nameBytes.count)) + le16(0) + nameBytes + data
-        central += le32(0x0201_4B50) + le16(20) + le16(20) + le16(0) + le16(0) + le16(0)
-        central += le16(0x21) + le32(crc) + le32(UInt32(data.count)) + le32(UInt32(data.count))
-        central += le16(UInt16(nameBytes.count)) + le16(0) + le16(0) + le16(0) + le16(0) + le32(0) + le32(offset)
-        central += nameBytes
-    }
-    let centralOffset = UInt32(out.count)
-    out += central
-    out += le32(0x0605_4B50) + le16(0) + le16(0) + le16(UInt16(entries.count)) + le16(UInt16(entries.count))
-    out += le32(UInt32(central.count)) + le32(centralOffset) + le16(0)
-    return out
-}
-
-private func le16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
-private func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
-
-func crc32(_ data: [UInt8]) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in data {
-        crc ^= UInt32(byte)
-        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-    }
-    return ~crc
+    makeZip(entries.map { TestZipEntry.stored($0.0, $0.1) })
 }
 
 /// A temporary folder removed when the value goes away.

@@ -1,26 +1,26 @@
 // A minimal ZIP writer for tests: builds archives in memory, including ones that lie (declared
 // sizes, encryption flags) so the reader's defences can be tested without fixture files.
-// (The same file is in EPUBReaderTests: test targets cannot share code without a new target.)
+// Shared by the test targets through the TestSupport target.
 
-struct TestZipEntry {
-    var name: [UInt8]
+public struct TestZipEntry {
+    public var name: [UInt8]
     /// Bytes as stored in the archive (compressed when `method` is 8).
-    var payload: [UInt8]
-    var method: UInt16
-    var crc: UInt32
-    var uncompressedSize: UInt32
-    var flags: UInt16 = 0
+    public var payload: [UInt8]
+    public var method: UInt16
+    public var crc: UInt32
+    public var uncompressedSize: UInt32
+    public var flags: UInt16 = 0
 
     /// An uncompressed entry.
-    static func stored(_ name: String, _ text: String) -> TestZipEntry { stored(name, Array(text.utf8)) }
+    public static func stored(_ name: String, _ text: String) -> TestZipEntry { stored(name, Array(text.utf8)) }
 
-    static func stored(_ name: String, _ data: [UInt8]) -> TestZipEntry {
+    public static func stored(_ name: String, _ data: [UInt8]) -> TestZipEntry {
         TestZipEntry(
             name: Array(name.utf8), payload: data, method: 0, crc: crc32(data), uncompressedSize: UInt32(data.count))
     }
 
     /// A deflated entry holding `count` zero bytes (a fixed-Huffman stream of length-258 matches, ~160:1).
-    static func deflatedZeros(_ name: String, count: Int) -> TestZipEntry {
+    public static func deflatedZeros(_ name: String, count: Int) -> TestZipEntry {
         let zeros = [UInt8](repeating: 0, count: count)
         return TestZipEntry(
             name: Array(name.utf8), payload: deflateZeros(count: count), method: 8, crc: crc32(zeros),
@@ -28,21 +28,21 @@ struct TestZipEntry {
     }
 
     /// The entry marked as encrypted (general-purpose bit 0: traditional PKWARE encryption).
-    func encrypted() -> TestZipEntry {
+    public func encrypted() -> TestZipEntry {
         var copy = self
         copy.flags |= 1
         return copy
     }
 
     /// The entry declaring a different uncompressed size than it really has.
-    func declaring(size: UInt32) -> TestZipEntry {
+    public func declaring(size: UInt32) -> TestZipEntry {
         var copy = self
         copy.uncompressedSize = size
         return copy
     }
 }
 
-func makeZip(_ entries: [TestZipEntry]) -> [UInt8] {
+public func makeZip(_ entries: [TestZipEntry]) -> [UInt8] {
     var out: [UInt8] = []
     var central: [UInt8] = []
     for entry in entries {
@@ -65,7 +65,7 @@ func makeZip(_ entries: [TestZipEntry]) -> [UInt8] {
 private func le16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
 private func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
 
-func crc32(_ data: [UInt8]) -> UInt32 {
+public func crc32(_ data: [UInt8]) -> UInt32 {
     var crc: UInt32 = 0xFFFF_FFFF
     for byte in data {
         crc ^= UInt32(byte)
