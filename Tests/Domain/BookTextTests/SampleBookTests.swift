@@ -125,4 +125,17 @@ import Testing
             }
         }
     }
+
+    @Test("a notes section asked for reads its notes, without the punctuation of their dropped numbers",
+        arguments: [novel, treatise])
+    func notesSectionReadsItsNotes(_ name: String) throws {
+        let book = try Self.open(name)
+        let index = try SectionIndexer.index(book)
+        let notes = try #require(index.sections.first { $0.kind == .notes })
+        #expect(!notes.included, "notes are skipped by default")
+        let blocks = try SpokenTextExtractor.blocks(for: notes, in: book)
+        let text = blocks.dropFirst().filter { $0.kind != .heading }
+        #expect(text.count >= 3, "the note bodies are the section's text: \(blocks.map(\.text))")
+        #expect(!blocks.contains { $0.text.hasPrefix(". ") || $0.text.hasPrefix(") ") })
+    }
 }

@@ -83,6 +83,9 @@ public enum SpokenTextExtractor {
         var leadingHeadings: [SourcePosition] = []
         var pendingHeadings: [(SourcePosition, RawBlock)] = []
         let foldedTitle = TextNormalizer.fold(section.title)
+        // A notes section that is read (asked for with --include or --chapters) reads its notes:
+        // they are its text. Elsewhere note bodies are never read in the middle of the text.
+        let readsNoteBodies = section.kind == .notes
         var s = section.start.spineIndex
         while s < package.spine.count, s <= section.end.spineIndex {
             let from = s == section.start.spineIndex ? section.start.blockIndex : 0
@@ -92,7 +95,7 @@ public enum SpokenTextExtractor {
             if from < to {
                 for k in from..<to {
                     let b = doc.blocks[k]
-                    guard b.noteID == nil else { continue }
+                    guard b.noteID == nil || readsNoteBodies else { continue }
                     let source = SourcePosition(spineIndex: s, blockIndex: k)
                     noteRefs += b.noteRefs.map { (package.spine[s].href, $0) }
                     // Headings at the very start that repeat the title are the title ("Chapter One" +
@@ -111,7 +114,18 @@ public enum SpokenTextExtractor {
                         body += spoken(pending, source: pendingSource, options: options, language: language(pending.language))
                     }
                     pendingHeadings.removeAll()
-                    body += spoken(b, source: source, options: options, language: language(b.language))
+                    var blocks = spoken(b, source: source, options: options, language: language(b.language))
+                    // A note's number dropped as a marker leaves what punctuated it ("1. Strictly" →
+                    // ". Strictly"): a lone "." or ")" before a space opens no sentence (an ellipsis does).
+                    for index in blocks.indices {
+                        let text = blocks[index].text
+                        if let first = text.first, first == "." || first == ")",
+                            text.dropFirst().first?.isWhitespace == true
+                        {
+                            blocks[index].text = String(text.dropFirst().drop { $0.isWhitespace })
+                        }
+                    }
+                    body += blocks
                 }
             }
             s += 1
