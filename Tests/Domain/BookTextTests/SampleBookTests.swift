@@ -137,5 +137,10 @@ import Testing
         let text = blocks.dropFirst().filter { $0.kind != .heading }
         #expect(text.count >= 3, "the note bodies are the section's text: \(blocks.map(\.text))")
         #expect(!blocks.contains { $0.text.hasPrefix(". ") || $0.text.hasPrefix(") ") })
+        // --include notes brings it back, with its words counted.
+        let asked = try SectionIndexer.index(book, options: SectionOptions(include: [.notes]))
+        let included = try #require(asked.sections.first { $0.kind == .notes })
+        #expect(included.included)
+        #expect(included.words > 20)
     }
 }

@@ -551,6 +551,8 @@ struct SectionBuilder {
             let range = blocks(from: d.start.position, to: d.end)
             f.words = range.reduce(0) { $0 + (!$1.1.isNote && !$1.1.isOmitted ? $1.1.words : 0) }
             var c = d.classification
+            // A notes section's text is its notes (read when it is asked for): count them.
+            if c.kind == .notes { f.words = range.reduce(0) { $0 + (!$1.1.isOmitted ? $1.1.words : 0) } }
             if c.role != .body {
                 // Position decides front or back for kinds that can be either.
                 if let firstBody = bodyIndices.first, i < firstBody {
