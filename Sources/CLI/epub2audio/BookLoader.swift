@@ -10,6 +10,9 @@ struct LoadedBook {
     var sections: [BookSection]
     /// Everything worked around while reading and cutting, in order.
     var warnings: [EPUBWarning]
+    /// The index as the indexer made it (before `--chapters`), and the options it was made with.
+    var index: SectionIndex
+    var options: SectionOptions
 
     /// The title from the metadata; a book without one is named after its file, and says so.
     var displayTitle: String {
@@ -36,7 +39,9 @@ enum BookLoader {
             }
         }
         let warnings = book.package.warnings + book.lookupWarnings + index.warnings
-        return LoadedBook(path: path, book: book, sections: sections, warnings: deduplicated(warnings))
+        return LoadedBook(
+            path: path, book: book, sections: sections, warnings: deduplicated(warnings), index: index,
+            options: options)
     }
 
     /// Expands folders into the EPUB files they hold (recursively, sorted) and keeps files as given.

@@ -53,7 +53,10 @@ extension ConvertCommand {
             reportError("\(bookName(path)): \(message)", style: stderrStyle)
             return status
         }
-        if text { return exportText(request, book: path, style: stderrStyle) }
+        // The coordinator reuses the book this command already read and indexed.
+        let indexed = IndexedBook(
+            path: loaded.path, book: loaded.book, sections: loaded.index.sections, options: loaded.options)
+        if text { return exportText(request, indexed: indexed, book: path, style: stderrStyle) }
 
         let mode: ProgressRenderer.Mode
         switch (quiet, progress) {
@@ -63,7 +66,7 @@ extension ConvertCommand {
         case (_, .auto): mode = stderrStyle.isTerminal ? .bar : .plain
         }
         let renderer = ProgressRenderer(mode: mode, style: stderrStyle)
-        let converter = Converter(environment: .live)
+        let converter = Converter(environment: .live(reusing: indexed))
         let interruption = InterruptionWatcher()
         let task = Task { try await converter.run(request) { renderer.handle($0) } }
         interruption.onInterrupt { task.cancel() }
@@ -89,9 +92,11 @@ extension ConvertCommand {
     }
 
     /// `--text`: the exact text each selected section would speak, as `.txt` files.
-    private func exportText(_ request: ConversionRequest, book: String, style: TerminalStyle) -> Exit {
+    private func exportText(_ request: ConversionRequest, indexed: IndexedBook, book: String, style: TerminalStyle)
+        -> Exit
+    {
         do {
-            let files = try TextExport.run(request, environment: .live)
+            let files = try TextExport.run(request, environment: .live(reusing: indexed))
             if !quiet {
                 StandardError.write(
                     "\(files.count) text files written to " + style.bold(request.outputDirectory) + "\n")

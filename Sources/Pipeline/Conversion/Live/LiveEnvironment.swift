@@ -1,7 +1,7 @@
 internal import AudioFiles
-internal import BookText
+public import BookText
 import Contracts
-internal import EPUBReader
+public import EPUBReader
 internal import ESpeakEngine
 import Foundation
 internal import Normalization
@@ -32,6 +32,43 @@ extension ConversionEnvironment {
         })
 }
 
+/// A book the caller has already opened and cut into sections (the CLI does, to list and select),
+/// handed to a conversion so that the coordinator does not read and index it a second time.
+///
+/// `@unchecked Sendable`: the `EPUBBook` inside is not thread-safe; the conversion uses it under a
+/// lock, and the caller must not use it while a conversion that was given it runs.
+public final class IndexedBook: @unchecked Sendable {
+    let path: String
+    let book: EPUBBook
+    let sections: [BookSection]
+    let options: SectionOptions
+
+    /// - Parameters:
+    ///   - path: the `.epub` file `book` was opened from (the request's `bookPath`).
+    ///   - sections: the index exactly as `SectionIndexer.index(book, options: options)` returned it.
+    public init(path: String, book: EPUBBook, sections: [BookSection], options: SectionOptions) {
+        self.path = path
+        self.book = book
+        self.sections = sections
+        self.options = options
+    }
+}
+
+extension ConversionEnvironment {
+    /// The live environment, reusing `indexed` for its book when the source options agree (worker
+    /// processes receive each section's text with their job and never read the book).
+    public static func live(reusing indexed: IndexedBook) -> ConversionEnvironment {
+        var environment = ConversionEnvironment.live
+        environment.makeSource = { input in
+            if input.path == indexed.path, EPUBSectionSource.sectionOptions(input) == indexed.options {
+                return try EPUBSectionSource(input: input, indexed: indexed)
+            }
+            return try EPUBSectionSource(input: input)
+        }
+        return environment
+    }
+}
+
 /// A book read from an `.epub` file: sections from `SectionIndexer`, text from `SpokenTextExtractor`.
 ///
 /// `@unchecked Sendable`: the `EPUBBook` owns a libzip handle and is not thread-safe; every use of
@@ -49,8 +86,8 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
     /// through `TextNormalizer`. Recorded in the manifest, so a change redoes the sections.
     var normalisationVersion: Int { normalizer == nil ? 1 : 2 }
 
-    init(input: BookInput) throws {
-        epub = try EPUBBook.open(path: input.path)
+    /// The section options `input` asks for.
+    static func sectionOptions(_ input: BookInput) -> SectionOptions {
         var sectionOptions = SectionOptions()
         sectionOptions.tocDepth = input.options["tocDepth"].flatMap { Int($0) }
         sectionOptions.includeAll = input.options["includeAll"] == "true"
@@ -58,7 +95,20 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
             (input.options["include"] ?? "").split(separator: ",").compactMap {
                 SectionKind(rawValue: $0.trimmingCharacters(in: .whitespaces))
             })
-        let index = try SectionIndexer.index(epub, options: sectionOptions)
+        return sectionOptions
+    }
+
+    convenience init(input: BookInput) throws {
+        let epub = try EPUBBook.open(path: input.path)
+        let options = Self.sectionOptions(input)
+        let index = try SectionIndexer.index(epub, options: options)
+        try self.init(
+            input: input, indexed: IndexedBook(path: input.path, book: epub, sections: index.sections, options: options))
+    }
+
+    init(input: BookInput, indexed: IndexedBook) throws {
+        epub = indexed.book
+        let index = SectionIndex(sections: indexed.sections)
         var options = SpokenTextOptions(notes: SpokenTextOptions.Notes(rawValue: input.notesMode) ?? .skip)
         func omission(_ key: String) -> SpokenTextOptions.Omission? {
             input.options[key].flatMap { SpokenTextOptions.Omission(rawValue: $0) }
