@@ -71,7 +71,10 @@ def main():
     parser.add_argument("--corpus", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "corpus"))
     parser.add_argument("--long-chapters", default="1-30",
                         help="sections of the long book to convert (the whole book takes minutes per run)")
+    parser.add_argument("--only", default="overhead,parallel,list,formats",
+                        help="comma-separated parts to run: overhead, parallel, list, formats")
     args = parser.parse_args()
+    parts = set(args.only.split(","))
     binary = os.path.abspath(args.binary)
     root = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
     sample = os.path.join(root, "samples", "the-lighthouse-keepers-daughter.epub")
@@ -87,7 +90,7 @@ def main():
     try:
         # 1. Overhead over the engine, on the exact text epub2audio speaks.
         books = [("sample", sample, None)] + ([("Moby-Dick", moby, args.long_chapters)] if have_corpus else [])
-        for label, book, chapters in books:
+        for label, book, chapters in (books if "overhead" in parts else []):
             sel = ["--chapters", chapters] if chapters else []
             text_dir = os.path.join(work, f"text-{label}")
             subprocess.run([binary, book, "--text", "-o", text_dir, "--quiet"] + sel, check=True)
@@ -126,7 +129,7 @@ def main():
             rows.append((f"peak memory, {label}", fmt([o[2] for o in ours], " MiB", 1), "", "", "< 100 MiB, flat"))
 
         # 2. Parallel scaling.
-        if cores > 1:
+        if cores > 1 and "parallel" in parts:
             book, sel = (moby, ["--chapters", args.long_chapters]) if have_corpus else (sample, [])
             serial, parallel = [], []
             for i in range(args.runs):
@@ -140,7 +143,8 @@ def main():
                          f">= {0.9 * cores:.1f}x"))
 
         # 3. Reading and listing against pandoc.
-        for label, book in ([("Mahabharata", maha), ("Moby-Dick", moby)] if have_corpus else [("sample", sample)]):
+        list_books = [("Mahabharata", maha), ("Moby-Dick", moby)] if have_corpus else [("sample", sample)]
+        for label, book in (list_books if "list" in parts else []):
             ours = [measure([binary, book, "--list"])[0] for _ in range(args.runs)]
             row = [f"--list, {label}", fmt(ours, "s", 3)]
             if shutil.which("pandoc"):
@@ -154,13 +158,13 @@ def main():
             rows.append(tuple(row) + (">= 20x, < 1 s",))
 
         # 5. Formats.
-        for fmt_name in ["wav", "flac", "ogg", "opus", "mp3"]:
+        for fmt_name in (["wav", "flac", "ogg", "opus", "mp3"] if "formats" in parts else []):
             walls, sizes, audio = [], [], 0.0
             for i in range(args.runs):
                 out_dir = os.path.join(work, f"fmt-{fmt_name}-{i}")
                 walls.append(measure([binary, sample, "--jobs", "1", "--format", fmt_name, "-o", out_dir, "--quiet"])[1])
                 manifest = json.load(open(os.path.join(out_dir, "manifest.json")))
-                audio = sum(s.get("duration", 0) or 0 for s in manifest.get("sections", []))
+                audio = sum(s.get("durationSeconds", 0) or 0 for s in manifest.get("sections", []))
                 sizes.append(sum(os.path.getsize(os.path.join(out_dir, n)) for n in os.listdir(out_dir)
                                  if n.endswith("." + fmt_name)))
                 shutil.rmtree(out_dir)
