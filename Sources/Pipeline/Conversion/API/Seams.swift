@@ -154,3 +154,22 @@ public enum SpokenTextFingerprint {
         return hasher.finalizeHex()
     }
 }
+
+extension ConversionRequest {
+    /// What a section source is built from for this request.
+    var bookInput: BookInput { BookInput(path: bookPath, notesMode: notesMode, options: sourceOptions) }
+}
+
+extension ConversionEnvironment {
+    /// The request's section source; an error that is not already a `ConversionError` means the
+    /// book could not be read.
+    func source(for request: ConversionRequest) throws -> any SectionSource {
+        do {
+            return try makeSource(request.bookInput)
+        } catch let error as ConversionError {
+            throw error
+        } catch {
+            throw ConversionError.unreadableBook(path: request.bookPath, reason: "\(error)")
+        }
+    }
+}

@@ -12,15 +12,7 @@ public enum TextExport {
     /// each file atomically.
     /// - Throws: `ConversionError` (unreadable book, unknown section, unwritable folder).
     public static func run(_ request: ConversionRequest, environment: ConversionEnvironment) throws -> [String] {
-        let input = BookInput(path: request.bookPath, notesMode: request.notesMode, options: request.sourceOptions)
-        let source: any SectionSource
-        do {
-            source = try environment.makeSource(input)
-        } catch let error as ConversionError {
-            throw error
-        } catch {
-            throw ConversionError.unreadableBook(path: request.bookPath, reason: "\(error)")
-        }
+        let source = try environment.source(for: request)
         let sections = source.sections
         let selected = try request.selection.numbers(in: sections)
         let directory = request.outputDirectory

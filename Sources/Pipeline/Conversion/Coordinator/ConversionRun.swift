@@ -64,15 +64,8 @@ final class ConversionRun: Sendable {
         let existing = try Manifest.load(fromDirectory: directory)
 
         let bookSHA = try SHA256.hex(fileAtPath: request.bookPath)
-        let input = BookInput(path: request.bookPath, notesMode: request.notesMode, options: request.sourceOptions)
-        let source: any SectionSource
-        do {
-            source = try environment.makeSource(input)
-        } catch let error as ConversionError {
-            throw error
-        } catch {
-            throw ConversionError.unreadableBook(path: request.bookPath, reason: "\(error)")
-        }
+        let input = request.bookInput
+        let source = try environment.source(for: request)
         if let existing, !existing.book.sha256.isEmpty, existing.book.sha256 != bookSHA, !request.force {
             throw ConversionError.bookChanged(
                 manifest: OutputPaths.join(directory, Manifest.fileName), recordedSHA256: existing.book.sha256,
