@@ -15,6 +15,12 @@ struct IndexedBlock: Sendable {
     var types: [String]
     var words: Int
     var linkWords: Int
+    /// 1...6 for headings.
+    var headingLevel: Int? = nil
+    /// Short enough to be a heading written as a paragraph (`HeadingFamilies.isCandidate`): its text is kept.
+    var isHeadingLine = false
+    /// Starts like a numbered entry ("12.", "[3]", "iv)"): notes and index entries do.
+    var isNumbered = false
     /// Short, and its folded text has Project Gutenberg's "start of the/this project gutenberg".
     var startsGutenbergText = false
     /// Short, and its folded text has "end of the/this project gutenberg" or starts "end of project gutenberg".
@@ -54,7 +60,11 @@ struct IndexedDocument: Sendable {
         blocks = flat.blocks.map { b in
             var block = IndexedBlock(
                 kind: b.kind, text: "", hasText: !b.text.isEmpty, isNote: b.noteID != nil, isOmitted: b.omitted != nil,
-                types: b.types, words: b.words, linkWords: b.linkWords)
+                types: b.types, words: b.words, linkWords: b.linkWords, headingLevel: b.headingLevel)
+            block.isNumbered = Self.startsWithNumber(b.text)
+            if b.kind != .heading, b.noteID == nil, b.omitted == nil, HeadingFamilies.isCandidate(b.text) {
+                block.isHeadingLine = true
+            }
             if b.isShort {
                 let folded = TextNormalizer.foldForASCIISearch(b.text).utf8
                 block.startsGutenbergText =
@@ -82,6 +92,21 @@ struct IndexedDocument: Sendable {
         for (k, n) in pieceCounts { blocks[k].openingPieceCount = n }
     }
 
+    /// "12. ...", "[3] ...", "iv) ...", "* ...": how notes, numbered lists and some index entries begin.
+    static func startsWithNumber(_ text: String) -> Bool {
+        var digits = 0
+        for ch in text.utf8.prefix(6) {
+            if (48...57).contains(ch) {
+                digits += 1
+            } else if ch == UInt8(ascii: "[") || ch == UInt8(ascii: "(") {
+                if digits > 0 { return false }
+            } else {
+                return digits > 0 && [".", ")", "]", " "].contains(Character(Unicode.Scalar(ch)))
+            }
+        }
+        return false
+    }
+
     /// Blocks whose text a section's features may read: headings, and from each place a section
     /// can start, the blocks `SectionBuilder.features(of:)` puts in the opening text (until it
     /// reaches 4000 characters) and the first block with text (for a section of notes only).
@@ -89,7 +114,7 @@ struct IndexedDocument: Sendable {
         _ flat: FlatDocument, indexed: [IndexedBlock], tocFragments: Set<String>, pieceCounts: inout [Int: Int]
     ) -> Set<Int> {
         var keep: Set<Int> = []
-        for (k, b) in indexed.enumerated() where b.kind == .heading { keep.insert(k) }
+        for (k, b) in indexed.enumerated() where b.kind == .heading || b.isHeadingLine { keep.insert(k) }
         var starts: Set<Int> = [0]
         for fragment in tocFragments {
             if let k = flat.anchors[fragment] { starts.insert(k) }

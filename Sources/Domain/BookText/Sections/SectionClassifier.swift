@@ -10,6 +10,9 @@ struct Evidence: Hashable, Sendable {
     /// 2 or more is strong (wins alone); around 1 is weak (needs another to agree).
     var weight: Double
     var reason: String
+    /// From the book's own `epub:type`/`role` on the content (not a landmark, which may only say
+    /// where a kind starts).
+    var isSemantic = false
 
     var isBody: Bool { (role ?? kind?.usualRole) == .body }
 }
@@ -34,6 +37,16 @@ struct SectionFeatures: Sendable {
     var hasGutenbergMarker = false
     var isTOCContainer = false
     var fromTOC = false
+    /// Starts at one of the book's headings (the TOC was missing or degenerate).
+    var fromHeadings = false
+    /// Text blocks that start like numbered entries ("12.", "[3]").
+    var numberedBlocks = 0
+    /// Text blocks that are note bodies.
+    var noteBlocks = 0
+    /// File-name tokens shared by so many of the book's files that they say nothing of one.
+    var commonFileTokens: Set<String> = []
+    /// Words of the whole book (outside notes).
+    var bookWords = 0
     var bookTitle: String?
 }
 
@@ -67,7 +80,7 @@ enum SectionClassifier {
                 // Only the innermost structural type counts in full; genre hints (z3998:fiction) are weak.
                 let structural = !t.hasPrefix("z3998:") || t == "z3998:dramatis-personae" || t == "z3998:publisher-note"
                 let w = !structural ? 1.0 : (seenSemantic.count == 1 ? 3.0 : 1.0)
-                out.append(Evidence(kind: k, role: nil, weight: w, reason: "epub:type/role \"\(t)\""))
+                out.append(Evidence(kind: k, role: nil, weight: w, reason: "epub:type/role \"\(t)\"", isSemantic: structural))
             }
         }
         for t in f.landmarkTypes {
@@ -120,7 +133,7 @@ enum SectionClassifier {
         }
         var fileKinds: Set<SectionKind> = []
         for name in f.fileNames.prefix(1) {
-            for token in Patterns.tokens(ofName: name) {
+            for token in Patterns.tokens(ofName: name) where !f.commonFileTokens.contains(token) {
                 if let k = Patterns.fileTokens[token], !fileKinds.contains(k) {
                     fileKinds.insert(k)
                     out.append(Evidence(kind: k, role: nil, weight: 1, reason: "file name \"\(name)\""))
@@ -182,6 +195,8 @@ enum SectionClassifier {
         }
         if f.fromTOC {
             out.append(Evidence(kind: nil, role: .body, weight: 0.6, reason: "listed in the table of contents"))
+        } else if f.fromHeadings {
+            out.append(Evidence(kind: nil, role: .body, weight: 0.6, reason: "starts at one of the book's headings"))
         }
         if f.words >= 1500 {
             out.append(Evidence(kind: nil, role: .body, weight: 0.7, reason: "long text (\(f.words) words)"))

@@ -75,6 +75,8 @@ struct SectionStart: Sendable {
     var link: EPUBLink?
     var tocOrder = Int.max
     var regionType: String?
+    /// Found among the book's headings rather than in its TOC.
+    var fromHeadings = false
 }
 
 struct SectionBuilder {
@@ -94,10 +96,23 @@ struct SectionBuilder {
         "preface", "foreword", "afterword", "imprint",
     ]
 
+    /// File-name tokens shared by this many spine items or more are generated names
+    /// (`index_split_042`, `index3`, `part0007`): they say nothing about one file.
+    static let generatedNameTokenFiles = 3
+    /// Tokens of file names that say nothing about a file in this book (see `generatedNameTokenFiles`).
+    private(set) var commonFileTokens: Set<String> = []
+
     init(package: EPUBPackage, docs: [IndexedDocument], options: SectionOptions) {
         self.package = package
         self.docs = docs
         self.options = options
+        var files: [String: Int] = [:]
+        for item in package.spine {
+            for token in Set(Patterns.tokens(ofName: item.href)) where token.first?.isLetter == true {
+                files[token, default: 0] += 1
+            }
+        }
+        commonFileTokens = Set(files.filter { $0.value >= Self.generatedNameTokenFiles }.keys)
         for item in package.spine {
             if spineByPath[item.href] == nil { spineByPath[item.href] = item.index }
             if spineByLowerPath[item.href.lowercased()] == nil { spineByLowerPath[item.href.lowercased()] = item.index }
@@ -154,7 +169,9 @@ struct SectionBuilder {
         if e.children.contains(where: { Patterns.isExplicitChapterTitle($0.label) || Patterns.isPartTitle($0.label) }) {
             return false
         }
-        if let (kind, _) = Patterns.kind(forTitle: label), !kind.isBody { return true }
+        // Children of a front or back matter entry are its own parts (the notes of each chapter),
+        // except under a "Contents" entry: there they are the book's chapters.
+        if let (kind, _) = Patterns.kind(forTitle: label), !kind.isBody { return kind != .toc }
         // Sub-sections that all live in the entry's own file are part of it.
         let paths = e.children.flatMap(targetPaths)
         if !paths.isEmpty, paths.allSatisfy({ $0 == target.path }) {
@@ -183,7 +200,9 @@ struct SectionBuilder {
                 inner += e.children.flatMap(targets)
             } else {
                 out.append(FlatEntry(entry: e, depth: depth, partTitle: part, isContainer: true))
-                flattenTOC(e.children, depth: depth + 1, part: label, into: &out, inner: &inner)
+                // A "Contents" entry holding the chapters is no part: its children keep the part above.
+                let isContents = Patterns.kind(forTitle: label)?.kind == .toc
+                flattenTOC(e.children, depth: depth + 1, part: isContents ? part : label, into: &out, inner: &inner)
             }
         }
     }
@@ -219,42 +238,35 @@ struct SectionBuilder {
         return starts
     }
 
-    /// Without a usable TOC: every spine item with a heading near its start begins a section.
-    func headingStarts() -> [SectionStart] {
-        var starts: [SectionStart] = []
-        for (s, doc) in docs.enumerated() {
-            let opening = doc.blocks.prefix(while: { $0.kind != .paragraph }).prefix(4)
-            if let h = opening.first(where: { $0.kind == .heading }) {
-                starts.append(
-                    SectionStart(
-                        position: TextPosition(spineIndex: s, blockIndex: 0), origin: .toc, label: h.text,
-                        link: EPUBLink(path: package.spine[s].href), tocOrder: s))
-            }
+    /// Every position any TOC entry points at, at any depth (entries kept inside a section too).
+    mutating func allTOCTargets() -> Set<TextPosition> {
+        var out: Set<TextPosition> = []
+        var stack = package.toc
+        var quiet = self
+        while let e = stack.popLast() {
+            if let target = e.target, let position = quiet.resolve(target, label: e.label) { out.insert(position) }
+            stack += e.children
         }
-        return starts
-    }
-
-    /// A TOC is useless when it reaches nothing, or gives one entry for a book whose files have
-    /// headings of their own.
-    func isUseless(_ starts: [SectionStart]) -> Bool {
-        let distinct = Set(starts.map(\.position))
-        if distinct.isEmpty { return true }
-        if distinct.count == 1 {
-            let textFiles = docs.filter { $0.words > 0 }.count
-            let headed = headingStarts().count
-            return textFiles >= 4 && headed >= 3
-        }
-        return false
+        return out
     }
 
     // MARK: building
 
     mutating func build() -> SectionIndex {
         var starts = tocStarts()
-        if isUseless(starts) {
+        switch assessTOC(starts, allTargets: allTOCTargets()) {
+        case .usable:
+            break
+        case .absent:
             let reason = package.toc.isEmpty ? "the book has no table of contents" : "the table of contents is not usable"
             warnings.append(EPUBWarning(.major, "\(reason); sections follow the spine and its headings"))
             starts = headingStarts()
+        case .degenerate(let reason):
+            let headings = headingStarts()
+            if !headings.isEmpty {
+                warnings.append(EPUBWarning(.minor, "\(reason); sections also follow the book's headings"))
+                starts += headings
+            }
         }
         starts = dedupe(starts)
 
@@ -427,13 +439,17 @@ struct SectionBuilder {
         var f = SectionFeatures(title: d.start.label ?? "")
         let range = blocks(from: d.start.position, to: d.end)
         f.tocLabel = d.start.origin == .toc ? d.start.label : nil
-        f.fromTOC = d.start.origin == .toc
+        f.fromTOC = d.start.origin == .toc && !d.start.fromHeadings
+        f.fromHeadings = d.start.fromHeadings
         f.isTOCContainer = d.start.isContainer
         f.bookTitle = package.metadata.title
+        f.commonFileTokens = commonFileTokens
         var openingText = OpeningText()
         for (_, b) in range {
             if b.kind == .heading, f.headings.count < 3 { f.headings.append(b.text) }
+            if b.isNote, b.hasText { f.noteBlocks += 1 }
             guard !b.isNote, !b.isOmitted, b.hasText else { continue }
+            if b.isNumbered { f.numberedBlocks += 1 }
             f.words += b.words
             f.linkWords += b.linkWords
             f.textBlocks += 1
@@ -492,10 +508,7 @@ struct SectionBuilder {
 
     /// Decides each draft from its evidence (computed with its features), then by position.
     private func classify(_ drafts: inout [Draft]) {
-        for i in drafts.indices {
-            let defaultKind: SectionKind = drafts[i].start.origin == .toc ? .chapter : .other
-            drafts[i].classification = SectionClassifier.decide(drafts[i].evidence, defaultKind: defaultKind)
-        }
+        for i in drafts.indices { decide(&drafts[i]) }
         // Position: front matter clusters before the first chapter, back matter after the last.
         let strongBody = drafts.indices.filter { i in
             let c = drafts[i].classification
@@ -509,9 +522,21 @@ struct SectionBuilder {
             let role: SectionRole = i < first ? .front : .back
             let where_ = i < first ? "before the first chapter" : "after the last chapter"
             drafts[i].evidence.append(Evidence(kind: nil, role: role, weight: 0.8, reason: "\(where_), short"))
-            let defaultKind: SectionKind = drafts[i].start.origin == .toc ? .chapter : .other
-            drafts[i].classification = SectionClassifier.decide(drafts[i].evidence, defaultKind: defaultKind)
+            decide(&drafts[i])
         }
+    }
+
+    /// Combines a draft's evidence, then keeps the text when its size and shape do not fit the
+    /// kind it would be skipped as (`KindExpectation`).
+    private func decide(_ draft: inout Draft) {
+        let defaultKind: SectionKind = draft.start.origin == .toc ? .chapter : .other
+        var c = SectionClassifier.decide(draft.evidence, defaultKind: defaultKind)
+        let semantic = draft.evidence.contains { $0.isSemantic && $0.kind == c.kind }
+        if c.role != .body, let why = KindExpectation.misfit(kind: c.kind, features: draft.features, markedBySemantics: semantic) {
+            draft.evidence.append(Evidence(kind: nil, role: .body, weight: 100, reason: why))
+            c = SectionClassifier.decide(draft.evidence, defaultKind: defaultKind == .chapter ? .chapter : .other)
+        }
+        draft.classification = c
     }
 
     /// Text the TOC does not reach joins the section before it, unless it is something else.
@@ -530,8 +555,11 @@ struct SectionBuilder {
             let ownEvidence = d.evidence.contains { $0.weight >= 2 }
             let ownChapterHeading = d.features.headings.first.map(Patterns.isChapterTitle) ?? false
             let isInside = d.start.position.blockIndex == 0 && insideEntries.contains(d.start.position.spineIndex)
+            // A linear="no" item (a note popup, an answer key) is never glued to the reading order.
+            let linearChanges = isLinear(d.start.position.spineIndex) != isLinear(prev.end.spineIndex - (prev.end.blockIndex == 0 ? 1 : 0))
             let joins =
-                isInside || (!ownChapterHeading && (!ownEvidence || (c.role == p.role && c.kind == p.kind)))
+                !linearChanges
+                && (isInside || (!ownChapterHeading && (!ownEvidence || (c.role == p.role && c.kind == p.kind))))
             if joins {
                 prev.end = d.end
                 out[out.count - 1] = prev
@@ -540,6 +568,10 @@ struct SectionBuilder {
             }
         }
         return out
+    }
+
+    private func isLinear(_ spineIndex: Int) -> Bool {
+        spineIndex < 0 || spineIndex >= package.spine.count || package.spine[spineIndex].linear
     }
 
     private func finish(_ drafts: [Draft]) -> [BookSection] {

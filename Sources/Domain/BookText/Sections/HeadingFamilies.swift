@@ -1,0 +1,117 @@
+/// Finds chapter headings that a book wrote as ordinary paragraphs.
+///
+/// Converters from plain text (calibre, Project Gutenberg's text-to-EPUB path) often leave chapter
+/// titles as `<p>` lines: "Toinen runo", "CHAPTER IV", "第一二回 …". Such lines form a *family*:
+/// short standalone lines, mostly different from one another, that share a key word at their start
+/// or end once numbers are masked ("chapter #", "第#回", "… runo"), and that lie far apart because a
+/// chapter runs between them. A refrain or a speaker's name in a play shares a word too, but it
+/// repeats the same line or comes back within a few lines: the distinctness and spacing rules reject
+/// it. Nothing here knows a language: the key is whatever word the family shares.
+enum HeadingFamilies {
+    /// A heading line is at most this many characters (a CJK title couplet fits; a sentence does not).
+    static let maximumLineCharacters = 60
+    /// ... and at most this many words.
+    static let maximumLineWords = 8
+    /// A family needs at least this many lines (two lines are a coincidence).
+    static let minimumMembers = 3
+    /// Consecutive members are at least this many words apart: a chapter, not a stanza, lies between.
+    static let minimumGapWords = 100
+    /// At least this share of a family's lines differ from each other (ordinals, names).
+    static let minimumDistinctShare = 0.9
+
+    /// One candidate line: where it is and what it says.
+    struct Line: Sendable {
+        var position: TextPosition
+        var text: String
+        /// Words of the book before this line (its place in the text, for spacing).
+        var wordOffset: Int
+    }
+
+    /// The family that best looks like the book's chapter headings, in reading order, or nil.
+    ///
+    /// `lines` are the candidate lines of the book in reading order (see `isCandidate`).
+    static func chapterHeadings(in lines: [Line]) -> [Line]? {
+        var families: [String: [Int]] = [:]
+        for (i, line) in lines.enumerated() {
+            for key in keys(of: line.text) { families[key, default: []].append(i) }
+        }
+        var best: [Int]?
+        for key in families.keys.sorted() {
+            let members = families[key]!
+            guard isChapterFamily(members.map { lines[$0] }) else { continue }
+            if best == nil || members.count > best!.count { best = members }
+        }
+        return best.map { $0.map { lines[$0] } }
+    }
+
+    /// Whether a block's text could be a heading line: short, not a sentence, not dialogue.
+    static func isCandidate(_ text: String) -> Bool {
+        guard !text.isEmpty, text.utf8.count <= 4 * maximumLineCharacters, text.count <= maximumLineCharacters else {
+            return false
+        }
+        guard TextNormalizer.wordCount(text) <= maximumLineWords || containsIdeographs(text) else { return false }
+        let trimmed = text.droppingTrailing(closingQuotes)
+        guard let last = trimmed.last, !sentenceEnds.contains(last) else { return false }
+        if let first = text.first, openingQuotes.contains(first) { return false }
+        return true
+    }
+
+    // MARK: family rules
+
+    static func isChapterFamily(_ members: [Line]) -> Bool {
+        guard members.count >= minimumMembers else { return false }
+        let distinct = Set(members.map { TextNormalizer.fold($0.text) }).count
+        guard Double(distinct) >= minimumDistinctShare * Double(members.count) else { return false }
+        for (a, b) in zip(members, members.dropFirst()) where b.wordOffset - a.wordOffset < minimumGapWords {
+            return false
+        }
+        return true
+    }
+
+    /// Keys a line can share with others: its first word and its last word, numbers masked.
+    static func keys(of text: String) -> [String] {
+        let words = text.split(whereSeparator: { $0.isWhitespace })
+        guard let first = words.first else { return [] }
+        var out = ["first:" + mask(first)]
+        // A last word that is only a number ("Book 4") says less than the first: keep it anyway, the
+        // distinctness and spacing rules decide.
+        if words.count > 1, let last = words.last { out.append("last:" + mask(last)) }
+        return out
+    }
+
+    /// Folds a word and masks numbers: "IV." → "#", "第一二回" → "第#回", "Chapter" → "chapter".
+    static func mask(_ word: Substring) -> String {
+        let folded = TextNormalizer.fold(String(word))
+        if folded.isEmpty { return "" }
+        if Patterns.isNumeral(folded) { return "#" }
+        var out = ""
+        var lastWasNumber = false
+        for ch in folded {
+            let isNumber = ch.isNumber || ideographicNumerals.contains(ch)
+            if isNumber {
+                if !lastWasNumber { out.append("#") }
+            } else if ch != " " {
+                out.append(ch)
+            }
+            lastWasNumber = isNumber
+        }
+        return out
+    }
+
+    private static let ideographicNumerals: Set<Character> = Set("一二三四五六七八九十百千零〇○两兩廿卅")
+    private static let sentenceEnds: Set<Character> = Set(".,;:!?…。，；：！？、")
+    private static let openingQuotes: Set<Character> = Set("\"“„«‘'‹「『—-")
+    private static let closingQuotes = Set("\"”»’'›」』").reduce(into: "") { $0.append($1) }
+
+    private static func containsIdeographs(_ text: String) -> Bool {
+        text.unicodeScalars.contains { (0x3400...0x9FFF).contains($0.value) || (0xF900...0xFAFF).contains($0.value) }
+    }
+}
+
+extension String {
+    fileprivate func droppingTrailing(_ set: String) -> Substring {
+        var s = self[...]
+        while let last = s.last, set.contains(last) { s = s.dropLast() }
+        return s
+    }
+}

@@ -1,0 +1,135 @@
+import EPUBReader
+
+/// How far a table of contents can be trusted to cut the book into chapters.
+enum TOCQuality: Equatable, Sendable {
+    /// It reaches the text at several places: its entries make the sections.
+    case usable
+    /// It is missing or reaches no spine item.
+    case absent
+    /// It reaches one place only, or leaves most of the text outside its entries (a TOC that lists
+    /// only the cover, the licence or the notes): the book's own headings make the sections, with
+    /// the TOC's entries kept where they point.
+    case degenerate(reason: String)
+
+    /// Below this share of the book's words in sections that TOC entries start, the TOC does not
+    /// describe the text (it points at the title page, the licence or the notes).
+    static let minimumCoveredShare = 0.3
+}
+
+extension SectionBuilder {
+    /// Judges the TOC from the starts it gave and every place any of its entries points at.
+    func assessTOC(_ starts: [SectionStart], allTargets: Set<TextPosition>) -> TOCQuality {
+        if starts.isEmpty { return .absent }
+        if allTargets.count <= 1 { return .degenerate(reason: "the table of contents has a single entry") }
+        let total = docs.reduce(0) { $0 + $1.words }
+        guard total > 0 else { return .usable }
+        let covered = wordsInSections(startingAt: starts.map(\.position))
+        if Double(covered) < TOCQuality.minimumCoveredShare * Double(total) {
+            return .degenerate(reason: "the table of contents does not reach most of the text")
+        }
+        return .usable
+    }
+
+    /// Words from each of `positions` up to the next one, or to the next spine item that none of
+    /// them reaches (such items become sections of their own).
+    private func wordsInSections(startingAt positions: [TextPosition]) -> Int {
+        let sorted = Set(positions).sorted()
+        let startedItems = Set(sorted.map(\.spineIndex))
+        var covered = 0
+        for (i, start) in sorted.enumerated() {
+            let limit = i + 1 < sorted.count ? sorted[i + 1] : TextPosition(spineIndex: docs.count, blockIndex: 0)
+            var s = start.spineIndex
+            while s < docs.count, s <= limit.spineIndex {
+                if s != start.spineIndex, startedItems.contains(s) || s == limit.spineIndex && limit.blockIndex == 0 { break }
+                let from = s == start.spineIndex ? start.blockIndex : 0
+                let to = s == limit.spineIndex ? min(limit.blockIndex, docs[s].blocks.count) : docs[s].blocks.count
+                if from < to { covered += docs[s].blocks[from..<to].reduce(0) { $0 + ($1.isNote ? 0 : $1.words) } }
+                s += 1
+            }
+        }
+        return covered
+    }
+
+    /// Starts from the book's own headings: `h1`–`h4` at the chapter level, or, when the book has
+    /// too few, a family of chapter titles written as paragraphs (`HeadingFamilies`).
+    func headingStarts() -> [SectionStart] {
+        let marked = markedHeadingStarts()
+        if marked.count >= HeadingFamilies.minimumMembers { return marked }
+        let lines = headingLines()
+        guard let family = HeadingFamilies.chapterHeadings(in: lines) else { return marked }
+        let familyStarts = family.map { line in
+            SectionStart(
+                position: line.position, origin: .toc, label: line.text, link: link(at: line.position),
+                tocOrder: line.wordOffset, fromHeadings: true)
+        }
+        let taken = Set(familyStarts.map(\.position))
+        return (familyStarts + marked.filter { !taken.contains($0.position) }).sorted { $0.position < $1.position }
+    }
+
+    /// The chapter level is the level of the headings that open spine items (when at least two
+    /// do), else the highest level used three times; every heading at that level or above starts
+    /// a section, once per run of headings with no text between them.
+    private func markedHeadingStarts() -> [SectionStart] {
+        var openingLevels: [Int] = []
+        var counts: [Int: Int] = [:]
+        for doc in docs {
+            let opening = doc.blocks.prefix(while: { $0.kind != .paragraph }).prefix(4)
+            if let level = opening.first(where: { $0.kind == .heading })?.headingLevel { openingLevels.append(level) }
+            for b in doc.blocks where b.kind == .heading { counts[b.headingLevel ?? 6, default: 0] += 1 }
+        }
+        let chapterLevel: Int
+        if openingLevels.count >= 2 {
+            chapterLevel = mostCommon(openingLevels)
+        } else if let level = counts.keys.sorted().first(where: { $0 <= 4 && counts[$0]! >= 3 }) {
+            chapterLevel = level
+        } else {
+            return []
+        }
+        var starts: [SectionStart] = []
+        for (s, doc) in docs.enumerated() {
+            var previousWasStart = false
+            for (k, b) in doc.blocks.enumerated() {
+                if b.kind == .heading, (b.headingLevel ?? 6) <= chapterLevel {
+                    if !previousWasStart {
+                        let position = TextPosition(spineIndex: s, blockIndex: k)
+                        starts.append(
+                            SectionStart(
+                                position: position, origin: .toc, label: b.text, link: link(at: position),
+                                tocOrder: starts.count, fromHeadings: true))
+                    }
+                    previousWasStart = true
+                } else if b.hasText, b.kind != .heading {
+                    previousWasStart = false
+                }
+            }
+        }
+        return starts
+    }
+
+    /// Every paragraph of the book short enough to be a heading, with its place in the text.
+    private func headingLines() -> [HeadingFamilies.Line] {
+        var lines: [HeadingFamilies.Line] = []
+        var offset = 0
+        for (s, doc) in docs.enumerated() {
+            for (k, b) in doc.blocks.enumerated() {
+                if b.isHeadingLine, !b.text.isEmpty {
+                    lines.append(
+                        HeadingFamilies.Line(
+                            position: TextPosition(spineIndex: s, blockIndex: k), text: b.text, wordOffset: offset))
+                }
+                if !b.isNote { offset += b.words }
+            }
+        }
+        return lines
+    }
+
+    private func link(at position: TextPosition) -> EPUBLink {
+        EPUBLink(path: package.spine[position.spineIndex].href, fragment: fragment(at: position))
+    }
+
+    private func mostCommon(_ values: [Int]) -> Int {
+        var counts: [Int: Int] = [:]
+        for v in values { counts[v, default: 0] += 1 }
+        return counts.max { ($0.value, -$0.key) < ($1.value, -$1.key) }!.key
+    }
+}

@@ -1,0 +1,95 @@
+/// What a front or back matter section of each kind looks like: how long it can be, and what
+/// shape its text has when it may be longer.
+///
+/// Skipping is the costly error: reading a licence costs a listener a minute, skipping a chapter
+/// loses the book. So a section is skipped only when its size and shape fit the kind its evidence
+/// names. A 68,000-word "cover" or a 90,000-word "contents" is a misread TOC, a generated file name
+/// or a landmark that points at the file where the text also begins: the text is read, and the
+/// reasons say why. The limits are generous (a real copyright page is far shorter than 1,500
+/// words); they are not tuned to any book.
+struct KindExpectation: Sendable {
+    /// Shapes that let a section of the kind be as long as it is.
+    enum Shape: Sendable {
+        /// Mostly links (a printed contents list, an index with links).
+        case links
+        /// Mostly short lines (a list, an index, a glossary, a cast of characters).
+        case shortLines
+        /// Mostly numbered entries or note bodies (notes, a numbered bibliography).
+        case numberedEntries
+    }
+
+    /// Most words a section of the kind holds when its shape does not explain more.
+    var maximumWords: Int
+    /// Shapes under which a longer section fits.
+    var shapes: [Shape] = []
+    /// Most words with one of those shapes (a poem of short lines is no 20,000-word contents list); nil: any.
+    var maximumWordsWithShape: Int? = nil
+    /// Whether the book's own `epub:type`/`role` on the content lifts the size limit (long prose
+    /// kinds: an introduction marked as one is one, however long).
+    var semanticsLiftLimit = false
+
+    /// A list shape needs at least this many text blocks to count (three links are no contents list).
+    static let minimumListBlocks = 6
+    /// Share of link words that makes a section "mostly links".
+    static let linkShare = 0.4
+    /// Share of short blocks (8 words or fewer) that makes a section "mostly short lines".
+    static let shortLineShare = 0.7
+    /// Share of numbered or note blocks that makes a section "mostly numbered entries".
+    static let numberedShare = 0.4
+
+    /// The expectation for a kind that is skipped by default; nil for the kinds of the text proper.
+    static func of(_ kind: SectionKind) -> KindExpectation? {
+        switch kind {
+        case .prologue, .part, .chapter, .interlude, .epilogue: nil
+        case .cover: KindExpectation(maximumWords: 100)
+        case .titlepage, .halftitle: KindExpectation(maximumWords: 400)
+        case .dedication, .epigraph: KindExpectation(maximumWords: 500)
+        case .copyright, .imprint: KindExpectation(maximumWords: 1500)
+        case .toc, .loi, .lot: KindExpectation(maximumWords: 500, shapes: [.links, .shortLines], maximumWordsWithShape: 4000)
+        case .index:
+            KindExpectation(
+                maximumWords: 500, shapes: [.links, .shortLines, .numberedEntries], maximumWordsWithShape: 30000)
+        case .notes:
+            KindExpectation(maximumWords: 2000, shapes: [.numberedEntries, .shortLines], semanticsLiftLimit: true)
+        case .bibliography, .glossary:
+            KindExpectation(maximumWords: 3000, shapes: [.numberedEntries, .shortLines, .links], semanticsLiftLimit: true)
+        case .dramatisPersonae: KindExpectation(maximumWords: 1500, shapes: [.shortLines], maximumWordsWithShape: 3000)
+        case .license: KindExpectation(maximumWords: 8000, semanticsLiftLimit: true)
+        case .colophon, .aboutAuthor, .alsoBy, .advertisement, .contributors, .transcriberNotes:
+            KindExpectation(maximumWords: 2000, shapes: [.shortLines, .links], maximumWordsWithShape: 5000)
+        case .foreword, .preface, .introduction, .afterword, .acknowledgments, .appendix:
+            KindExpectation(maximumWords: 5000, semanticsLiftLimit: true)
+        case .other: KindExpectation(maximumWords: 1500)
+        }
+    }
+
+    /// Why a section of `kind` with these features cannot be that kind, or nil when it fits.
+    static func misfit(kind: SectionKind, features f: SectionFeatures, markedBySemantics: Bool) -> String? {
+        guard let expectation = of(kind), f.words > expectation.maximumWords else { return nil }
+        if expectation.semanticsLiftLimit, markedBySemantics { return nil }
+        let shapeFits = expectation.shapes.contains { has($0, f) }
+        if shapeFits, f.words <= expectation.maximumWordsWithShape ?? .max { return nil }
+        let name = kind == .other ? "front or back matter" : "a \(kind.rawValue) section"
+        return "\(grouped(f.words)) words of running text: too long for \(name) (at most \(grouped(expectation.maximumWords)))"
+    }
+
+    static func has(_ shape: Shape, _ f: SectionFeatures) -> Bool {
+        guard f.textBlocks >= minimumListBlocks, f.words > 0 else { return false }
+        switch shape {
+        case .links: return Double(f.linkWords) >= linkShare * Double(f.words)
+        case .shortLines: return Double(f.shortBlocks) >= shortLineShare * Double(f.textBlocks)
+        case .numberedEntries:
+            return Double(f.numberedBlocks + f.noteBlocks) >= numberedShare * Double(f.textBlocks + f.noteBlocks)
+        }
+    }
+
+    private static func grouped(_ n: Int) -> String {
+        var digits = Array(String(n))
+        var out = ""
+        while digits.count > 3 {
+            out = "," + String(digits.suffix(3)) + out
+            digits.removeLast(3)
+        }
+        return String(digits) + out
+    }
+}
