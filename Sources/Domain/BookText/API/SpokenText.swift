@@ -177,6 +177,8 @@ public enum SpokenTextExtractor {
         case .image(let alt):
             if options.images == .skip { return [] }
             return [block(.notice, options.imagePrefix + alt)]
+        case .navigation:
+            return []
         }
     }
 

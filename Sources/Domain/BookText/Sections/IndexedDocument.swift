@@ -10,8 +10,10 @@ struct IndexedBlock: Sendable {
     var hasText: Bool
     /// Part of a footnote or endnote body.
     var isNote: Bool
-    /// Content replaced by a notice (table, code, equation, image).
+    /// Content replaced by a notice (table, code, equation, image) or never spoken (navigation).
     var isOmitted: Bool
+    /// Inside a `<nav>` of the content document: never spoken.
+    var isNavigation = false
     var types: [String]
     var words: Int
     var linkWords: Int
@@ -62,6 +64,7 @@ struct IndexedDocument: Sendable {
                 kind: b.kind, text: "", hasText: !b.text.isEmpty, isNote: b.noteID != nil, isOmitted: b.omitted != nil,
                 types: b.types, words: b.words, linkWords: b.linkWords, headingLevel: b.headingLevel)
             block.isNumbered = Self.startsWithNumber(b.text)
+            block.isNavigation = b.omitted == .navigation
             if b.kind != .heading, b.noteID == nil, b.omitted == nil, HeadingFamilies.isCandidate(b.text) {
                 block.isHeadingLine = true
             }

@@ -43,7 +43,8 @@ struct KindExpectation: Sendable {
         case .prologue, .part, .chapter, .interlude, .epilogue: nil
         case .cover: KindExpectation(maximumWords: 100)
         case .titlepage, .halftitle: KindExpectation(maximumWords: 400)
-        case .dedication, .epigraph: KindExpectation(maximumWords: 500)
+        // A dedicatory letter or a collection of extracts can be long: the book's own marking decides.
+        case .dedication, .epigraph: KindExpectation(maximumWords: 500, semanticsLiftLimit: true)
         case .copyright, .imprint: KindExpectation(maximumWords: 1500)
         case .toc, .loi, .lot: KindExpectation(maximumWords: 500, shapes: [.links, .shortLines], maximumWordsWithShape: 4000)
         case .index:

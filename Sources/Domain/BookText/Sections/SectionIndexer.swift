@@ -368,7 +368,8 @@ struct SectionBuilder {
         for (s, doc) in docs.enumerated() where doc.blocks.count > 1 {
             let present = Set(doc.blocks.flatMap(\.types)).intersection(Self.regionTypes)
             for type in present.sorted() {
-                let inRegion = doc.blocks.map { $0.types.contains(type) }
+                // A <nav> inside the text is never read: it cuts no section.
+                let inRegion = doc.blocks.map { $0.types.contains(type) && !$0.isNavigation }
                 if inRegion.allSatisfy({ $0 }) { continue }
                 var k = 0
                 while k < inRegion.count {

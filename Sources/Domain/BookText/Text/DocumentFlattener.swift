@@ -11,6 +11,8 @@ enum OmittedContent: Hashable, Sendable {
     case math(alt: String?)
     /// An image with a meaningful description.
     case image(alt: String)
+    /// Links inside a `<nav>` of a content document (a chapter's own mini contents): never spoken.
+    case navigation
 }
 
 /// One block as the extractor saw it, before options choose what is spoken.
@@ -88,6 +90,7 @@ struct DocumentFlattener {
         var noteID: String?
         var types: [String] = []
         var inLink = false
+        var inNavigation = false
     }
 
     private var doc = FlatDocument()
@@ -204,6 +207,7 @@ struct DocumentFlattener {
             return
         }
         var ctx = parent
+        if name == "nav" { ctx.inNavigation = true }
         if let lang = e.languageValue { ctx.language = lang }
         if !types.isEmpty, name != "a", name != "span" { ctx.types += types }
 
@@ -485,6 +489,9 @@ struct DocumentFlattener {
         kind: BlockKind, text: String, ctx: Context, omitted: OmittedContent? = nil, linkWords: Int = 0,
         noteRefs: [String] = []
     ) {
+        // A content document's own <nav> (a mini contents list) is navigation: kept as a block, so
+        // positions stay stable, but never spoken and never counted.
+        let omitted = ctx.inNavigation && kind != .sceneBreak ? .navigation : omitted
         let index = doc.blocks.count
         for id in pendingAnchors where doc.anchors[id] == nil { doc.anchors[id] = index }
         pendingAnchors.removeAll()
