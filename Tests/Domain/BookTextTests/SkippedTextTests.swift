@@ -99,6 +99,24 @@ import Testing
         #expect(SkippedText.shareRuleMinimumWords == 1_000)
     }
 
+    @Test func aLicenceOfTheUsualSizeIsExpected() {
+        // A Project Gutenberg book: the licence, whole or cut in sections, is not worth a warning...
+        let whole = Self.sections([(.license, 157, false), (.chapter, 20_000, true), (.license, 3_167, false)])
+        #expect(SkippedText.warnings(for: whole) == [])
+        let cut = Self.sections([
+            (.license, 157, false), (.chapter, 29_000, true), (.license, 223, false), (.license, 2_797, false),
+        ])
+        #expect(SkippedText.warnings(for: cut) == [])
+        // ...but it does not hide other skipped text from the share rule, and the totals still count it.
+        let withPreface = Self.sections([(.preface, 2_500, false), (.chapter, 18_000, true), (.license, 3_167, false)])
+        let share = SkippedTextWarning.largeShare(skippedWords: 5_667, skippedSections: 2, totalWords: 23_667)
+        #expect(SkippedText.warnings(for: withPreface) == [share])
+        // A "licence" larger than any licence is warned about like any other section.
+        let huge = Self.sections([(.chapter, 1_000, true), (.license, 60_000, false)])
+        #expect(SkippedText.warnings(for: huge) == [.largeSection(number: 2, kind: .license, words: 60_000)])
+        #expect(SkippedText.licenseAllowanceWords == 5_000)
+    }
+
     @Test func aBookWhoseWholeTextIsSkipped() {
         let book = Self.sections([(.cover, 68_288, false)])
         #expect(SkippedText.warnings(for: book) == [.largeSection(number: 1, kind: .cover, words: 68_288)])

@@ -46,24 +46,38 @@ public enum SkippedText {
     /// can be more than a tenth of it and is still only a few minutes of audio.
     public static let shareRuleMinimumWords = 1_000
 
+    /// A licence section up to this many words counts for neither rule. The Project Gutenberg
+    /// licence (about 3,200 words, sometimes cut in two or three sections) is skipped on purpose in
+    /// every book that carries it, and a warning on every such book would teach users to ignore the
+    /// warning that matters. A larger "licence" probably holds more than a licence.
+    public static let licenseAllowanceWords = 5_000
+
     /// The warnings for `sections` (in reading order, `included` being the final decision).
     ///
     /// One `.largeSection` per skipped section above `largeSectionWords`, in reading order. When
     /// there is none and the skipped words are above `largeShare` of the book (and at least
-    /// `shareRuleMinimumWords`), one `.largeShare` with the totals. Nothing skipped, nothing to say.
+    /// `shareRuleMinimumWords`), one `.largeShare` with the totals. Licence sections up to
+    /// `licenseAllowanceWords` count for neither rule (the totals reported still hold them).
+    /// Nothing skipped, nothing to say.
     public static func warnings(for sections: [BookSection]) -> [SkippedTextWarning] {
-        let large = sections.filter { !$0.included && $0.words > largeSectionWords }
+        let skipped = sections.filter { !$0.included }
+        let large = skipped.filter { unexpectedWords(in: $0) > largeSectionWords }
         if !large.isEmpty {
             return large.map { .largeSection(number: $0.number, kind: $0.kind, words: $0.words) }
         }
         let totals = ReadingTotals(sections: sections)
-        guard totals.skippedWords >= shareRuleMinimumWords,
-            Double(totals.skippedWords) > largeShare * Double(totals.totalWords)
+        let unexpected = skipped.reduce(0) { $0 + unexpectedWords(in: $1) }
+        guard unexpected >= shareRuleMinimumWords, Double(unexpected) > largeShare * Double(totals.totalWords)
         else { return [] }
         return [
             .largeShare(
                 skippedWords: totals.skippedWords, skippedSections: totals.skippedSections,
                 totalWords: totals.totalWords)
         ]
+    }
+
+    /// Words of a skipped section that may be text the reader wants: all of them, except in a licence of the usual size.
+    static func unexpectedWords(in section: BookSection) -> Int {
+        section.kind == .license && section.words <= licenseAllowanceWords ? 0 : max(0, section.words)
     }
 }
