@@ -10,6 +10,8 @@ struct TestBook {
     struct Chapter {
         var title: String
         var paragraphs: [String]
+        /// The `epub:type` of the file's `<section>`: `appendix`, `preface`... make front or back matter.
+        var epubType = "chapter"
     }
 
     var title: String
@@ -72,7 +74,7 @@ struct TestBook {
                     <?xml version="1.0" encoding="UTF-8"?>
                     <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops">
                     <head><title>\(escaped(chapter.title))</title></head>
-                    <body><section epub:type="chapter"><h1>\(escaped(chapter.title))</h1>
+                    <body><section epub:type="\(escaped(chapter.epubType))"><h1>\(escaped(chapter.title))</h1>
                     \(body)
                     </section></body></html>
                     """

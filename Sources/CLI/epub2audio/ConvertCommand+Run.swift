@@ -29,6 +29,7 @@ extension ConvertCommand {
             return status
         }
         reportWarnings(loaded.warnings, style: stderrStyle)
+        reportSkippedText(in: loaded, selection: selection, style: stderrStyle)
         let selected = loaded.selectedSections
         if selected.isEmpty {
             let hasWords = loaded.sections.contains { $0.words > 0 }
@@ -73,7 +74,7 @@ extension ConvertCommand {
         do {
             let summary = try await task.value
             interruption.stop()
-            renderer.summary(summary, outputDirectory: directory)
+            renderer.summary(summary, totals: ReadingTotals(sections: loaded.sections), outputDirectory: directory)
             return summary.sectionsFailed > 0 ? .partialFailure : .success
         } catch {
             interruption.stop()

@@ -231,6 +231,7 @@ struct ConvertCommand: AsyncParsableCommand {
                 let renderer = ListRenderer(style: TerminalStyle.detect(fileDescriptor: 1), verbose: verbose)
                 StandardOutput.write(renderer.text(for: loaded))
                 reportWarnings(loaded.warnings, style: stderrStyle)
+                reportSkippedText(in: loaded, selection: selection, style: stderrStyle)
             }
             return .success
         } catch {
@@ -249,6 +250,22 @@ struct ConvertCommand: AsyncParsableCommand {
         if warnings.count > limit {
             StandardError.write(
                 style.yellow("warning:") + " \(warnings.count - limit) more warnings (--verbose shows them all)\n")
+        }
+    }
+
+    /// Says loudly when a large part of the book is skipped (see `SkippedText`): one line per large
+    /// section, or one with the totals. Silent with `--chapters`, where the user chose what to read.
+    func reportSkippedText(in loaded: LoadedBook, selection: ChapterSelection?, style: TerminalStyle) {
+        guard !quiet, selection == nil else { return }
+        let warnings = SkippedText.warnings(for: loaded.sections)
+        let limit = verbose ? warnings.count : 5
+        for warning in warnings.prefix(limit) {
+            StandardError.write(style.yellow("warning:") + " " + ListRenderer.message(for: warning) + "\n")
+        }
+        if warnings.count > limit {
+            StandardError.write(
+                style.yellow("warning:")
+                    + " \(warnings.count - limit) more large skipped sections (--list shows them all)\n")
         }
     }
 

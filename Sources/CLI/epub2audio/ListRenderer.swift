@@ -15,6 +15,9 @@ struct ListDocument: Encodable {
     var tocSource: String
     var sections: [BookSection]
     var warnings: [String]
+    /// Words in the sections read (`included`), and in the sections skipped.
+    var readWords: Int
+    var skippedWords: Int
 }
 
 /// Renders a book's section index for people (aligned columns) or for programs (JSON).
@@ -24,11 +27,13 @@ struct ListRenderer {
 
     static func document(for loaded: LoadedBook) -> ListDocument {
         let metadata = loaded.book.package.metadata
+        let totals = ReadingTotals(sections: loaded.sections)
         return ListDocument(
             title: loaded.displayTitle, authors: metadata.authors, language: metadata.languages.first,
             identifier: metadata.identifier, publisher: metadata.publisher, date: metadata.date,
             epubVersion: loaded.book.package.version, tocSource: loaded.book.package.tocSource.rawValue,
-            sections: loaded.sections, warnings: loaded.warnings.map(\.description))
+            sections: loaded.sections, warnings: loaded.warnings.map(\.description), readWords: totals.readWords,
+            skippedWords: totals.skippedWords)
     }
 
     static func json(for loaded: LoadedBook) throws -> String {
@@ -46,8 +51,6 @@ struct ListRenderer {
         lines.append(style.bold(terminalSafe(loaded.displayTitle)))
         let authors = package.metadata.authors.map(terminalSafe)
         if !authors.isEmpty { lines.append(ListRenderer.joinedNames(authors)) }
-        let read = sections.filter(\.included)
-        let readWords = read.reduce(0) { $0 + $1.words }
         var facts: [String] = []
         if let language = package.metadata.languages.first { facts.append(language) }
         facts.append("EPUB \(package.version)")
@@ -57,9 +60,7 @@ struct ListRenderer {
         case .none: facts.append("no usable table of contents: sections from the files' headings")
         }
         lines.append(style.dim(facts.joined(separator: " · ")))
-        lines.append(
-            "\(plural(sections.count, "section")), \(read.count) to read, \(Self.grouped(readWords)) words"
-                + " (about \(Self.duration(words: readWords)) of audio)")
+        lines.append(Self.readingLine(ReadingTotals(sections: sections), withDuration: true))
         lines.append("")
 
         var table = TextTable([
@@ -92,6 +93,41 @@ struct ListRenderer {
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `reading 161,239 words in 55 sections; skipping 584 words in 6`, or `...; nothing skipped`.
+    ///
+    /// With `withDuration`, the rough audio length of the words read follows them in parentheses.
+    static func readingLine(_ totals: ReadingTotals, withDuration: Bool = false) -> String {
+        var line = "reading \(words(totals.readWords)) in \(plural(totals.readSections, "section"))"
+        if withDuration { line += " (about \(duration(words: totals.readWords)) of audio)" }
+        if totals.skippedSections == 0 {
+            line += "; nothing skipped"
+        } else if totals.skippedWords == 0 {
+            line += "; skipping \(plural(totals.skippedSections, "section")) with no words"
+        } else {
+            line += "; skipping \(words(totals.skippedWords)) in \(totals.skippedSections)"
+        }
+        return line
+    }
+
+    /// One line for a skipped-text warning (after `warning:`), saying how to read what is skipped.
+    static func message(for warning: SkippedTextWarning) -> String {
+        switch warning {
+        case .largeSection(let number, let kind, let count):
+            return "section \(number) (\(kind.rawValue), \(words(count))) is skipped; "
+                + "read it with --chapters \(number) or --include \(kind.rawValue)"
+        case .largeShare(let skippedWords, let skippedSections, let totalWords):
+            let percent = Int((100 * Double(skippedWords) / Double(max(1, totalWords))).rounded())
+            let verb = skippedSections == 1 ? "holds" : "hold"
+            return "\(plural(skippedSections, "skipped section")) \(verb) \(words(skippedWords)), "
+                + "\(percent)% of the book; see --list, or read everything with --include all"
+        }
+    }
+
+    /// "1 word", "12,345 words".
+    static func words(_ count: Int) -> String {
+        "\(grouped(count)) word\(count == 1 ? "" : "s")"
     }
 
     static func joinedNames(_ names: [String]) -> String {

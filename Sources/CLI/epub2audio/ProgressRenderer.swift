@@ -1,3 +1,4 @@
+import BookText
 import Conversion
 import Foundation
 
@@ -90,8 +91,8 @@ final class ProgressRenderer: @unchecked Sendable {
         }
     }
 
-    /// The closing summary: sections, audio, time, speed and where the files are.
-    func summary(_ summary: ConversionSummary, outputDirectory: String) {
+    /// The closing summary: sections, audio, time, speed, the words read and skipped, and where the files are.
+    func summary(_ summary: ConversionSummary, totals: ReadingTotals, outputDirectory: String) {
         lock.lock()
         defer { lock.unlock() }
         guard mode == .plain || mode == .bar else { return }
@@ -105,6 +106,7 @@ final class ProgressRenderer: @unchecked Sendable {
             parts.joined(separator: ", ")
                 + " · \(Self.duration(made)) of audio in \(Self.duration(summary.wallSeconds))"
                 + (summary.sectionsDone > 0 ? " (\(Int(speed.rounded()))× real time)" : "") + "\n")
+        StandardError.write(ListRenderer.readingLine(totals) + "\n")
         let absolute = URL(fileURLWithPath: outputDirectory).standardizedFileURL.path
         StandardError.write("Output: " + style.bold(absolute) + "\n")
     }
