@@ -42,6 +42,40 @@ import Testing
         #expect(try text(body) == [expected])
     }
 
+    /// Issue 12: superscript citation lists go; a link to a note keeps its words and loses its marker.
+    @Test(arguments: [
+        ("<p>Drums were common<sup>14,15</sup> here.</p>", "Drums were common here."),
+        ("<p>Drums were common<sup>3–5</sup> here.</p>", "Drums were common here."),
+        ("<p>Drums were common<sup>3-5, 9</sup> here.</p>", "Drums were common here."),
+        ("<p>Drums were common<sup>[2, 7]</sup> here.</p>", "Drums were common here."),
+        ("<p>Drums were common.<sup>7</sup> Then came pipes.</p>", "Drums were common. Then came pipes."),
+        ("<p>Drums<sup><a href='#r14'>14</a>,<a href='#r15'>15</a></sup> here.</p>", "Drums here."),
+        ("<p>Read on when clicking on <a epub:type='noteref' href='#n1'>this link</a>.</p>",
+         "Read on when clicking on this link."),
+        ("<p>Read <a class='noteref' href='#n1'>this link<sup>1</sup></a> now.</p>", "Read this link now."),
+        ("<p>Read <a role='doc-noteref' href='#n1'>the note<span>[2]</span></a> now.</p>", "Read the note now."),
+        ("<p>Read <a epub:type='noteref' href='#n1'>this link*</a> now.</p>", "Read this link now."),
+        ("<p>A claim<a epub:type='noteref' href='#n1'>Note 3</a> stands.</p>", "A claim stands."),
+        // Superscripts that are not citations.
+        ("<p>So e = mc<sup>2</sup> holds.</p>", "So e = mc2 holds."),
+        ("<p>An area of 3 m<sup>2</sup>, roughly.</p>", "An area of 3 m2, roughly."),
+        ("<p>Then (a + b)<sup>2</sup> grows.</p>", "Then (a + b)2 grows."),
+        ("<p>The 2<sup>nd</sup> of May.</p>", "The 2nd of May."),
+    ])
+    func citationSuperscriptsAndNoteLinks(body: String, expected: String) throws {
+        #expect(try text(body) == [expected])
+    }
+
+    @Test func aNoteLinkWithWordsStillLeadsToItsNote() throws {
+        let body = """
+            <p>Read on when clicking on <a epub:type='noteref' href='#fn1'>this link</a>.</p>
+            <aside epub:type='footnote' id='fn1'><p>The evidence.</p></aside>
+            """
+        #expect(try text(body) == ["Read on when clicking on this link."])
+        let atEnd = try spoken(body, options: SpokenTextOptions(notes: .end)).dropFirst()
+        #expect(atEnd.map(\.text) == ["Read on when clicking on this link.", "The evidence."])
+    }
+
     @Test func blockKinds() throws {
         let body = """
             <h2>Inside</h2><p>Para.</p><ul><li>One</li><li>Two</li></ul><blockquote><p>Quoted.</p></blockquote>
