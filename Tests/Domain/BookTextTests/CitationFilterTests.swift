@@ -35,6 +35,7 @@ import Testing
         ("The same holds (Ibid., pp. 4–6) too.", "The same holds too."),
         ("It was cold (Haddon, op. cit., p. 9).", "It was cold."),
         ("It was cold (Haddon, loc. cit.).", "It was cold."),
+        ("As Haddon (op. cit., p. 9) says, it was cold.", "As Haddon says, it was cold."),
         ("A rumour (Varga, quoted in Keller 2010, 88) spread.", "A rumour spread."),
         ("Founded early (Royal Society 1902, vol. iii, pp. ix–xi).", "Founded early."),
         ("Founded early (see Royal Society 1902).", "Founded early."),

@@ -32,9 +32,11 @@ public enum CitationFilter {
         pattern: #"^\s*(?:\#(cite))(?:\s*;\s*(?:\#(cite)))*\s*$"#, options: [.caseInsensitive])
     private static let firstWordOfCite = try! NSRegularExpression(
         pattern: #"(?:^|;)\s*(?:\#(prefix))?([\p{L}'’\-]+)"#, options: [.caseInsensitive])
-    /// What a parenthesis holds after an author named outside it: "(1998, pp. 12–14)", "(2015a)".
+    /// What a parenthesis holds after an author named outside it: "(1998, pp. 12–14)", "(2015a)",
+    /// "(op. cit., p. 9)".
     private static let bareYear = try! NSRegularExpression(
-        pattern: #"^\s*(?:\#(year))(?:\s*,\s*(?:\#(year)))*\#(locator)*\s*$"#, options: [.caseInsensitive])
+        pattern: #"^\s*(?:(?:\#(year))(?:\s*,\s*(?:\#(year)))*|(?:op|loc)\.\s?cit\.)\#(locator)*\s*$"#,
+        options: [.caseInsensitive])
     static let numeric = try! NSRegularExpression(
         pattern: #"\s?\[\s*\d{1,3}[a-z]?(?:\s*[-–,]\s*\d{1,3}[a-z]?)*(?:\s*,\s*pp?\.\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?)?\s*\]"#)
     static let pageMarker = try! NSRegularExpression(
@@ -165,6 +167,15 @@ public enum CitationFilter {
 
     /// Whether a parenthesis may hold a citation: what `mayHaveAuthorYear` looks for, by character.
     static func mayBeCitation(_ inner: some StringProtocol) -> Bool {
+        var window: UInt32 = 0
+        var ascii = true
+        for b in inner.utf8 {
+            if b &- 0x30 < 10 { return true }
+            if b >= 0x80 { ascii = false }
+            window = window << 8 | UInt32(b | 0x20)
+            if window & 0xFF_FFFF == 0x6E_2E64 || window == 0x6962_6964 || window == 0x6369_742E { return true }
+        }
+        if ascii { return false }  // the bytes said it all
         if inner.contains(where: \.isNumber) { return true }
         let lower = inner.lowercased()
         return lower.contains("n.d") || lower.contains("ibid") || lower.contains("cit.")
@@ -178,6 +189,8 @@ public enum CitationFilter {
         let bracket = ns.substring(with: NSRange(location: start, length: NSMaxRange(range) - start))
         let numbers = bracket.split(whereSeparator: { !$0.isNumber })
         if numbers.contains(where: { $0.first == "0" }) { return false }
+        let interval = numbers.count == 2 && !bracket.contains("p") && !bracket.contains("-") && !bracket.contains("–")
+        guard glued || interval else { return true }
         let lookBehind = max(0, start - 40)
         let before = ns.substring(with: NSRange(location: lookBehind, length: start - lookBehind))
         if glued {
@@ -191,9 +204,7 @@ public enum CitationFilter {
             }
         }
         // Two ascending numbers after an interval word or symbol, or before a unit: an interval.
-        guard numbers.count == 2, !bracket.contains("p"), !bracket.contains("-"), !bracket.contains("–"),
-            let a = Int(numbers[0]), let b = Int(numbers[1]), a < b
-        else { return true }
+        guard interval, let a = Int(numbers[0]), let b = Int(numbers[1]), a < b else { return true }
         let trimmed = before.reversed().drop(while: \.isWhitespace)
         if let symbol = trimmed.first, intervalSymbols.contains(symbol) { return false }
         let previous = String(trimmed.prefix(while: \.isLetter).reversed()).lowercased()
@@ -240,10 +251,11 @@ public enum CitationFilter {
             return ""
         }
         guard inner.count <= 300 else { return nil }
+        let segments = inner.split(separator: ";", omittingEmptySubsequences: false)
         var kept: [Substring] = []
         var dropped = false
-        for segment in inner.split(separator: ";", omittingEmptySubsequences: false) {
-            if mayBeCitation(segment), isAuthorYear(String(segment)) {
+        for segment in segments {
+            if segments.count > 1, mayBeCitation(segment), isAuthorYear(String(segment)) {
                 dropped = true
             } else if let cut = citationTail(of: segment) {
                 kept.append(segment[..<cut])
@@ -259,9 +271,15 @@ public enum CitationFilter {
     /// Where a citation introduced by ", see", ", cf." or ", e.g." ends a stretch of prose.
     private static func citationTail(of segment: Substring) -> Substring.Index? {
         guard mayBeCitation(segment) else { return nil }
-        for word in ["see ", "cf. ", "e.g. ", "e.g., ", "compare ", "vgl. ", "voir "] {
-            guard let comma = segment.range(of: ", " + word, options: [.caseInsensitive, .backwards]) else { continue }
-            if isAuthorYear(String(segment[segment.index(after: comma.lowerBound)...])) { return comma.lowerBound }
+        // Only where a comma and a space are followed by one of the words that open a citation.
+        var index = segment.utf8.startIndex
+        while let comma = segment.utf8[index...].firstIndex(of: 0x2C) {
+            index = segment.utf8.index(after: comma)
+            let rest = segment[index...]
+            guard rest.utf8.first == 0x20 else { continue }
+            let head = rest.dropFirst().prefix(8).lowercased()
+            guard ["see ", "cf. ", "e.g.", "compare ", "vgl. ", "voir "].contains(where: head.hasPrefix) else { continue }
+            if isAuthorYear(String(rest)) { return comma }
         }
         return nil
     }
