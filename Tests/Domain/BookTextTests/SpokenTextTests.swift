@@ -66,6 +66,30 @@ import Testing
         #expect(try text(body) == [expected])
     }
 
+    /// Every citation form of issue 12 in one section: all gone, the prose and look-alikes kept, no residue.
+    @Test func everyCitationFormInOneSection() throws {
+        let body = """
+            <p>As Lindqvist (1998, pp. 12–14) argued, Okafor (2017) and Okafor (2015a) agreed (ibid.).</p>
+            <p>It was cold (ibid., p. 4) and wet (Haddon, op. cit., p. 9) that year.</p>
+            <p>It was new (a point disputed since; cf. Brandt 2003, 17) and rumoured (Varga, quoted in Keller 2010, 88).</p>
+            <p>Founded early (Royal Society 1902, vol. iii, pp. ix–xi), drums were common [7, p. 22].</p>
+            <p>Pipes too<sup>14,15</sup> and bells<sup>3–5</sup> were known.</p>
+            <p>Wait for the interval [2, 9] seconds; y[5] holds the sixth, when clicking on <a epub:type='noteref' href='#n1'>this link</a>.</p>
+            """
+        let spokenText = try text(body).joined(separator: "\n")
+        #expect(spokenText == """
+            As Lindqvist argued, Okafor and Okafor agreed.
+            It was cold and wet that year.
+            It was new (a point disputed since) and rumoured.
+            Founded early, drums were common.
+            Pipes too and bells were known.
+            Wait for the interval [2, 9] seconds; y[5] holds the sixth, when clicking on this link.
+            """)
+        for residue in ["(;", "; )", "()", "( )", "cf.", "ibid", "op. cit", "1998", "2017", "Brandt", "Keller", "14"] {
+            #expect(!spokenText.contains(residue), "\(residue) is still spoken")
+        }
+    }
+
     @Test func aNoteLinkWithWordsStillLeadsToItsNote() throws {
         let body = """
             <p>Read on when clicking on <a epub:type='noteref' href='#fn1'>this link</a>.</p>
