@@ -50,8 +50,7 @@ import Testing
         ("<p>Drums were common<sup>[2, 7]</sup> here.</p>", "Drums were common here."),
         ("<p>Drums were common.<sup>7</sup> Then came pipes.</p>", "Drums were common. Then came pipes."),
         ("<p>Drums<sup><a href='#r14'>14</a>,<a href='#r15'>15</a></sup> here.</p>", "Drums here."),
-        ("<p>Read on when clicking on <a epub:type='noteref' href='#n1'>this link</a>.</p>",
-         "Read on when clicking on this link."),
+        ("<p>Click on <a epub:type='noteref' href='#n1'>this link</a>.</p>", "Click on this link."),
         ("<p>Read <a class='noteref' href='#n1'>this link<sup>1</sup></a> now.</p>", "Read this link now."),
         ("<p>Read <a role='doc-noteref' href='#n1'>the note<span>[2]</span></a> now.</p>", "Read the note now."),
         ("<p>Read <a epub:type='noteref' href='#n1'>this link*</a> now.</p>", "Read this link now."),
@@ -74,17 +73,19 @@ import Testing
             <p>It was new (a point disputed since; cf. Brandt 2003, 17) and rumoured (Varga, quoted in Keller 2010, 88).</p>
             <p>Founded early (Royal Society 1902, vol. iii, pp. ix–xi), drums were common [7, p. 22].</p>
             <p>Pipes too<sup>14,15</sup> and bells<sup>3–5</sup> were known.</p>
-            <p>Wait for the interval [2, 9] seconds; y[5] holds the sixth, when clicking on <a epub:type='noteref' href='#n1'>this link</a>.</p>
+            <p>Wait for the interval [2, 9] seconds; y[5] holds the sixth, when clicking on
+            <a epub:type='noteref' href='#n1'>this link</a>.</p>
             """
         let spokenText = try text(body).joined(separator: "\n")
-        #expect(spokenText == """
+        let expected = """
             As Lindqvist argued, Okafor and Okafor agreed.
             It was cold and wet that year.
             It was new (a point disputed since) and rumoured.
             Founded early, drums were common.
             Pipes too and bells were known.
             Wait for the interval [2, 9] seconds; y[5] holds the sixth, when clicking on this link.
-            """)
+            """
+        #expect(spokenText == expected)
         for residue in ["(;", "; )", "()", "( )", "cf.", "ibid", "op. cit", "1998", "2017", "Brandt", "Keller", "14"] {
             #expect(!spokenText.contains(residue), "\(residue) is still spoken")
         }

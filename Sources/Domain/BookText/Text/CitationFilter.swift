@@ -38,12 +38,14 @@ public enum CitationFilter {
         pattern: #"^\s*(?:(?:\#(year))(?:\s*,\s*(?:\#(year)))*|(?:op|loc)\.\s?cit\.)\#(locator)*\s*$"#,
         options: [.caseInsensitive])
     static let numeric = try! NSRegularExpression(
-        pattern: #"\s?\[\s*\d{1,3}[a-z]?(?:\s*[-–,]\s*\d{1,3}[a-z]?)*(?:\s*,\s*pp?\.\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?)?\s*\]"#)
+        pattern: #"\s?\[\s*\d{1,3}[a-z]?(?:\s*[-–,]\s*\d{1,3}[a-z]?)*"#
+            + #"(?:\s*,\s*pp?\.\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?)?\s*\]"#)
     static let pageMarker = try! NSRegularExpression(
         pattern: #"\s?\[\s*(?:Pg|Page|p\.|S\.)\s*[0-9ivxlc]+\s*\]"#, options: [.caseInsensitive])
     /// What a removed citation can leave in a parenthesis: "()", "(see)", "(cf.)", "(; x)", "(x; )".
     private static let residue = try! NSRegularExpression(
-        pattern: #"\s*(?<!\w)\(\s*(?:(?:see\s+also|see|cf\.|e\.\s?g\.,?|compare|vgl\.|voir)\s*)?[;,]?\s*\)|(?<=\()\s*[;,]\s*|\s*[;,]\s*(?=\))"#,
+        pattern: #"\s*(?<!\w)\(\s*(?:(?:see\s+also|see|cf\.|e\.\s?g\.,?|compare|vgl\.|voir)\s*)?[;,]?\s*\)"#
+            + #"|(?<=\()\s*[;,]\s*|\s*[;,]\s*(?=\))"#,
         options: [.caseInsensitive])
 
     /// Words that start parentheses like "(Born 1952)" or "(Summer 1969)": never an author.
@@ -160,7 +162,8 @@ public enum CitationFilter {
                 continue
             }
             window = window << 8 | UInt32(b | 0x20)
-            if window & 0xFF_FFFF == 0x6E_2E64 || window == 0x6962_6964 || window == 0x6369_742E { return true }  // n.d, ibid, cit.
+            // "n.d", "ibid", "cit."
+            if window & 0xFF_FFFF == 0x6E_2E64 || window == 0x6962_6964 || window == 0x6369_742E { return true }
         }
         return false
     }
@@ -247,7 +250,9 @@ public enum CitationFilter {
     /// before it, for an author named outside the brackets ("Okafor (2017)").
     private static func prose(of inner: String, after preceding: Substring) -> String? {
         if isAuthorYear(inner) { return "" }
-        if endsWithAuthor(preceding), bareYear.firstMatch(in: inner, range: NSRange(inner.startIndex..., in: inner)) != nil {
+        if endsWithAuthor(preceding),
+            bareYear.firstMatch(in: inner, range: NSRange(inner.startIndex..., in: inner)) != nil
+        {
             return ""
         }
         guard inner.count <= 300 else { return nil }
@@ -278,7 +283,8 @@ public enum CitationFilter {
             let rest = segment[index...]
             guard rest.utf8.first == 0x20 else { continue }
             let head = rest.dropFirst().prefix(8).lowercased()
-            guard ["see ", "cf. ", "e.g.", "compare ", "vgl. ", "voir "].contains(where: head.hasPrefix) else { continue }
+            let opensCitation = ["see ", "cf. ", "e.g.", "compare ", "vgl. ", "voir "].contains(where: head.hasPrefix)
+            guard opensCitation else { continue }
             if isAuthorYear(String(rest)) { return comma }
         }
         return nil
