@@ -64,6 +64,18 @@ extension LanguageData {
             "that", "this", "his", "her", "their", "its", "as", "after", "before", "until", "with", "to", "in",
             "on", "at", "for", "from", "by", "of",
         ]
+        data.irregularPlurals = [
+            "men", "women", "people", "children", "feet", "teeth", "mice", "geese", "sheep", "fish", "cattle",
+            "deer", "oxen", "folk", "head", "personnel", "infantry", "cavalry", "dead", "wounded",
+        ]
+        data.singularsInS = [
+            "series", "species", "news", "atlas", "canvas", "gas", "lens", "chaos", "means", "christmas", "physics",
+            "mathematics", "politics", "economics", "summons", "whereabouts", "headquarters", "crossroads",
+        ]
+        data.quantityModifiers = [
+            "more", "other", "new", "old", "young", "additional", "extra", "different", "separate", "individual",
+            "small", "large", "armed", "known", "registered", "surviving", "extant", "native", "foreign", "local",
+        ]
         data.eraWords = ["BC", "AD", "BCE", "CE", "B.C.", "A.D.", "B.C.E.", "C.E."]
         data.months = [
             "January": 1, "February": 2, "March": 3, "April": 4, "May": 5, "June": 6, "July": 7, "August": 8,

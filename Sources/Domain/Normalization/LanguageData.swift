@@ -89,6 +89,14 @@ struct LanguageData: Sendable {
     /// Lower-case words after a four-digit number that leave it a year ("1850 was"); any other lower-case
     /// word makes it a count ("1850 soldiers").
     var yearFollowers: Set<String> = []
+    /// Plural nouns that do not end in a plain "-s" ("men", "people"), lower-cased: after a four-digit number
+    /// they make it a count.
+    var irregularPlurals: Set<String> = []
+    /// Lower-case words in "-s" that are not plurals ("census", "series"): after a four-digit number they leave
+    /// it a year.
+    var singularsInS: Set<String> = []
+    /// Adjectives that sit between a count and its noun ("1907 new recruits"), lower-cased.
+    var quantityModifiers: Set<String> = []
     /// Words after a number that make it a year ("BC", "AD").
     var eraWords: Set<String> = []
     /// Month names as written, to their number.
@@ -99,4 +107,16 @@ struct LanguageData: Sendable {
     var regnalTitles: Set<String> = []
     /// "million", "billion": "$5 million" → "five million dollars".
     var scaleWords: Set<String> = []
+}
+
+extension LanguageData {
+    /// Whether a lower-case word reads as a plural noun: listed as irregular, or ending in "-s" but not in
+    /// "-ss", "-us", "-is" and not a listed singular. Used only with `irregularPlurals` filled in (English).
+    func looksPlural(_ word: String) -> Bool {
+        if irregularPlurals.contains(word) { return true }
+        guard word.utf8.count >= 3, word.utf8.last == UInt8(ascii: "s") else { return false }
+        let u = Array(word.utf8.suffix(2))
+        if u[0] == UInt8(ascii: "s") || u[0] == UInt8(ascii: "u") || u[0] == UInt8(ascii: "i") { return false }
+        return !singularsInS.contains(word)
+    }
 }

@@ -111,8 +111,8 @@ extension NormalizationPass {
         return speller.cardinal(value)
     }
 
-    /// Whether a four-digit number is a year ("in 1850", "1850.", "1850 was") rather than a count
-    /// ("1850 soldiers"). Only English and German read the two differently.
+    /// Whether a four-digit number is a year ("in 1850", "1850.", "1850 was", "the 1912 census") rather than a
+    /// count ("1850 soldiers"). Only English and German read the two differently.
     func isYear(_ literal: NumberLiteral, at i: Int, rules: LanguageRules) -> Bool {
         guard rules.speller.distinguishesYears, literal.isPlainInteger, literal.digits.count == 4,
             let value = literal.value, (1000...2099).contains(value)
@@ -130,10 +130,23 @@ extension NormalizationPass {
             for era in rules.data.eraWords where hasPrefix(era, at: n) { return true }
             if rules.isGerman { return !startsUpper(n) }
             if startsUpper(n) { return true }
-            return rules.data.yearFollowers.contains(text(n))
+            let word = text(n)
+            if rules.data.yearFollowers.contains(word) { return true }
+            // "the 1912 census", "a 1923 recording": a number in the years people write about, before a
+            // singular noun, names a year; a plural noun ("1907 soldiers", "1907 new recruits") counts.
+            guard Self.plainYears.contains(value), !rules.data.looksPlural(word) else { return false }
+            if rules.data.quantityModifiers.contains(word), let noun = next(after: n), kind(noun) == .word,
+                rules.data.looksPlural(text(noun))
+            {
+                return false
+            }
+            return true
         default: return false
         }
     }
+
+    /// Four-digit numbers read as years from their context alone, with no cue word before them.
+    static let plainYears = 1100...2099
 
     func hasPrefix(_ string: String, at i: Int) -> Bool {
         var k = tokens[i].start

@@ -42,6 +42,65 @@ import Testing
         #expect(try text(body) == [expected])
     }
 
+    /// Issue 12: superscript citation lists go; a link to a note keeps its words and loses its marker.
+    @Test(arguments: [
+        ("<p>Drums were common<sup>14,15</sup> here.</p>", "Drums were common here."),
+        ("<p>Drums were common<sup>3–5</sup> here.</p>", "Drums were common here."),
+        ("<p>Drums were common<sup>3-5, 9</sup> here.</p>", "Drums were common here."),
+        ("<p>Drums were common<sup>[2, 7]</sup> here.</p>", "Drums were common here."),
+        ("<p>Drums were common.<sup>7</sup> Then came pipes.</p>", "Drums were common. Then came pipes."),
+        ("<p>Drums<sup><a href='#r14'>14</a>,<a href='#r15'>15</a></sup> here.</p>", "Drums here."),
+        ("<p>Click on <a epub:type='noteref' href='#n1'>this link</a>.</p>", "Click on this link."),
+        ("<p>Read <a class='noteref' href='#n1'>this link<sup>1</sup></a> now.</p>", "Read this link now."),
+        ("<p>Read <a role='doc-noteref' href='#n1'>the note<span>[2]</span></a> now.</p>", "Read the note now."),
+        ("<p>Read <a epub:type='noteref' href='#n1'>this link*</a> now.</p>", "Read this link now."),
+        ("<p>A claim<a epub:type='noteref' href='#n1'>Note 3</a> stands.</p>", "A claim stands."),
+        // Superscripts that are not citations.
+        ("<p>So e = mc<sup>2</sup> holds.</p>", "So e = mc2 holds."),
+        ("<p>An area of 3 m<sup>2</sup>, roughly.</p>", "An area of 3 m2, roughly."),
+        ("<p>Then (a + b)<sup>2</sup> grows.</p>", "Then (a + b)2 grows."),
+        ("<p>The 2<sup>nd</sup> of May.</p>", "The 2nd of May."),
+    ])
+    func citationSuperscriptsAndNoteLinks(body: String, expected: String) throws {
+        #expect(try text(body) == [expected])
+    }
+
+    /// Every citation form of issue 12 in one section: all gone, the prose and look-alikes kept, no residue.
+    @Test func everyCitationFormInOneSection() throws {
+        let body = """
+            <p>As Lindqvist (1998, pp. 12–14) argued, Okafor (2017) and Okafor (2015a) agreed (ibid.).</p>
+            <p>It was cold (ibid., p. 4) and wet (Haddon, op. cit., p. 9) that year.</p>
+            <p>It was new (a point disputed since; cf. Brandt 2003, 17) and rumoured (Varga, quoted in Keller 2010, 88).</p>
+            <p>Founded early (Royal Society 1902, vol. iii, pp. ix–xi), drums were common [7, p. 22].</p>
+            <p>Pipes too<sup>14,15</sup> and bells<sup>3–5</sup> were known.</p>
+            <p>Wait for the interval [2, 9] seconds; y[5] holds the sixth, when clicking on
+            <a epub:type='noteref' href='#n1'>this link</a>.</p>
+            """
+        let spokenText = try text(body).joined(separator: "\n")
+        let expected = """
+            As Lindqvist argued, Okafor and Okafor agreed.
+            It was cold and wet that year.
+            It was new (a point disputed since) and rumoured.
+            Founded early, drums were common.
+            Pipes too and bells were known.
+            Wait for the interval [2, 9] seconds; y[5] holds the sixth, when clicking on this link.
+            """
+        #expect(spokenText == expected)
+        for residue in ["(;", "; )", "()", "( )", "cf.", "ibid", "op. cit", "1998", "2017", "Brandt", "Keller", "14"] {
+            #expect(!spokenText.contains(residue), "\(residue) is still spoken")
+        }
+    }
+
+    @Test func aNoteLinkWithWordsStillLeadsToItsNote() throws {
+        let body = """
+            <p>Read on when clicking on <a epub:type='noteref' href='#fn1'>this link</a>.</p>
+            <aside epub:type='footnote' id='fn1'><p>The evidence.</p></aside>
+            """
+        #expect(try text(body) == ["Read on when clicking on this link."])
+        let atEnd = try spoken(body, options: SpokenTextOptions(notes: .end)).dropFirst()
+        #expect(atEnd.map(\.text) == ["Read on when clicking on this link.", "The evidence."])
+    }
+
     @Test func blockKinds() throws {
         let body = """
             <h2>Inside</h2><p>Para.</p><ul><li>One</li><li>Two</li></ul><blockquote><p>Quoted.</p></blockquote>

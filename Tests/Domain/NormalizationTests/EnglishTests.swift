@@ -234,6 +234,40 @@ let englishCases: [(String, String)] = [
     ("", ""),
 ]
 
+/// Four-digit numbers in running text with no cue word before them (issue 12): a year unless a unit, a
+/// currency or a plural noun makes them a quantity.
+let englishYearsInContext: [(String, String)] = [
+    ("the winter of 1907", "the winter of nineteen oh seven"),
+    ("the winter of 1907 was cold", "the winter of nineteen oh seven was cold"),
+    ("In the winter of 1907 the river froze.", "In the winter of nineteen oh seven the river froze."),
+    ("the 1912 census", "the nineteen twelve census"),
+    ("the 1912 census counted them", "the nineteen twelve census counted them"),
+    ("the 1899 edition", "the eighteen ninety-nine edition"),
+    ("the 1899 edition of the atlas", "the eighteen ninety-nine edition of the atlas"),
+    ("a 1923 recording", "a nineteen twenty-three recording"),
+    ("the 1851 exhibition closed", "the eighteen fifty-one exhibition closed"),
+    ("his 1905 paper on light", "his nineteen oh five paper on light"),
+    ("the 1871 census records", "the eighteen seventy-one census records"),
+    ("the 2004 crisis", "the two thousand and four crisis"),
+    ("(1819–1894)", "(eighteen nineteen to eighteen ninety-four)"),
+    // Quantities stay counts: a plural noun, a unit, money, a thousands separator.
+    ("1907 soldiers", "one thousand nine hundred and seven soldiers"),
+    ("the 1907 soldiers", "the one thousand nine hundred and seven soldiers"),
+    ("1907 men and 12 women", "one thousand nine hundred and seven men and twelve women"),
+    ("some 1500 people", "some one thousand five hundred people"),
+    ("1500 copies were printed", "one thousand five hundred copies were printed"),
+    ("1907 new recruits", "one thousand nine hundred and seven new recruits"),
+    ("$1907", "one thousand nine hundred and seven dollars"),
+    ("£1907", "one thousand nine hundred and seven pounds"),
+    ("1907 kg", "one thousand nine hundred and seven kilograms"),
+    ("1907 km of road", "one thousand nine hundred and seven kilometres of road"),
+    ("1,907 soldiers", "one thousand nine hundred and seven soldiers"),
+    ("1907.5", "one thousand nine hundred and seven point five"),
+    // Outside 1100-2099 without a cue: a count.
+    ("the 1050 tiles", "the one thousand and fifty tiles"),
+    ("the 2500 metre", "the two thousand five hundred metre"),
+]
+
 /// American English ("en-US"): no "and" after hundreds; "twenty ten".
 let americanCases: [(String, String)] = [
     ("1850 soldiers", "one thousand eight hundred fifty soldiers"),
@@ -275,6 +309,11 @@ struct EnglishTests {
     @Test(arguments: englishCases)
     func enGBMatchesEn(input: String, expected: String) {
         #expect(TextNormalizer(language: "en-GB").normalize(input) == TextNormalizer(language: "en").normalize(input))
+    }
+
+    @Test(arguments: englishYearsInContext)
+    func yearsInContext(input: String, expected: String) {
+        #expect(TextNormalizer(language: "en").normalize(input) == expected)
     }
 
     @Test(arguments: americanCases)

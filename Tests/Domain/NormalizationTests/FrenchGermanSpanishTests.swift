@@ -5,6 +5,11 @@ import Testing
 let frenchCases: [(String, String)] = [
     ("en 1850", "en mille huit cent cinquante"),
     ("1850 soldats", "mille huit cent cinquante soldats"),
+    // Years in context (issue 12): French reads years and counts alike.
+    ("l'hiver de 1907", "l'hiver de mille neuf cent sept"),
+    ("le recensement de 1912 a compté", "le recensement de mille neuf cent douze a compté"),
+    ("l'édition 1899 du livre", "l'édition mille huit cent quatre-vingt-dix-neuf du livre"),
+    ("1907 kg", "mille neuf cent sept kilogrammes"),
     ("1921", "mille neuf cent vingt et un"),
     ("2010", "deux mille dix"),
     ("XIVe siècle", "quatorzième siècle"),
@@ -76,6 +81,13 @@ let germanCases: [(String, String)] = [
     ("1850", "achtzehnhundertfünfzig"),
     ("1850 wurde er geboren", "achtzehnhundertfünfzig wurde er geboren"),
     ("1850 Soldaten", "tausendachthundertfünfzig Soldaten"),
+    // Years in context (issue 12): nouns are capitalised, so a lower-case word after the number keeps a year.
+    ("im Winter 1907", "im Winter neunzehnhundertsieben"),
+    ("die Volkszählung von 1912", "die Volkszählung von neunzehnhundertzwölf"),
+    ("die Ausgabe von 1899 ist selten", "die Ausgabe von achtzehnhundertneunundneunzig ist selten"),
+    ("1907 Soldaten", "tausendneunhundertsieben Soldaten"),
+    ("1907 kg", "tausendneunhundertsieben Kilogramm"),
+    ("1907 €", "tausendneunhundertsieben Euro"),
     ("seit 1999", "seit neunzehnhundertneunundneunzig"),
     ("im Jahr 2010", "im Jahr zweitausendzehn"),
     ("von 1914 bis 1918", "von neunzehnhundertvierzehn bis neunzehnhundertachtzehn"),
@@ -127,6 +139,10 @@ let spanishCases: [(String, String)] = [
     ("1850", "mil ochocientos cincuenta"),
     ("en 1850", "en mil ochocientos cincuenta"),
     ("1850 soldados", "mil ochocientos cincuenta soldados"),
+    // Years in context (issue 12): Spanish reads years and counts alike.
+    ("el invierno de 1907", "el invierno de mil novecientos siete"),
+    ("el censo de 1912 contó", "el censo de mil novecientos doce contó"),
+    ("1907 kg", "mil novecientos siete kilogramos"),
     ("2010", "dos mil diez"),
     ("Felipe II", "Felipe segundo"),
     ("Alfonso XIII", "Alfonso trece"),

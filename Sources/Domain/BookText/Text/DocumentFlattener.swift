@@ -91,6 +91,8 @@ struct DocumentFlattener {
         var types: [String] = []
         var inLink = false
         var inNavigation = false
+        /// Inside a link to a note that has words of its own: its marker is dropped, its words read.
+        var inNoteLink = false
     }
 
     private var doc = FlatDocument()
@@ -139,6 +141,41 @@ struct DocumentFlattener {
         }
         guard let href = a.value(of: "href"), href.contains("#") else { return false }
         return isNoteMarker(TextNormalizer.normalize(a.rawText))
+    }
+
+    /// Whether a note reference has words to read besides its marker ("this link", not "12", "[3]" or
+    /// "Note 3").
+    static func hasWordsOfItsOwn(_ a: MarkupElement) -> Bool {
+        let text = TextNormalizer.normalize(a.rawText)
+        guard !isNoteMarker(text) else { return false }
+        let letters = text.filter(\.isLetter)
+        guard letters.count >= 2 else { return false }
+        let lower = letters.lowercased()
+        return !["note", "fn", "n", "endnote", "footnote", "ref", "cf", "see", "anm", "nota"].contains(lower)
+    }
+
+    /// Whether a superscript is a citation: a list or range of numbers ("14,15", "3–5", "[2, 7]"), or a
+    /// single number after punctuation ("ended.<sup>7</sup>"), not a power ("x<sup>2</sup>").
+    static func isCitationSuperscript(_ text: String, after preceding: String) -> Bool {
+        var t = Substring(text)
+        if t.first == "[", t.last == "]" { t = t.dropFirst().dropLast() }
+        guard !t.isEmpty, t.count <= 40, t.first!.isASCIIDigit, t.last!.isASCIIDigit else { return false }
+        var run = 0
+        var separators = 0
+        for c in t {
+            if c.isASCIIDigit {
+                run += 1
+                if run > 3 { return false }
+            } else if c == "," || c == "-" || c == "–" {
+                run = 0
+                separators += 1
+            } else if c != " " {
+                return false
+            }
+        }
+        if separators > 0 { return true }
+        guard let last = preceding.last(where: { !$0.isWhitespace }) else { return false }
+        return ".,;:!?\"”’".contains(last)
     }
 
     static func isNoteMarker(_ text: String) -> Bool {
@@ -304,6 +341,16 @@ struct DocumentFlattener {
         case "a":
             if Self.isNoteReference(e) {
                 if let href = e.value(of: "href") { bufferNoteRefs.append(href) }
+                // "...when clicking on <a epub:type='noteref'>this link</a>": the words are part of the sentence.
+                if !ctx.inNoteLink, Self.hasWordsOfItsOwn(e) {
+                    ctx.inNoteLink = true
+                    ctx.inLink = true
+                    let before = TextNormalizer.wordCount(buffer)
+                    walkChildren(e, ctx, depth: depth)
+                    while let last = buffer.last, last.isWhitespace || "*†‡".contains(last) { buffer.removeLast() }
+                    bufferLinkWords += max(0, TextNormalizer.wordCount(buffer) - before)
+                    return
+                }
                 recordAnchorsInside(e)
                 return
             }
@@ -319,6 +366,18 @@ struct DocumentFlattener {
             // A superscript holding only a linked marker is a note reference ("<sup><a>1</a></sup>").
             if let only = onlyElementChild(e), only.localName == "a", Self.isNoteReference(only) {
                 if let href = only.value(of: "href") { bufferNoteRefs.append(href) }
+                recordAnchorsInside(e)
+                return
+            }
+            // A marker inside a note link with words, and citation superscripts: "<sup>14,15</sup>",
+            // "<sup>3–5</sup>", "ended.<sup>7</sup>". Not "x<sup>2</sup>" or "1<sup>st</sup>".
+            let sup = TextNormalizer.normalize(e.rawText)
+            if (ctx.inNoteLink && Self.isNoteMarker(sup)) || Self.isCitationSuperscript(sup, after: buffer) {
+                var stack: [MarkupElement] = [e]
+                while let x = stack.popLast() {
+                    if x.localName == "a", let href = x.value(of: "href") { bufferNoteRefs.append(href) }
+                    for case .element(let c) in x.children { stack.append(c) }
+                }
                 recordAnchorsInside(e)
                 return
             }
@@ -501,4 +560,8 @@ struct DocumentFlattener {
                 headingLevel: kind == .heading ? ctx.headingLevel : nil, noteID: ctx.noteID, types: ctx.types,
                 words: omitted == nil ? TextNormalizer.wordCount(text) : 0, linkWords: linkWords, noteRefs: noteRefs))
     }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }
