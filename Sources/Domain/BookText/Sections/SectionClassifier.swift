@@ -100,7 +100,9 @@ enum SectionClassifier {
         if let h = f.headings.first, !titles.contains(h) { titles.append(h) }
         var titleKinds: Set<SectionKind> = []
         for title in titles {
-            if f.isTOCContainer || Patterns.isPartTitle(title) {
+            // A TOC entry holding others is a part, unless its title names front or back matter
+            // ("Contents" holding every chapter).
+            if (f.isTOCContainer && Patterns.kind(forTitle: title) == nil) || Patterns.isPartTitle(title) {
                 if !titleKinds.contains(.part) {
                     titleKinds.insert(.part)
                     let why = f.isTOCContainer ? "TOC entry holding others" : "part title \"\(title)\""

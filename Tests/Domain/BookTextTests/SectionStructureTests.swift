@@ -1,0 +1,272 @@
+@testable import BookText
+import EPUBReader
+import Testing
+
+/// One structure per test: the shapes of books that lose text when a section index trusts the
+/// wrong evidence. Every fixture is made up; none copies a corpus book.
+@Suite struct SectionStructureTests {
+    /// Lines of verse: `n` paragraphs of four words each.
+    func verse(_ n: Int, _ word: String = "line") -> String {
+        (0..<n).map { "<p>\(word) of the song \($0 % 7)</p>" }.joined()
+    }
+
+    func wordsRead(_ index: SectionIndex) -> Int { index.sections.filter(\.included).reduce(0) { $0 + $1.words } }
+    func wordsSkipped(_ index: SectionIndex) -> Int { index.sections.filter { !$0.included }.reduce(0) { $0 + $1.words } }
+
+    @Test func storiesNestedUnderAContentsEntryAreChapters() throws {
+        let book = MemoryBook(
+            spine: [
+                ("title.xhtml", "<h1>Tales</h1><p>by Someone</p>"),
+                ("text.xhtml", "<div id='c'><h2>Contents</h2><p><a href='#s1'>The Fir</a></p><p><a href='#s2'>The Bell</a></p></div>"
+                    + "<div id='s1'><h2>The Fir</h2>\(prose(400))</div><div id='s2'><h2>The Bell</h2>\(prose(300))</div>"),
+                ("more.xhtml", "<div id='s3'><h2>The Shadow</h2>\(prose(500))</div>"),
+            ],
+            toc: [
+                entry("Tales", "title.xhtml"),
+                entry(
+                    "Contents", "text.xhtml#c",
+                    [entry("The Fir", "text.xhtml#s1"), entry("The Bell", "text.xhtml#s2"), entry("The Shadow", "more.xhtml#s3")]),
+            ])
+        let index = try SectionIndexer.index(book)
+        let read = index.sections.filter(\.included)
+        #expect(read.map(\.title) == ["The Fir", "The Bell", "The Shadow"])
+        #expect(read.allSatisfy { $0.partTitle == nil }, "a Contents entry is no part")
+        #expect(read.map(\.words) == [402, 302, 502])
+    }
+
+    @Test func aOneEntryTOCAtTheCoverLeavesTheTextToItsParagraphHeadings() throws {
+        // A converter's single "Start" entry at the cover page; song titles are plain paragraphs
+        // that share their last word, each followed by more than 100 words of verse.
+        let songs = ["First song", "Second song", "Third song", "Fourth song"]
+        let book = MemoryBook(
+            spine: [("cover.xhtml", "<img src='cover.jpg' alt='cover'/>")]
+                + songs.enumerated().map { ("part\($0.offset).html", "<p>\($0.element)</p>\(verse(40))") },
+            toc: [entry("Start", "cover.xhtml")],
+            landmarks: [EPUBLandmark(type: "cover", title: "Cover", target: EPUBLink(path: "cover.xhtml"))])
+        let index = try SectionIndexer.index(book)
+        let read = index.sections.filter(\.included)
+        #expect(read.map(\.title) == songs)
+        #expect(wordsRead(index) == 4 * (2 + 40 * 5))
+        #expect(index.sections.first?.kind == .cover)
+        #expect(index.warnings.contains { $0.message.contains("single entry") })
+    }
+
+    @Test func aCoverThatHoldsTheWholeBookIsRead() throws {
+        // The only TOC entry and a cover landmark point at the file where the whole text is.
+        let book = MemoryBook(
+            spine: [("book.xhtml", "<img src='c.jpg' alt='cover'/>\(prose(3000))")],
+            toc: [entry("Cover", "book.xhtml")],
+            landmarks: [EPUBLandmark(type: "cover", title: "Cover", target: EPUBLink(path: "book.xhtml"))])
+        let section = try #require(try SectionIndexer.index(book).sections.first)
+        #expect(section.included)
+        #expect(section.role == .body)
+        #expect(section.reasons.contains { $0.contains("too long for a cover") })
+    }
+
+    @Test func withoutATOCChaptersComeFromHeadingsInsideFiles() throws {
+        let book = MemoryBook(
+            spine: [
+                ("a.xhtml", "<h2>One</h2>\(prose(200))<h2>Two</h2>\(prose(200))"),
+                ("b.xhtml", "<h2>Three</h2>\(prose(200))<h3>A scene</h3>\(prose(50))<h2>Four</h2>\(prose(200))"),
+            ],
+            toc: [])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.filter(\.included).map(\.title) == ["One", "Two", "Three", "Four"])
+        #expect(wordsSkipped(index) == 0)
+    }
+
+    @Test func aTOCThatOnlyReachesTheLicenceLeavesChaptersToParagraphHeadings() throws {
+        // Chapter titles as paragraphs with a masked number ("第#回"), several per file.
+        let chapter = { (n: String) in "<p>第\(n)回 山中</p>" + String(repeating: "<p>\(String(repeating: "天地玄黃", count: 20))。</p>", count: 8) }
+        let book = MemoryBook(
+            spine: [
+                ("t1.xhtml", chapter("一") + chapter("二")), ("t2.xhtml", chapter("三") + chapter("四")),
+                ("licence.xhtml", "<h1>Licence</h1>\(prose(300, "terms"))"),
+            ],
+            toc: [entry("Licence", "licence.xhtml")])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.filter(\.included).map(\.title) == ["第一回 山中", "第二回 山中", "第三回 山中", "第四回 山中"])
+        #expect(index.sections.last?.kind == .license)
+        #expect(index.sections.last?.included == false)
+    }
+
+    @Test func generatedFileNamesCarryNoWeight() throws {
+        // Every file is called index*: the word says nothing of any one of them.
+        let book = MemoryBook(
+            spine: [
+                ("index.html", "<h1>A Tribute</h1><p>Edited by Someone.</p>"),
+                ("index1.html", "<h1>An Essay</h1>\(prose(2000))"),
+                ("index2.html", "<h1>Another Essay</h1>\(prose(2000))"),
+                ("index3.html", "<h1>A Third Essay</h1>\(prose(2000))"),
+            ],
+            toc: [
+                entry("A Tribute", "index.html"), entry("An Essay", "index1.html"), entry("Another Essay", "index2.html"),
+                entry("A Third Essay", "index3.html"),
+            ])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.filter(\.included).map(\.title) == ["An Essay", "Another Essay", "A Third Essay"])
+        #expect(!index.sections.contains { $0.kind == .index })
+    }
+
+    @Test func aRealIndexFileStillCounts() throws {
+        let entries = (1...40).map { "<p>term \($0), \($0 * 3)</p>" }.joined()
+        let book = MemoryBook(
+            spine: [("ch1.xhtml", "<h1>Chapter 1</h1>\(prose(2000))"), ("index.xhtml", "<h1>Index</h1>\(entries)")],
+            toc: [entry("Chapter 1", "ch1.xhtml"), entry("Index", "index.xhtml")])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.kind) == [.chapter, .index])
+        #expect(index.sections.map(\.included) == [true, false])
+    }
+
+    @Test func longProseUnderAFrontMatterTitleIsRead() throws {
+        let book = MemoryBook(
+            spine: [("c.xhtml", "<h1>Copyright</h1>\(prose(4000))"), ("ch1.xhtml", "<h1>Chapter 1</h1>\(prose(2000))")],
+            toc: [entry("Copyright", "c.xhtml"), entry("Chapter 1", "ch1.xhtml")])
+        let first = try #require(try SectionIndexer.index(book).sections.first)
+        #expect(first.included)
+        #expect(first.reasons.first?.contains("too long for a copyright section") == true)
+    }
+
+    @Test func aShortCopyrightPageIsStillSkipped() throws {
+        let book = MemoryBook(
+            spine: [
+                ("c.xhtml", "<h1>Copyright</h1><p>Copyright © 2020 Someone. All rights reserved.</p>"),
+                ("ch1.xhtml", "<h1>Chapter 1</h1>\(prose(2000))"),
+            ],
+            toc: [entry("Copyright", "c.xhtml"), entry("Chapter 1", "ch1.xhtml")])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.kind) == [.copyright, .chapter])
+        #expect(index.sections.map(\.included) == [false, true])
+    }
+
+    @Test func licenceInsideTheFirstAndLastBodyFilesIsCutExactly() throws {
+        let book = MemoryBook(
+            spine: [
+                (
+                    "text.xhtml",
+                    "<p>The Project Gutenberg eBook of Tales. This ebook is for the use of anyone.</p>"
+                        + "<p>*** START OF THE PROJECT GUTENBERG EBOOK TALES ***</p>"
+                        + "<h2 id='c1'>Chapter 1</h2>\(prose(500))<h2 id='c2'>Chapter 2</h2>\(prose(500))"
+                        + "<p>*** END OF THE PROJECT GUTENBERG EBOOK TALES ***</p>\(prose(600, "licence"))"
+                ),
+            ],
+            toc: [entry("Chapter 1", "text.xhtml#c1"), entry("Chapter 2", "text.xhtml#c2")])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.filter(\.included).map(\.title) == ["Chapter 1", "Chapter 2"])
+        #expect(wordsRead(index) == 2 * 502)
+        #expect(index.sections.last?.kind == .license)
+    }
+
+    @Test func aNonLinearItemIsASectionOfItsOwn() throws {
+        let book = MemoryBook(
+            spine: [
+                ("ch1.xhtml", "<h1>Chapter 1</h1>\(prose(800))", true),
+                ("answers.xhtml", "<p>Answers to the questions of the chapter.</p>\(prose(80, "answer"))", false),
+                ("ch2.xhtml", "<h1>Chapter 2</h1>\(prose(800))", true),
+            ],
+            toc: [entry("Chapter 1", "ch1.xhtml"), entry("Chapter 2", "ch2.xhtml")])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.spine) == [["ch1.xhtml"], ["answers.xhtml"], ["ch2.xhtml"]])
+        #expect(index.sections.map(\.included) == [true, false, true])
+    }
+
+    @Test func aChaptersOwnMiniContentsIsNeitherReadNorASection() throws {
+        func book(miniContents: String) -> MemoryBook {
+            MemoryBook(
+                spine: [
+                    (
+                        "ch1.xhtml",
+                        "<section id='ch1'><h1>1. Open networks</h1><p>By An Author</p>\(miniContents)"
+                            + "<section id='s1'><h2>1.1 Early days</h2>\(prose(300))</section>"
+                            + "<section id='s2'><h2>1.2 Later</h2>\(prose(300))</section></section>"
+                    ),
+                    ("ch2.xhtml", "<h1>2. Closed networks</h1>\(prose(300))"),
+                ],
+                toc: [entry("1. Open networks", "ch1.xhtml#ch1"), entry("2. Closed networks", "ch2.xhtml")])
+        }
+        let nav = "<nav epub:type='toc'><ol><li><a href='#s1'>1.1 Early days</a></li><li><a href='#s2'>1.2 Later</a></li></ol></nav>"
+        let index = try SectionIndexer.index(book(miniContents: nav))
+        let plain = try SectionIndexer.index(book(miniContents: ""))
+        #expect(index.sections.map(\.title) == ["1. Open networks", "2. Closed networks"])
+        #expect(index.sections.map(\.words) == plain.sections.map(\.words))
+        #expect(index.sections.allSatisfy { $0.included })
+    }
+}
+
+/// The paragraph-heading family rules on their own.
+@Suite struct HeadingFamiliesTests {
+    func lines(_ texts: [String], gap: Int) -> [HeadingFamilies.Line] {
+        texts.enumerated().map {
+            HeadingFamilies.Line(position: TextPosition(spineIndex: 0, blockIndex: $0.offset), text: $0.element, wordOffset: $0.offset * gap)
+        }
+    }
+
+    @Test func ordinalTitlesSharingAWordAreAFamily() throws {
+        let found = try #require(HeadingFamilies.chapterHeadings(in: lines(["First song", "Second song", "Third song"], gap: 500)))
+        #expect(found.map(\.text) == ["First song", "Second song", "Third song"])
+    }
+
+    @Test func aRefrainIsNoFamily() {
+        // The same line again and again: not distinct.
+        #expect(HeadingFamilies.chapterHeadings(in: lines(Array(repeating: "Old steady singer", count: 6), gap: 500)) == nil)
+    }
+
+    @Test func linesCloseTogetherAreNoFamily() {
+        // A speaker's name in a play, or a stanza's last line: distinct, but a few words apart.
+        #expect(HeadingFamilies.chapterHeadings(in: lines(["First song", "Second song", "Third song"], gap: 40)) == nil)
+    }
+
+    @Test func twoLinesAreACoincidence() {
+        #expect(HeadingFamilies.chapterHeadings(in: lines(["First song", "Second song"], gap: 900)) == nil)
+    }
+
+    @Test(arguments: [
+        ("Toinen runo", true), ("CHAPTER IV", true), ("第一二回 唐王秉誠修大會", true), ("He said nothing.", false),
+        ("“Yes, my lord.”", false), ("And then, after a long while, the rain stopped over the hills", false),
+    ])
+    func candidates(text: String, expected: Bool) {
+        #expect(HeadingFamilies.isCandidate(text) == expected)
+    }
+
+    @Test(arguments: [("IV.", "#"), ("第一二回", "第#回"), ("Chapter", "chapter"), ("12th", "#th")])
+    func masksNumbers(word: String, expected: String) {
+        #expect(HeadingFamilies.mask(Substring(word)) == expected)
+    }
+}
+
+/// Size and shape per kind (`KindExpectation`).
+@Suite struct KindExpectationTests {
+    func features(words: Int, blocks: Int = 10, short: Int = 0, links: Int = 0, numbered: Int = 0) -> SectionFeatures {
+        var f = SectionFeatures(title: "")
+        f.words = words
+        f.textBlocks = blocks
+        f.shortBlocks = short
+        f.linkWords = links
+        f.numberedBlocks = numbered
+        return f
+    }
+
+    @Test func sizesFitOrNot() {
+        #expect(KindExpectation.misfit(kind: .cover, features: features(words: 40), markedBySemantics: false) == nil)
+        #expect(KindExpectation.misfit(kind: .cover, features: features(words: 68_288), markedBySemantics: true) != nil)
+        #expect(KindExpectation.misfit(kind: .copyright, features: features(words: 1200), markedBySemantics: false) == nil)
+        #expect(KindExpectation.misfit(kind: .copyright, features: features(words: 1600), markedBySemantics: false) != nil)
+        #expect(KindExpectation.misfit(kind: .chapter, features: features(words: 90_000), markedBySemantics: false) == nil)
+    }
+
+    @Test func aLongContentsFitsOnlyWhenItIsAList() {
+        let links = features(words: 2600, blocks: 130, links: 2400)
+        let prose = features(words: 90_000, blocks: 900, short: 100)
+        let poem = features(words: 20_000, blocks: 4000, short: 3900)
+        #expect(KindExpectation.misfit(kind: .toc, features: links, markedBySemantics: false) == nil)
+        #expect(KindExpectation.misfit(kind: .toc, features: prose, markedBySemantics: false) != nil)
+        #expect(KindExpectation.misfit(kind: .toc, features: poem, markedBySemantics: false) != nil, "short lines, but far too long")
+    }
+
+    @Test func theBooksOwnMarkingLiftsTheLimitOfLongProseKinds() {
+        let long = features(words: 9000)
+        #expect(KindExpectation.misfit(kind: .introduction, features: long, markedBySemantics: false) != nil)
+        #expect(KindExpectation.misfit(kind: .introduction, features: long, markedBySemantics: true) == nil)
+        #expect(KindExpectation.misfit(kind: .notes, features: features(words: 9000, numbered: 8), markedBySemantics: false) == nil)
+    }
+}
