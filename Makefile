@@ -45,9 +45,13 @@ uninstall:
 samples:
 	@./samples/build.sh
 
-# Scores the section index against ../shared/corpus/labels.json.
+# Scores the section index against ../shared/corpus/labels.json: spine items and chapters
+# (scripts/eval.py), then the words a listener hears (../shared/tools/score_words.py, read in place).
+WORD_SCORER := ../shared/tools/score_words.py
 eval: build
 	@python3 scripts/eval.py --binary $(BIN) --corpus ../shared/corpus
+	@if [ -f $(WORD_SCORER) ]; then python3 $(WORD_SCORER) $(BIN) ../shared/corpus/labels.json ../shared/corpus; \
+	else echo "eval: $(WORD_SCORER) is absent; the word-level score is skipped"; fi
 
 bench: bench-deps build
 	@python3 scripts/bench.py $(BIN)

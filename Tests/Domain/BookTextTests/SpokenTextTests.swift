@@ -137,6 +137,13 @@ import Testing
         #expect(try text(body, options: skip) == ["So x squared grows."])
     }
 
+    @Test func aTableOfWordsIsReadRowByRowAndATableOfFiguresAnnounced() throws {
+        let words = "<table><tr><th>Term</th><th>Meaning</th></tr><tr><td>Spine</td><td>the reading order</td></tr></table>"
+        #expect(try text(words) == ["Term, Meaning", "Spine, the reading order"])
+        let figures = "<table><tr><th>Year</th><th>Count</th></tr><tr><td>1901</td><td>12</td></tr><tr><td>1902</td><td>14</td></tr></table>"
+        #expect(try text(figures) == ["Table omitted."])
+    }
+
     @Test func footnotesAreSkippedOrReadAtTheEnd() throws {
         let body = """
             <p>A claim<a epub:type='noteref' href='#fn1'>1</a> stands.</p>

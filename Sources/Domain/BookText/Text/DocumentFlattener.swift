@@ -306,7 +306,7 @@ struct DocumentFlattener {
                 walk(caption, c, depth: depth + 1)
                 flush(c)
             }
-            var rows: [String] = []
+            var rowCells: [[String]] = []
             var stack: [MarkupElement] = [e]
             while let x = stack.popLast() {
                 if x.localName == "tr" {
@@ -315,13 +315,19 @@ struct DocumentFlattener {
                         let t = TextNormalizer.normalize(c.rawText)
                         return t.isEmpty ? nil : t
                     }
-                    if !cells.isEmpty { rows.append(cells.joined(separator: ", ")) }
+                    if !cells.isEmpty { rowCells.append(cells) }
                 } else if x.localName != "caption" {
                     for case .element(let c) in x.children.reversed() { stack.append(c) }
                 }
             }
             recordAnchorsInside(e)
-            if !rows.isEmpty { appendBlock(kind: .notice, text: "Table omitted.", ctx: ctx, omitted: .table(rows: rows)) }
+            let rows = rowCells.map { $0.joined(separator: ", ") }
+            if Self.isWordTable(rowCells) {
+                // Definitions, glosses, a layout table of text: words the listener needs, row by row.
+                for row in rows { appendBlock(kind: .paragraph, text: CitationFilter.removeCitations(from: row), ctx: ctx) }
+            } else if !rows.isEmpty {
+                appendBlock(kind: .notice, text: "Table omitted.", ctx: ctx, omitted: .table(rows: rows))
+            }
             return
         case "pre":
             flush(ctx)
@@ -419,6 +425,15 @@ struct DocumentFlattener {
         if (isStanza || (startsPoem && name == "p")), doc.blocks.last.map({ $0.kind == .poemLine }) == true {
             appendBlock(kind: .stanzaBreak, text: "", ctx: ctx)
         }
+    }
+
+    /// A table of words rather than figures: fewer than a fifth of its cells are without letters
+    /// (numbers, dates, amounts). Such a table is read row by row; a table of figures is announced.
+    static func isWordTable(_ rows: [[String]]) -> Bool {
+        let cells = rows.flatMap { $0 }
+        guard cells.count >= 2 else { return false }
+        let figures = cells.filter { !$0.contains(where: \.isLetter) }.count
+        return figures * 5 < cells.count
     }
 
     static func isProseTable(_ table: MarkupElement, types: [String]) -> Bool {
