@@ -34,6 +34,15 @@ import Testing
         #expect(read.map(\.words) == [402, 302, 502])
     }
 
+    @Test func aTOCLabelThatIsAWholeContentsListIsNoTitle() throws {
+        let long = (1...60).map { "The Tale of Number \($0)" }.joined(separator: " ")
+        let book = MemoryBook(
+            spine: [("a.xhtml", "<h2>A Story</h2>\(prose(300))"), ("b.xhtml", "<p>More of it.</p>\(prose(300))")],
+            toc: [entry(long, "a.xhtml"), entry("The Next", "b.xhtml")])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.title) == ["A Story", "The Next"])
+    }
+
     @Test func aOneEntryTOCAtTheCoverLeavesTheTextToItsParagraphHeadings() throws {
         // A converter's single "Start" entry at the cover page; song titles are plain paragraphs
         // that share their last word, each followed by more than 100 words of verse.

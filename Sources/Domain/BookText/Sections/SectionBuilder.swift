@@ -440,11 +440,17 @@ struct SectionBuilder {
         return f
     }
 
+    /// A label longer than this is no title (a TOC entry whose text is a whole printed contents list).
+    static let longestTitle = 150
+
     private func defaultTitleCandidates(_ d: Draft) -> String? {
         if let label = d.start.label, !label.isEmpty, !Patterns.looksLikeFileName(label),
             !(Patterns.isGenericLabel(label) && !d.features.headings.isEmpty)
         {
-            return label
+            guard label.count > Self.longestTitle else { return label }
+            if let h = d.features.headings.first, !h.isEmpty, h.count <= Self.longestTitle { return h }
+            let cut = label.prefix(Self.longestTitle)
+            return String(cut[..<(cut.lastIndex(of: " ") ?? cut.endIndex)]) + "…"
         }
         if let h = d.features.headings.first, !h.isEmpty { return h }
         let s = d.start.position.spineIndex
