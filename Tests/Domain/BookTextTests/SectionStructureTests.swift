@@ -60,6 +60,17 @@ import Testing
         #expect(index.warnings.contains { $0.message.contains("single entry") })
     }
 
+    @Test func aParagraphTitleIsSpokenOnce() throws {
+        let songs = ["First song", "Second song", "Third song"]
+        let book = MemoryBook(
+            spine: songs.enumerated().map { ("part\($0.offset).html", "<p>\($0.element)</p>\(verse(40))") }, toc: [])
+        let index = try SectionIndexer.index(book)
+        let section = try #require(index.sections.first { $0.title == "Second song" })
+        let blocks = try SpokenTextExtractor.blocks(for: section, in: book)
+        #expect(blocks.first?.text == "Second song")
+        #expect(blocks.filter { $0.text == "Second song" }.count == 1)
+    }
+
     @Test func aCoverThatHoldsTheWholeBookIsRead() throws {
         // The only TOC entry and a cover landmark point at the file where the whole text is.
         let book = MemoryBook(

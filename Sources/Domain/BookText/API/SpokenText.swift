@@ -110,6 +110,14 @@ public enum SpokenTextExtractor {
                         }
                         continue
                     }
+                    // A chapter title written as a paragraph ("Toinen runo", found as a heading line)
+                    // opens the section with exactly the title's words: it is the title too.
+                    if body.isEmpty, pendingHeadings.isEmpty, leadingHeadings.isEmpty, b.kind == .paragraph,
+                        !foldedTitle.isEmpty, TextNormalizer.fold(b.text) == foldedTitle
+                    {
+                        leadingHeadings.append(source)
+                        continue
+                    }
                     for (pendingSource, pending) in pendingHeadings {
                         body += spoken(pending, source: pendingSource, options: options, language: language(pending.language))
                     }
