@@ -251,11 +251,18 @@ import Testing
         let converter = jobs == 1 ? Converter(environment: env) : threadConverter(env)
         let started = Flag()
         let request = sandbox.request(jobs: jobs)
+        // The first progress event cancels the run from the converter's own thread: waiting for this
+        // test to wake up on a busy cooperative pool let the whole conversion finish first (2 cores).
+        let running = Locked<Task<ConversionSummary, any Error>?>(nil)
         let task = Task {
             try await converter.run(request) { event in
-                if case .progress = event { started.set() }
+                if case .progress = event {
+                    started.set()
+                    running.value?.cancel()
+                }
             }
         }
+        running.withLock { $0 = task }
         while !started.isSet { try await Task.sleep(for: .milliseconds(5)) }
         let cancelledAt = Date()
         task.cancel()
