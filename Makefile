@@ -47,10 +47,16 @@ samples:
 
 # Scores the section index against ../shared/corpus/labels.json: spine items and chapters
 # (scripts/eval.py), then the words a listener hears (../shared/tools/score_words.py, read in place).
+# The same books with every semantic hint stripped (scripts/strip_semantics.py) are scored too:
+# unseen books often carry none. The copies are written outside the repository.
 WORD_SCORER := ../shared/tools/score_words.py
+STRIPPED_CORPUS ?= $(or $(TMPDIR),/tmp)/epub2audio-stripped-corpus
 eval: build
 	@python3 scripts/eval.py --binary $(BIN) --corpus ../shared/corpus
-	@if [ -f $(WORD_SCORER) ]; then python3 $(WORD_SCORER) $(BIN) ../shared/corpus/labels.json ../shared/corpus; \
+	@if [ -f $(WORD_SCORER) ]; then \
+		python3 $(WORD_SCORER) $(BIN) ../shared/corpus/labels.json ../shared/corpus && \
+		python3 scripts/strip_semantics.py ../shared/corpus $(STRIPPED_CORPUS) && \
+		python3 $(WORD_SCORER) $(BIN) $(STRIPPED_CORPUS)/labels.json $(STRIPPED_CORPUS) --set stripped; \
 	else echo "eval: $(WORD_SCORER) is absent; the word-level score is skipped"; fi
 
 bench: bench-deps build

@@ -71,6 +71,49 @@ import Testing
         #expect(blocks.filter { $0.text == "Second song" }.count == 1)
     }
 
+    /// A stanza of four short lines broken with `<br/>`.
+    func stanza(_ n: Int) -> String {
+        "<p>" + (0..<4).map { "line \($0) of stanza \(n) here" }.joined(separator: "<br/>") + "</p>"
+    }
+
+    @Test func aPoemTitledLikeAPrefaceIsAPoem() throws {
+        let poems = (0..<10).map(stanza).joined()
+        let book = MemoryBook(
+            spine: [
+                ("p0.xhtml", "<h2>To the Reader</h2>\(poems)"), ("p1.xhtml", "<h2>The Swan</h2>\(poems)"),
+                ("p2.xhtml", "<h2>The Voyage</h2>\(poems)"),
+            ],
+            toc: [entry("Preface", "p0.xhtml"), entry("The Swan", "p1.xhtml"), entry("The Voyage", "p2.xhtml")])
+        let first = try #require(try SectionIndexer.index(book).sections.first)
+        #expect(first.included)
+        #expect(first.reasons.first?.contains("a poem, not a preface") == true)
+    }
+
+    @Test func aVersePrefaceTheBookMarksStaysAPreface() throws {
+        let poems = (0..<10).map(stanza).joined()
+        let book = MemoryBook(
+            spine: [("pre.xhtml", "<h2>Preface</h2>\(poems)"), ("ch1.xhtml", "<h1>Chapter 1</h1>\(prose(3000))")],
+            toc: [entry("Preface", "pre.xhtml"), entry("Chapter 1", "ch1.xhtml")],
+            landmarks: [EPUBLandmark(type: "preface", title: "Preface", target: EPUBLink(path: "pre.xhtml"))])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.kind) == [.preface, .chapter])
+        #expect(index.sections.map(\.included) == [false, true])
+    }
+
+    @Test func aPrintedContentsLaidOutAsATableOfLinksIsSkipped() throws {
+        let rows = (1...12).map { "<tr><td><a href='ch\($0).xhtml'>The Chapter Called \($0)</a></td></tr>" }.joined()
+        let book = MemoryBook(
+            spine: [
+                ("front.xhtml", "<h2>Contents</h2><table>\(rows)</table>"),
+                ("ch1.xhtml", "<h1>Chapter 1</h1>\(prose(3000))"),
+            ],
+            toc: [entry("Chapter 1", "ch1.xhtml")])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.kind) == [.toc, .chapter])
+        #expect(index.sections.map(\.included) == [false, true])
+        #expect(index.sections[0].words > 40, "the rows are words now, not an omitted table")
+    }
+
     @Test func aCoverThatHoldsTheWholeBookIsRead() throws {
         // The only TOC entry and a cover landmark point at the file where the whole text is.
         let book = MemoryBook(

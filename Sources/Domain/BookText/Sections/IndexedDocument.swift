@@ -23,6 +23,10 @@ struct IndexedBlock: Sendable {
     var isHeadingLine = false
     /// Starts like a numbered entry ("12.", "[3]", "iv)"): notes and index entries do.
     var isNumbered = false
+    /// A line of a poem, or a stanza: a paragraph of short lines broken with `<br>`.
+    var isVerse = false
+    /// A stanza's lines are at most this long on average (characters); prose broken by `<br>` is longer.
+    static let longestVerseLine = 70
     /// Short, and its folded text has Project Gutenberg's "start of the/this project gutenberg".
     var startsGutenbergText = false
     /// Short, and its folded text has "end of the/this project gutenberg" or starts "end of project gutenberg".
@@ -65,6 +69,10 @@ struct IndexedDocument: Sendable {
                 types: b.types, words: b.words, linkWords: b.linkWords, headingLevel: b.headingLevel)
             block.isNumbered = Self.startsWithNumber(b.text)
             block.isNavigation = b.omitted == .navigation
+            block.isVerse =
+                b.kind == .poemLine
+                || (b.lineBreaks >= 2 && b.text.utf8.count <= 4 * IndexedBlock.longestVerseLine * (b.lineBreaks + 1)
+                    && b.text.count <= IndexedBlock.longestVerseLine * (b.lineBreaks + 1))
             if b.kind != .heading, b.noteID == nil, b.omitted == nil, HeadingFamilies.isCandidate(b.text) {
                 block.isHeadingLine = true
             }

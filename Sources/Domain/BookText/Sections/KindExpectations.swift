@@ -27,6 +27,12 @@ struct KindExpectation: Sendable {
     /// Whether the book's own `epub:type`/`role` on the content lifts the size limit (long prose
     /// kinds: an introduction marked as one is one, however long).
     var semanticsLiftLimit = false
+    /// The kind is an essay in prose: a section that is mostly lines of verse is not one (a poem
+    /// titled "To the Reader" opens a book of poems; it is no preface).
+    var isProse = false
+
+    /// Share of verse lines that makes a section a poem rather than prose.
+    static let verseShare = 0.6
 
     /// A list shape needs at least this many text blocks to count (three links are no contents list).
     static let minimumListBlocks = 6
@@ -58,15 +64,22 @@ struct KindExpectation: Sendable {
         case .license: KindExpectation(maximumWords: 8000, semanticsLiftLimit: true)
         case .colophon, .aboutAuthor, .alsoBy, .advertisement, .contributors, .transcriberNotes:
             KindExpectation(maximumWords: 2000, shapes: [.shortLines, .links], maximumWordsWithShape: 5000)
-        case .foreword, .preface, .introduction, .afterword, .acknowledgments, .appendix:
-            KindExpectation(maximumWords: 5000, semanticsLiftLimit: true)
+        case .foreword, .preface, .introduction, .afterword:
+            KindExpectation(maximumWords: 5000, semanticsLiftLimit: true, isProse: true)
+        case .acknowledgments, .appendix: KindExpectation(maximumWords: 5000, semanticsLiftLimit: true)
         case .other: KindExpectation(maximumWords: 1500)
         }
     }
 
     /// Why a section of `kind` with these features cannot be that kind, or nil when it fits.
     static func misfit(kind: SectionKind, features f: SectionFeatures, markedBySemantics: Bool) -> String? {
-        guard let expectation = of(kind), f.words > expectation.maximumWords else { return nil }
+        guard let expectation = of(kind) else { return nil }
+        if expectation.isProse, !markedBySemantics, f.textBlocks >= minimumListBlocks,
+            Double(f.verseLines) >= verseShare * Double(f.textBlocks)
+        {
+            return "\(f.verseLines) of \(f.textBlocks) lines are verse: a poem, not a \(kind.rawValue)"
+        }
+        guard f.words > expectation.maximumWords else { return nil }
         if expectation.semanticsLiftLimit, markedBySemantics { return nil }
         let shapeFits = expectation.shapes.contains { has($0, f) }
         if shapeFits, f.words <= expectation.maximumWordsWithShape ?? .max { return nil }

@@ -52,11 +52,14 @@ struct SectionBuilder {
     static let generatedNameTokenFiles = 3
     /// Tokens of file names that say nothing about a file in this book (see `generatedNameTokenFiles`).
     private(set) var commonFileTokens: Set<String> = []
+    /// Words of the whole book outside notes.
+    let bookWords: Int
 
     init(package: EPUBPackage, docs: [IndexedDocument], options: SectionOptions) {
         self.package = package
         self.docs = docs
         self.options = options
+        bookWords = docs.reduce(0) { $0 + $1.words }
         var files: [String: Int] = [:]
         for item in package.spine {
             for token in Set(Patterns.tokens(ofName: item.href)) where token.first?.isLetter == true {
@@ -396,12 +399,14 @@ struct SectionBuilder {
         f.isTOCContainer = d.start.isContainer
         f.bookTitle = package.metadata.title
         f.commonFileTokens = commonFileTokens
+        f.bookWords = bookWords
         var openingText = OpeningText()
         for (_, b) in range {
             if b.kind == .heading, f.headings.count < 3 { f.headings.append(b.text) }
             if b.isNote, b.hasText { f.noteBlocks += 1 }
             guard !b.isNote, !b.isOmitted, b.hasText else { continue }
             if b.isNumbered { f.numberedBlocks += 1 }
+            if b.isVerse { f.verseLines += 1 }
             f.words += b.words
             f.linkWords += b.linkWords
             f.textBlocks += 1

@@ -43,6 +43,8 @@ struct SectionFeatures: Sendable {
     var numberedBlocks = 0
     /// Text blocks that are note bodies.
     var noteBlocks = 0
+    /// Text blocks that are lines of verse.
+    var verseLines = 0
     /// File-name tokens shared by so many of the book's files that they say nothing of one.
     var commonFileTokens: Set<String> = []
     /// Words of the whole book (outside notes).
@@ -87,7 +89,10 @@ enum SectionClassifier {
             if t == "bodymatter" || t == "text" {
                 out.append(Evidence(kind: nil, role: .body, weight: 1.5, reason: "landmark \"\(t)\" (start of the text)"))
             } else if let k = Patterns.semanticTypes[t] {
-                out.append(Evidence(kind: k, role: nil, weight: 2.5, reason: "landmark/guide \"\(t)\""))
+                // A landmark says where a kind starts: it vouches for the whole section only when the
+                // section is not most of the book (a landmark at the file where the text also begins).
+                let vouches = f.bookWords == 0 || 2 * f.words < f.bookWords
+                out.append(Evidence(kind: k, role: nil, weight: 2.5, reason: "landmark/guide \"\(t)\"", isSemantic: vouches))
             }
         }
         if f.allNonLinear {

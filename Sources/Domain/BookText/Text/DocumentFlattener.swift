@@ -33,6 +33,8 @@ struct RawBlock: Hashable, Sendable {
     var linkWords: Int
     /// Targets of the note references removed from this block, as written (`#n1`, `notes.xhtml#n1`).
     var noteRefs: [String]
+    /// Line breaks (`<br>`) inside the block outside a poem: a paragraph of short broken lines is a stanza.
+    var lineBreaks = 0
 }
 
 extension RawBlock {
@@ -98,6 +100,7 @@ struct DocumentFlattener {
     private var doc = FlatDocument()
     private var buffer = ""
     private var bufferLinkWords = 0
+    private var bufferLineBreaks = 0
     private var bufferNoteRefs: [String] = []
     private var pendingAnchors: [String] = []
     /// Ids that note references in this document point to (`#id`).
@@ -267,7 +270,12 @@ struct DocumentFlattener {
 
         switch name {
         case "br":
-            if ctx.inPoem { flush(ctx) } else { buffer += " " }
+            if ctx.inPoem {
+                flush(ctx)
+            } else {
+                buffer += " "
+                bufferLineBreaks += 1
+            }
             return
         case "hr":
             flush(ctx)
@@ -307,6 +315,7 @@ struct DocumentFlattener {
                 flush(c)
             }
             var rowCells: [[String]] = []
+            var rowLinkWords: [Int] = []
             var stack: [MarkupElement] = [e]
             while let x = stack.popLast() {
                 if x.localName == "tr" {
@@ -315,7 +324,10 @@ struct DocumentFlattener {
                         let t = TextNormalizer.normalize(c.rawText)
                         return t.isEmpty ? nil : t
                     }
-                    if !cells.isEmpty { rowCells.append(cells) }
+                    if !cells.isEmpty {
+                        rowCells.append(cells)
+                        rowLinkWords.append(Self.linkWords(in: x))
+                    }
                 } else if x.localName != "caption" {
                     for case .element(let c) in x.children.reversed() { stack.append(c) }
                 }
@@ -324,7 +336,10 @@ struct DocumentFlattener {
             let rows = rowCells.map { $0.joined(separator: ", ") }
             if Self.isWordTable(rowCells) {
                 // Definitions, glosses, a layout table of text: words the listener needs, row by row.
-                for row in rows { appendBlock(kind: .paragraph, text: CitationFilter.removeCitations(from: row), ctx: ctx) }
+                // A table of links (a printed contents list) keeps its link words for the classifier.
+                for (row, links) in zip(rows, rowLinkWords) {
+                    appendBlock(kind: .paragraph, text: CitationFilter.removeCitations(from: row), ctx: ctx, linkWords: links)
+                }
             } else if !rows.isEmpty {
                 appendBlock(kind: .notice, text: "Table omitted.", ctx: ctx, omitted: .table(rows: rows))
             }
@@ -427,6 +442,20 @@ struct DocumentFlattener {
         }
     }
 
+    /// Words inside the links below `e`.
+    static func linkWords(in e: MarkupElement) -> Int {
+        var words = 0
+        var stack = [e]
+        while let x = stack.popLast() {
+            if x.localName == "a", x.value(of: "href") != nil {
+                words += TextNormalizer.wordCount(x.rawText)
+                continue
+            }
+            for case .element(let c) in x.children { stack.append(c) }
+        }
+        return words
+    }
+
     /// A table of words rather than figures: fewer than a fifth of its cells are without letters
     /// (numbers, dates, amounts). Such a table is read row by row; a table of figures is announced.
     static func isWordTable(_ rows: [[String]]) -> Bool {
@@ -527,8 +556,10 @@ struct DocumentFlattener {
         text = CitationFilter.removeCitations(from: text)
         let linkWords = bufferLinkWords
         let refs = bufferNoteRefs
+        let lineBreaks = bufferLineBreaks
         buffer = ""
         bufferLinkWords = 0
+        bufferLineBreaks = 0
         bufferNoteRefs = []
         guard !text.isEmpty else {
             if !refs.isEmpty, var last = doc.blocks.popLast() {
@@ -542,6 +573,7 @@ struct DocumentFlattener {
             return
         }
         appendBlock(kind: currentKind(ctx), text: text, ctx: ctx, linkWords: linkWords, noteRefs: refs)
+        doc.blocks[doc.blocks.count - 1].lineBreaks = lineBreaks
     }
 
     /// A row of asterisks, dots or similar ornaments marks a scene break.
