@@ -114,6 +114,53 @@ import Testing
         #expect(index.sections[0].words > 40, "the rows are words now, not an omitted table")
     }
 
+    @Test func aTitlePageAheadOfTheFirstChapterInItsFileIsCutOff() throws {
+        let contents = (1...8).map { "<p><a href='#c\($0)'>Chapter \($0)</a></p>" }.joined()
+        let book = MemoryBook(
+            title: "Big Book",
+            spine: [
+                ("text.xhtml", "<h1>Big Book</h1><p>by Somebody Else</p><h2>Contents</h2>\(contents)<h2 id='c1'>Chapter 1</h2>\(prose(900))"),
+                ("more.xhtml", "<h2>Chapter 2</h2>\(prose(900))"),
+            ],
+            toc: [entry("Chapter 1", "text.xhtml"), entry("Chapter 2", "more.xhtml")])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.filter(\.included).map(\.title) == ["Chapter 1", "Chapter 2"])
+        #expect(index.sections.filter(\.included).map(\.words) == [902, 902])
+        #expect(index.sections.first?.included == false)
+    }
+
+    @Test func aLandmarkAtTheFileHoldingTheBookMarksOnlyWhereItsKindStarts() throws {
+        let book = MemoryBook(
+            title: "Big Book",
+            spine: [
+                (
+                    "book.xhtml",
+                    "<p>Big Book</p><p>by Somebody Else</p><p>Copyright © 2001. All rights reserved.</p>"
+                        + "<h2>The First Chapter</h2>\(prose(3000))<h2>The Second Chapter</h2>\(prose(3000))"
+                ),
+            ],
+            toc: [entry("Big Book", "book.xhtml")],
+            landmarks: [EPUBLandmark(type: "title-page", title: "Title", target: EPUBLink(path: "book.xhtml"))])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.first?.included == false)
+        #expect(index.sections.first?.words ?? 0 < 20)
+        #expect(index.sections.filter(\.included).reduce(0) { $0 + $1.words } == 2 * 3003)
+    }
+
+    @Test func aTOCOfPartsOnlyGetsTheChaptersFromHeadings() throws {
+        let part = { (name: String, a: Int) in
+            "<h1>Part \(name)</h1><h2>Chapter \(a)</h2>\(prose(500))<h2>Chapter \(a + 1)</h2>\(prose(500))"
+        }
+        let book = MemoryBook(
+            spine: [("p1.xhtml", part("One", 1)), ("p2.xhtml", part("Two", 3))],
+            toc: [entry("Part One", "p1.xhtml"), entry("Part Two", "p2.xhtml")])
+        let index = try SectionIndexer.index(book)
+        let chapters = index.sections.filter { $0.kind == .chapter }
+        #expect(chapters.map(\.title) == ["Chapter 1", "Chapter 2", "Chapter 3", "Chapter 4"])
+        #expect(chapters.map(\.partTitle) == ["Part One", "Part One", "Part Two", "Part Two"])
+        #expect(index.sections.allSatisfy { $0.included })
+    }
+
     @Test func aCoverThatHoldsTheWholeBookIsRead() throws {
         // The only TOC entry and a cover landmark point at the file where the whole text is.
         let book = MemoryBook(

@@ -21,6 +21,12 @@ extension SectionBuilder {
     func assessTOC(_ starts: [SectionStart], allTargets: Set<TextPosition>) -> TOCQuality {
         if starts.isEmpty { return .absent }
         if allTargets.count <= 1 { return .degenerate(reason: "the table of contents has a single entry") }
+        let labels = starts.compactMap(\.label)
+        if labels.count >= 2, labels.count == starts.count, labels.allSatisfy(Patterns.isPartTitle),
+            package.toc.allSatisfy({ $0.children.isEmpty })
+        {
+            return .degenerate(reason: "the table of contents lists only parts")
+        }
         let total = docs.reduce(0) { $0 + $1.words }
         guard total > 0 else { return .usable }
         let covered = wordsInSections(startingAt: starts.map(\.position))
@@ -77,13 +83,21 @@ extension SectionBuilder {
             if let level = opening.first(where: { $0.kind == .heading })?.headingLevel { openingLevels.append(level) }
             for b in doc.blocks where b.kind == .heading { counts[b.headingLevel ?? 6, default: 0] += 1 }
         }
-        let chapterLevel: Int
+        var chapterLevel: Int
         if openingLevels.count >= 2 {
             chapterLevel = mostCommon(openingLevels)
         } else if let level = counts.keys.sorted().first(where: { $0 <= 4 && counts[$0]! >= 3 }) {
             chapterLevel = level
         } else {
             return []
+        }
+        // Parts are no chapters: when every heading at that level names a part, chapters are the
+        // next level used below it.
+        let atLevel = docs.flatMap { $0.blocks.filter { $0.kind == .heading && $0.headingLevel == chapterLevel } }
+        if !atLevel.isEmpty, atLevel.allSatisfy({ Patterns.isPartTitle($0.text) }),
+            let below = counts.keys.sorted().first(where: { $0 > chapterLevel && $0 <= 4 && counts[$0]! >= 2 })
+        {
+            chapterLevel = below
         }
         var starts: [SectionStart] = []
         for (s, doc) in docs.enumerated() {
@@ -97,7 +111,8 @@ extension SectionBuilder {
                                 position: position, origin: .toc, label: b.text, link: link(at: position),
                                 tocOrder: starts.count, fromHeadings: true))
                     }
-                    previousWasStart = true
+                    // A part's heading does not swallow the first chapter's heading that follows it.
+                    previousWasStart = !Patterns.isPartTitle(b.text)
                 } else if b.hasText, b.kind != .heading {
                     previousWasStart = false
                 }

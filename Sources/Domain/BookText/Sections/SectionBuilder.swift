@@ -222,7 +222,8 @@ struct SectionBuilder {
                 starts += headings
             }
         }
-        starts = dedupe(starts)
+        starts = partTitlesForHeadings(dedupe(starts))
+        starts = dedupe(splitFilesLandmarksOverreach(startFirstEntryAtItsHeading(starts)))
 
         // Text the TOC does not reach: whole spine items, or the head of an item before its first start.
         var firstInFile: [Int: Int] = [:]
@@ -254,6 +255,21 @@ struct SectionBuilder {
         return SectionIndex(sections: finish(drafts), warnings: warnings)
     }
 
+    /// Chapters found among the headings inside a part the TOC lists take that part's title.
+    private func partTitlesForHeadings(_ starts: [SectionStart]) -> [SectionStart] {
+        var part: String?
+        return starts.map { start in
+            var s = start
+            if s.origin == .toc, !s.fromHeadings {
+                part = s.label.flatMap { Patterns.isPartTitle($0) ? $0 : nil } ?? (s.isContainer ? s.label : nil)
+            } else if s.fromHeadings, s.partTitle == nil, let label = s.label, !Patterns.isPartTitle(label) {
+                s.partTitle = part
+                s.level = part == nil ? 1 : 2
+            }
+            return s
+        }
+    }
+
     /// Several starts at one position: the most specific TOC entry wins (a part and its first
     /// chapter at the same place make one chapter section in that part).
     private mutating func dedupe(_ starts: [SectionStart]) -> [SectionStart] {
@@ -272,7 +288,7 @@ struct SectionBuilder {
                     var child = s
                     child.partTitle = child.partTitle ?? existing.label
                     byPosition[s.position] = child
-                } else if s.level == existing.level, s.label != existing.label {
+                } else if s.level == existing.level, s.label != existing.label, !s.fromHeadings, !existing.fromHeadings {
                     warnings.append(
                         EPUBWarning(.minor, path: s.link?.path, "TOC entries \"\(existing.label ?? "")\" and \"\(s.label ?? "")\" point at the same place; keeping the first"))
                 }
