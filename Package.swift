@@ -80,7 +80,8 @@ let package = Package(
         .testTarget(
             name: "NormalizationTests", dependencies: ["Normalization"], path: "Tests/Domain/NormalizationTests"),
         .testTarget(
-            name: "ConversionTests", dependencies: ["Conversion", "Contracts", "EPUBReader", "BookText"],
+            name: "ConversionTests",
+            dependencies: ["Conversion", "Contracts", "EPUBReader", "BookText", "ESpeakEngine", "AudioFiles", "TestSupport"],
             path: "Tests/Pipeline/ConversionTests"),
         .testTarget(name: "CLITests", dependencies: ["EPUB2AudioCLI", "TestSupport"], path: "Tests/CLITests"),
     ]

@@ -119,8 +119,11 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
         options.math = omission("math") ?? options.math
         textOptions = options
         bookSections = Dictionary(index.sections.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+        // "III" under "Volume I" is named "Volume I — III" in files, tags and the playlist.
         sections = index.sections.map {
-            PlannedSection(number: $0.number, title: $0.title, words: $0.words, included: $0.included)
+            PlannedSection(
+                number: $0.number, title: OutputNaming.displayTitle($0.title, partTitle: $0.partTitle),
+                words: $0.words, included: $0.included)
         }
         let metadata = epub.package.metadata
         if input.options["normalize"] == "false" {
