@@ -3,9 +3,9 @@ import TestSupport
 
 /// A small EPUB 3 written by a test: a nested navigation document and one XHTML file per entry that
 /// has a body, so books with volumes and with passages in other languages are one literal each.
-struct SmallEPUB {
+struct SmallEPUB: Sendable {
     /// A TOC entry; `body` (XHTML inside `<body>`) makes a file of its own for it.
-    struct Entry {
+    struct Entry: Sendable {
         var title: String
         var body: String?
         var language: String?
