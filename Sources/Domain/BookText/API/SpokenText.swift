@@ -34,6 +34,9 @@ public struct SpokenTextOptions: Hashable, Sendable {
     public var equationNotice: String
     /// Put before an image's alt text.
     public var imagePrefix: String
+    /// The language the book is read in, when not its `dc:language` (whose text contradicts it): blocks
+    /// are marked with their language when it differs from this one.
+    public var language: String?
 
     public init(
         notes: Notes = .skip, tables: Omission = .notice, code: Omission = .notice, images: Omission = .notice,
@@ -74,7 +77,7 @@ public enum SpokenTextExtractor {
         throws -> [SpokenBlock]
     {
         let package = cache.book.package
-        let bookLanguage = package.metadata.languages.first?.lowercased()
+        let bookLanguage = (options.language ?? package.metadata.languages.first)?.lowercased()
         func language(_ l: String?) -> String? {
             guard let l, !l.isEmpty, l.lowercased() != bookLanguage else { return nil }
             return l

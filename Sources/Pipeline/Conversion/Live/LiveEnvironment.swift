@@ -117,6 +117,7 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
         options.code = omission("code") ?? options.code
         options.images = omission("images") ?? options.images
         options.math = omission("math") ?? options.math
+        options.language = input.options["language"]
         textOptions = options
         bookSections = Dictionary(index.sections.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
         // "III" under "Volume I" is named "Volume I — III" in files, tags and the playlist.
