@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "ZipReaderTests", dependencies: ["ZipReader", "TestSupport"], path: "Tests/Wrappers/ZipReaderTests"),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], path: "Tests/Wrappers/MarkupTests"),
         .testTarget(
-            name: "ESpeakEngineTests", dependencies: ["ESpeakEngine", "Contracts"],
+            name: "ESpeakEngineTests", dependencies: ["ESpeakEngine", "Contracts", "TestSupport"],
             path: "Tests/Wrappers/ESpeakEngineTests"),
         .testTarget(
             name: "AudioFilesTests", dependencies: ["AudioFiles", "Contracts"], path: "Tests/Wrappers/AudioFilesTests"),

@@ -38,10 +38,12 @@ struct LanguageMismatchCLITests {
         #expect(result.stderr.contains("'en' (dc:language)"))
     }
 
-    @Test("--voice auto follows the text; --voice decides otherwise; the warning comes once", arguments: [
-        ("auto", "gmw/de", "Kapitel vier"),
-        ("en", "gmw/en", "Kapitel the Fourth"),
-    ])
+    @Test(
+        "--voice auto follows the text; --voice decides otherwise; the warning comes once",
+        arguments: [
+            ("auto", "gmw/de", "Kapitel vier"),
+            ("en", "gmw/en", "Kapitel the Fourth"),
+        ])
     func voiceFollowsTheTextOrTheOption(voice: String, expectedVoice: String, title: String) async throws {
         let scratch = try Scratch("lang-voice")
         let book = try Self.book(in: scratch)
@@ -65,7 +67,8 @@ struct LanguageMismatchCLITests {
         let scratch = try Scratch("lang-agree")
         let book = try Self.book(in: scratch, declared: "de")
         let out = scratch.file("out").path
-        let result = try await BinaryRunner.run([book, "--chapters", "1", "-o", out, "--progress", "none"], timeout: 90)
+        let result = try await BinaryRunner.run(
+            [book, "--chapters", "1", "-o", out, "--progress", "none"], timeout: 90)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("dc:language"), "\(result.stderr)")
         #expect(Self.voice(in: out) == "gmw/de")

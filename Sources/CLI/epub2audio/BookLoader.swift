@@ -41,7 +41,8 @@ enum BookLoader {
             }
         }
         let mismatch = BookLanguage.mismatch(in: book)
-        let warnings = book.package.warnings + book.lookupWarnings + index.warnings + (mismatch.map { [$0.warning] } ?? [])
+        let warnings =
+            book.package.warnings + book.lookupWarnings + index.warnings + (mismatch.map { [$0.warning] } ?? [])
         return LoadedBook(
             path: path, book: book, sections: sections, warnings: deduplicated(warnings), index: index,
             options: options, languageMismatch: mismatch)

@@ -5,18 +5,54 @@ import Testing
 /// Issue 12: the language of a text from its script and stop words; the book check built on it.
 @Suite struct LanguageDetectionTests {
     static let texts: [(String, String)] = [
-        ("en", "The keeper climbed the narrow stairs at dusk and lit the great lamp above the sea while the wind was blowing."),
-        ("fr", "Le gardien monta l'escalier étroit au crépuscule et alluma la grande lampe au-dessus de la mer, pendant que le vent soufflait."),
-        ("de", "Der Wärter stieg in der Dämmerung die schmale Treppe hinauf und zündete die große Lampe über dem Meer an, während der Wind wehte."),
-        ("es", "El guardián subió la estrecha escalera al anochecer y encendió la gran lámpara sobre el mar, mientras el viento soplaba del norte."),
-        ("it", "Il guardiano salì la stretta scala al tramonto e accese la grande lampada sopra il mare, mentre il vento soffiava e la notte era fredda."),
-        ("pt", "O guarda subiu a escada estreita ao anoitecer e acendeu a grande lâmpada sobre o mar, enquanto o vento soprava e a noite era fria."),
-        ("nl", "De wachter klom in de schemering de smalle trap op en stak de grote lamp boven de zee aan, terwijl de wind uit het noorden waaide."),
-        ("sv", "Väktaren gick uppför den smala trappan i skymningen och tände den stora lampan över havet, medan vinden blåste och det var kallt."),
-        ("pl", "Strażnik wszedł o zmierzchu po wąskich schodach i zapalił wielką lampę nad morzem, a wiatr wiał z północy i było zimno, ale on nie spał."),
-        ("fi", "Vartija kiipesi hämärässä kapeita portaita ja sytytti suuren lampun meren yllä, kun tuuli puhalsi ja oli kylmä, mutta hän ei nukkunut."),
-        ("ru", "Смотритель поднялся по узкой лестнице в сумерках и зажёг большую лампу над морем, пока ветер дул с севера."),
-        ("uk", "Доглядач піднявся вузькими сходами в сутінках і запалив велику лампу над морем, поки вітер дув з півночі."),
+        (
+            "en",
+            "The keeper climbed the narrow stairs at dusk and lit the great lamp above the sea while the wind was blowing."
+        ),
+        (
+            "fr",
+            "Le gardien monta l'escalier étroit au crépuscule et alluma la grande lampe au-dessus de la mer, pendant que le vent soufflait."
+        ),
+        (
+            "de",
+            "Der Wärter stieg in der Dämmerung die schmale Treppe hinauf und zündete die große Lampe über dem Meer an, während der Wind wehte."
+        ),
+        (
+            "es",
+            "El guardián subió la estrecha escalera al anochecer y encendió la gran lámpara sobre el mar, mientras el viento soplaba del norte."
+        ),
+        (
+            "it",
+            "Il guardiano salì la stretta scala al tramonto e accese la grande lampada sopra il mare, mentre il vento soffiava e la notte era fredda."
+        ),
+        (
+            "pt",
+            "O guarda subiu a escada estreita ao anoitecer e acendeu a grande lâmpada sobre o mar, enquanto o vento soprava e a noite era fria."
+        ),
+        (
+            "nl",
+            "De wachter klom in de schemering de smalle trap op en stak de grote lamp boven de zee aan, terwijl de wind uit het noorden waaide."
+        ),
+        (
+            "sv",
+            "Väktaren gick uppför den smala trappan i skymningen och tände den stora lampan över havet, medan vinden blåste och det var kallt."
+        ),
+        (
+            "pl",
+            "Strażnik wszedł o zmierzchu po wąskich schodach i zapalił wielką lampę nad morzem, a wiatr wiał z północy i było zimno, ale on nie spał."
+        ),
+        (
+            "fi",
+            "Vartija kiipesi hämärässä kapeita portaita ja sytytti suuren lampun meren yllä, kun tuuli puhalsi ja oli kylmä, mutta hän ei nukkunut."
+        ),
+        (
+            "ru",
+            "Смотритель поднялся по узкой лестнице в сумерках и зажёг большую лампу над морем, пока ветер дул с севера."
+        ),
+        (
+            "uk",
+            "Доглядач піднявся вузькими сходами в сутінках і запалив велику лампу над морем, поки вітер дув з півночі."
+        ),
         ("el", "Ο φύλακας ανέβηκε τη στενή σκάλα το σούρουπο και άναψε τη μεγάλη λάμπα πάνω από τη θάλασσα."),
         ("ja", "灯台守は夕暮れに狭い階段を上り、海の上の大きなランプに火をともした。"),
         ("zh", "灯塔看守人在黄昏时爬上狭窄的楼梯，点亮了海上的大灯，风从北方吹来。"),
@@ -65,13 +101,20 @@ import Testing
     func disagreementNeedsAKnownLanguageOrAnotherScript(declared: String, detected: String, expected: Bool) {
         let detection = DetectedLanguage(language: detected, confidence: 0.9)
         #expect(LanguageDetector.contradicts(declared: declared, detected: detection) == expected)
-        #expect(!LanguageDetector.contradicts(declared: declared, detected: DetectedLanguage(language: detected, confidence: 0.4)))
+        #expect(
+            !LanguageDetector.contradicts(
+                declared: declared, detected: DetectedLanguage(language: detected, confidence: 0.4)))
     }
 
     static let germanChapter =
-        "<h1>Erstes Kapitel</h1><p>" + String(repeating: "Der Wärter stieg die Treppe hinauf und zündete die Lampe an, aber der Wind war stark. ", count: 6) + "</p>"
+        "<h1>Erstes Kapitel</h1><p>"
+        + String(
+            repeating: "Der Wärter stieg die Treppe hinauf und zündete die Lampe an, aber der Wind war stark. ",
+            count: 6) + "</p>"
     static let englishChapter =
-        "<h1>Chapter One</h1><p>" + String(repeating: "The keeper climbed the stairs and lit the lamp, but the wind was strong. ", count: 6) + "</p>"
+        "<h1>Chapter One</h1><p>"
+        + String(repeating: "The keeper climbed the stairs and lit the lamp, but the wind was strong. ", count: 6)
+        + "</p>"
 
     @Test func aBookDeclaredEnglishButWrittenInGermanIsNoticed() throws {
         let book = MemoryBook(
@@ -83,17 +126,18 @@ import Testing
         #expect(mismatch.warning.description.contains("'en'") && mismatch.warning.description.contains("'de'"))
     }
 
-    @Test(arguments: [
-        // The text agrees with dc:language.
-        ("de", nil, germanChapter),
-        ("en", nil, englishChapter),
-        // A content document declares a language: trusted, whatever the text looks like.
-        ("en", "en", germanChapter),
-        // A language the detector cannot tell from German's neighbours is not disputed.
-        ("nb", nil, germanChapter),
-        // Too little text to tell.
-        ("en", nil, "<p>Guten Tag.</p>"),
-    ] as [(String, String?, String)])
+    @Test(
+        arguments: [
+            // The text agrees with dc:language.
+            ("de", nil, germanChapter),
+            ("en", nil, englishChapter),
+            // A content document declares a language: trusted, whatever the text looks like.
+            ("en", "en", germanChapter),
+            // A language the detector cannot tell from German's neighbours is not disputed.
+            ("nb", nil, germanChapter),
+            // Too little text to tell.
+            ("en", nil, "<p>Guten Tag.</p>"),
+        ] as [(String, String?, String)])
     func noMismatchWhenTheTextAgreesOrCannotTell(declared: String, documentLanguage: String?, body: String) {
         let book = MemoryBook(
             spine: [("c1.xhtml", body)], toc: [], language: declared, documentLanguage: documentLanguage)

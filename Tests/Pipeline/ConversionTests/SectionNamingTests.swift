@@ -8,7 +8,9 @@ import Testing
 /// Issue 12: in a book with volumes, chapters titled "I", "II" are named after their volume in file
 /// names, tags and the playlist, through the live source and writer (with a fake engine).
 @Suite struct SectionNamingTests {
-    static let chapter = "<p>" + Array(repeating: "The keeper climbed the stairs and lit the lamp.", count: 12)
+    static let chapter =
+        "<p>"
+        + Array(repeating: "The keeper climbed the stairs and lit the lamp.", count: 12)
         .joined(separator: " ") + "</p>"
 
     static func volume(_ title: String) -> SmallEPUB.Entry {

@@ -1,6 +1,7 @@
 import Contracts
 import ESpeakEngine
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Conversion
@@ -34,7 +35,7 @@ final class RecordingEngine: SpeechEngine {
 }
 
 /// Issue 12, end to end with real espeak-ng: the live source, chunker, engine and writer.
-@Suite(.serialized) struct VoiceSwitchingTests {
+@Suite(.serialized, .realSpeechEngine) struct VoiceSwitchingTests {
     static let german = "Der Wind wehte über das Meer, und die Möwen schrien laut über dem alten Leuchtturm."
     static let french = "Le vent soufflait sur la mer, et les mouettes criaient au-dessus du vieux phare."
     static let english = "The wind blew across the sea, and the gulls cried loudly above the old lighthouse."
@@ -54,12 +55,13 @@ final class RecordingEngine: SpeechEngine {
         ])
 
     /// The heading of a German chapter in an English book is normalised with German rules.
-    @Test(arguments: [
-        ("de", "Kapitel IV", "Kapitel vier", "de"),
-        ("fr", "Chapitre IV", "Chapitre quatre", "fr"),
-        ("es", "Capítulo IV", "Capítulo cuatro", "es"),
-        ("en", "Chapter IV", "Chapter Four", nil),
-    ] as [(String, String, String, String?)])
+    @Test(
+        arguments: [
+            ("de", "Kapitel IV", "Kapitel vier", "de"),
+            ("fr", "Chapitre IV", "Chapitre quatre", "fr"),
+            ("es", "Capítulo IV", "Capítulo cuatro", "es"),
+            ("en", "Chapter IV", "Chapter Four", nil),
+        ] as [(String, String, String, String?)])
     func aChaptersTitleIsReadInItsLanguage(language: String, title: String, spoken: String, tag: String?) throws {
         let sandbox = try Sandbox()
         let path = try SmallEPUB(

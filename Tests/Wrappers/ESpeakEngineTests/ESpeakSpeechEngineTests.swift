@@ -1,4 +1,5 @@
 import Contracts
+import TestSupport
 import Testing
 
 @testable import ESpeakEngine
@@ -15,8 +16,9 @@ private func speak(_ engine: ESpeakSpeechEngine, _ text: String, language: Strin
 
 private struct Boom: Error {}
 
-/// espeak-ng is process-global: these tests run one at a time, each with its own engine.
-@Suite(.serialized) struct ESpeakSpeechEngineTests {
+/// espeak-ng is process-global: these tests run one at a time, each with its own engine, and not while
+/// a suite of another target has an engine (`.realSpeechEngine`).
+@Suite(.serialized, .realSpeechEngine) struct ESpeakSpeechEngineTests {
     @Test func initialisesAt22050AndSpeaks() throws {
         let engine = try ESpeakSpeechEngine()
         #expect(engine.sampleRate == 22_050)

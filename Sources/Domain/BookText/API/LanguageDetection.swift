@@ -62,19 +62,20 @@ public enum LanguageDetector {
 
         // A script of its own: the script decides (Han without kana is Chinese; with kana, Japanese).
         let latin = scripts[.latin] ?? 0
-        if let (script, count) = scripts.filter({ $0.key != .latin && $0.key != .kana }).max(by: { $0.value < $1.value }),
-            Double(count + (scripts[.kana] ?? 0)) / Double(letters) >= 0.5, count + (scripts[.kana] ?? 0) >= 20
-        {
-            let share = Double(count + (scripts[.kana] ?? 0)) / Double(letters)
-            return DetectedLanguage(language: script.language(kana: scripts[.kana] ?? 0, text: text), confidence: share)
-        }
-        if let kana = scripts[.kana], kana >= 20, Double(kana) / Double(letters) >= 0.5 {
-            return DetectedLanguage(language: "ja", confidence: Double(kana) / Double(letters))
+        let kana = scripts[.kana] ?? 0
+        let others = Script.allCases.filter { $0 != .latin && $0 != .kana && scripts[$0] != nil }
+        let own = others.max { scripts[$0]! < scripts[$1]! }
+        let ownLetters = (own.flatMap { scripts[$0] } ?? 0) + kana
+        if ownLetters >= 20, Double(ownLetters) / Double(letters) >= 0.5 {
+            let language = own?.language(kana: kana, text: text) ?? "ja"
+            return DetectedLanguage(language: language, confidence: Double(ownLetters) / Double(letters))
         }
         guard Double(latin) / Double(letters) >= 0.5, words.count >= minimumWords else { return nil }
 
         let scores = stopWordScores(words)
-        let ranked = scores.sorted { $0.value.weight != $1.value.weight ? $0.value.weight > $1.value.weight : $0.key < $1.key }
+        let ranked = scores.sorted {
+            $0.value.weight != $1.value.weight ? $0.value.weight > $1.value.weight : $0.key < $1.key
+        }
         guard let best = ranked.first, best.value.hits >= minimumStopWords else { return nil }
         let second = ranked.dropFirst().first?.value.weight ?? 0
         guard best.value.weight >= winningRatio * second else { return nil }
@@ -179,7 +180,7 @@ public enum LanguageDetector {
 }
 
 /// Writing systems the detector tells apart.
-enum Script: Hashable {
+enum Script: Hashable, CaseIterable {
     case latin, cyrillic, greek, arabic, hebrew, han, kana, hangul, devanagari, thai, armenian, georgian
 
     init?(_ scalar: Unicode.Scalar) {

@@ -163,7 +163,8 @@ public enum SpokenTextExtractor {
         let titleLanguage = language(leadingHeadings.isEmpty ? firstLanguage : leadingLanguage)
         var out = [
             SpokenBlock(
-                kind: .title, text: TextNormalizer.normalize(section.title), language: titleLanguage, source: titleSource)
+                kind: .title, text: TextNormalizer.normalize(section.title), language: titleLanguage,
+                source: titleSource)
         ]
         out += body
         if options.notes == .end {
