@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "ZipReaderTests", dependencies: ["ZipReader", "TestSupport"], path: "Tests/Wrappers/ZipReaderTests"),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], path: "Tests/Wrappers/MarkupTests"),
         .testTarget(
-            name: "ESpeakEngineTests", dependencies: ["ESpeakEngine", "Contracts"],
+            name: "ESpeakEngineTests", dependencies: ["ESpeakEngine", "Contracts", "TestSupport"],
             path: "Tests/Wrappers/ESpeakEngineTests"),
         .testTarget(
             name: "AudioFilesTests", dependencies: ["AudioFiles", "Contracts"], path: "Tests/Wrappers/AudioFilesTests"),
@@ -80,7 +80,8 @@ let package = Package(
         .testTarget(
             name: "NormalizationTests", dependencies: ["Normalization"], path: "Tests/Domain/NormalizationTests"),
         .testTarget(
-            name: "ConversionTests", dependencies: ["Conversion", "Contracts", "EPUBReader", "BookText"],
+            name: "ConversionTests",
+            dependencies: ["Conversion", "Contracts", "EPUBReader", "BookText", "ESpeakEngine", "AudioFiles", "TestSupport"],
             path: "Tests/Pipeline/ConversionTests"),
         .testTarget(name: "CLITests", dependencies: ["EPUB2AudioCLI", "TestSupport"], path: "Tests/CLITests"),
     ]

@@ -71,12 +71,13 @@ enum Conversions {
     /// A book of `chapters` chapters of about `words` words each, written into `scratch`.
     static func book(
         in scratch: Scratch, name: String = "book.epub", title: String = "The Long Watch", chapters: Int,
-        words: Int
+        words: Int, quotations: [Int: (language: String, text: String)] = [:]
     ) throws -> String {
         let book = TestBook(
             title: title, authors: ["Ada Keeper"],
             chapters: (1...chapters).map {
-                TestBook.Chapter(title: "Chapter \($0)", paragraphs: prose(words: words, seed: $0))
+                TestBook.Chapter(
+                    title: "Chapter \($0)", paragraphs: prose(words: words, seed: $0), quotation: quotations[$0])
             })
         let url = scratch.file(name)
         try book.write(to: url)
@@ -298,10 +299,16 @@ extension EndToEnd {
             #expect(voice?["rate"] as? Int == 260)
         }
 
-        @Test("--jobs 1 and --jobs 2 give byte-identical files")
+        @Test("--jobs 1 and --jobs 2 give byte-identical files, also where the voice switches mid-section")
         func jobsDoNotChangeBytes() async throws {
             let scratch = try Scratch("jobs")
-            let book = try Conversions.book(in: scratch, chapters: 3, words: 150)
+            // Chapter 2 quotes French and chapter 3 German: the engine switches voice and back.
+            let book = try Conversions.book(
+                in: scratch, chapters: 3, words: 150,
+                quotations: [
+                    2: ("fr", "Le vent soufflait sur la mer, et les mouettes criaient au-dessus du phare."),
+                    3: ("de", "Der Wind wehte über das Meer, und die Möwen schrien über dem Leuchtturm."),
+                ])
             let one = scratch.file("one").path
             let two = scratch.file("two").path
             #expect(try await BinaryRunner.run([book, "-o", one, "--jobs", "1"]).status == 0)

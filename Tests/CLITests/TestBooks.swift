@@ -12,6 +12,8 @@ struct TestBook {
         var paragraphs: [String]
         /// The `epub:type` of the file's `<section>`: `appendix`, `preface`... make front or back matter.
         var epubType = "chapter"
+        /// A quotation in another language, after the first paragraph: `(xml:lang, text)`.
+        var quotation: (language: String, text: String)?
     }
 
     var title: String
@@ -66,7 +68,13 @@ struct TestBook {
                 """
             ))
         for (index, chapter) in chapters.enumerated() {
-            let body = chapter.paragraphs.map { "<p>\(escaped($0))</p>" }.joined(separator: "\n")
+            var paragraphs = chapter.paragraphs.map { "<p>\(escaped($0))</p>" }
+            if let quotation = chapter.quotation {
+                paragraphs.insert(
+                    "<blockquote xml:lang=\"\(quotation.language)\"><p>\(escaped(quotation.text))</p></blockquote>",
+                    at: min(1, paragraphs.count))
+            }
+            let body = paragraphs.joined(separator: "\n")
             files.append(
                 (
                     "OEBPS/c\(index + 1).xhtml",

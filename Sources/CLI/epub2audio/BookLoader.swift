@@ -13,6 +13,8 @@ struct LoadedBook {
     /// The index as the indexer made it (before `--chapters`), and the options it was made with.
     var index: SectionIndex
     var options: SectionOptions
+    /// Set when `dc:language` is contradicted by the text (its warning is in `warnings`).
+    var languageMismatch: LanguageMismatch?
 
     /// The title from the metadata; a book without one is named after its file, and says so.
     var displayTitle: String {
@@ -38,10 +40,12 @@ enum BookLoader {
                 sections[position].included = chapters.contains(sections[position].number)
             }
         }
-        let warnings = book.package.warnings + book.lookupWarnings + index.warnings
+        let mismatch = BookLanguage.mismatch(in: book)
+        let warnings =
+            book.package.warnings + book.lookupWarnings + index.warnings + (mismatch.map { [$0.warning] } ?? [])
         return LoadedBook(
             path: path, book: book, sections: sections, warnings: deduplicated(warnings), index: index,
-            options: options)
+            options: options, languageMismatch: mismatch)
     }
 
     /// Expands folders into the EPUB files they hold (recursively, sorted) and keeps files as given.

@@ -114,8 +114,8 @@ extension ConvertCommand {
     func conversionRequest(for loaded: LoadedBook, outputDirectory: String, stderrStyle: TerminalStyle) throws
         -> ConversionRequest
     {
-        let voiceSettings = VoiceSettings(
-            voice: try resolvedVoice(for: loaded, style: stderrStyle), rate: rate, pitch: pitch, volume: volume)
+        let voice = try resolvedVoice(for: loaded, style: stderrStyle)
+        let voiceSettings = VoiceSettings(voice: voice.identifier, rate: rate, pitch: pitch, volume: volume)
         var request = ConversionRequest(
             bookPath: loaded.path, outputDirectory: outputDirectory,
             selection: .numbers(loaded.selectedSections.map(\.number)), voice: voiceSettings,
@@ -126,6 +126,11 @@ extension ConvertCommand {
         if let tocDepth { source["tocDepth"] = String(tocDepth) }
         if let lexicon { source["lexicon"] = URL(fileURLWithPath: lexicon).standardizedFileURL.path }
         if noNormalize { source["normalize"] = "false" }
+        // dc:language is contradicted by the text: the text is read (normalised, and its passages in
+        // other languages told apart) in the voice's language, whichever --voice chose.
+        if loaded.languageMismatch != nil, let language = voice.languages.first {
+            source["language"] = String(language.prefix { $0 != "-" })
+        }
         request.sourceOptions = source
         // Every section is made by a fresh worker process: espeak-ng's state survives a reset, and
         // only a fresh process makes a section's audio identical whatever ran before (resume, --jobs).
@@ -142,28 +147,28 @@ extension ConvertCommand {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
-    /// `--voice auto` speaks the book's language when a voice for it is installed, else English with a warning.
-    private func resolvedVoice(for loaded: LoadedBook, style: TerminalStyle) throws -> String {
+    /// `--voice auto` speaks the book's language when a voice for it is installed, else English with a
+    /// warning. The book's language is its `dc:language`, unless its text plainly says otherwise.
+    private func resolvedVoice(for loaded: LoadedBook, style: TerminalStyle) throws -> VoiceInfo {
         let installed = ESpeakSpeechEngine.installedVoices()
         let variants = ESpeakSpeechEngine.installedVariants()
         guard voice.lowercased() == "auto" else {
             do {
-                return try ESpeakSpeechEngine.resolveVoice(voice, installed: installed, variants: variants).identifier
+                return try ESpeakSpeechEngine.resolveVoice(voice, installed: installed, variants: variants)
             } catch {
                 throw CLIError.unavailable("\(error) (epub2audio voices lists them)")
             }
         }
-        if let language = loaded.book.package.metadata.languages.first,
-            let found = try? ESpeakSpeechEngine.resolveVoice(language, installed: installed)
-        {
-            return found.identifier
+        let language =
+            loaded.languageMismatch?.detected.language ?? loaded.book.package.metadata.languages.first
+        if let language, let found = try? ESpeakSpeechEngine.resolveVoice(language, installed: installed) {
+            return found
         }
-        let language = loaded.book.package.metadata.languages.first
         if !quiet {
             let reason = language.map { "no voice for the book's language '\($0)'" } ?? "the book names no language"
             StandardError.write(style.yellow("warning:") + " \(reason): reading in English (--voice chooses)\n")
         }
-        return try ESpeakSpeechEngine.resolveVoice("en", installed: installed).identifier
+        return try ESpeakSpeechEngine.resolveVoice("en", installed: installed)
     }
 
     /// `-o DIR` for one book; for several, one folder per book under DIR; else a folder named after the book.

@@ -27,6 +27,9 @@ public final class ESpeakSpeechEngine: SpeechEngine {
     public private(set) var settings: VoiceSettings
     /// The installed voice the settings resolved to.
     public private(set) var voice: VoiceInfo
+    /// The voice that spoke the last `synthesize` call: the configured one, or the voice of the
+    /// chunk's language when the engine switched for it (what tests and diagnostics look at).
+    public private(set) var lastVoice: VoiceInfo
     /// Installed voices, read once at initialisation.
     public let voices: [VoiceInfo]
     /// Installed voice variants (`f3`, `m2`, `klatt`...), usable as `voice+variant`.
@@ -49,6 +52,7 @@ public final class ESpeakSpeechEngine: SpeechEngine {
         self.sampleRate = rate
         self.settings = settings
         self.voice = voice
+        self.lastVoice = voice
         self.voices = voices
         self.variants = variants
         ESpeakProcess.engineAlive = true
@@ -105,6 +109,7 @@ public final class ESpeakSpeechEngine: SpeechEngine {
         try locked {
             let switchTo = language.flatMap { otherVoice(for: $0) }
             if let switchTo { try Self.apply(voice: switchTo, settings: settings) }
+            lastVoice = switchTo ?? voice
             defer {
                 // Restoring the configured voice cannot reasonably fail: it was set before.
                 if switchTo != nil { try? Self.apply(voice: voice, settings: settings) }

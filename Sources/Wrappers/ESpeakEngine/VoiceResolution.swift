@@ -41,10 +41,20 @@ extension ESpeakSpeechEngine {
         throw SpeechError.unknownVoice(requested: requested, suggestions: suggestions(for: key, installed: installed))
     }
 
-    /// The preferred installed voice for a language tag: one that lists the tag itself (the voice
-    /// that lists it first wins), else one for its primary language.
+    /// The preferred installed voice for a language tag: espeak-ng's own voice for it (the voice file
+    /// named after the tag, `gmw/en` for `en`), else one that lists the tag itself (the voice that lists
+    /// it first wins), else the same for its primary language (`fr-CA` → `roa/fr`).
+    ///
+    /// The file name comes first because several regional voices list the bare tag as well (English
+    /// (Caribbean) lists `en`, French (Belgium) lists `fr`) and espeak-ng lists them before the default.
     static func voice(forLanguage tag: String, installed: [VoiceInfo]) -> VoiceInfo? {
         let key = normalized(tag)
+        func own(_ tag: String) -> VoiceInfo? {
+            installed.first {
+                normalized(fileName($0.identifier)) == tag && $0.languages.contains { normalized($0) == tag }
+            }
+        }
+        if let voice = own(key) { return voice }
         func best(_ matches: (String) -> Bool) -> VoiceInfo? {
             var found: (voice: VoiceInfo, rank: Int)?
             for voice in installed {
@@ -56,7 +66,7 @@ extension ESpeakSpeechEngine {
         if let exact = best({ $0 == key }) { return exact }
         let primary = primaryLanguage(key)
         guard primary.count >= 2, primary.allSatisfy(\.isLetter) else { return nil }
-        return best({ $0 == primary }) ?? best({ primaryLanguage($0) == primary })
+        return own(primary) ?? best({ $0 == primary }) ?? best({ primaryLanguage($0) == primary })
     }
 
     /// The primary language subtag, lower case: `fr` for `fr-CA`.

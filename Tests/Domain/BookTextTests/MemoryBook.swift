@@ -7,16 +7,19 @@ struct MemoryBook: BookContent {
     var package: EPUBPackage
     var files: [String: String]
 
-    /// `spine`: (href, body markup, linear). Each body is wrapped in an XHTML document.
+    /// `spine`: (href, body markup, linear). Each body is wrapped in an XHTML document whose `<html>`
+    /// declares `documentLanguage` (nothing when nil); `language` is the `dc:language`.
     init(
-        title: String = "A Test Book", spine: [(String, String, Bool)], toc: [TOCEntry], landmarks: [EPUBLandmark] = []
+        title: String = "A Test Book", spine: [(String, String, Bool)], toc: [TOCEntry], landmarks: [EPUBLandmark] = [],
+        language: String = "en", documentLanguage: String? = "en"
     ) {
+        let lang = documentLanguage.map { " xml:lang=\"\($0)\"" } ?? ""
         var files: [String: String] = [:]
         var items: [SpineItem] = []
         for (i, (href, body, linear)) in spine.enumerated() {
             files[href] = """
                 <?xml version="1.0" encoding="utf-8"?>
-                <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" xml:lang="en">
+                <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"\(lang)>
                 <head><title>\(title)</title></head><body>\(body)</body></html>
                 """
             let item = ManifestItem(id: "i\(i)", href: href, mediaType: "application/xhtml+xml")
@@ -25,12 +28,17 @@ struct MemoryBook: BookContent {
         self.files = files
         package = EPUBPackage(
             packagePath: "OEBPS/content.opf", packageDirectory: "OEBPS/", version: "3.0",
-            metadata: EPUBMetadata(titles: [title], title: title, languages: ["en"]), manifest: items.map(\.item),
+            metadata: EPUBMetadata(titles: [title], title: title, languages: [language]), manifest: items.map(\.item),
             spine: items, landmarks: landmarks, toc: toc, tocSource: toc.isEmpty ? .none : .nav)
     }
 
-    init(title: String = "A Test Book", spine: [(String, String)], toc: [TOCEntry], landmarks: [EPUBLandmark] = []) {
-        self.init(title: title, spine: spine.map { ($0.0, $0.1, true) }, toc: toc, landmarks: landmarks)
+    init(
+        title: String = "A Test Book", spine: [(String, String)], toc: [TOCEntry], landmarks: [EPUBLandmark] = [],
+        language: String = "en", documentLanguage: String? = "en"
+    ) {
+        self.init(
+            title: title, spine: spine.map { ($0.0, $0.1, true) }, toc: toc, landmarks: landmarks, language: language,
+            documentLanguage: documentLanguage)
     }
 
     func document(forHref href: String) throws -> MarkupDocument {

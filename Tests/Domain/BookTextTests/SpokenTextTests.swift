@@ -124,6 +124,29 @@ import Testing
         #expect(blocks.map(\.language) == [nil, "fr"])
     }
 
+    /// Issue 12: the title of a chapter in another language than the book's is in that language, so
+    /// that it is normalised and spoken in it ("Kapitel IV" is German, not English with an ordinal).
+    @Test(arguments: [
+        // The heading the title stands for is German.
+        ("<section xml:lang='de' id='c'><h1>Kapitel IV</h1><p>Der Wind wehte.</p></section>", "de"),
+        // No heading: the section's first block decides.
+        ("<section xml:lang='de' id='c'><p>Der Wind wehte.</p></section>", "de"),
+        // Only the heading is German (a quoted title over an English text).
+        ("<section id='c'><h1 xml:lang='de'>Kapitel IV</h1><p>The wind blew.</p></section>", "de"),
+        // The book's language: no language of its own.
+        ("<section id='c'><h1>Kapitel IV</h1><p>The wind blew.</p></section>", nil),
+        ("<section id='c'><p>The wind blew.</p><p xml:lang='de'>Der Wind wehte.</p></section>", nil),
+    ] as [(String, String?)])
+    func titleIsInTheLanguageOfItsHeadingOrSection(body: String, expected: String?) throws {
+        let book = MemoryBook(spine: [("c.xhtml", body)], toc: [entry("Kapitel IV", "c.xhtml#c")])
+        let section = try #require(try SectionIndexer.index(book).sections.first)
+        let blocks = try SpokenTextExtractor.blocks(for: section, in: book)
+        #expect(blocks.first?.kind == .title)
+        #expect(blocks.first?.text == "Kapitel IV")
+        #expect(blocks.first?.language == expected)
+        #expect(blocks.filter { $0.kind == .heading }.isEmpty, "the heading is read once, as the title")
+    }
+
     @Test func tablesCodeAndMathFollowTheOptions() throws {
         let body = """
             <table><tr><th>Wheel</th><th>Teeth</th></tr><tr><td>Units</td><td>10</td></tr></table>

@@ -1,4 +1,5 @@
 import Contracts
+import TestSupport
 import Testing
 
 @testable import ESpeakEngine
@@ -15,8 +16,9 @@ private func speak(_ engine: ESpeakSpeechEngine, _ text: String, language: Strin
 
 private struct Boom: Error {}
 
-/// espeak-ng is process-global: these tests run one at a time, each with its own engine.
-@Suite(.serialized) struct ESpeakSpeechEngineTests {
+/// espeak-ng is process-global: these tests run one at a time, each with its own engine, and not while
+/// a suite of another target has an engine (`.realSpeechEngine`).
+@Suite(.serialized, .realSpeechEngine) struct ESpeakSpeechEngineTests {
     @Test func initialisesAt22050AndSpeaks() throws {
         let engine = try ESpeakSpeechEngine()
         #expect(engine.sampleRate == 22_050)
@@ -151,6 +153,27 @@ private struct Boom: Error {}
         // Same primary language: the configured voice keeps speaking (no accent change mid-book).
         #expect(try voicesDuring(engine, "Color.", language: "en-US") == [engine.voice.languages])
         #expect(try speak(engine, french, language: "fr").count > engine.sampleRate)
+    }
+
+    /// Issue 12: a passage in a bare language tag is read by espeak-ng's default voice for it (the
+    /// voice file named after the tag), never by a regional voice that also lists the tag.
+    @Test(arguments: [
+        ("de", "Good morning, how are you today?", "en", "gmw/en"),
+        ("de", "Good morning, how are you today?", "en-US", "gmw/en-US"),
+        ("en", "Bonjour, comment allez-vous ?", "fr", "roa/fr"),
+        ("en", "Bonjour, comment allez-vous ?", "fr-CA", "roa/fr"),
+        ("en", "Buenos días, ¿cómo está usted?", "es", "roa/es"),
+        ("fr", "Guten Morgen, wie geht es Ihnen?", "de-AT", "gmw/de"),
+    ])
+    func aPassageIsReadByTheDefaultVoiceOfItsLanguage(
+        configured: String, text: String, language: String, expected: String
+    ) throws {
+        let engine = try ESpeakSpeechEngine(settings: VoiceSettings(voice: configured))
+        #expect(ESpeakSpeechEngine.voice(forLanguage: language, installed: engine.voices)?.identifier == expected)
+        try engine.synthesize(text, language: language) { _ in true }
+        #expect(engine.lastVoice.identifier == expected)
+        try engine.synthesize("1, 2, 3.", language: nil) { _ in true }
+        #expect(engine.lastVoice == engine.voice, "then back to the configured voice")
     }
 
     @Test func anUninstalledLanguageKeepsTheCurrentVoice() throws {

@@ -5,11 +5,13 @@ import Testing
 
 /// Voice resolution is pure Swift over a voice list: these tests use a fixed list, not espeak-ng.
 @Suite struct VoiceResolutionTests {
+    // In espeak-ng's order: regional voices that also list the bare tag come before the default one.
     let installed = [
+        VoiceInfo(name: "English_(Caribbean)", languages: ["en-029", "en"], identifier: "gmw/en-029"),
         VoiceInfo(name: "English_(Great_Britain)", languages: ["en-gb", "en"], identifier: "gmw/en"),
         VoiceInfo(name: "English_(America)", languages: ["en-us", "en"], identifier: "gmw/en-US"),
-        VoiceInfo(name: "French_(France)", languages: ["fr-fr", "fr"], identifier: "roa/fr"),
         VoiceInfo(name: "French_(Belgium)", languages: ["fr-be", "fr"], identifier: "roa/fr-BE"),
+        VoiceInfo(name: "French_(France)", languages: ["fr-fr", "fr"], identifier: "roa/fr"),
         VoiceInfo(name: "German", languages: ["de"], identifier: "gmw/de"),
     ]
 
@@ -19,7 +21,9 @@ import Testing
         ("gmw/en-US", "English_(America)"),  // identifier
         ("en-us", "English_(America)"),  // file name and language tag
         ("en_GB", "English_(Great_Britain)"),
-        ("en", "English_(Great_Britain)"),  // listed first (highest priority) for "en"
+        ("en", "English_(Great_Britain)"),  // the voice file named "en", not a regional voice listed before it
+        ("en-029", "English_(Caribbean)"),
+        ("en-ZA", "English_(Great_Britain)"),  // primary language: its default voice
         ("fr", "French_(France)"),
         ("fr-BE", "French_(Belgium)"),
         ("fr-CA", "French_(France)"),  // falls back to the primary language
@@ -28,6 +32,15 @@ import Testing
     ])
     func resolves(_ requested: String, _ expected: String) throws {
         #expect(try ESpeakSpeechEngine.resolveVoice(requested, installed: installed).name == expected)
+    }
+
+    /// The voice a passage in another language switches to: the language's default voice.
+    @Test(arguments: [
+        ("en", "gmw/en"), ("EN", "gmw/en"), ("en-GB", "gmw/en"), ("en-ZA", "gmw/en"), ("en-029", "gmw/en-029"),
+        ("fr", "roa/fr"), ("fr-CA", "roa/fr"), ("fr-BE", "roa/fr-BE"), ("de-CH", "gmw/de"),
+    ])
+    func passagesSwitchToTheDefaultVoiceOfTheirLanguage(_ tag: String, _ identifier: String) {
+        #expect(ESpeakSpeechEngine.voice(forLanguage: tag, installed: installed)?.identifier == identifier)
     }
 
     @Test func unknownVoiceSuggestsTheClosest() throws {

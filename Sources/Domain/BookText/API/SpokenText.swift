@@ -34,6 +34,9 @@ public struct SpokenTextOptions: Hashable, Sendable {
     public var equationNotice: String
     /// Put before an image's alt text.
     public var imagePrefix: String
+    /// The language the book is read in, when not its `dc:language` (whose text contradicts it): blocks
+    /// are marked with their language when it differs from this one.
+    public var language: String?
 
     public init(
         notes: Notes = .skip, tables: Omission = .notice, code: Omission = .notice, images: Omission = .notice,
@@ -56,7 +59,8 @@ public struct SpokenTextOptions: Hashable, Sendable {
 ///
 /// The first block is the section's title (`.title`); a leading heading that repeats it is not
 /// read twice. The title's `source` is that heading's position, else block -1 of the section's
-/// first spine item: every block of a section has a position of its own. Note references, in-text citations, page-break markers, hidden content, scripts and
+/// first spine item: every block of a section has a position of its own. Its `language` is that of
+/// the heading it stands for, else of the section's first block (nil when the book's). Note references, in-text citations, page-break markers, hidden content, scripts and
 /// styles are never spoken; footnote and endnote bodies only with `notes: .end`.
 public enum SpokenTextExtractor {
     /// The blocks of `section`, in reading order.
@@ -73,7 +77,7 @@ public enum SpokenTextExtractor {
         throws -> [SpokenBlock]
     {
         let package = cache.book.package
-        let bookLanguage = package.metadata.languages.first?.lowercased()
+        let bookLanguage = (options.language ?? package.metadata.languages.first)?.lowercased()
         func language(_ l: String?) -> String? {
             guard let l, !l.isEmpty, l.lowercased() != bookLanguage else { return nil }
             return l
@@ -82,6 +86,11 @@ public enum SpokenTextExtractor {
         var noteRefs: [(path: String, href: String)] = []
         var leadingHeadings: [SourcePosition] = []
         var pendingHeadings: [(SourcePosition, RawBlock)] = []
+        // The title is read in the language of the heading it stands for, else of the section's first
+        // block: "Kapitel IV" over a German chapter of an English book is German ("Kapitel vier").
+        var leadingLanguage: String?
+        var firstLanguage: String?
+        var sawFirstBlock = false
         let foldedTitle = TextNormalizer.fold(section.title)
         // A notes section that is read (asked for with --include or --chapters) reads its notes:
         // they are its text. Elsewhere note bodies are never read in the middle of the text.
@@ -95,6 +104,10 @@ public enum SpokenTextExtractor {
             if from < to {
                 for k in from..<to {
                     let b = doc.blocks[k]
+                    if !sawFirstBlock {
+                        sawFirstBlock = true
+                        firstLanguage = b.language ?? doc.language
+                    }
                     guard b.noteID == nil || readsNoteBodies else { continue }
                     let source = SourcePosition(spineIndex: s, blockIndex: k)
                     noteRefs += b.noteRefs.map { (package.spine[s].href, $0) }
@@ -105,6 +118,7 @@ public enum SpokenTextExtractor {
                     {
                         pendingHeadings.append((source, b))
                         if foldedTitle.contains(TextNormalizer.fold(b.text)) {
+                            if leadingHeadings.isEmpty { leadingLanguage = pendingHeadings.first?.1.language }
                             leadingHeadings += pendingHeadings.map(\.0)
                             pendingHeadings.removeAll()
                         }
@@ -116,6 +130,7 @@ public enum SpokenTextExtractor {
                         !foldedTitle.isEmpty, TextNormalizer.fold(b.text) == foldedTitle
                     {
                         leadingHeadings.append(source)
+                        leadingLanguage = b.language
                         continue
                     }
                     for (pendingSource, pending) in pendingHeadings {
@@ -145,7 +160,12 @@ public enum SpokenTextExtractor {
         // (block -1 of the section's first spine item), so no two blocks of a section share one.
         let titleSource =
             leadingHeadings.first ?? SourcePosition(spineIndex: section.start.spineIndex, blockIndex: -1)
-        var out = [SpokenBlock(kind: .title, text: TextNormalizer.normalize(section.title), source: titleSource)]
+        let titleLanguage = language(leadingHeadings.isEmpty ? firstLanguage : leadingLanguage)
+        var out = [
+            SpokenBlock(
+                kind: .title, text: TextNormalizer.normalize(section.title), language: titleLanguage,
+                source: titleSource)
+        ]
         out += body
         if options.notes == .end {
             out += try notes(noteRefs, cache: &cache, options: options, language: language)

@@ -41,6 +41,61 @@ public enum OutputNaming {
         return meaningful ? out : "Section \(number)"
     }
 
+    /// The title a section goes by in file names, tags and the playlist: its own, unless it means
+    /// nothing alone.
+    ///
+    /// A bare numeral ("III", "iv.", "12") repeats in every volume of a book with volumes or parts, so
+    /// it is put after the enclosing part's title: "Volume I — III". The dash, not a word such as
+    /// "Chapter", keeps the result right in every language. Any other title is returned unchanged, and
+    /// so is a bare numeral without a part. The spoken title and `--list` are not affected.
+    public static func displayTitle(_ title: String, partTitle: String?) -> String {
+        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let part = partTitle?.trimmingCharacters(in: .whitespacesAndNewlines), !part.isEmpty,
+            isBareNumeral(trimmed)
+        else { return title }
+        let numeral = trimmed.hasSuffix(".") ? String(trimmed.dropLast()) : trimmed
+        return "\(part) — \(numeral)"
+    }
+
+    /// "III", "iv", "XII.", "12": a Roman numeral of I, V, X, L, C (in one case) or up to four digits,
+    /// perhaps with a period; nothing else.
+    static func isBareNumeral(_ title: String) -> Bool {
+        let core = title.hasSuffix(".") ? title.dropLast() : Substring(title)
+        guard !core.isEmpty, core.count <= 8 else { return false }
+        if core.count <= 4, core.allSatisfy({ $0.isASCII && $0.isNumber }) { return true }
+        let upper = core.uppercased()
+        guard core == upper || core == core.lowercased() else { return false }
+        return romanValue(upper).map { romanNumeral($0) == upper } ?? false
+    }
+
+    /// The value of a Roman numeral written with I, V, X, L, C, or nil.
+    private static func romanValue(_ numeral: String) -> Int? {
+        let values: [Character: Int] = ["I": 1, "V": 5, "X": 10, "L": 50, "C": 100]
+        var total = 0
+        let digits = numeral.compactMap { values[$0] }
+        guard digits.count == numeral.count else { return nil }
+        for (index, value) in digits.enumerated() {
+            total += index + 1 < digits.count && digits[index + 1] > value ? -value : value
+        }
+        return total > 0 ? total : nil
+    }
+
+    /// The canonical Roman numeral of 1...399 (so "IIII" or "VX" are no numerals).
+    private static func romanNumeral(_ value: Int) -> String {
+        let table: [(Int, String)] = [
+            (100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"),
+        ]
+        var rest = value
+        var out = ""
+        for (amount, letters) in table {
+            while rest >= amount {
+                out += letters
+                rest -= amount
+            }
+        }
+        return out
+    }
+
     /// `NNN - Title.ext` for one section (NNN: the number, zero-padded to at least 3 digits).
     public static func fileName(number: Int, title: String, fileExtension: String) -> String {
         "\(paddedNumber(number)) - \(sanitisedTitle(title, number: number)).\(fileExtension)"

@@ -117,10 +117,14 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
         options.code = omission("code") ?? options.code
         options.images = omission("images") ?? options.images
         options.math = omission("math") ?? options.math
+        options.language = input.options["language"]
         textOptions = options
         bookSections = Dictionary(index.sections.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+        // "III" under "Volume I" is named "Volume I — III" in files, tags and the playlist.
         sections = index.sections.map {
-            PlannedSection(number: $0.number, title: $0.title, words: $0.words, included: $0.included)
+            PlannedSection(
+                number: $0.number, title: OutputNaming.displayTitle($0.title, partTitle: $0.partTitle),
+                words: $0.words, included: $0.included)
         }
         let metadata = epub.package.metadata
         if input.options["normalize"] == "false" {

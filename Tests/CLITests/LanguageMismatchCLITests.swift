@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// Issue 12: a book whose `dc:language` its text contradicts (and whose documents declare no language).
+@Suite("dc:language contradicted by the text")
+struct LanguageMismatchCLITests {
+    static let german = [
+        "Der Wärter stieg in der Dämmerung die schmale Treppe hinauf und zündete die große Lampe an. "
+            + "Der Wind wehte über das Meer, und die Möwen schrien laut über dem alten Leuchtturm.",
+        "Im Jahr 1907 war der Winter sehr kalt, aber er hat das Licht nie ausgehen lassen. "
+            + "Am Morgen lag der Nebel über der Küste, und die Schiffe fuhren langsam in den Hafen.",
+    ]
+
+    /// Declared English; written in German; no `xml:lang` anywhere.
+    static func book(in scratch: Scratch, declared: String = "en") throws -> String {
+        let book = TestBook(
+            title: "Der Leuchtturm", language: declared,
+            chapters: [
+                TestBook.Chapter(title: "Kapitel IV", paragraphs: german),
+                TestBook.Chapter(title: "Kapitel V", paragraphs: german.reversed()),
+            ])
+        let url = scratch.file("book.epub")
+        try book.write(to: url)
+        return url.path
+    }
+
+    static func voice(in output: String) -> String? {
+        let manifest = jsonObject(file: output + "/manifest.json")
+        return ((manifest?["settings"] as? [String: Any])?["voice"] as? [String: Any])?["voice"] as? String
+    }
+
+    @Test("--list warns once, naming both languages")
+    func listWarnsOnce() async throws {
+        let scratch = try Scratch("lang-list")
+        let result = try await BinaryRunner.run([try Self.book(in: scratch), "--list"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "reads as 'de'").count == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("'en' (dc:language)"))
+    }
+
+    @Test(
+        "--voice auto follows the text; --voice decides otherwise; the warning comes once",
+        arguments: [
+            ("auto", "gmw/de", "Kapitel vier"),
+            ("en", "gmw/en", "Kapitel the Fourth"),
+        ])
+    func voiceFollowsTheTextOrTheOption(voice: String, expectedVoice: String, title: String) async throws {
+        let scratch = try Scratch("lang-voice")
+        let book = try Self.book(in: scratch)
+        let out = scratch.file("out").path
+        let result = try await BinaryRunner.run(
+            [book, "--voice", voice, "--chapters", "1", "-o", out, "--progress", "none"], timeout: 90)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "reads as 'de'").count == 2, "\(result.stderr)")
+        #expect(Self.voice(in: out) == expectedVoice)
+        // The text is normalised in the voice's language.
+        let text = scratch.file("text").path
+        let exported = try await BinaryRunner.run([book, "--voice", voice, "--chapters", "1", "--text", "-o", text])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let file = try #require(FileManager.default.contentsOfDirectory(atPath: text).first { $0.hasSuffix(".txt") })
+        let spoken = String(decoding: try #require(bytes(text + "/" + file)), as: UTF8.self)
+        #expect(spoken.hasPrefix(title), "\(spoken.prefix(80))")
+    }
+
+    @Test("a book whose text agrees with dc:language gets no warning and its own voice")
+    func agreeingBookIsQuiet() async throws {
+        let scratch = try Scratch("lang-agree")
+        let book = try Self.book(in: scratch, declared: "de")
+        let out = scratch.file("out").path
+        let result = try await BinaryRunner.run(
+            [book, "--chapters", "1", "-o", out, "--progress", "none"], timeout: 90)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("dc:language"), "\(result.stderr)")
+        #expect(Self.voice(in: out) == "gmw/de")
+    }
+}

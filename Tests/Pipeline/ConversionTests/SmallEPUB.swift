@@ -1,0 +1,94 @@
+import Foundation
+import TestSupport
+
+/// A small EPUB 3 written by a test: a nested navigation document and one XHTML file per entry that
+/// has a body, so books with volumes and with passages in other languages are one literal each.
+struct SmallEPUB: Sendable {
+    /// A TOC entry; `body` (XHTML inside `<body>`) makes a file of its own for it.
+    struct Entry: Sendable {
+        var title: String
+        var body: String?
+        var language: String?
+        var children: [Entry] = []
+    }
+
+    var title = "A Small Book"
+    /// `dc:language`.
+    var language = "en"
+    var entries: [Entry]
+
+    /// Writes the book into `directory` as `book.epub`; returns its path.
+    func write(into directory: String) throws -> String {
+        let path = directory + "/book.epub"
+        try Data(bytes()).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func bytes() -> [UInt8] {
+        var files: [(name: String, entry: Entry)] = []
+        func number(_ entries: [Entry]) -> String {
+            var items = ""
+            for entry in entries {
+                var link = ""
+                if entry.body != nil {
+                    files.append(("f\(files.count + 1).xhtml", entry))
+                    link = "<a href=\"\(files.last!.name)\">\(entry.title)</a>"
+                } else {
+                    link = "<span>\(entry.title)</span>"
+                }
+                let children = entry.children.isEmpty ? "" : "<ol>\(number(entry.children))</ol>"
+                items += "<li>\(link)\(children)</li>"
+            }
+            return items
+        }
+        let toc = number(entries)
+        let manifest = files.enumerated().map {
+            "<item id=\"i\($0.offset)\" href=\"\($0.element.name)\" media-type=\"application/xhtml+xml\"/>"
+        }.joined()
+        let spine = files.indices.map { "<itemref idref=\"i\($0)\"/>" }.joined()
+        var zip: [TestZipEntry] = [
+            .stored("mimetype", "application/epub+zip"),
+            .stored(
+                "META-INF/container.xml",
+                """
+                <?xml version="1.0"?>
+                <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
+                <rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles>
+                </container>
+                """),
+            .stored(
+                "OEBPS/content.opf",
+                """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
+                <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">urn:test:small</dc:identifier>
+                <dc:title>\(title)</dc:title><dc:language>\(language)</dc:language>
+                <meta property="dcterms:modified">2024-01-01T00:00:00Z</meta></metadata>
+                <manifest><item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>\(manifest)</manifest>
+                <spine>\(spine)</spine>
+                </package>
+                """),
+            .stored(
+                "OEBPS/nav.xhtml",
+                """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops">
+                <head><title>Contents</title></head>
+                <body><nav epub:type="toc"><h1>Contents</h1><ol>\(toc)</ol></nav></body></html>
+                """),
+        ]
+        for file in files {
+            let lang = file.entry.language.map { " xml:lang=\"\($0)\" lang=\"\($0)\"" } ?? ""
+            zip.append(
+                .stored(
+                    "OEBPS/\(file.name)",
+                    """
+                    <?xml version="1.0" encoding="UTF-8"?>
+                    <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"\(lang)>
+                    <head><title>\(file.entry.title)</title></head>
+                    <body>\(file.entry.body!)</body></html>
+                    """))
+        }
+        return makeZip(zip)
+    }
+}
