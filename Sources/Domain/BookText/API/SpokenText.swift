@@ -91,7 +91,7 @@ public enum SpokenTextExtractor {
         var leadingLanguage: String?
         var firstLanguage: String?
         var sawFirstBlock = false
-        let foldedTitle = TextNormalizer.fold(section.title)
+        let foldedTitle = TextCleaner.fold(section.title)
         // A notes section that is read (asked for with --include or --chapters) reads its notes:
         // they are its text. Elsewhere note bodies are never read in the middle of the text.
         let readsNoteBodies = section.kind == .notes
@@ -117,7 +117,7 @@ public enum SpokenTextExtractor {
                         !foldedTitle.isEmpty
                     {
                         pendingHeadings.append((source, b))
-                        if foldedTitle.contains(TextNormalizer.fold(b.text)) {
+                        if foldedTitle.contains(TextCleaner.fold(b.text)) {
                             if leadingHeadings.isEmpty { leadingLanguage = pendingHeadings.first?.1.language }
                             leadingHeadings += pendingHeadings.map(\.0)
                             pendingHeadings.removeAll()
@@ -127,7 +127,7 @@ public enum SpokenTextExtractor {
                     // A chapter title written as a paragraph ("Toinen runo", found as a heading line)
                     // opens the section with exactly the title's words: it is the title too.
                     if body.isEmpty, pendingHeadings.isEmpty, leadingHeadings.isEmpty, b.kind == .paragraph,
-                        !foldedTitle.isEmpty, TextNormalizer.fold(b.text) == foldedTitle
+                        !foldedTitle.isEmpty, TextCleaner.fold(b.text) == foldedTitle
                     {
                         leadingHeadings.append(source)
                         leadingLanguage = b.language
@@ -163,7 +163,7 @@ public enum SpokenTextExtractor {
         let titleLanguage = language(leadingHeadings.isEmpty ? firstLanguage : leadingLanguage)
         var out = [
             SpokenBlock(
-                kind: .title, text: TextNormalizer.normalize(section.title), language: titleLanguage,
+                kind: .title, text: TextCleaner.normalize(section.title), language: titleLanguage,
                 source: titleSource)
         ]
         out += body
@@ -196,7 +196,7 @@ public enum SpokenTextExtractor {
             case .notice: return [block(.notice, options.codeNotice)]
             case .skip: return []
             case .read:
-                return code.split(separator: "\n").map { TextNormalizer.normalize(String($0)) }.filter { !$0.isEmpty }
+                return code.split(separator: "\n").map { TextCleaner.normalize(String($0)) }.filter { !$0.isEmpty }
                     .map { block(.paragraph, $0) }
             }
         case .math(let alt):

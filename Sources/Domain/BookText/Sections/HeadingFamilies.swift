@@ -49,7 +49,7 @@ enum HeadingFamilies {
         guard !text.isEmpty, text.utf8.count <= 4 * maximumLineCharacters, text.count <= maximumLineCharacters else {
             return false
         }
-        guard TextNormalizer.wordCount(text) <= maximumLineWords || containsIdeographs(text) else { return false }
+        guard TextCleaner.wordCount(text) <= maximumLineWords || containsIdeographs(text) else { return false }
         let trimmed = text.droppingTrailing(closingQuotes)
         guard let last = trimmed.last, !sentenceEnds.contains(last) else { return false }
         if let first = text.first, openingQuotes.contains(first) { return false }
@@ -60,7 +60,7 @@ enum HeadingFamilies {
 
     static func isChapterFamily(_ members: [Line]) -> Bool {
         guard members.count >= minimumMembers else { return false }
-        let distinct = Set(members.map { TextNormalizer.fold($0.text) }).count
+        let distinct = Set(members.map { TextCleaner.fold($0.text) }).count
         guard Double(distinct) >= minimumDistinctShare * Double(members.count) else { return false }
         for (a, b) in zip(members, members.dropFirst()) where b.wordOffset - a.wordOffset < minimumGapWords {
             return false
@@ -81,7 +81,7 @@ enum HeadingFamilies {
 
     /// Folds a word and masks numbers: "IV." → "#", "第一二回" → "第#回", "Chapter" → "chapter".
     static func mask(_ word: Substring) -> String {
-        let folded = TextNormalizer.fold(String(word))
+        let folded = TextCleaner.fold(String(word))
         if folded.isEmpty { return "" }
         if Patterns.isNumeral(folded) { return "#" }
         var out = ""

@@ -47,12 +47,12 @@ extension SectionBuilder {
     /// The block of the heading in spine item `s` whose text is the TOC label (either holding the
     /// other, folded), among the first `headingSearchBlocks` blocks, when text comes before it.
     private func ownHeading(of label: String, in s: Int) -> Int? {
-        let folded = TextNormalizer.fold(label)
+        let folded = TextCleaner.fold(label)
         guard folded.count >= 3, s < docs.count else { return nil }
         var wordsBefore = 0
         for (k, b) in docs[s].blocks.prefix(Self.headingSearchBlocks).enumerated() {
             if b.kind == .heading, !b.text.isEmpty {
-                let heading = TextNormalizer.fold(b.text)
+                let heading = TextCleaner.fold(b.text)
                 if heading == folded || (heading.count >= 3 && (heading.contains(folded) || folded.contains(heading))) {
                     return wordsBefore > 0 ? k : nil
                 }

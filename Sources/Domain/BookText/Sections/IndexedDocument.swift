@@ -77,7 +77,7 @@ struct IndexedDocument: Sendable {
                 block.isHeadingLine = true
             }
             if b.isShort {
-                let folded = TextNormalizer.foldForASCIISearch(b.text).utf8
+                let folded = TextCleaner.foldForASCIISearch(b.text).utf8
                 block.startsGutenbergText =
                     folded.containsBytes("start of the project gutenberg")
                     || folded.containsBytes("start of this project gutenberg")
@@ -172,13 +172,13 @@ struct OpeningText {
     var isFull: Bool { count >= 4000 }
 
     /// `(" " + block).count`: what `append` adds to `count` after text that ends in no prepended mark.
-    static func pieceCount(_ block: String) -> Int { TextNormalizer.characterCount(" " + block) }
+    static func pieceCount(_ block: String) -> Int { TextCleaner.characterCount(" " + block) }
 
     /// Appends `block` after a space; `pieceCount`, when given, must be `pieceCount(block)`.
     mutating func append(_ block: String, pieceCount: Int? = nil) {
         let piece = " " + block
         // A space starts a character of its own unless the text before ends with a prepended mark.
-        let joins = text.unicodeScalars.last.map { TextNormalizer.mayBePrepended($0.value) } ?? false
+        let joins = text.unicodeScalars.last.map { TextCleaner.mayBePrepended($0.value) } ?? false
         text += piece
         count = joins ? text.count : count + (pieceCount ?? piece.count)
     }

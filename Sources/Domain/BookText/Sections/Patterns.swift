@@ -196,7 +196,7 @@ enum Patterns {
 
     /// The kind a title names, if any, and whether the whole title is the phrase.
     static func kind(forTitle title: String) -> (kind: SectionKind, exact: Bool)? {
-        let folded = TextNormalizer.fold(title)
+        let folded = TextCleaner.fold(title)
         guard !folded.isEmpty else { return nil }
         let stripped = stripNumbering(folded)
         for candidate in [folded, stripped] {
@@ -230,16 +230,16 @@ enum Patterns {
     }
 
     static func isChapterTitle(_ title: String) -> Bool {
-        let folded = TextNormalizer.fold(title)
+        let folded = TextCleaner.fold(title)
         return (try? chapterTitle.prefixMatch(in: folded)) != nil
     }
 
     static func isExplicitChapterTitle(_ title: String) -> Bool {
-        (try? explicitChapter.prefixMatch(in: TextNormalizer.fold(title))) != nil
+        (try? explicitChapter.prefixMatch(in: TextCleaner.fold(title))) != nil
     }
 
     static func isPartTitle(_ title: String) -> Bool {
-        (try? partTitle.prefixMatch(in: TextNormalizer.fold(title))) != nil
+        (try? partTitle.prefixMatch(in: TextCleaner.fold(title))) != nil
     }
 
     /// Tokens of a file name or id: `preface_001.xhtml` → ["preface", "001"]; `ch01s02` → ["ch", "01", "s", "02"].
@@ -275,7 +275,7 @@ enum Patterns {
             "start", "start reading", "begin reading", "beginning", "text", "content", "contents start",
             "commencer la lecture", "debut", "lecture", "lesen", "text beginnen", "comenzar a leer", "inicio",
             "iniziare a leggere", "inizio", "comecar a ler", "inicio da leitura", "main text", "go to text",
-        ].contains(TextNormalizer.fold(label))
+        ].contains(TextCleaner.fold(label))
     }
 
     /// Whether a string looks like a file name rather than a title.

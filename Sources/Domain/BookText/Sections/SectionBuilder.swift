@@ -179,11 +179,11 @@ struct SectionBuilder {
                     EPUBWarning(.major, path: target.path, "TOC entry \"\(f.entry.label)\" points outside the spine; ignored"))
                 continue
             }
-            let label = TextNormalizer.normalize(f.entry.label)
+            let label = TextCleaner.normalize(f.entry.label)
             starts.append(
                 SectionStart(
                     position: pos, origin: .toc, label: label.isEmpty ? nil : label, level: f.depth,
-                    partTitle: f.partTitle.map(TextNormalizer.normalize), isContainer: f.isContainer, link: target,
+                    partTitle: f.partTitle.map(TextCleaner.normalize), isContainer: f.isContainer, link: target,
                     tocOrder: order))
         }
         if zip(starts, starts.dropFirst()).contains(where: { $0.position > $1.position }) {
@@ -434,7 +434,7 @@ struct SectionBuilder {
             opening = firstText.1.text  // a notes-only section still has text to look at
         }
         let hasCopyrightSign = opening.utf8.containsBytes("©") && opening.contains("©")  // bytes first: cheap
-        f.openingText = TextNormalizer.foldForASCIISearch(opening) + (hasCopyrightSign ? " ©" : "")
+        f.openingText = TextCleaner.foldForASCIISearch(opening) + (hasCopyrightSign ? " ©" : "")
         f.hasGutenbergMarker = range.prefix(60).contains { $0.1.hasGutenbergMarker }
         let items = spineItems(from: d.start.position, to: d.end)
         f.images = items.reduce(0) { $0 + docs[$1].imageCount }
@@ -476,7 +476,7 @@ struct SectionBuilder {
         if let h = d.features.headings.first, !h.isEmpty { return h }
         let s = d.start.position.spineIndex
         if s < docs.count, let t = docs[s].title, !Patterns.looksLikeFileName(t),
-            TextNormalizer.fold(t) != TextNormalizer.fold(package.metadata.title ?? "")
+            TextCleaner.fold(t) != TextCleaner.fold(package.metadata.title ?? "")
         {
             return t
         }

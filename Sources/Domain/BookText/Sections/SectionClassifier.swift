@@ -134,7 +134,7 @@ enum SectionClassifier {
             }
         }
         if let book = f.bookTitle, !book.isEmpty, f.words < 150,
-            titles.contains(where: { TextNormalizer.fold($0) == TextNormalizer.fold(book) })
+            titles.contains(where: { TextCleaner.fold($0) == TextCleaner.fold(book) })
         {
             out.append(Evidence(kind: .titlepage, role: .front, weight: 2, reason: "titled with the book's title, short"))
         }

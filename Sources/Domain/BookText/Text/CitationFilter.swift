@@ -102,7 +102,7 @@ public enum CitationFilter {
             pieces.append(ns.substring(from: cursor))
             result = pieces.joined()
         }
-        if mayHaveAuthorYear(result), TextNormalizer.containsCharacter(result, ascii: "(") {
+        if mayHaveAuthorYear(result), TextCleaner.containsCharacter(result, ascii: "(") {
             let stripped = removeAuthorYear(result)
             if stripped != result {
                 result = stripped

@@ -41,7 +41,7 @@ extension RawBlock {
     /// `text.count < 400`, without counting characters when the bytes already say so.
     var isShort: Bool {
         if text.utf8.count < 400 { return true }
-        return TextNormalizer.characterCount(text, atMost: 400) < 400  // stops counting: a long block is long
+        return TextCleaner.characterCount(text, atMost: 400) < 400  // stops counting: a long block is long
     }
 }
 
@@ -116,7 +116,7 @@ struct DocumentFlattener {
         var f = DocumentFlattener(documentPath: documentPath)
         f.collectNoteTargets(root)
         if let head = root.firstChild(named: "head"), let title = head.firstChild(named: "title") {
-            let t = TextNormalizer.normalize(title.rawText)
+            let t = TextCleaner.normalize(title.rawText)
             f.doc.title = t.isEmpty ? nil : t
         }
         f.doc.language = root.languageValue
@@ -143,13 +143,13 @@ struct DocumentFlattener {
             return true
         }
         guard let href = a.value(of: "href"), href.contains("#") else { return false }
-        return isNoteMarker(TextNormalizer.normalize(a.rawText))
+        return isNoteMarker(TextCleaner.normalize(a.rawText))
     }
 
     /// Whether a note reference has words to read besides its marker ("this link", not "12", "[3]" or
     /// "Note 3").
     static func hasWordsOfItsOwn(_ a: MarkupElement) -> Bool {
-        let text = TextNormalizer.normalize(a.rawText)
+        let text = TextCleaner.normalize(a.rawText)
         guard !isNoteMarker(text) else { return false }
         let letters = text.filter(\.isLetter)
         guard letters.count >= 2 else { return false }
@@ -199,7 +199,7 @@ struct DocumentFlattener {
     private static func isBackLink(_ a: MarkupElement) -> Bool {
         let types = a.semanticTypes
         if types.contains("backlink") || types.contains("se:referrer") { return true }
-        let t = TextNormalizer.normalize(a.rawText).lowercased()
+        let t = TextCleaner.normalize(a.rawText).lowercased()
         return ["↩", "↩︎", "↑", "^", "back", "return", "retour", "zurück"].contains(t)
     }
 
@@ -283,7 +283,7 @@ struct DocumentFlattener {
             return
         case "img", "image":
             doc.imageCount += 1
-            let alt = TextNormalizer.normalize(e.value(of: "alt") ?? "")
+            let alt = TextCleaner.normalize(e.value(of: "alt") ?? "")
             if alt.count == 1, alt.first!.isLetter {
                 buffer += alt  // a drop capital: the first letter of the paragraph
             } else if Self.isMeaningfulAlt(alt), buffer.allSatisfy(\.isWhitespace) {
@@ -292,14 +292,14 @@ struct DocumentFlattener {
             }
             return
         case "math":
-            let alt = e.value(of: "alttext").map(TextNormalizer.normalize)
+            let alt = e.value(of: "alttext").map(TextCleaner.normalize)
             if e.value(of: "display") == "block" {
                 flush(ctx)
                 appendBlock(kind: .notice, text: alt ?? "", ctx: ctx, omitted: .math(alt: alt))
             } else if let alt, !alt.isEmpty {
                 buffer += " \(alt) "
             } else {
-                let text = TextNormalizer.normalize(e.rawText)
+                let text = TextCleaner.normalize(e.rawText)
                 buffer += text.count <= 40 ? " \(text) " : " equation "
             }
             recordAnchorsInside(e)
@@ -321,7 +321,7 @@ struct DocumentFlattener {
                 if x.localName == "tr" {
                     let cells = x.children.compactMap { node -> String? in
                         guard case .element(let c) = node, c.localName == "td" || c.localName == "th" else { return nil }
-                        let t = TextNormalizer.normalize(c.rawText)
+                        let t = TextCleaner.normalize(c.rawText)
                         return t.isEmpty ? nil : t
                     }
                     if !cells.isEmpty {
@@ -354,7 +354,7 @@ struct DocumentFlattener {
                 appendBlock(kind: .notice, text: "Code example omitted.", ctx: ctx, omitted: .code(e.rawText))
             } else {
                 for line in e.rawText.split(separator: "\n") {
-                    let t = TextNormalizer.normalize(String(line))
+                    let t = TextCleaner.normalize(String(line))
                     if !t.isEmpty { appendBlock(kind: ctx.inPoem ? .poemLine : .paragraph, text: t, ctx: ctx) }
                 }
             }
@@ -366,10 +366,10 @@ struct DocumentFlattener {
                 if !ctx.inNoteLink, Self.hasWordsOfItsOwn(e) {
                     ctx.inNoteLink = true
                     ctx.inLink = true
-                    let before = TextNormalizer.wordCount(buffer)
+                    let before = TextCleaner.wordCount(buffer)
                     walkChildren(e, ctx, depth: depth)
                     while let last = buffer.last, last.isWhitespace || "*†‡".contains(last) { buffer.removeLast() }
-                    bufferLinkWords += max(0, TextNormalizer.wordCount(buffer) - before)
+                    bufferLinkWords += max(0, TextCleaner.wordCount(buffer) - before)
                     return
                 }
                 recordAnchorsInside(e)
@@ -378,9 +378,9 @@ struct DocumentFlattener {
             if ctx.noteID != nil, Self.isBackLink(e) { return }
             if e.value(of: "href") != nil, !ctx.inLink {
                 ctx.inLink = true
-                let before = TextNormalizer.wordCount(buffer)
+                let before = TextCleaner.wordCount(buffer)
                 walkChildren(e, ctx, depth: depth)
-                bufferLinkWords += max(0, TextNormalizer.wordCount(buffer) - before)
+                bufferLinkWords += max(0, TextCleaner.wordCount(buffer) - before)
                 return
             }
         case "sup":
@@ -392,7 +392,7 @@ struct DocumentFlattener {
             }
             // A marker inside a note link with words, and citation superscripts: "<sup>14,15</sup>",
             // "<sup>3–5</sup>", "ended.<sup>7</sup>". Not "x<sup>2</sup>" or "1<sup>st</sup>".
-            let sup = TextNormalizer.normalize(e.rawText)
+            let sup = TextCleaner.normalize(e.rawText)
             if (ctx.inNoteLink && Self.isNoteMarker(sup)) || Self.isCitationSuperscript(sup, after: buffer) {
                 var stack: [MarkupElement] = [e]
                 while let x = stack.popLast() {
@@ -410,7 +410,7 @@ struct DocumentFlattener {
             // A passage in another language (a whole sentence, not a borrowed word) becomes a block
             // of its own, so that it can be spoken with a voice for that language.
             if let lang = e.languageValue, lang.lowercased() != (parent.language ?? "").lowercased(),
-                ctx.headingLevel == nil, TextNormalizer.wordCount(e.rawText) >= 3
+                ctx.headingLevel == nil, TextCleaner.wordCount(e.rawText) >= 3
             {
                 flush(parent)
                 walkChildren(e, ctx, depth: depth)
@@ -448,7 +448,7 @@ struct DocumentFlattener {
         var stack = [e]
         while let x = stack.popLast() {
             if x.localName == "a", x.value(of: "href") != nil {
-                words += TextNormalizer.wordCount(x.rawText)
+                words += TextCleaner.wordCount(x.rawText)
                 continue
             }
             for case .element(let c) in x.children { stack.append(c) }
@@ -476,8 +476,8 @@ struct DocumentFlattener {
                 rows += 1
             } else if x.localName == "td" || x.localName == "th" {
                 let text = x.rawText
-                words += TextNormalizer.wordCount(text)
-                if text.contains(where: \.isNumber), TextNormalizer.wordCount(text) <= 2 { numericCells += 1 }
+                words += TextCleaner.wordCount(text)
+                if text.contains(where: \.isNumber), TextCleaner.wordCount(text) <= 2 { numericCells += 1 }
             }
             for case .element(let c) in x.children { stack.append(c) }
         }
@@ -524,7 +524,7 @@ struct DocumentFlattener {
     }
 
     static func isMeaningfulAlt(_ alt: String) -> Bool {
-        let folded = TextNormalizer.fold(alt)
+        let folded = TextCleaner.fold(alt)
         guard folded.count >= 3 else { return false }
         let lower = alt.lowercased()
         for ext in [".jpg", ".jpeg", ".png", ".gif", ".svg", ".webp"] where lower.hasSuffix(ext) { return false }
@@ -552,7 +552,7 @@ struct DocumentFlattener {
 
     private mutating func flush(_ ctx: Context) {
         guard !buffer.isEmpty || !bufferNoteRefs.isEmpty else { return }
-        var text = TextNormalizer.normalize(buffer)
+        var text = TextCleaner.normalize(buffer)
         text = CitationFilter.removeCitations(from: text)
         let linkWords = bufferLinkWords
         let refs = bufferNoteRefs
@@ -605,7 +605,7 @@ struct DocumentFlattener {
             RawBlock(
                 kind: kind, text: text, language: ctx.language, omitted: omitted,
                 headingLevel: kind == .heading ? ctx.headingLevel : nil, noteID: ctx.noteID, types: ctx.types,
-                words: omitted == nil ? TextNormalizer.wordCount(text) : 0, linkWords: linkWords, noteRefs: noteRefs))
+                words: omitted == nil ? TextCleaner.wordCount(text) : 0, linkWords: linkWords, noteRefs: noteRefs))
     }
 }
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import BookText
 
-@Suite struct TextNormalizerTests {
+@Suite struct TextCleanerTests {
     @Test(arguments: [
         ("ﬁne ﬂower", "fine flower"),
         ("co\u{00AD}operate", "cooperate"),
@@ -14,25 +14,25 @@ import Testing
         ("non\u{00A0}breaking", "non breaking"),
     ])
     func normalizes(input: String, expected: String) {
-        #expect(TextNormalizer.normalize(input) == expected)
+        #expect(TextCleaner.normalize(input) == expected)
     }
 
     @Test func countsWords() {
-        #expect(TextNormalizer.wordCount("It was the best of times, it was 1775.") == 9)
-        #expect(TextNormalizer.wordCount("") == 0)
+        #expect(TextCleaner.wordCount("It was the best of times, it was 1775.") == 9)
+        #expect(TextCleaner.wordCount("") == 0)
     }
 
     @Test func countsWordsInOtherScripts() {
-        #expect(TextNormalizer.wordCount("Ça coûte 12 €, ½ prix") == 5)  // "½" is a number
-        #expect(TextNormalizer.wordCount("धर्मक्षेत्रे कुरुक्षेत्रे") == 7)  // a virama is not a letter: it splits words
-        #expect(TextNormalizer.wordCount("吾輩は猫である。名前はまだ無い。") == 7)
+        #expect(TextCleaner.wordCount("Ça coûte 12 €, ½ prix") == 5)  // "½" is a number
+        #expect(TextCleaner.wordCount("धर्मक्षेत्रे कुरुक्षेत्रे") == 7)  // a virama is not a letter: it splits words
+        #expect(TextCleaner.wordCount("吾輩は猫である。名前はまだ無い。") == 7)
     }
 
     @Test(arguments: [
         ("Ĳssel Œuvre", "ĳssel œuvre"), ("L'été — à Paris", "lete a paris"), ("  A-B  ", "a b"), ("", ""),
     ])
     func folds(input: String, expected: String) {
-        #expect(TextNormalizer.fold(input) == expected)
+        #expect(TextCleaner.fold(input) == expected)
     }
 
     /// Scalars the fast paths treat specially, next to scalars that join clusters (combining marks,
@@ -60,10 +60,10 @@ import Testing
 
     @Test func fastPathsMatchTheGeneralOnes() {
         for text in Self.samples(count: 4000, seed: 7) {
-            #expect(TextNormalizer.normalize(text) == TextNormalizer.normalizeByCharacters(text), "\(text.debugDescription)")
-            #expect(TextNormalizer.wordCount(text) == TextNormalizer.wordCountByProperties(text), "\(text.debugDescription)")
+            #expect(TextCleaner.normalize(text) == TextCleaner.normalizeByCharacters(text), "\(text.debugDescription)")
+            #expect(TextCleaner.wordCount(text) == TextCleaner.wordCountByProperties(text), "\(text.debugDescription)")
             // Byte-exact: folded text is searched byte by byte.
-            #expect(Array(TextNormalizer.fold(text).utf8) == Array(TextNormalizer.foldByFoundation(text).utf8),
+            #expect(Array(TextCleaner.fold(text).utf8) == Array(TextCleaner.foldByFoundation(text).utf8),
                     "\(text.debugDescription)")
         }
     }
@@ -72,9 +72,9 @@ import Testing
         let scalars = (0x20..<0x3000).compactMap(Unicode.Scalar.init(_:))
         for u in scalars {
             for text in ["x\(u)y", "\(u)", "A \(u)\u{301} b", "\(u)\u{94D}\u{915}"] {
-                #expect(TextNormalizer.normalize(text) == TextNormalizer.normalizeByCharacters(text), "U+\(String(u.value, radix: 16))")
-                #expect(TextNormalizer.wordCount(text) == TextNormalizer.wordCountByProperties(text))
-                #expect(Array(TextNormalizer.fold(text).utf8) == Array(TextNormalizer.foldByFoundation(text).utf8),
+                #expect(TextCleaner.normalize(text) == TextCleaner.normalizeByCharacters(text), "U+\(String(u.value, radix: 16))")
+                #expect(TextCleaner.wordCount(text) == TextCleaner.wordCountByProperties(text))
+                #expect(Array(TextCleaner.fold(text).utf8) == Array(TextCleaner.foldByFoundation(text).utf8),
                         "U+\(String(u.value, radix: 16))")
             }
         }
@@ -85,7 +85,7 @@ import Testing
         let texts = ["The Project Gutenberg eBook of Emma", "Copyright © 2001, all rights reserved. ISBN 0 14 043",
                      "Nothing to see here", "projectgutenberg", "é copyright"]
         for text in texts {
-            let folded = TextNormalizer.fold(text)
+            let folded = TextCleaner.fold(text)
             for phrase in phrases {
                 #expect(folded.utf8.containsBytes(phrase) == folded.contains(phrase), "\(phrase) in \(folded)")
                 #expect(text.utf8.containsBytesIgnoringASCIICase(phrase) == text.lowercased().contains(phrase))
@@ -97,7 +97,7 @@ import Testing
         ("( see )", true), ("no bracket", false), ("(\u{301}", false), ("a (b\u{301}) (c)", true), ("\u{600}(", true),
     ])
     func findsAnASCIICharacterAsFoundationDoes(text: String, expected: Bool) {
-        #expect(TextNormalizer.containsCharacter(text, ascii: "(") == text.contains("("))
+        #expect(TextCleaner.containsCharacter(text, ascii: "(") == text.contains("("))
         #expect(text.contains("(") == expected)
     }
 
@@ -123,8 +123,8 @@ import Testing
         for _ in 0..<6000 {
             let words = (0..<(next() % 10)).map { _ in Self.searchWords[next() % Self.searchWords.count] }
             let text = words.joined(separator: next() % 5 == 0 ? "  " : " ")
-            let exact = TextNormalizer.fold(text)
-            let fast = TextNormalizer.foldForASCIISearch(text)
+            let exact = TextCleaner.fold(text)
+            let fast = TextCleaner.foldForASCIISearch(text)
             if exact != fast { replaced += 1 }
             for phrase in phrases {
                 #expect(exact.utf8.containsBytes(phrase) == fast.utf8.containsBytes(phrase), "\(phrase) in \(text)")
@@ -140,9 +140,9 @@ import Testing
     @Test func devanagariFoldsToNoASCIILetterOrDigit() {
         for v in UInt32(0x900)...0x97F {
             let u = Unicode.Scalar(v)!
-            let folded = TextNormalizer.fold(String(u))
+            let folded = TextCleaner.fold(String(u))
             #expect(!folded.utf8.contains { $0 < 0x80 && $0 != 0x20 }, "U+\(String(v, radix: 16))")
-            if TextNormalizer.isDevanagariLetterOrDigit(v) {
+            if TextCleaner.isDevanagariLetterOrDigit(v) {
                 #expect(u.properties.isAlphabetic || u.properties.numericType != nil)
                 #expect(!folded.isEmpty && !folded.contains(" "), "U+\(String(v, radix: 16))")
                 #expect(("a " + String(u)).count == 3)  // a character of its own after a space
@@ -163,10 +163,10 @@ import Testing
             var scalars = String.UnicodeScalarView()
             for _ in 0..<(next() % 12) { scalars.append(alphabet[next() % alphabet.count]) }
             let text = String(scalars)
-            #expect(TextNormalizer.characterCount(text, atMost: 5) == min(text.count, 5))
-            #expect(TextNormalizer.characterCount(text) == text.count, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(TextCleaner.characterCount(text, atMost: 5) == min(text.count, 5))
+            #expect(TextCleaner.characterCount(text) == text.count, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
-        for a in alphabet { for b in alphabet { #expect(TextNormalizer.characterCount("\(a)\(b)") == "\(a)\(b)".count) } }
-        #expect(TextNormalizer.characterCount("धर्मक्षेत्रे कुरुक्षेत्रे, said he.") == "धर्मक्षेत्रे कुरुक्षेत्रे, said he.".count)
+        for a in alphabet { for b in alphabet { #expect(TextCleaner.characterCount("\(a)\(b)") == "\(a)\(b)".count) } }
+        #expect(TextCleaner.characterCount("धर्मक्षेत्रे कुरुक्षेत्रे, said he.") == "धर्मक्षेत्रे कुरुक्षेत्रे, said he.".count)
     }
 }

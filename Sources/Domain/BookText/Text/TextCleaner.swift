@@ -6,7 +6,7 @@ import Synchronization
 /// Every function here runs on every block of a book, so each has a fast path for the common case
 /// (scalars that are characters of their own, ASCII) that gives exactly the result of the general
 /// path; the tests compare the two on generated text.
-enum TextNormalizer {
+enum TextCleaner {
     private static let ligatures: [Character: String] = [
         "\u{FB00}": "ff", "\u{FB01}": "fi", "\u{FB02}": "fl", "\u{FB03}": "ffi", "\u{FB04}": "ffl",
         "\u{FB05}": "st", "\u{FB06}": "st", "\u{0132}": "IJ", "\u{0133}": "ij", "\u{0152}": "OE", "\u{0153}": "oe",
@@ -729,7 +729,7 @@ extension String.UTF8View {
         }
     }
 
-    /// The bytes, contiguous (`TextNormalizer.replacingDevanagariWords`).
+    /// The bytes, contiguous (`TextCleaner.replacingDevanagariWords`).
     func withBytesForFold<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { withBytes(body) }
 
     private func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
