@@ -64,11 +64,16 @@ struct Classification: Sendable {
 
 /// The four-layer classifier: book semantics, patterns, content heuristics, then a score.
 enum SectionClassifier {
-    /// Evidence of layers 1-3 (everything but position in the book).
+    /// Evidence of layers 1-3 (everything but position in the book), strongest layer first.
     static func evidence(_ f: SectionFeatures) -> [Evidence] {
-        var out: [Evidence] = []
+        let titles = titleEvidence(f)
+        let titleKinds = Set(titles.compactMap(\.kind))
+        return semanticEvidence(f) + titles + nameEvidence(f) + contentEvidence(f, titleKinds: titleKinds)
+    }
 
-        // Layer 1: the book's own semantics.
+    /// Layer 1: the book's own semantics (`epub:type`, roles, landmarks, `linear="no"`).
+    static func semanticEvidence(_ f: SectionFeatures) -> [Evidence] {
+        var out: [Evidence] = []
         var seenSemantic: Set<SectionKind> = []
         for t in f.firstTypes.reversed() {  // innermost first
             if t == "frontmatter" {
@@ -98,8 +103,12 @@ enum SectionClassifier {
         if f.allNonLinear {
             out.append(Evidence(kind: nil, role: .front, weight: 1.5, reason: "spine item linear=\"no\""))
         }
+        return out
+    }
 
-        // Layer 2: patterns on titles, file names and ids.
+    /// Layer 2a: what the section's TOC label and first heading name.
+    static func titleEvidence(_ f: SectionFeatures) -> [Evidence] {
+        var out: [Evidence] = []
         var titles: [String] = []
         if let l = f.tocLabel { titles.append(l) }
         if let h = f.headings.first, !titles.contains(h) { titles.append(h) }
@@ -138,6 +147,12 @@ enum SectionClassifier {
         {
             out.append(Evidence(kind: .titlepage, role: .front, weight: 2, reason: "titled with the book's title, short"))
         }
+        return out
+    }
+
+    /// Layer 2b: tokens of the file name and of the id the section starts at (generated names aside).
+    static func nameEvidence(_ f: SectionFeatures) -> [Evidence] {
+        var out: [Evidence] = []
         var fileKinds: Set<SectionKind> = []
         for name in f.fileNames.prefix(1) {
             for token in Patterns.tokens(ofName: name) where !f.commonFileTokens.contains(token) {
@@ -155,8 +170,13 @@ enum SectionClassifier {
                 }
             }
         }
+        return out
+    }
 
-        // Layer 3: content. The opening text is folded: a byte search finds its ASCII phrases.
+    /// Layer 3: content. The opening text is folded: a byte search finds its ASCII phrases.
+    /// `titleKinds` are the kinds the titles named (a chapter title keeps a short section in the text).
+    static func contentEvidence(_ f: SectionFeatures, titleKinds: Set<SectionKind>) -> [Evidence] {
+        var out: [Evidence] = []
         let text = f.openingText.utf8
         func has(_ phrase: String) -> Bool { text.containsBytes(phrase) }
         if f.hasGutenbergMarker || has("project gutenberg license") || has("project gutenberg tm")
