@@ -161,6 +161,16 @@ import Testing
         #expect(index.sections.allSatisfy { $0.included })
     }
 
+    @Test func aShortOpeningPoemTheContentsListsIsRead() throws {
+        // Short lines, before the first long section: two weak hints of front matter, no kind named.
+        let poem = (0..<16).map { "<p>a line of the opening poem \($0)</p>" }.joined()
+        let book = MemoryBook(
+            spine: [("p.xhtml", "<h2>Invocation</h2>\(poem)"), ("c1.xhtml", "<h2>Chapter 1</h2>\(prose(3000))")],
+            toc: [entry("Invocation", "p.xhtml"), entry("Chapter 1", "c1.xhtml")])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.included) == [true, true])
+    }
+
     @Test func aCoverThatHoldsTheWholeBookIsRead() throws {
         // The only TOC entry and a cover landmark point at the file where the whole text is.
         let book = MemoryBook(
