@@ -206,7 +206,19 @@ struct SectionBuilder {
 
     // MARK: building
 
+    /// TOC → candidate boundaries → heading refinement → cuts inside files → evidence → decision.
     mutating func build() -> SectionIndex {
+        var starts = startsFromTOCAndHeadings()
+        starts = dedupe(splitFilesLandmarksOverreach(startFirstEntryAtItsHeading(starts)))
+        starts = dedupe(splitRegions(splitBoilerplate(addingUntargetedText(starts))))
+        var drafts = drafts(between: starts)
+        classify(&drafts)
+        drafts = merge(drafts)
+        return SectionIndex(sections: finish(drafts), warnings: warnings)
+    }
+
+    /// The TOC's starts, with the book's headings where the TOC is missing or degenerate.
+    private mutating func startsFromTOCAndHeadings() -> [SectionStart] {
         var starts = tocStarts()
         switch assessTOC(starts, allTargets: allTOCTargets()) {
         case .usable:
@@ -222,37 +234,41 @@ struct SectionBuilder {
                 starts += headings
             }
         }
-        starts = partTitlesForHeadings(dedupe(starts))
-        starts = dedupe(splitFilesLandmarksOverreach(startFirstEntryAtItsHeading(starts)))
+        return partTitlesForHeadings(dedupe(starts))
+    }
 
-        // Text the TOC does not reach: whole spine items, or the head of an item before its first start.
+    /// Text no start reaches (whole spine items, or the head of an item before its first start)
+    /// gets a start of its own, so every word of the spine belongs to some section.
+    private func addingUntargetedText(_ starts: [SectionStart]) -> [SectionStart] {
+        var result = starts
         var firstInFile: [Int: Int] = [:]
-        for s in starts { firstInFile[s.position.spineIndex] = min(firstInFile[s.position.spineIndex] ?? .max, s.position.blockIndex) }
-        for s in docs.indices where (firstInFile[s] ?? .max) > 0 {
-            starts.append(
-                SectionStart(position: TextPosition(spineIndex: s, blockIndex: 0), origin: .untargeted,
-                             link: EPUBLink(path: package.spine[s].href)))
+        for start in starts {
+            let item = start.position.spineIndex
+            firstInFile[item] = min(firstInFile[item] ?? .max, start.position.blockIndex)
         }
-        starts.sort { ($0.position, $0.origin.rawValue, $0.tocOrder) < ($1.position, $1.origin.rawValue, $1.tocOrder) }
-        starts = splitBoilerplate(starts)
-        starts = splitRegions(starts)
-        starts = dedupe(starts)
+        for item in docs.indices where (firstInFile[item] ?? .max) > 0 {
+            result.append(
+                SectionStart(
+                    position: TextPosition(spineIndex: item, blockIndex: 0), origin: .untargeted,
+                    link: EPUBLink(path: package.spine[item].href)))
+        }
+        result.sort { ($0.position, $0.origin.rawValue, $0.tocOrder) < ($1.position, $1.origin.rawValue, $1.tocOrder) }
+        return result
+    }
 
-        // Drafts: each start runs until the next one.
+    /// One draft per start, running until the next start, with its features and evidence.
+    private func drafts(between starts: [SectionStart]) -> [Draft] {
         var drafts: [Draft] = []
         for (i, start) in starts.enumerated() {
             let end = i + 1 < starts.count ? starts[i + 1].position : endPosition
             guard start.position < end else { continue }
-            drafts.append(Draft(start: start, end: end))
+            var draft = Draft(start: start, end: end)
+            draft.features = features(of: draft)
+            draft.evidence = SectionClassifier.evidence(draft.features)
+            draft.features.openingText = ""  // read once for the evidence: not kept for every section
+            drafts.append(draft)
         }
-        for i in drafts.indices {
-            drafts[i].features = features(of: drafts[i])
-            drafts[i].evidence = SectionClassifier.evidence(drafts[i].features)
-            drafts[i].features.openingText = ""  // read once for the evidence: not kept for every section
-        }
-        classify(&drafts)
-        drafts = merge(drafts)
-        return SectionIndex(sections: finish(drafts), warnings: warnings)
+        return drafts
     }
 
     /// Chapters found among the headings inside a part the TOC lists take that part's title.
