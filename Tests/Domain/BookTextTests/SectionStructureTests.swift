@@ -171,6 +171,16 @@ import Testing
         #expect(index.sections.map(\.included) == [true, true])
     }
 
+    @Test func aSingleFileNovelWithoutTOCGetsItsChaptersFromTitleLines() throws {
+        // A plain-text conversion: one file, chapter titles as paragraphs ending in a period, and
+        // short one-line paragraphs of narration that must not be taken for headings.
+        let chapters = ["I", "II", "III", "IV"].map { "<p>CHAPTER \($0).</p>\(prose(200))<p>He left.</p>\(prose(200))" }
+        let book = MemoryBook(spine: [("novel.html", chapters.joined())], toc: [])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.title) == ["CHAPTER I.", "CHAPTER II.", "CHAPTER III.", "CHAPTER IV."])
+        #expect(index.sections.allSatisfy { $0.included })
+    }
+
     @Test func aCoverThatHoldsTheWholeBookIsRead() throws {
         // The only TOC entry and a cover landmark point at the file where the whole text is.
         let book = MemoryBook(
@@ -343,6 +353,8 @@ import Testing
     @Test(arguments: [
         ("Toinen runo", true), ("CHAPTER IV", true), ("第一二回 唐王秉誠修大會", true), ("He said nothing.", false),
         ("“Yes, my lord.”", false), ("And then, after a long while, the rain stopped over the hills", false),
+        ("CHAPTER IV.", true), ("II.", true), ("THE RETURN.", true), ("He left.", false), ("Yes, he said,", false),
+        ("Il jubilait.", false), ("Chapter IV.", true),
     ])
     func candidates(text: String, expected: Bool) {
         #expect(HeadingFamilies.isCandidate(text) == expected)

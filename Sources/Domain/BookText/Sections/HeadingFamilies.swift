@@ -50,10 +50,14 @@ enum HeadingFamilies {
             return false
         }
         guard TextCleaner.wordCount(text) <= maximumLineWords || containsIdeographs(text) else { return false }
-        let trimmed = text.droppingTrailing(closingQuotes)
-        guard let last = trimmed.last, !sentenceEnds.contains(last) else { return false }
         if let first = text.first, openingQuotes.contains(first) { return false }
-        return true
+        let trimmed = text.droppingTrailing(closingQuotes)
+        guard let last = trimmed.last else { return false }
+        guard sentenceEnds.contains(last) else { return true }
+        // "Chapter IV.", "II.", "THE RETURN.": a chapter word with its number, or a line in
+        // capitals, keeps its period; a short sentence ("He left.", "Il jubilait." — whose "Il" reads
+        // as a roman numeral) does not make a heading.
+        return last == "." && (Patterns.isExplicitChapterTitle(text) || !text.contains(where: \.isLowercase))
     }
 
     // MARK: family rules
