@@ -91,8 +91,13 @@ final class ConversionRun: Sendable {
         var resumed: [SectionRecord] = []
         var blockFailures: [(Int, String)] = []
         var warnings: [String] = []
+        // By number, once: looking each section up in the manifest's array made planning O(n²).
+        var previousRecords: [Int: SectionRecord] = [:]
+        for record in previous?.sections ?? [] where previousRecords[record.number] == nil {
+            previousRecords[record.number] = record
+        }
         for (index, section) in sections.enumerated() {
-            let old = previous?.section(section.number)
+            let old = previousRecords[section.number]
             let name = names[index]
             var record =
                 old
@@ -155,8 +160,10 @@ final class ConversionRun: Sendable {
         let manifest = Manifest(
             book: BookRecord(identifier: book.identifier, title: book.title, authors: book.authors, sha256: bookSHA),
             settings: settings, created: previous?.created ?? Timestamp.now(), sections: records)
-        let store = ManifestStore(manifest: manifest, directory: directory, interval: request.manifestInterval)
-        try store.updateAll { _ in }
+        // Written before any audio, so an unwritable folder stops the run here.
+        let store = try ManifestStore(manifest: manifest, directory: directory, interval: request.manifestInterval)
+        // Stops the writer thread on every way out; the paths below close it first to see its error.
+        defer { try? store.close() }
 
         let selectedSections = sections.filter { selected.contains($0.number) }
         emit(
@@ -172,9 +179,12 @@ final class ConversionRun: Sendable {
         }
         for (number, message) in blockFailures { emit(.error(section: number, message: message)) }
 
-        // Longest first, so no core sits idle at the end waiting on one long chapter.
+        // Longest first, so no core sits idle at the end waiting on one long chapter. Reversed, so that
+        // taking the next job is `popLast()` (`removeFirst()` moved every job left: O(n²) per book).
         let queue = Mutex(
-            jobs.sorted { ($0.section.words, -$0.section.number) > ($1.section.words, -$1.section.number) })
+            Array(
+                jobs.sorted { ($0.section.words, -$0.section.number) > ($1.section.words, -$1.section.number) }
+                    .reversed()))
         let counts = Mutex((done: 0, failed: blockFailures.count))
         var slots = min(max(request.jobs, 1), jobs.count)
         if slots > 1 && launcher == nil {
@@ -195,7 +205,7 @@ final class ConversionRun: Sendable {
             group.enter()
             let thread = Thread { [self] in
                 defer { group.leave() }
-                while !isStopping, var next = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+                while !isStopping, var next = queue.withLock({ $0.popLast() }) {
                     // The worker gets the section's text with the job, so it never re-reads and
                     // re-indexes the book (a cost that grew with the book, once per section).
                     // Extracted here, one section at a time, so memory does not grow with the book.
@@ -223,9 +233,11 @@ final class ConversionRun: Sendable {
                     manifest.sections[index].wordsDone = nil
                 }
             }
+            try? store.close()
             try? writePlaylist(store.manifest, selected: selected, directory: directory)
             throw stoppedBy
         }
+        try store.close()
         let final = store.manifest
         try writePlaylist(final, selected: selected, directory: directory)
         let audio = final.sections.filter { selected.contains($0.number) && $0.status == .done }
