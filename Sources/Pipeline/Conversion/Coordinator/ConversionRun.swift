@@ -110,23 +110,27 @@ final class ConversionRun: Sendable {
                 records.append(record)
                 continue
             }
-            let textSHA: String
-            do {
-                textSHA = SpokenTextFingerprint.sha256(try source.blocks(section: section.number))
-            } catch {
-                record.status = .failed
-                record.error = "cannot read the section's text: \(error)"
-                blockFailures.append((section.number, record.error!))
-                records.append(record)
-                continue
-            }
-            if !request.force, let old, old.status == .done, old.file == name, old.textSHA256 == textSHA,
-                old.settingsSHA256 == fingerprint, let bytes = old.bytes,
-                fileSize(OutputPaths.join(directory, name)) == bytes
+            // Each section's text is extracted once: here only when the section may be skipped (the
+            // hash of its text decides, and a changed text is then kept for its job); otherwise by the
+            // job slot that makes it, one section at a time, so memory does not grow with the book.
+            var blocks: [SpokenBlock]?
+            if !request.force, let old, old.status == .done, old.file == name, old.settingsSHA256 == fingerprint,
+                let bytes = old.bytes, fileSize(OutputPaths.join(directory, name)) == bytes
             {
-                records.append(record)
-                resumed.append(record)
-                continue
+                do {
+                    blocks = try source.blocks(section: section.number)
+                } catch {
+                    record.status = .failed
+                    record.error = Self.unreadableText(error)
+                    blockFailures.append((section.number, record.error!))
+                    records.append(record)
+                    continue
+                }
+                if old.textSHA256 == SpokenTextFingerprint.sha256(blocks ?? []) {
+                    records.append(record)
+                    resumed.append(record)
+                    continue
+                }
             }
             let finalPath = OutputPaths.join(directory, name)
             if FileManager.default.fileExists(atPath: finalPath), !ownedFiles.contains(name) {
@@ -145,7 +149,7 @@ final class ConversionRun: Sendable {
                 trackNumber: section.number)
             let job = WorkerJob(
                 book: input, section: section.number, settings: settings,
-                partPath: OutputPaths.join(directory, name + ".part"), tags: tags)
+                partPath: OutputPaths.join(directory, name + ".part"), tags: tags, blocks: blocks)
             jobs.append(PlannedJob(section: section, job: job, file: name, previousFile: previousFile))
         }
 
@@ -208,9 +212,13 @@ final class ConversionRun: Sendable {
                 while !isStopping, var next = queue.withLock({ $0.popLast() }) {
                     // The worker gets the section's text with the job, so it never re-reads and
                     // re-indexes the book (a cost that grew with the book, once per section).
-                    // Extracted here, one section at a time, so memory does not grow with the book.
-                    next.job.blocks = try? source.blocks(section: next.section.number)
-                    let ok = runSection(next, executor: executor, store: store, directory: directory, emit: emit)
+                    var ok = false
+                    do {
+                        if next.job.blocks == nil { next.job.blocks = try source.blocks(section: next.section.number) }
+                        ok = runSection(next, executor: executor, store: store, directory: directory, emit: emit)
+                    } catch {
+                        fail(next.section.number, message: Self.unreadableText(error), store: store, emit: emit)
+                    }
                     counts.withLock { counts in
                         if ok { counts.done += 1 } else { counts.failed += 1 }
                     }
@@ -363,6 +371,10 @@ final class ConversionRun: Sendable {
                 PosixFailure.map(error, path: finalPath) ?? .outputUnwritable(path: finalPath, reason: "\(error)"))
             return false
         }
+    }
+
+    private static func unreadableText(_ error: any Error) -> String {
+        "cannot read the section's text: \(error)"
     }
 
     private func fail(_ number: Int, message: String, store: ManifestStore, emit: @Sendable (ConversionEvent) -> Void) {
