@@ -71,6 +71,9 @@ extension ConvertCommand {
         let interruption = InterruptionWatcher()
         let task = Task { try await converter.run(request) { renderer.handle($0) } }
         interruption.onInterrupt { task.cancel() }
+        // Nobody reads our output any more (`--progress json | head`): stop as after Ctrl-C.
+        BrokenPipe.onBrokenPipe { task.cancel() }
+        defer { BrokenPipe.onBrokenPipe(nil) }
         do {
             let summary = try await task.value
             interruption.stop()
@@ -79,7 +82,7 @@ extension ConvertCommand {
         } catch {
             interruption.stop()
             if case ConversionError.cancelled = error {
-                if mode != .json {
+                if mode != .json && !BrokenPipe.happened {
                     StandardError.write(
                         "\n" + stderrStyle.yellow("interrupted:") + " finished sections are kept; "
                             + "run the same command again to resume\n")
