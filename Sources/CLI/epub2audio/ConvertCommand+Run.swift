@@ -132,8 +132,15 @@ extension ConvertCommand {
         request.sourceOptions = source
         // Every section is made by a fresh worker process: espeak-ng's state survives a reset, and
         // only a fresh process makes a section's audio identical whatever ran before (resume, --jobs).
+        // By default a child forked from a process that has just initialised espeak-ng (the fork
+        // server, one per job slot): the same state as a fresh process, without its start-up cost.
         request.workerExecutable = Self.executablePath
-        request.workerArguments = ["worker"]
+        if freshWorkers {
+            request.workerArguments = ["worker"]
+        } else {
+            request.workerArguments = [Entry.forkServerCommand]
+            request.workerForksPerJob = true
+        }
         if !text, !AudioFileWriter.availableFormats().contains(where: { $0.rawValue == format.rawValue }) {
             throw CLIError.unavailable("the installed libsndfile cannot write \(format.rawValue) files")
         }

@@ -108,6 +108,11 @@ struct ConvertCommand: AsyncParsableCommand {
     @Flag(help: "Redo every section, even those already converted.")
     var force = false
 
+    /// Hidden: a new worker process for every section instead of a child forked from a prepared one
+    /// (the two must give the same bytes; tests compare them, and it is a way out should forking fail).
+    @Flag(help: .hidden)
+    var freshWorkers = false
+
     @Flag(help: "Allow an output folder that holds other files, replacing any at our file names.")
     var overwrite = false
 

@@ -197,9 +197,10 @@ final class ConversionRun: Sendable {
         }
         // With a worker executable every section is made in a fresh worker process, also with one
         // job: that is what keeps the bytes identical across resumes and job counts (see WorkerExecutor).
+        // A fork server gives each section a fresh process of its own: one server per slot.
         let made: [any SectionExecutor] = (0..<slots).map { _ in
             guard let launcher else { return InProcessExecutor(environment: environment) }
-            return WorkerExecutor(launcher: launcher)
+            return WorkerExecutor(launcher: launcher, freshWorkerPerJob: !request.workerForksPerJob)
         }
         executors.withLock { $0 = made }
         if cancelled.load(ordering: .relaxed) { for executor in made { executor.kill() } }

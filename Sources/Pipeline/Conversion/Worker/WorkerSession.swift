@@ -14,6 +14,11 @@ final class WorkerSession {
 
     private struct Stopped: Error {}
 
+    /// Makes the engine now rather than at the first section (the fork server's children share it).
+    func prepareEngine() throws {
+        if engine == nil { engine = try environment.makeEngine() }
+    }
+
     /// Makes one section into `job.partPath`; every outcome is reported through `send`, which may throw
     /// to abandon the job (the coordinator is gone).
     func perform(_ job: WorkerJob, shouldStop: () -> Bool, send: (WorkerMessage) throws -> Void) throws {
