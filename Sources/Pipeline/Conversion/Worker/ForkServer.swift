@@ -42,6 +42,7 @@ extension WorkerMain {
         // An engine that cannot start is left to each child, which then reports the error for its
         // section exactly as a fresh worker would.
         try? session.prepareEngine()
+        WorkerSession.warmUp()
         let engineThreads = ForkSafety.otherThreads()
         let reader = LineReader(fileDescriptor: 0)
         while let line = reader.readLine() {
