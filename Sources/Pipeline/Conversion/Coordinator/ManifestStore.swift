@@ -121,15 +121,17 @@ final class ManifestStore: Sendable {
         if signal { wake.signal() }
     }
 
-    /// Waits until everything changed before the call is written to the journal (tests, mostly).
+    /// Waits until everything changed before the call is written to the journal (tests, mostly);
+    /// returns at once after `close()`, which has written everything.
     func flush() {
         let done = DispatchSemaphore(value: 0)
-        let signal = state.withLock { state -> Bool in
+        let (queued, signal) = state.withLock { state -> (Bool, Bool) in
+            guard !state.closing else { return (false, false) }
             state.flushWaiters.append(done)
-            return Self.signalWriter(&state)
+            return (true, Self.signalWriter(&state))
         }
         if signal { wake.signal() }
-        done.wait()
+        if queued { done.wait() }
     }
 
     /// Writes what is queued, folds the journal into `manifest.json` and removes it, and stops the
