@@ -71,8 +71,10 @@ def main():
     parser.add_argument("--corpus", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "corpus"))
     parser.add_argument("--long-chapters", default="1-30",
                         help="sections of the long book to convert (the whole book takes minutes per run)")
-    parser.add_argument("--only", default="overhead,parallel,list,formats",
-                        help="comma-separated parts to run: overhead, parallel, list, formats")
+    parser.add_argument("--tiny-chapters", default="1-300",
+                        help="sections of the 10,000-section book for the tiny-section cost")
+    parser.add_argument("--only", default="overhead,tiny,parallel,list,formats",
+                        help="comma-separated parts to run: overhead, tiny, parallel, list, formats")
     args = parser.parse_args()
     parts = set(args.only.split(","))
     binary = os.path.abspath(args.binary)
@@ -81,6 +83,7 @@ def main():
     real = os.path.join(os.path.abspath(args.corpus), "real")
     moby = os.path.join(real, "idpf_moby-dick.epub")
     maha = os.path.join(real, "idpf_mahabharata.epub")
+    huge = os.path.join(os.path.abspath(args.corpus), "broken", "own_huge-spine_10000-items.epub")
     have_corpus = os.path.exists(moby)
     if not have_corpus:
         print("bench: ../shared/corpus is absent: only the sample book is measured", file=sys.stderr)
@@ -127,6 +130,36 @@ def main():
                          "<= 1.02x"))
             # 4. Memory.
             rows.append((f"peak memory, {label}", fmt([o[2] for o in ours], " MiB", 1), "", "", "< 100 MiB, flat"))
+
+        # 1b. Fixed cost per section: a book of 10,000 one-line chapters, where the engine needs a few
+        # milliseconds per section and everything else (process start, manifest, text) shows.
+        if "tiny" in parts and os.path.exists(huge):
+            sel = ["--chapters", args.tiny_chapters]
+            text_dir = os.path.join(work, "text-tiny")
+            subprocess.run([binary, huge, "--text", "-o", text_dir, "--quiet"] + sel, check=True)
+            names = sorted(n for n in os.listdir(text_dir) if n.endswith(".txt"))
+            count = len(names)
+            text_file = os.path.join(work, "tiny.txt")
+            with open(text_file, "w") as out:
+                for name in names:
+                    with open(os.path.join(text_dir, name)) as f:
+                        out.write(f.read() + "\n\n")
+            ours, ours_n, engine = [], [], []
+            for i in range(args.runs):
+                for jobs, into in ((1, ours), (cores, ours_n)):
+                    out_dir = os.path.join(work, f"tiny-{jobs}-{i}")
+                    into.append(measure([binary, huge, "--jobs", str(jobs), "-o", out_dir, "--quiet", "--voice", "en"]
+                                        + sel))
+                    shutil.rmtree(out_dir)
+                engine.append(measure(["espeak-ng", "-v", "en", "-w", os.path.join(work, "raw.wav"), "-f", text_file]))
+            per = lambda values: [1000 * v / count for v in values]
+            rows.append((f"CPU per tiny section ({count} of the 10,000-section book), --jobs 1 / espeak-ng",
+                         fmt(per([o[1] for o in ours]), " ms", 1), fmt(per([e[1] for e in engine]), " ms", 1),
+                         fmt([o[1] / e[1] for o, e in zip(ours, engine)], "x"), "a few ms; <= 1.5x"))
+            rows.append((f"wall per tiny section, --jobs {cores}", fmt(per([o[0] for o in ours_n]), " ms", 1), "", "",
+                         "10,000 sections < 60 s"))
+        elif "tiny" in parts:
+            print("bench: the 10,000-section book is absent: the tiny-section cost is skipped", file=sys.stderr)
 
         # 2. Parallel scaling.
         if cores > 1 and "parallel" in parts:

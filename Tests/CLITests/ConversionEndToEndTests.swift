@@ -33,21 +33,36 @@ enum Conversions {
 
     /// Section records from the manifest in `directory`, by number.
     static func manifestSections(_ directory: String) throws -> [Int: [String: Any]] {
-        let manifest = try #require(jsonObject(file: directory + "/manifest.json"), "no valid manifest.json")
-        let sections = try #require(manifest["sections"] as? [[String: Any]])
-        return Dictionary(
-            sections.compactMap { section in (section["number"] as? Int).map { ($0, section) } },
-            uniquingKeysWith: { first, _ in first })
+        try #require(recordedSections(directory), "no valid manifest.json")
     }
 
     /// Status of each section in the manifest, or nil while there is no valid manifest (for polling).
     static func statuses(_ directory: String) -> [Int: String]? {
-        guard let sections = jsonObject(file: directory + "/manifest.json")?["sections"] as? [[String: Any]] else {
-            return nil
+        recordedSections(directory)?.mapValues { $0["status"] as? String ?? "?" }
+    }
+
+    /// The section records as docs/manifest.md defines them: `manifest.json`, then, while a run is
+    /// going on or after it was killed, the records appended to `manifest.journal` when its header
+    /// names the manifest's `journal` (the last record of a section wins; a torn last line is ignored).
+    static func recordedSections(_ directory: String) -> [Int: [String: Any]]? {
+        guard let manifest = jsonObject(file: directory + "/manifest.json"),
+            let sections = manifest["sections"] as? [[String: Any]]
+        else { return nil }
+        var out = Dictionary(
+            sections.compactMap { section in (section["number"] as? Int).map { ($0, section) } },
+            uniquingKeysWith: { first, _ in first })
+        guard let id = manifest["journal"] as? String, let journal = bytes(directory + "/manifest.journal") else {
+            return out
         }
-        var out: [Int: String] = [:]
-        for section in sections {
-            if let number = section["number"] as? Int { out[number] = section["status"] as? String ?? "?" }
+        var lines = journal.split(separator: 0x0A, omittingEmptySubsequences: false)
+        lines.removeLast()  // after the last newline: empty, or a torn line
+        guard let header = lines.first.flatMap({ jsonObject(String(decoding: $0, as: UTF8.self)) }),
+            header["journal"] as? String == id
+        else { return out }
+        for line in lines.dropFirst() {
+            guard let record = jsonObject(String(decoding: line, as: UTF8.self)), let number = record["number"] as? Int
+            else { break }
+            if out[number] != nil { out[number] = record }
         }
         return out
     }
@@ -151,7 +166,7 @@ extension EndToEnd {
 
             // manifest.json: valid, done for the two, skipped for the rest.
             let manifest = try #require(jsonObject(file: out + "/manifest.json"))
-            #expect(manifest["version"] as? Int == 1)
+            #expect(manifest["version"] as? Int == 2)
             let voice = try #require((manifest["settings"] as? [String: Any])?["voice"] as? [String: Any])
             let rate = try #require(voice["rate"] as? Int)
             #expect(rate == 175)

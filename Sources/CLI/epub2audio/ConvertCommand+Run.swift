@@ -71,6 +71,9 @@ extension ConvertCommand {
         let interruption = InterruptionWatcher()
         let task = Task { try await converter.run(request) { renderer.handle($0) } }
         interruption.onInterrupt { task.cancel() }
+        // Nobody reads our output any more (`--progress json | head`): stop as after Ctrl-C.
+        BrokenPipe.onBrokenPipe { task.cancel() }
+        defer { BrokenPipe.onBrokenPipe(nil) }
         do {
             let summary = try await task.value
             interruption.stop()
@@ -79,7 +82,7 @@ extension ConvertCommand {
         } catch {
             interruption.stop()
             if case ConversionError.cancelled = error {
-                if mode != .json {
+                if mode != .json && !BrokenPipe.happened {
                     StandardError.write(
                         "\n" + stderrStyle.yellow("interrupted:") + " finished sections are kept; "
                             + "run the same command again to resume\n")
@@ -134,8 +137,15 @@ extension ConvertCommand {
         request.sourceOptions = source
         // Every section is made by a fresh worker process: espeak-ng's state survives a reset, and
         // only a fresh process makes a section's audio identical whatever ran before (resume, --jobs).
+        // By default a child forked from a process that has just initialised espeak-ng (the fork
+        // server, one per job slot): the same state as a fresh process, without its start-up cost.
         request.workerExecutable = Self.executablePath
-        request.workerArguments = ["worker"]
+        if freshWorkers {
+            request.workerArguments = ["worker"]
+        } else {
+            request.workerArguments = [Entry.forkServerCommand]
+            request.workerForksPerJob = true
+        }
         if !text, !AudioFileWriter.availableFormats().contains(where: { $0.rawValue == format.rawValue }) {
             throw CLIError.unavailable("the installed libsndfile cannot write \(format.rawValue) files")
         }

@@ -108,6 +108,11 @@ struct ConvertCommand: AsyncParsableCommand {
     @Flag(help: "Redo every section, even those already converted.")
     var force = false
 
+    /// Hidden: a new worker process for every section instead of a child forked from a prepared one
+    /// (the two must give the same bytes; tests compare them, and it is a way out should forking fail).
+    @Flag(help: .hidden)
+    var freshWorkers = false
+
     @Flag(help: "Allow an output folder that holds other files, replacing any at our file names.")
     var overwrite = false
 
@@ -176,6 +181,7 @@ struct ConvertCommand: AsyncParsableCommand {
     func run() async throws {
         // Past a file-size limit (ulimit -f) a write should fail with EFBIG, not kill the process.
         signal(SIGXFSZ, SIG_IGN)
+        BrokenPipe.install()
         let options = try sectionOptions()
         let selection = try chapters.map { try ChapterSelection(parsing: $0) }
         let stderrStyle = TerminalStyle.detect(fileDescriptor: 2)
@@ -204,8 +210,10 @@ struct ConvertCommand: AsyncParsableCommand {
                 failedBooks += 1
                 worst = worse(worst, status, batch: batch)
             }
-            if status == .interrupted { break }
+            if status == .interrupted || BrokenPipe.happened { break }
         }
+        // The reader of our output has gone (`| head`): stop quietly, as a Unix tool does.
+        if BrokenPipe.happened { BrokenPipe.exit() }
         if batch && !quiet && !list && progress != .json && worst != .interrupted {
             let total = paths.count + missing
             let made = total - failedBooks

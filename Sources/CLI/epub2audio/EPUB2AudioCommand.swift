@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `epub2audio`: the root command. Converting a book is the default subcommand, so
 /// `epub2audio book.epub --list` and `epub2audio voices` both read naturally.
-@main
+/// (The entry point is `Entry`, which runs this command.)
 struct EPUB2AudioCommand: AsyncParsableCommand {
     static let version = "0.1.0"
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -46,13 +47,81 @@ struct TerminalStyle: Sendable {
 /// Writes to standard error without buffering surprises (progress and messages go there).
 enum StandardError {
     static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        OutputStream.write(text, to: 2)
     }
 }
 
 /// Writes to standard output (the index, JSON, the summary).
 enum StandardOutput {
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        OutputStream.write(text, to: 1)
+    }
+}
+
+/// Writes with `write(2)` itself: `FileHandle.write` stops the process with a Swift fatal error when
+/// the write fails, which it does with EPIPE as soon as the reader of a pipe has gone
+/// (`epub2audio BOOK --progress json | head`). SIGPIPE is ignored (the coordinator must get EPIPE
+/// from a dead worker, not die), so the broken pipe is seen here and handed to `BrokenPipe`.
+private enum OutputStream {
+    static func write(_ text: String, to descriptor: Int32) {
+        guard !BrokenPipe.happened else { return }
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                // Any other failure (a full disk under a redirection) cannot be reported either: the
+                // text is lost, the conversion goes on.
+                if errno == EPIPE { BrokenPipe.record() }
+                return
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+}
+
+/// The reader of our standard output or standard error has gone. A Unix tool then stops quietly:
+/// the running conversion is cancelled (it leaves a consistent folder, as after Ctrl-C), nothing
+/// more is written, and the process ends killed by SIGPIPE, as `yes | head` does (status 141 in a
+/// shell), with no message.
+enum BrokenPipe {
+    private struct State {
+        var happened = false
+        var action: (@Sendable () -> Void)?
+    }
+
+    private static let state = Mutex(State())
+
+    /// Ignores SIGPIPE for the whole run, so every broken pipe is seen as EPIPE by `OutputStream`.
+    static func install() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// True once a write found the pipe broken.
+    static var happened: Bool { state.withLock { $0.happened } }
+
+    /// Runs `action` at the first broken pipe (at once when one was already seen); nil forgets it.
+    static func onBrokenPipe(_ action: (@Sendable () -> Void)?) {
+        let runNow = state.withLock { state -> Bool in
+            state.action = action
+            return state.happened
+        }
+        if runNow { action?() }
+    }
+
+    fileprivate static func record() {
+        let action = state.withLock { state -> (@Sendable () -> Void)? in
+            guard !state.happened else { return nil }
+            state.happened = true
+            return state.action
+        }
+        action?()
+    }
+
+    /// Ends the process as a Unix tool whose reader has gone: by SIGPIPE, silently.
+    static func exit() -> Never {
+        signal(SIGPIPE, SIG_DFL)
+        raise(SIGPIPE)
+        Glibc.exit(128 + SIGPIPE)
     }
 }

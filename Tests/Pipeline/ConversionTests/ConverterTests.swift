@@ -23,7 +23,8 @@ import Testing
         #expect(summary.sectionsSkipped == 0)
 
         let manifest = try sandbox.manifest()
-        #expect(manifest.version == 1)
+        #expect(manifest.version == Manifest.currentVersion)
+        #expect(manifest.journal == nil)
         #expect(manifest.book.title == "The Test Book")
         #expect(manifest.book.authors == ["A. Author", "B. Writer"])
         #expect(manifest.book.sha256 == SHA256.hex("PK fake epub bytes"))
@@ -195,6 +196,40 @@ import Testing
         for name in names + ["playlist.m3u"] {
             #expect(sandbox.contents(name, in: one) == sandbox.contents(name, in: many), "\(name)")
         }
+    }
+
+    @Test(arguments: [1, 2])
+    func eachSectionsTextIsExtractedOnce(jobs: Int) async throws {
+        let sandbox = try Sandbox()
+        var source = FakeSource.make(count: 4)
+        let counter = ExtractionCounter()
+        source.extractions = counter
+        var request = sandbox.request(jobs: jobs)
+        request.selection = .all
+        // Workers (on threads) get the text with their job and never extract it again.
+        _ = try await threadConverter(environment(source: source)).run(request)
+        #expect(counter.all == [1: 1, 2: 1, 3: 1, 4: 1])
+        // A re-run reads each text once, to compare its hash; a changed one is made from that same read.
+        source.texts[3]![1].text = "A new text for chapter three."
+        let summary = try await threadConverter(environment(source: source)).run(request)
+        #expect(summary.sectionsDone == 1)
+        #expect(summary.sectionsSkipped == 3)
+        #expect(counter.all == [1: 2, 2: 2, 3: 2, 4: 2])
+    }
+
+    @Test func aSectionWhoseTextCannotBeReadFailsAndTheRestGoesOn() async throws {
+        let sandbox = try Sandbox()
+        var source = FakeSource.make(count: 4)
+        source.texts[3] = nil
+        let log = EventLog()
+        let summary = try await Converter(environment: environment(source: source)).run(
+            sandbox.request(), onEvent: log.append)
+        #expect(summary.sectionsFailed == 1)
+        #expect(summary.sectionsDone == 2)
+        let record = try #require(try sandbox.manifest().section(3))
+        #expect(record.status == .failed)
+        #expect(record.error?.contains("cannot read the section's text") == true)
+        #expect(log.all.contains { if case .error(3, _) = $0 { true } else { false } })
     }
 
     @Test func aFailingSectionIsRecordedAndTheRestGoesOn() async throws {

@@ -86,8 +86,11 @@ struct FakeSource: SectionSource {
     var book = BookDescription(identifier: "urn:test:1", title: "The Test Book", authors: ["A. Author", "B. Writer"])
     var sections: [PlannedSection]
     var texts: [Int: [SpokenBlock]]
+    /// Counts `blocks(section:)` calls by section, when set.
+    var extractions: ExtractionCounter?
 
     func blocks(section: Int) throws -> [SpokenBlock] {
+        extractions?.count(section)
         guard let blocks = texts[section] else { throw FakeError.cannotSpeak("no section \(section)") }
         return blocks
     }
@@ -114,6 +117,15 @@ struct FakeSource: SectionSource {
         }
         return FakeSource(sections: sections, texts: texts)
     }
+}
+
+/// How often each section's text was extracted.
+final class ExtractionCounter: Sendable {
+    private let counts = Mutex<[Int: Int]>([:])
+
+    func count(_ section: Int) { counts.withLock { $0[section, default: 0] += 1 } }
+
+    var all: [Int: Int] { counts.withLock { $0 } }
 }
 
 /// A temporary folder with a fake `.epub` in it, removed at deinit.

@@ -29,7 +29,7 @@ import Testing
         let text = String(decoding: Self.sample.encoded(), as: UTF8.self)
         #expect(text.contains(#""status" : "in-progress""#))
         #expect(text.contains(#""status" : "done""#))
-        #expect(text.contains(#""version" : 1"#))
+        #expect(text.contains(#""version" : 2"#))
     }
 
     @Test func missingKeysFallBackToDefaults() throws {
@@ -51,9 +51,17 @@ import Testing
     }
 
     @Test func newerVersionIsRefused() {
-        #expect(throws: ConversionError.unsupportedManifestVersion(path: "m.json", version: 2)) {
-            try Manifest.decode(Data(#"{"version":2}"#.utf8), path: "m.json")
+        #expect(throws: ConversionError.unsupportedManifestVersion(path: "m.json", version: 3)) {
+            try Manifest.decode(Data(#"{"version":3}"#.utf8), path: "m.json")
         }
+    }
+
+    @Test func versionOneIsStillRead() throws {
+        // Version 1 had no journal: its folders resume as they are.
+        let manifest = try Manifest.decode(Data(#"{"version":1,"sections":[{"number":2,"status":"done"}]}"#.utf8))
+        #expect(manifest.version == 1)
+        #expect(manifest.journal == nil)
+        #expect(manifest.section(2)?.status == .done)
     }
 
     @Test(arguments: ["../outside.wav", "/etc/passwd", "a/b.wav", "..", ".", ""])

@@ -56,6 +56,10 @@ public struct ConversionRequest: Sendable {
     public var workerExecutable: String?
     /// Arguments for the worker executable (the CLI's hidden subcommand).
     public var workerArguments: [String]
+    /// True when the worker executable is a fork server (`WorkerMain.runForkServer`): it makes every
+    /// job in a child forked from the same initialised state, so one worker process serves all the
+    /// jobs of a slot. False: a new worker process is started for every section.
+    public var workerForksPerJob: Bool
     /// Longest time between manifest writes while a section is in progress, in seconds.
     public var manifestInterval: TimeInterval
 
@@ -65,7 +69,7 @@ public struct ConversionRequest: Sendable {
         chunking: ChunkerOptions = ChunkerOptions(), notesMode: String = "skip", sourceOptions: [String: String] = [:],
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
         allowNonEmptyOutput: Bool = false, workerExecutable: String? = nil, workerArguments: [String] = ["worker"],
-        manifestInterval: TimeInterval = 3
+        workerForksPerJob: Bool = false, manifestInterval: TimeInterval = 3
     ) {
         self.bookPath = bookPath
         self.outputDirectory = outputDirectory
@@ -80,6 +84,7 @@ public struct ConversionRequest: Sendable {
         self.allowNonEmptyOutput = allowNonEmptyOutput
         self.workerExecutable = workerExecutable
         self.workerArguments = workerArguments
+        self.workerForksPerJob = workerForksPerJob
         self.manifestInterval = manifestInterval
     }
 }

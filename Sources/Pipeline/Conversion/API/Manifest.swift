@@ -114,11 +114,14 @@ public struct SectionRecord: Hashable, Sendable, Codable {
 
 /// `OUTDIR/manifest.json`: what was made from which book with which settings; makes runs resumable.
 ///
-/// Versioned (`version`, currently 1); every key but `version` may be missing and falls back to a
-/// default. Written atomically (temp file, fsync, rename, fsync of the folder). See docs/manifest.md.
+/// Versioned (`version`, currently 2); every key but `version` may be missing and falls back to a
+/// default. Written atomically (temp file, fsync, rename, fsync of the folder). While a run goes on,
+/// section changes are appended to `manifest.journal` beside it, which `load(fromDirectory:)`
+/// replays (version 2). See docs/manifest.md.
 public struct Manifest: Hashable, Sendable, Codable {
-    /// The format version this library writes.
-    public static let currentVersion = 1
+    /// The format version this library writes: 2 since section changes go to a journal beside the
+    /// file (a version-1 reader would ignore the journal and lose the progress recorded there).
+    public static let currentVersion = 2
     /// The manifest's file name inside the output folder.
     public static let fileName = "manifest.json"
 
@@ -134,11 +137,16 @@ public struct Manifest: Hashable, Sendable, Codable {
     public var updated: String?
     /// Every section of the book, in book order.
     public var sections: [SectionRecord]
+    /// The identifier of the journal (`manifest.journal`) whose records apply on top of this file;
+    /// nil when there is none (a finished run folds its journal into the file and removes it). A
+    /// journal that names another identifier is stale and ignored.
+    public var journal: String?
 
     public init(
         version: Int = Manifest.currentVersion, toolVersion: String = Converter.toolVersion,
         book: BookRecord = BookRecord(),
-        settings: AudioSettings? = nil, created: String? = nil, updated: String? = nil, sections: [SectionRecord] = []
+        settings: AudioSettings? = nil, created: String? = nil, updated: String? = nil, sections: [SectionRecord] = [],
+        journal: String? = nil
     ) {
         self.version = version
         self.toolVersion = toolVersion
@@ -147,9 +155,12 @@ public struct Manifest: Hashable, Sendable, Codable {
         self.created = created
         self.updated = updated
         self.sections = sections
+        self.journal = journal
     }
 
-    private enum CodingKeys: String, CodingKey { case version, toolVersion, book, settings, created, updated, sections }
+    private enum CodingKeys: String, CodingKey {
+        case version, toolVersion, book, settings, created, updated, sections, journal
+    }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -160,6 +171,7 @@ public struct Manifest: Hashable, Sendable, Codable {
         created = try c.decodeIfPresent(String.self, forKey: .created)
         updated = try c.decodeIfPresent(String.self, forKey: .updated)
         sections = try c.decodeIfPresent([SectionRecord].self, forKey: .sections) ?? []
+        journal = try c.decodeIfPresent(String.self, forKey: .journal)
     }
 
     /// The record of section `number`, if any.
@@ -188,26 +200,55 @@ public struct Manifest: Hashable, Sendable, Codable {
         guard manifest.version <= currentVersion else {
             throw ConversionError.unsupportedManifestVersion(path: path, version: manifest.version)
         }
+        try manifest.checkFileNames(path: path)
+        return manifest
+    }
+
+    /// Refuses a record whose `file` is not a plain name in the output folder.
+    func checkFileNames(path: String) throws {
         // `file` is joined to the output folder to replace and remove files: a path there (a damaged
         // or hand-edited manifest) must stop the run with a clear message, not reach outside the folder
         // or trip the precondition in `OutputPaths.join`.
-        if let bad = manifest.sections.first(where: { $0.file.map { !OutputPaths.isSafeComponent($0) } ?? false }) {
+        if let bad = sections.first(where: { $0.file.map { !OutputPaths.isSafeComponent($0) } ?? false }) {
             throw ConversionError.invalidManifest(
                 path: path,
                 reason: "section \(bad.number) names the file \((bad.file ?? "").debugDescription), which is not a "
                     + "plain file name in this folder; remove the manifest to start over")
         }
-        return manifest
     }
 
-    /// Reads `directory/manifest.json`; nil when there is none.
+    /// Reads `directory/manifest.json` and replays the journal beside it (`manifest.journal`, when its
+    /// identifier is the manifest's `journal`); nil when there is no manifest.
+    ///
+    /// A torn last journal line (the process was killed while appending it) and anything after a line
+    /// that does not decode are ignored: those changes were never recorded.
     public static func load(fromDirectory directory: String) throws -> Manifest? {
         let path = OutputPaths.join(directory, fileName)
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConversionError.outputUnwritable(path: path, reason: "cannot read the manifest")
         }
-        return try decode(data, path: path)
+        var manifest = try decode(data, path: path)
+        if let id = manifest.journal,
+            let journal = FileManager.default.contents(atPath: OutputPaths.join(directory, ManifestJournal.fileName))
+        {
+            manifest.apply(ManifestJournal.records(in: journal, id: id))
+            try manifest.checkFileNames(path: OutputPaths.join(directory, ManifestJournal.fileName))
+        }
+        return manifest
+    }
+
+    /// Replaces each section's record by the given ones, in order (the last record of a section wins);
+    /// records of sections the manifest does not list are ignored.
+    mutating func apply(_ records: [SectionRecord]) {
+        guard !records.isEmpty else { return }
+        var positions: [Int: Int] = [:]
+        for (index, section) in sections.enumerated() where positions[section.number] == nil {
+            positions[section.number] = index
+        }
+        for record in records {
+            if let index = positions[record.number] { sections[index] = record }
+        }
     }
 
     /// Writes `directory/manifest.json` atomically.

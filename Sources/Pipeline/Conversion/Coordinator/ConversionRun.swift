@@ -91,8 +91,13 @@ final class ConversionRun: Sendable {
         var resumed: [SectionRecord] = []
         var blockFailures: [(Int, String)] = []
         var warnings: [String] = []
+        // By number, once: looking each section up in the manifest's array made planning O(n²).
+        var previousRecords: [Int: SectionRecord] = [:]
+        for record in previous?.sections ?? [] where previousRecords[record.number] == nil {
+            previousRecords[record.number] = record
+        }
         for (index, section) in sections.enumerated() {
-            let old = previous?.section(section.number)
+            let old = previousRecords[section.number]
             let name = names[index]
             var record =
                 old
@@ -105,23 +110,27 @@ final class ConversionRun: Sendable {
                 records.append(record)
                 continue
             }
-            let textSHA: String
-            do {
-                textSHA = SpokenTextFingerprint.sha256(try source.blocks(section: section.number))
-            } catch {
-                record.status = .failed
-                record.error = "cannot read the section's text: \(error)"
-                blockFailures.append((section.number, record.error!))
-                records.append(record)
-                continue
-            }
-            if !request.force, let old, old.status == .done, old.file == name, old.textSHA256 == textSHA,
-                old.settingsSHA256 == fingerprint, let bytes = old.bytes,
-                fileSize(OutputPaths.join(directory, name)) == bytes
+            // Each section's text is extracted once: here only when the section may be skipped (the
+            // hash of its text decides, and a changed text is then kept for its job); otherwise by the
+            // job slot that makes it, one section at a time, so memory does not grow with the book.
+            var blocks: [SpokenBlock]?
+            if !request.force, let old, old.status == .done, old.file == name, old.settingsSHA256 == fingerprint,
+                let bytes = old.bytes, fileSize(OutputPaths.join(directory, name)) == bytes
             {
-                records.append(record)
-                resumed.append(record)
-                continue
+                do {
+                    blocks = try source.blocks(section: section.number)
+                } catch {
+                    record.status = .failed
+                    record.error = Self.unreadableText(error)
+                    blockFailures.append((section.number, record.error!))
+                    records.append(record)
+                    continue
+                }
+                if old.textSHA256 == SpokenTextFingerprint.sha256(blocks ?? []) {
+                    records.append(record)
+                    resumed.append(record)
+                    continue
+                }
             }
             let finalPath = OutputPaths.join(directory, name)
             if FileManager.default.fileExists(atPath: finalPath), !ownedFiles.contains(name) {
@@ -140,7 +149,7 @@ final class ConversionRun: Sendable {
                 trackNumber: section.number)
             let job = WorkerJob(
                 book: input, section: section.number, settings: settings,
-                partPath: OutputPaths.join(directory, name + ".part"), tags: tags)
+                partPath: OutputPaths.join(directory, name + ".part"), tags: tags, blocks: blocks)
             jobs.append(PlannedJob(section: section, job: job, file: name, previousFile: previousFile))
         }
 
@@ -155,8 +164,10 @@ final class ConversionRun: Sendable {
         let manifest = Manifest(
             book: BookRecord(identifier: book.identifier, title: book.title, authors: book.authors, sha256: bookSHA),
             settings: settings, created: previous?.created ?? Timestamp.now(), sections: records)
-        let store = ManifestStore(manifest: manifest, directory: directory, interval: request.manifestInterval)
-        try store.updateAll { _ in }
+        // Written before any audio, so an unwritable folder stops the run here.
+        let store = try ManifestStore(manifest: manifest, directory: directory, interval: request.manifestInterval)
+        // Stops the writer thread on every way out; the paths below close it first to see its error.
+        defer { try? store.close() }
 
         let selectedSections = sections.filter { selected.contains($0.number) }
         emit(
@@ -172,9 +183,12 @@ final class ConversionRun: Sendable {
         }
         for (number, message) in blockFailures { emit(.error(section: number, message: message)) }
 
-        // Longest first, so no core sits idle at the end waiting on one long chapter.
+        // Longest first, so no core sits idle at the end waiting on one long chapter. Reversed, so that
+        // taking the next job is `popLast()` (`removeFirst()` moved every job left: O(n²) per book).
         let queue = Mutex(
-            jobs.sorted { ($0.section.words, -$0.section.number) > ($1.section.words, -$1.section.number) })
+            Array(
+                jobs.sorted { ($0.section.words, -$0.section.number) > ($1.section.words, -$1.section.number) }
+                    .reversed()))
         let counts = Mutex((done: 0, failed: blockFailures.count))
         var slots = min(max(request.jobs, 1), jobs.count)
         if slots > 1 && launcher == nil {
@@ -183,9 +197,10 @@ final class ConversionRun: Sendable {
         }
         // With a worker executable every section is made in a fresh worker process, also with one
         // job: that is what keeps the bytes identical across resumes and job counts (see WorkerExecutor).
+        // A fork server gives each section a fresh process of its own: one server per slot.
         let made: [any SectionExecutor] = (0..<slots).map { _ in
             guard let launcher else { return InProcessExecutor(environment: environment) }
-            return WorkerExecutor(launcher: launcher)
+            return WorkerExecutor(launcher: launcher, freshWorkerPerJob: !request.workerForksPerJob)
         }
         executors.withLock { $0 = made }
         if cancelled.load(ordering: .relaxed) { for executor in made { executor.kill() } }
@@ -195,12 +210,16 @@ final class ConversionRun: Sendable {
             group.enter()
             let thread = Thread { [self] in
                 defer { group.leave() }
-                while !isStopping, var next = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+                while !isStopping, var next = queue.withLock({ $0.popLast() }) {
                     // The worker gets the section's text with the job, so it never re-reads and
                     // re-indexes the book (a cost that grew with the book, once per section).
-                    // Extracted here, one section at a time, so memory does not grow with the book.
-                    next.job.blocks = try? source.blocks(section: next.section.number)
-                    let ok = runSection(next, executor: executor, store: store, directory: directory, emit: emit)
+                    var ok = false
+                    do {
+                        if next.job.blocks == nil { next.job.blocks = try source.blocks(section: next.section.number) }
+                        ok = runSection(next, executor: executor, store: store, directory: directory, emit: emit)
+                    } catch {
+                        fail(next.section.number, message: Self.unreadableText(error), store: store, emit: emit)
+                    }
                     counts.withLock { counts in
                         if ok { counts.done += 1 } else { counts.failed += 1 }
                     }
@@ -223,9 +242,11 @@ final class ConversionRun: Sendable {
                     manifest.sections[index].wordsDone = nil
                 }
             }
+            try? store.close()
             try? writePlaylist(store.manifest, selected: selected, directory: directory)
             throw stoppedBy
         }
+        try store.close()
         let final = store.manifest
         try writePlaylist(final, selected: selected, directory: directory)
         let audio = final.sections.filter { selected.contains($0.number) && $0.status == .done }
@@ -351,6 +372,10 @@ final class ConversionRun: Sendable {
                 PosixFailure.map(error, path: finalPath) ?? .outputUnwritable(path: finalPath, reason: "\(error)"))
             return false
         }
+    }
+
+    private static func unreadableText(_ error: any Error) -> String {
+        "cannot read the section's text: \(error)"
     }
 
     private func fail(_ number: Int, message: String, store: ManifestStore, emit: @Sendable (ConversionEvent) -> Void) {

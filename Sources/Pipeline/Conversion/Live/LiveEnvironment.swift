@@ -79,6 +79,8 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
     private let bookSections: [Int: BookSection]
     private let epub: EPUBBook
     private let textOptions: SpokenTextOptions
+    /// Built once: the extractor would otherwise rebuild it over the whole spine for each section.
+    private let spinePaths: SpinePaths
     private let normalizer: TextNormalizer?
     private let lock = NSLock()
 
@@ -103,7 +105,8 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
         let options = Self.sectionOptions(input)
         let index = try SectionIndexer.index(epub, options: options)
         try self.init(
-            input: input, indexed: IndexedBook(path: input.path, book: epub, sections: index.sections, options: options))
+            input: input, indexed: IndexedBook(path: input.path, book: epub, sections: index.sections, options: options)
+        )
     }
 
     init(input: BookInput, indexed: IndexedBook) throws {
@@ -119,6 +122,7 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
         options.math = omission("math") ?? options.math
         options.language = input.options["language"]
         textOptions = options
+        spinePaths = SpinePaths(epub.package)
         bookSections = Dictionary(index.sections.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
         // "III" under "Volume I" is named "Volume I — III" in files, tags and the playlist.
         sections = index.sections.map {
@@ -142,7 +146,7 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
     func blocks(section: Int) throws -> [SpokenBlock] {
         guard let bookSection = bookSections[section] else { throw ConversionError.unknownSection(section) }
         let blocks = try lock.withLock {
-            try SpokenTextExtractor.blocks(for: bookSection, in: epub, options: textOptions)
+            try SpokenTextExtractor.blocks(for: bookSection, in: epub, options: textOptions, spinePaths: spinePaths)
         }
         guard let normalizer else { return blocks }
         return blocks.map { block in

@@ -29,17 +29,7 @@ enum AtomicFile {
             if !closed { close(fd) }
         }
         do {
-            try data.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let written = posixWrite(fd, raw.baseAddress! + offset, raw.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw PosixFailure.error(errno, path: target)
-                    }
-                    offset += written
-                }
-            }
+            try writeAll(data, to: fd, path: target)
             guard fsync(fd) == 0 else { throw PosixFailure.error(errno, path: target) }
             closed = true
             guard close(fd) == 0 else { throw PosixFailure.error(errno, path: target) }
@@ -49,6 +39,21 @@ enum AtomicFile {
             throw error
         }
         syncDirectory(directory)
+    }
+
+    /// Writes all of `data` to `fd` (retrying short writes and EINTR); errors name `path`.
+    static func writeAll(_ data: Data, to fd: Int32, path: String) throws {
+        try data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = posixWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw PosixFailure.error(errno, path: path)
+                }
+                offset += written
+            }
+        }
     }
 
     /// Renames `from` to `to` (same folder) and makes the rename durable.

@@ -14,6 +14,34 @@ final class WorkerSession {
 
     private struct Stopped: Error {}
 
+    /// Makes the engine now rather than at the first section (the fork server's children share it).
+    func prepareEngine() throws {
+        if engine == nil { engine = try environment.makeEngine() }
+    }
+
+    /// Runs, once, what every section does apart from speaking and writing (chunking, hashing,
+    /// encoding messages), so that the Swift runtime's caches (type metadata, protocol conformances)
+    /// are filled in the fork server and inherited by its children, instead of being rebuilt in each
+    /// one: measured at about a tenth of a short section's CPU. Touches neither the engine, whose
+    /// state must stay as initialisation left it, nor any file.
+    static func warmUp() {
+        let blocks = [
+            SpokenBlock(kind: .title, text: "Warm up", source: SourcePosition(spineIndex: 0, blockIndex: -1)),
+            SpokenBlock(
+                kind: .paragraph, text: "One. Two, three.", source: SourcePosition(spineIndex: 0, blockIndex: 0)),
+        ]
+        let words = chunks(section: 0, blocks: blocks, settings: ChunkerOptions()).reduce(0) { $0 + wordCount($1.text) }
+        let messages: [WorkerMessage] = [
+            .progress(section: 0, wordsDone: words, wordsTotal: words, frames: 1, sampleRate: 1),
+            .done(
+                WorkerResult(
+                    section: 0, frames: 1, sampleRate: 1, textSHA256: SpokenTextFingerprint.sha256(blocks),
+                    words: words)),
+            .failed(section: 0, kind: .section, message: "", path: nil),
+        ]
+        for message in messages { _ = CanonicalJSON.encode(message) }
+    }
+
     /// Makes one section into `job.partPath`; every outcome is reported through `send`, which may throw
     /// to abandon the job (the coordinator is gone).
     func perform(_ job: WorkerJob, shouldStop: () -> Bool, send: (WorkerMessage) throws -> Void) throws {
