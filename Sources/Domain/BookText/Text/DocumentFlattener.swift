@@ -114,6 +114,10 @@ struct DocumentFlattener {
     /// Flattens `root` (an `<html>` element). `documentPath` tells which links point into the same file.
     static func flatten(_ root: MarkupElement, documentPath: String = "") -> FlatDocument {
         var f = DocumentFlattener(documentPath: documentPath)
+        if root.localName == "svg" {
+            f.flattenSVG(root)
+            return f.doc
+        }
         f.collectNoteTargets(root)
         if let head = root.firstChild(named: "head"), let title = head.firstChild(named: "title") {
             let t = TextCleaner.normalize(title.rawText)
@@ -129,6 +133,82 @@ struct DocumentFlattener {
         f.flush(ctx)
         for id in f.pendingAnchors where f.doc.anchors[id] == nil { f.doc.anchors[id] = f.doc.blocks.count }
         return f.doc
+    }
+
+    // MARK: SVG content documents
+
+    /// SVG elements whose content a reading system never shows as text: definitions drawn only where
+    /// they are used, styling, scripts, metadata, paint servers and effects.
+    private static let svgSkipped: Set<String> = [
+        "defs", "symbol", "style", "script", "metadata", "clippath", "mask", "pattern", "marker", "filter",
+        "lineargradient", "radialgradient",
+    ]
+    /// SVG elements read as one block each: `<text>` is drawn on the page, `<title>` and `<desc>` are what
+    /// a reading system gives as the picture's name and description.
+    private static let svgTextElements: Set<String> = ["title", "desc", "text"]
+
+    /// An SVG content document (a spine item of type `image/svg+xml`, EPUB 3 §3.2): its root `<title>` is
+    /// the document's title and first block (a heading), then each `<title>`, `<desc>` and `<text>` in
+    /// document order, one block each, and XHTML inside `<foreignObject>` as in an XHTML document. A block
+    /// that repeats an earlier one (a `<desc>` saying the `<title>` again) is left out.
+    private mutating func flattenSVG(_ root: MarkupElement) {
+        var ctx = Context()
+        ctx.language = root.languageValue
+        doc.language = root.languageValue
+        doc.bodyTypes = root.semanticTypes
+        if let title = root.firstChild(named: "title") {
+            let t = TextCleaner.normalize(title.rawText)
+            doc.title = t.isEmpty ? nil : t
+        }
+        var seen: Set<String> = []
+        walkSVG(root, ctx, depth: 0, seen: &seen)
+        flush(ctx)
+        for id in pendingAnchors where doc.anchors[id] == nil { doc.anchors[id] = doc.blocks.count }
+    }
+
+    private mutating func walkSVG(_ e: MarkupElement, _ parent: Context, depth: Int, seen: inout Set<String>) {
+        guard depth < 400 else { return }
+        let name = e.localName
+        if let id = e.idValue { pendingAnchors.append(id) }
+        if Self.svgSkipped.contains(name) || (depth > 0 && Self.isHidden(e, types: [], classes: e.classes)) { return }
+        var ctx = parent
+        if let lang = e.languageValue { ctx.language = lang }
+        if Self.svgTextElements.contains(name) {
+            let text = TextCleaner.normalize(Self.svgText(e))
+            guard !text.isEmpty, seen.insert(TextCleaner.fold(text)).inserted else { return }
+            if name == "title", depth == 1 { ctx.headingLevel = 1 }
+            buffer = text
+            flush(ctx)
+            return
+        }
+        if name == "foreignobject" {
+            // XHTML embedded in the picture: read as in a content document.
+            flush(ctx)
+            walkChildren(e, ctx, depth: depth)
+            flush(ctx)
+            return
+        }
+        for case .element(let c) in e.children { walkSVG(c, ctx, depth: depth + 1, seen: &seen) }
+    }
+
+    /// The characters of an SVG text element, with a space where a `<tspan>` or `<textPath>` starts a new
+    /// line or column (its own `x`, `y` or `dy`); a `<tspan>` that only styles letters joins its word.
+    static func svgText(_ e: MarkupElement) -> String {
+        var out = ""
+        func walk(_ e: MarkupElement, depth: Int) {
+            guard depth < 100 else { return }
+            for child in e.children {
+                switch child {
+                case .text(let t): out += t
+                case .element(let c):
+                    guard !svgSkipped.contains(c.localName) else { continue }
+                    if c.value(of: "x") != nil || c.value(of: "y") != nil || c.value(of: "dy") != nil { out += " " }
+                    walk(c, depth: depth + 1)
+                }
+            }
+        }
+        walk(e, depth: 0)
+        return out
     }
 
     // MARK: note references
