@@ -46,7 +46,8 @@ public struct NavigationParser: Sendable {
                 guard let href = anchor.attribute("href"),
                     let target = makeLink(href, documentPath: path, packageDirectory: packageDirectory)
                 else { return nil }
-                let label = anchor.cleanText
+                let text = anchor.cleanText
+                let label = text.isEmpty ? anchor.imageAltText ?? "" : text
                 return EPUBLandmark(
                     type: types(anchor).first ?? "", title: label.isEmpty ? nil : label, target: target)
             }
@@ -75,6 +76,7 @@ public struct NavigationParser: Sendable {
                     continue
                 }
                 var label = labelElement.cleanText
+                if label.isEmpty { label = labelElement.imageAltText ?? "" }
                 if label.isEmpty { label = (labelElement.attribute("title") ?? "").collapsingWhitespace() }
                 let target = labelElement.attribute("href").flatMap {
                     makeLink($0, documentPath: path, packageDirectory: packageDirectory)
@@ -111,9 +113,10 @@ public struct NCXParser: Sendable {
         }
         func entries(of parent: MarkupElement) -> [TOCEntry] {
             parent.childElements("navPoint").map { point in
-                let label =
-                    point.childElement("navLabel")?.childElement("text")?.cleanText
-                    ?? point.childElement("navLabel")?.cleanText ?? ""
+                let navLabel = point.childElement("navLabel")
+                var label = navLabel?.childElement("text")?.cleanText ?? navLabel?.cleanText ?? ""
+                // A label drawn as a picture (`<navLabel><img alt="..."/></navLabel>`) reads as its alt text.
+                if label.isEmpty { label = navLabel?.imageAltText ?? "" }
                 let target = point.childElement("content")?.anyAttribute("src").flatMap {
                     makeLink($0, documentPath: path, packageDirectory: packageDirectory)
                 }

@@ -38,6 +38,15 @@ extension MarkupElement {
     /// Text content with whitespace runs collapsed.
     var cleanText: String { textContent.collapsingWhitespace() }
 
+    /// The first non-empty `alt` of an image below this element, whitespace collapsed: what a reading
+    /// system shows for a label drawn as a picture (`<a><img alt="Chapter One"/></a>`). Nil when none.
+    var imageAltText: String? {
+        for image in descendants where image.isLocal("img") || image.isLocal("image") {
+            if let alt = image.anyAttribute("alt")?.collapsingWhitespace(), !alt.isEmpty { return alt }
+        }
+        return nil
+    }
+
     /// An attribute by local name: unprefixed first, then in `namespace`, then any namespace.
     func anyAttribute(_ local: String, namespace: String? = nil) -> String? {
         attribute(local) ?? namespace.flatMap { attribute(local, namespace: $0) }

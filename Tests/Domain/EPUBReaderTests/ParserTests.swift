@@ -230,6 +230,14 @@ import Testing
         #expect(nav.toc.map(\.label) == ["A & B \u{2014} AT&T", "B"])
     }
 
+    @Test func aLabelDrawnAsAnImageReadsAsItsAltText() throws {
+        let nav = try NavigationParser(
+            bytes: try fixture("nav-image-labels.xhtml"), path: "OEBPS/toc.xhtml", packageDirectory: "OEBPS/")
+        // Words beat alt text; an image without alt falls back to the link's title.
+        #expect(nav.toc.map(\.label) == ["Chapter One", "Chapter Two", "Chapter Three", "Chapter Four"])
+        #expect(nav.landmarks.map(\.title) == ["Start reading"])
+    }
+
     @Test func navWithoutTOCSaysSo() throws {
         let html =
             "<html xmlns=\"http://www.w3.org/1999/xhtml\"><body><nav><ol><li><a href=\"a.xhtml\">A</a></li></ol></nav></body></html>"
@@ -252,6 +260,12 @@ import Testing
         let ncx = try NCXParser(
             bytes: try fixture("toc-nested.ncx"), path: "OEBPS/nav/toc.ncx", packageDirectory: "OEBPS/")
         #expect(ncx.toc[0].target?.path == "nav/text/ch1.xhtml")
+    }
+
+    @Test func aNavLabelDrawnAsAnImageReadsAsItsAltText() throws {
+        let ncx = try NCXParser(
+            bytes: try fixture("toc-image-labels.ncx"), path: "OEBPS/toc.ncx", packageDirectory: "OEBPS/")
+        #expect(ncx.toc.map(\.label) == ["Chapter One", "Chapter Two", "Chapter Three"])
     }
 
     @Test func malformedNCXThrows() {
