@@ -5,7 +5,8 @@ import Markup
 ///
 /// Pure over bytes. Hrefs are resolved against the package document's folder and percent-decoded.
 /// Repeated itemrefs, unknown idrefs and non-XHTML spine items without a usable fallback are
-/// dropped with warnings; fallback chains are followed with cycle detection.
+/// dropped with warnings; fallback chains are followed with cycle detection. A scripted spine item
+/// with an unscripted content document along its fallback chain is read from that fallback.
 public struct PackageParser: Sendable {
     /// Container path of the package document.
     public let path: String
@@ -172,7 +173,24 @@ public struct PackageParser: Sendable {
             }
             current = next
         }
-        return current
+        return unscriptedFallback(of: current, itemsByID: itemsByID) ?? current
+    }
+
+    /// For a scripted content document (`properties="scripted"`), the first content document along its
+    /// fallback chain that is not scripted: what a reading system without scripting shows (EPUB 3
+    /// §3.4.5 manifest fallbacks). Nil when the item is not scripted or no such fallback exists (the
+    /// scripted document is then read as it is: its text is there without the script).
+    private static func unscriptedFallback(of item: ManifestItem, itemsByID: [String: ManifestItem]) -> ManifestItem? {
+        guard item.properties.contains("scripted") else { return nil }
+        var current = item
+        var visited: Set<String> = [item.id]
+        while let next = current.fallback.flatMap({ itemsByID[$0] }), visited.insert(next.id).inserted {
+            if contentMediaTypes.contains(next.mediaType.lowercased()), !next.properties.contains("scripted") {
+                return next
+            }
+            current = next
+        }
+        return nil
     }
 
     private static func parseMetadata(

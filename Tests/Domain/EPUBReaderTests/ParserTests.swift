@@ -170,6 +170,26 @@ import Testing
         #expect(parsed.warnings.contains { $0.message.contains("'pdf'") })
     }
 
+    @Test func aScriptedItemIsReadFromItsUnscriptedFallback() throws {
+        let manifest = """
+            <item id="quiz" href="quiz.xhtml" media-type="application/xhtml+xml" properties="scripted" fallback="quiz-js2"/>
+            <item id="quiz-js2" href="quiz2.xhtml" media-type="application/xhtml+xml" properties="scripted" fallback="quiz-text"/>
+            <item id="quiz-text" href="quiz-text.xhtml" media-type="application/xhtml+xml"/>
+            <item id="game" href="game.xhtml" media-type="application/xhtml+xml" properties="scripted"/>
+            <item id="loop" href="loop.xhtml" media-type="application/xhtml+xml" properties="scripted" fallback="loop2"/>
+            <item id="loop2" href="loop2.xhtml" media-type="application/xhtml+xml" properties="scripted" fallback="loop"/>
+            <item id="plain" href="plain.xhtml" media-type="application/xhtml+xml" fallback="quiz-text"/>
+            """
+        let parsed = try PackageParser(
+            bytes: opf(
+                manifest: manifest,
+                spine: "<itemref idref=\"quiz\"/><itemref idref=\"game\"/><itemref idref=\"loop\"/><itemref idref=\"plain\"/>"),
+            path: "p.opf")
+        // No unscripted fallback: the scripted document itself. Not scripted: never replaced.
+        #expect(parsed.spine.map(\.item.id) == ["quiz-text", "game", "loop", "plain"])
+        #expect(!parsed.warnings.contains { $0.message.contains("spine") })
+    }
+
     @Test func dropsManifestHrefsThatLeaveTheContainer() throws {
         let parsed = try PackageParser(
             bytes: opf(
