@@ -59,6 +59,38 @@ import Testing
         #expect(DocumentFlattener.flatten(document.root).blocks.map(\.text) == ["A paragraph in a picture."])
     }
 
+    static func texts(_ svg: String) throws -> [String] {
+        let document = try MarkupParser.parseXHTML(Array(svg.utf8), documentName: "p.svg")
+        return DocumentFlattener.flatten(document.root).blocks.map(\.text)
+    }
+
+    @Test func aSwitchReadsOnlyTheChildAReaderDraws() throws {
+        let svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" xml:lang="fr"><switch>
+            <text systemLanguage="de">Guten Tag alle zusammen</text>
+            <text systemLanguage="en-GB,fr-CA">Bonjour à tous</text>
+            <text>Hello everyone</text></switch></svg>
+            """
+        #expect(try Self.texts(svg) == ["Bonjour à tous"])
+    }
+
+    @Test func hiddenTextAndPageLabelsAreNotRead() throws {
+        let svg = """
+            <svg xmlns="http://www.w3.org/2000/svg"><title>Page 12</title>
+            <text display="none">Hidden one</text><g visibility="hidden"><text>Hidden two</text></g>
+            <text>Seen words.</text></svg>
+            """
+        #expect(try Self.texts(svg) == ["Seen words."])
+    }
+
+    @Test(arguments: [
+        ("Page 12", true), ("p012", true), ("12", true), ("pg. 4", true), ("page_0012.svg", true),
+        ("The Garden", false), ("Part 2", false), ("Pigs", false),
+    ])
+    func pageLabels(title: String, isLabel: Bool) {
+        #expect(DocumentFlattener.isPageLabel(title) == isLabel)
+    }
+
     @Test func inlineSVGInXHTMLIsStillSkipped() throws {
         let book = MemoryBook(
             spine: [("c.xhtml", "<section id='c'><h1>One</h1><p>Words.</p><svg><title>Chart</title><text>0 10 20</text></svg></section>")],

@@ -170,15 +170,23 @@ struct DocumentFlattener {
         guard depth < 400 else { return }
         let name = e.localName
         if let id = e.idValue { pendingAnchors.append(id) }
-        if Self.svgSkipped.contains(name) || (depth > 0 && Self.isHidden(e, types: [], classes: e.classes)) { return }
+        if Self.svgSkipped.contains(name) || (depth > 0 && Self.isHiddenSVG(e)) { return }
         var ctx = parent
         if let lang = e.languageValue { ctx.language = lang }
         if Self.svgTextElements.contains(name) {
             let text = TextCleaner.normalize(Self.svgText(e))
-            guard !text.isEmpty, seen.insert(TextCleaner.fold(text)).inserted else { return }
+            guard !text.isEmpty, !(name == "title" && Self.isPageLabel(text)),
+                seen.insert(TextCleaner.fold(text)).inserted
+            else { return }
             if name == "title", depth == 1 { ctx.headingLevel = 1 }
             buffer = text
             flush(ctx)
+            return
+        }
+        if name == "switch" {
+            // A reading system draws one child of a <switch>: the first whose conditions it meets.
+            let chosen = e.elements.first { Self.svgConditionsHold($0, language: ctx.language) }
+            if let chosen { walkSVG(chosen, ctx, depth: depth + 1, seen: &seen) }
             return
         }
         if name == "foreignobject" {
@@ -189,6 +197,42 @@ struct DocumentFlattener {
             return
         }
         for case .element(let c) in e.children { walkSVG(c, ctx, depth: depth + 1, seen: &seen) }
+    }
+
+    /// Hidden as in XHTML, or by SVG's own `display="none"` and `visibility="hidden"` attributes.
+    private static func isHiddenSVG(_ e: MarkupElement) -> Bool {
+        if isHidden(e, types: [], classes: e.classes) { return true }
+        return e.value(of: "display")?.lowercased() == "none" || e.value(of: "visibility")?.lowercased() == "hidden"
+    }
+
+    /// Whether a child of a `<switch>` would be drawn: its `systemLanguage` (when given) names the text's
+    /// language, and its `requiredExtensions` (when given) are only XHTML, which a reading system renders.
+    static func svgConditionsHold(_ e: MarkupElement, language: String?) -> Bool {
+        if let languages = e.value(of: "systemlanguage") ?? e.value(of: "systemLanguage") {
+            let wanted = LanguageDetector.primaryLanguage(language ?? "")
+            let offered = languages.split(separator: ",").map { LanguageDetector.primaryLanguage(String($0)) }
+            guard !wanted.isEmpty, offered.contains(wanted) else { return false }
+        }
+        if let extensions = e.value(of: "requiredExtensions") ?? e.value(of: "requiredextensions") {
+            let xhtml = "http://www.w3.org/1999/xhtml"
+            guard extensions.split(whereSeparator: \.isWhitespace).allSatisfy({ $0 == xhtml }) else { return false }
+        }
+        return true
+    }
+
+    /// A `<title>` that only names the page or its file ("Page 12", "p012", "12", "page_012.svg"): what a
+    /// tool wrote, not words for the listener.
+    static func isPageLabel(_ title: String) -> Bool {
+        let lower = title.lowercased()
+        if [".svg", ".xhtml", ".html", ".jpg", ".jpeg", ".png"].contains(where: lower.hasSuffix) { return true }
+        if !lower.contains(" "), lower.contains("_"), lower.count > 8 { return true }
+        var rest = Substring(lower)
+        for prefix in ["page", "pg", "p"] where rest.hasPrefix(prefix) {
+            rest = rest.dropFirst(prefix.count)
+            break
+        }
+        rest = rest.drop { $0 == "." || $0 == " " || $0 == "-" || $0 == "_" }
+        return !rest.isEmpty && rest.count <= 6 && rest.allSatisfy(\.isNumber)
     }
 
     /// The characters of an SVG text element, with a space where a `<tspan>` or `<textPath>` starts a new
