@@ -93,7 +93,12 @@ import Testing
 
     @Test func inlineSVGInXHTMLIsStillSkipped() throws {
         let book = MemoryBook(
-            spine: [("c.xhtml", "<section id='c'><h1>One</h1><p>Words.</p><svg><title>Chart</title><text>0 10 20</text></svg></section>")],
+            spine: [
+                (
+                    "c.xhtml",
+                    "<section id='c'><h1>One</h1><p>Words.</p><svg><title>Chart</title><text>0 10 20</text></svg></section>"
+                )
+            ],
             toc: [entry("One", "c.xhtml#c")])
         let section = try #require(try SectionIndexer.index(book).sections.first)
         let text = SpokenTextExtractor.plainText(try SpokenTextExtractor.blocks(for: section, in: book))

@@ -183,7 +183,7 @@ import Testing
         let parsed = try PackageParser(
             bytes: opf(
                 manifest: manifest,
-                spine: "<itemref idref=\"quiz\"/><itemref idref=\"game\"/><itemref idref=\"loop\"/><itemref idref=\"plain\"/>"),
+                spine: ["quiz", "game", "loop", "plain"].map { "<itemref idref=\"\($0)\"/>" }.joined()),
             path: "p.opf")
         // No unscripted fallback: the scripted document itself. Not scripted: never replaced.
         #expect(parsed.spine.map(\.item.id) == ["quiz-text", "game", "loop", "plain"])
