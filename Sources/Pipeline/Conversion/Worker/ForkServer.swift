@@ -25,12 +25,7 @@ extension WorkerMain {
     /// 0 ends the server too (exit status 1, the reason on standard error), so the coordinator sees a
     /// dead worker, as with a fresh process. Exit status 0: the input ended; 2: a job line was not valid.
     public static func runForkServer(environment: ConversionEnvironment) -> Int32 {
-        let output = FileHandle(fileDescriptor: 1, closeOnDealloc: false)
-        func send(_ message: WorkerMessage) throws {
-            var data = CanonicalJSON.encode(message)
-            data.append(0x0A)
-            try output.write(contentsOf: data)
-        }
+        let send = messageWriter(FileHandle(fileDescriptor: 1, closeOnDealloc: false))
         func stop(_ reason: String) -> Int32 {
             try? FileHandle.standardError.write(contentsOf: Data("epub2audio fork-server: \(reason)\n".utf8))
             return 3
@@ -45,14 +40,12 @@ extension WorkerMain {
         WorkerSession.warmUp()
         let engineThreads = ForkSafety.otherThreads()
         let reader = LineReader(fileDescriptor: 0)
-        while let line = reader.readLine() {
-            if line.isEmpty { continue }
+        while true {
             let job: WorkerJob
-            do {
-                job = try JSONDecoder().decode(WorkerJob.self, from: Data(line.utf8))
-            } catch {
-                try? send(.failed(section: -1, kind: .protocolError, message: "invalid job line: \(error)", path: nil))
-                return 2
+            switch nextJob(reader, send: send) {
+            case .end: return 0
+            case .invalid: return 2
+            case .job(let next): job = next
             }
             guard ForkSafety.otherThreads() == engineThreads else {
                 return stop("a thread appeared after the engine started: cannot fork safely")

@@ -20,27 +20,52 @@ public enum WorkerMain {
     ) -> Int32 {
         let reader = LineReader(fileDescriptor: input.fileDescriptor)
         let session = WorkerSession(environment: environment)
-        func send(_ message: WorkerMessage) throws {
+        let send = messageWriter(output)
+        while true {
+            switch nextJob(reader, send: send) {
+            case .end: return 0
+            case .invalid: return 2
+            case .job(let job):
+                do {
+                    try session.perform(job, shouldStop: shouldStop, send: send)
+                } catch {
+                    return 1
+                }
+                if shouldStop() { return 0 }
+            }
+        }
+    }
+
+    /// What the next line of a worker's input holds.
+    enum NextJob {
+        case job(WorkerJob)
+        /// The input ended.
+        case end
+        /// A line that is no job: answered with a `protocolError` message already.
+        case invalid
+    }
+
+    /// Reads the next job line (one JSON `WorkerJob`; empty lines are skipped). A line that is no
+    /// job is answered through `send`, since the coordinator waits for an answer.
+    static func nextJob(_ reader: LineReader, send: (WorkerMessage) throws -> Void) -> NextJob {
+        while let line = reader.readLine() {
+            if line.isEmpty { continue }
+            do {
+                return .job(try JSONDecoder().decode(WorkerJob.self, from: Data(line.utf8)))
+            } catch {
+                try? send(.failed(section: -1, kind: .protocolError, message: "invalid job line: \(error)", path: nil))
+                return .invalid
+            }
+        }
+        return .end
+    }
+
+    /// Writes worker messages to `output`, one canonical JSON line each.
+    static func messageWriter(_ output: FileHandle) -> (WorkerMessage) throws -> Void {
+        { message in
             var data = CanonicalJSON.encode(message)
             data.append(0x0A)
             try output.write(contentsOf: data)
         }
-        while let line = reader.readLine() {
-            if line.isEmpty { continue }
-            let job: WorkerJob
-            do {
-                job = try JSONDecoder().decode(WorkerJob.self, from: Data(line.utf8))
-            } catch {
-                try? send(.failed(section: -1, kind: .protocolError, message: "invalid job line: \(error)", path: nil))
-                return 2
-            }
-            do {
-                try session.perform(job, shouldStop: shouldStop, send: send)
-            } catch {
-                return 1
-            }
-            if shouldStop() { return 0 }
-        }
-        return 0
     }
 }
