@@ -1,4 +1,4 @@
-import BookText
+@testable import BookText
 import Contracts
 import EPUBReader
 import Testing
@@ -158,6 +158,27 @@ import Testing
         #expect(try text(body, options: read) == ["Wheel, Teeth", "Units, 10", "let x = 1", "So x squared grows."])
         let skip = SpokenTextOptions(tables: .skip, code: .skip)
         #expect(try text(body, options: skip) == ["So x squared grows."])
+    }
+
+    @Test func placeholderAltTextIsNeverSpoken() throws {
+        let body = """
+            <p>Form the matrix <math alttext='Alternative text not available'><mi>A</mi></math> and reduce it.</p>
+            <p><img src='a.png' alt='No alt text'/></p><p><img src='b.png' alt='A lighthouse at night'/></p>
+            """
+        let spoken = try text(body)
+        #expect(!spoken.joined(separator: " ").contains("not available"))
+        #expect(!spoken.joined(separator: " ").contains("No alt text"))
+        #expect(spoken.contains("Image: A lighthouse at night"))
+        #expect(spoken.first?.contains("Form the matrix A and reduce it") == true)
+    }
+
+    @Test(arguments: [
+        ("Alternative text not available", true), ("no alt text", true), ("Image description unavailable", true),
+        ("A map of the missing lands", false), ("x squared", false), ("The equation of motion", false),
+        ("Walter is missing", false), ("No text on this page", true),
+    ])
+    func placeholderAlt(alt: String, expected: Bool) {
+        #expect(DocumentFlattener.isPlaceholderAlt(alt) == expected)
     }
 
     @Test func aTableOfWordsIsReadRowByRowAndATableOfFiguresAnnounced() throws {

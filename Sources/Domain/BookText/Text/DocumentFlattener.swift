@@ -416,7 +416,7 @@ struct DocumentFlattener {
             }
             return
         case "math":
-            let alt = e.value(of: "alttext").map(TextCleaner.normalize)
+            let alt = e.value(of: "alttext").map(TextCleaner.normalize).flatMap { Self.isPlaceholderAlt($0) ? nil : $0 }
             if e.value(of: "display") == "block" {
                 flush(ctx)
                 appendBlock(kind: .notice, text: alt ?? "", ctx: ctx, omitted: .math(alt: alt))
@@ -647,7 +647,19 @@ struct DocumentFlattener {
         return d
     }
 
+    /// Alternative text that only says there is none ("Alternative text not available", "no alt
+    /// text", "description unavailable"): a producer's placeholder, never worth hearing.
+    static func isPlaceholderAlt(_ alt: String) -> Bool {
+        let folded = TextCleaner.fold(alt)
+        guard !folded.isEmpty, TextCleaner.wordCount(folded) <= 6 else { return false }
+        let spaced = " \(folded) "  // whole words only: "alt" is no part of "Walter"
+        let saysMissing = [" not available ", " unavailable ", " missing ", " no ", " none "].contains { spaced.contains($0) }
+        let namesAlt = [" alt ", " alternative ", " text ", " description ", " image ", " equation "].contains { spaced.contains($0) }
+        return saysMissing && namesAlt
+    }
+
     static func isMeaningfulAlt(_ alt: String) -> Bool {
+        if isPlaceholderAlt(alt) { return false }
         let folded = TextCleaner.fold(alt)
         guard folded.count >= 3 else { return false }
         let lower = alt.lowercased()
