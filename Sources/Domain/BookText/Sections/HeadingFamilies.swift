@@ -45,19 +45,21 @@ enum HeadingFamilies {
     }
 
     /// Whether a block's text could be a heading line: short, not a sentence, not dialogue.
-    static func isCandidate(_ text: String) -> Bool {
-        guard !text.isEmpty, text.utf8.count <= 4 * maximumLineCharacters, text.count <= maximumLineCharacters else {
-            return false
-        }
-        guard TextCleaner.wordCount(text) <= maximumLineWords || containsIdeographs(text) else { return false }
-        if let first = text.first, openingQuotes.contains(first) { return false }
-        let trimmed = text.droppingTrailing(closingQuotes)
-        guard let last = trimmed.last else { return false }
+    /// `words`, when the caller has counted them already, saves counting again (this runs on every block).
+    static func isCandidate(_ text: String, words: Int? = nil) -> Bool {
+        guard !text.isEmpty, text.utf8.count <= 4 * maximumLineCharacters,
+            TextCleaner.characterCount(text, atMost: maximumLineCharacters + 1) <= maximumLineCharacters
+        else { return false }
+        guard (words ?? TextCleaner.wordCount(text)) <= maximumLineWords || containsIdeographs(text) else { return false }
+        // Scalars, not characters: this runs on every short block of the book.
+        let scalars = text.unicodeScalars
+        if let first = scalars.first, openingQuotes.contains(first) { return false }
+        guard let last = scalars.reversed().first(where: { !closingQuotes.contains($0) }) else { return false }
         guard sentenceEnds.contains(last) else { return true }
         // "Chapter IV.", "II.", "THE RETURN.": a chapter word with its number, or a line in
         // capitals, keeps its period; a short sentence ("He left.", "Il jubilait." — whose "Il" reads
         // as a roman numeral) does not make a heading.
-        return last == "." && (Patterns.isExplicitChapterTitle(text) || !text.contains(where: \.isLowercase))
+        return last == "." && (Patterns.isExplicitChapterTitle(text) || !scalars.contains { $0.properties.isLowercase })
     }
 
     // MARK: family rules
@@ -103,19 +105,11 @@ enum HeadingFamilies {
     }
 
     private static let ideographicNumerals: Set<Character> = Set("一二三四五六七八九十百千零〇○两兩廿卅")
-    private static let sentenceEnds: Set<Character> = Set(".,;:!?…。，；：！？、")
-    private static let openingQuotes: Set<Character> = Set("\"“„«‘'‹「『—-")
-    private static let closingQuotes = Set("\"”»’'›」』").reduce(into: "") { $0.append($1) }
+    private static let sentenceEnds: Set<Unicode.Scalar> = Set(".,;:!?…。，；：！？、".unicodeScalars)
+    private static let openingQuotes: Set<Unicode.Scalar> = Set("\"“„«‘'‹「『—-".unicodeScalars)
+    private static let closingQuotes: Set<Unicode.Scalar> = Set("\"”»’'›」』".unicodeScalars)
 
     private static func containsIdeographs(_ text: String) -> Bool {
         text.unicodeScalars.contains { (0x3400...0x9FFF).contains($0.value) || (0xF900...0xFAFF).contains($0.value) }
-    }
-}
-
-extension String {
-    fileprivate func droppingTrailing(_ set: String) -> Substring {
-        var s = self[...]
-        while let last = s.last, set.contains(last) { s = s.dropLast() }
-        return s
     }
 }

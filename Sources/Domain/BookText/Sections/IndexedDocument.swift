@@ -72,8 +72,8 @@ struct IndexedDocument: Sendable {
             block.isVerse =
                 b.kind == .poemLine
                 || (b.lineBreaks >= 2 && b.text.utf8.count <= 4 * IndexedBlock.longestVerseLine * (b.lineBreaks + 1)
-                    && b.text.count <= IndexedBlock.longestVerseLine * (b.lineBreaks + 1))
-            if b.kind != .heading, b.noteID == nil, b.omitted == nil, HeadingFamilies.isCandidate(b.text) {
+                    && TextCleaner.characterCount(b.text) <= IndexedBlock.longestVerseLine * (b.lineBreaks + 1))
+            if b.kind != .heading, b.noteID == nil, b.omitted == nil, HeadingFamilies.isCandidate(b.text, words: b.words) {
                 block.isHeadingLine = true
             }
             if b.isShort {

@@ -273,6 +273,7 @@ struct SectionBuilder {
 
     /// Chapters found among the headings inside a part the TOC lists take that part's title.
     private func partTitlesForHeadings(_ starts: [SectionStart]) -> [SectionStart] {
+        guard starts.contains(where: \.fromHeadings) else { return starts }  // the usual case: nothing to do
         var part: String?
         return starts.map { start in
             var s = start
