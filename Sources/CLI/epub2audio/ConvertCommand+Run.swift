@@ -202,6 +202,7 @@ func conversionExitStatus(for error: any Error) -> (Exit, String) {
     case .unknownSection, .noSections, .invalidRequest: return (.usage, error.description)
     case .cancelled: return (.interrupted, error.description)
     case .workerFailed, .sectionFailed: return (.partialFailure, error.description)
+    case .bundleFailed: return (.outputError, error.description)
     }
 }
 
