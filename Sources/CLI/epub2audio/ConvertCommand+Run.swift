@@ -14,6 +14,7 @@ enum NotesOption: String, ExpressibleByArgument, CaseIterable {
 
 extension AudioOutputFormat: ExpressibleByArgument {}
 extension AudioBitrateMode: ExpressibleByArgument {}
+extension BundleFormat: ExpressibleByArgument {}
 
 extension ConvertCommand {
     /// Converts one book (or writes its text with `--text`); returns its exit status.
@@ -59,6 +60,17 @@ extension ConvertCommand {
             path: loaded.path, book: loaded.book, sections: loaded.index.sections, options: loaded.options)
         if text { return exportText(request, indexed: indexed, book: path, style: stderrStyle) }
 
+        var bundler: AudiobookBundler?
+        if let bundle {
+            guard let ffmpeg = AudiobookBundler.locateFFmpeg() else {
+                reportError(
+                    "--bundle \(bundle.rawValue) needs ffmpeg, which is not installed (apt-get install ffmpeg)",
+                    style: stderrStyle)
+                return .unavailable
+            }
+            bundler = AudiobookBundler(format: bundle, ffmpegPath: ffmpeg)
+        }
+
         let mode: ProgressRenderer.Mode
         switch (quiet, progress) {
         case (_, .json): mode = .json
@@ -78,7 +90,9 @@ extension ConvertCommand {
             let summary = try await task.value
             interruption.stop()
             renderer.summary(summary, totals: ReadingTotals(sections: loaded.sections), outputDirectory: directory)
-            return summary.sectionsFailed > 0 ? .partialFailure : .success
+            if summary.sectionsFailed > 0 { return .partialFailure }
+            if let bundler { return makeBundle(bundler, loaded: loaded, directory: directory, style: stderrStyle) }
+            return .success
         } catch {
             interruption.stop()
             if case ConversionError.cancelled = error {
@@ -91,6 +105,31 @@ extension ConvertCommand {
             }
             let (status, message) = conversionExitStatus(for: error)
             reportError("\(bookName(path)): \(message)", style: stderrStyle)
+            return status
+        }
+    }
+
+    /// `--bundle`: one audiobook file of the selected sections, once they are all converted.
+    private func makeBundle(_ bundler: AudiobookBundler, loaded: LoadedBook, directory: String, style: TerminalStyle)
+        -> Exit
+    {
+        let metadata = loaded.book.package.metadata
+        let tags = AudiobookMetadata(
+            title: loaded.displayTitle, authors: metadata.authors, date: metadata.date,
+            description: metadata.description)
+        // The cover is a nicety: a book whose cover cannot be read is bundled without one.
+        let cover = metadata.coverImage.flatMap { try? loaded.book.data(forHref: $0) }.flatMap(AudiobookCover.init)
+        do {
+            let result = try bundler.bundle(
+                directory: directory, numbers: loaded.selectedSections.map(\.number), metadata: tags, cover: cover)
+            if !quiet && progress != .json {
+                let verb = result.rebuilt ? "written" : "up to date"
+                StandardError.write("audiobook \(verb): " + style.bold(result.path) + " (\(result.chapters) chapters)\n")
+            }
+            return .success
+        } catch {
+            let (status, message) = conversionExitStatus(for: error)
+            reportError("\(bookName(loaded.path)): \(message)", style: style)
             return status
         }
     }

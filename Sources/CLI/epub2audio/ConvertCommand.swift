@@ -102,6 +102,12 @@ struct ConvertCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("MP3 bitrate mode: constant, average or variable.", valueName: "MODE"))
     var bitrateMode: AudioBitrateMode?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also make one audiobook file of the sections, with chapters and tags (m4b; needs ffmpeg).",
+            valueName: "FORMAT"))
+    var bundle: BundleFormat?
+
     @Option(help: ArgumentHelp("Sections converted at once, each in its own process (default: cores).", valueName: "N"))
     var jobs: Int?
 
@@ -132,6 +138,7 @@ struct ConvertCommand: AsyncParsableCommand {
             let conversionOnly: [(Bool, String)] = [
                 (jobs != nil, "--jobs"), (force, "--force"), (quality != nil, "--quality"),
                 (bitrateMode != nil, "--bitrate-mode"), (progress != .auto, "--progress"), (format != .wav, "--format"),
+                (bundle != nil, "--bundle"),
             ]
             if let used = conversionOnly.first(where: \.0) {
                 throw ValidationError("\(used.1) is for conversions, not with --\(list ? "list" : "text").")

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+/// `--bundle m4b`: one audiobook file made by ffmpeg from the section files, read back with ffprobe.
+enum Bundling {
+    /// ffmpeg and ffprobe on the PATH (Debian's `ffmpeg` package has both; `make deps` installs it).
+    static let toolsInstalled = ["ffmpeg", "ffprobe"].allSatisfy { tool in
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .contains { access("\($0)/\(tool)", X_OK) == 0 }
+    }
+
+    /// `ffprobe -show_chapters -show_format -of json` of `path`, parsed.
+    static func probe(_ path: String) throws -> [String: Any] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ffprobe", "-v", "error", "-show_chapters", "-show_format", "-show_streams", "-of", "json", path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    static func book(in scratch: Scratch) throws -> String {
+        let book = TestBook(
+            title: "The Bundled Lamp", authors: ["Ada Keeper"],
+            chapters: (1...3).map { TestBook.Chapter(title: "Chapter \($0)", paragraphs: prose(words: 25, seed: $0)) },
+            date: "1907-05-01", summary: "A short book; three chapters.")
+        let url = scratch.file("book.epub")
+        try book.write(to: url)
+        return url.path
+    }
+}
+
+extension EndToEnd {
+    @Suite("One audiobook file (--bundle m4b)")
+    struct Bundle {
+        @Test(
+            "--bundle m4b: AAC chapters at the sections' sample offsets, titles, duration and tags",
+            .enabled(if: Bundling.toolsInstalled, "ffmpeg/ffprobe are not installed (make deps installs them)"))
+        func bundleThreeSections() async throws {
+            let scratch = try Scratch("bundle")
+            let out = scratch.file("out").path
+            let book = try Bundling.book(in: scratch)
+            let result = try await BinaryRunner.run([book, "--bundle", "m4b", "-o", out], timeout: 120)
+            #expect(result.status == 0, "\(result.stderr)")
+            let name = "The Bundled Lamp - Ada Keeper.m4b"
+            #expect(listing(out).contains(name), "\(listing(out))")
+            #expect(listing(out).contains("bundle.json"))
+            #expect(!listing(out).contains { $0.hasPrefix(".") }, "no temporary file left: \(listing(out))")
+
+            // Expected chapter starts: the running sum of the frames the manifest records.
+            let sections = try Conversions.manifestSections(out)
+            let numbers = sections.keys.sorted()
+            #expect(numbers.count == 3)
+            var starts: [Double] = []
+            var total = 0
+            var rate = 0
+            for number in numbers {
+                let section = try #require(sections[number])
+                let frames = try #require(section["frames"] as? Int)
+                rate = try #require(section["sampleRate"] as? Int)
+                starts.append(Double(total) / Double(rate))
+                total += frames
+            }
+
+            let probe = try Bundling.probe(out + "/" + name)
+            let chapters = try #require(probe["chapters"] as? [[String: Any]])
+            #expect(chapters.count == 3)
+            for (index, chapter) in chapters.enumerated() {
+                let start = try #require((chapter["start_time"] as? String).flatMap(Double.init))
+                #expect(abs(start - starts[index]) <= 0.001, "chapter \(index + 1) starts at \(start), not \(starts[index])")
+                let title = (chapter["tags"] as? [String: Any])?["title"] as? String
+                #expect(title == sections[numbers[index]]?["title"] as? String)
+            }
+            #expect(chapters.map { ($0["tags"] as? [String: Any])?["title"] as? String } == ["Chapter 1", "Chapter 2", "Chapter 3"])
+
+            let format = try #require(probe["format"] as? [String: Any])
+            let duration = try #require((format["duration"] as? String).flatMap(Double.init))
+            #expect(abs(duration - Double(total) / Double(rate)) < 0.1, "duration \(duration)")
+            let tags = try #require(format["tags"] as? [String: Any])
+            #expect(tags["title"] as? String == "The Bundled Lamp")
+            #expect(tags["album"] as? String == "The Bundled Lamp")
+            #expect(tags["artist"] as? String == "Ada Keeper")
+            #expect(tags["genre"] as? String == "Audiobook")
+            #expect(tags["date"] as? String == "1907-05-01")
+            #expect(tags["comment"] as? String == "A short book; three chapters.")
+            #expect(tags["media_type"] as? String == "2")
+            let streams = try #require(probe["streams"] as? [[String: Any]])
+            let audio = try #require(streams.first { $0["codec_type"] as? String == "audio" })
+            #expect(audio["codec_name"] as? String == "aac")
+            #expect(audio["profile"] as? String == "LC")
+
+            // A second run changes nothing: the bundle is not rebuilt.
+            let before = try #require(identity(out + "/" + name))
+            let again = try await BinaryRunner.run([book, "--bundle", "m4b", "-o", out], timeout: 120)
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(again.stderr.contains("up to date"), "\(again.stderr)")
+            #expect(identity(out + "/" + name) == before)
+        }
+
+        @Test("--bundle m4b without ffmpeg: exit 6 at once, one line, nothing made")
+        func bundleWithoutFFmpeg() async throws {
+            let scratch = try Scratch("bundle-missing")
+            let out = scratch.file("out").path
+            let book = try Bundling.book(in: scratch)
+            let empty = scratch.file("bin")
+            try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+            let result = try await BinaryRunner.run(
+                [book, "--bundle", "m4b", "-o", out], environment: ["PATH": empty.path], timeout: 60)
+            #expect(result.status == 6, "exit \(result.status): \(result.stderr)")
+            #expect(result.errorLines.count == 1, "\(result.stderr)")
+            #expect(result.stderr.contains("ffmpeg"))
+            #expect(!FileManager.default.fileExists(atPath: out), "no section was made")
+        }
+    }
+}
