@@ -45,7 +45,9 @@ extension EndToEnd {
             let scratch = try Scratch("bundle")
             let out = scratch.file("out").path
             let book = try Bundling.book(in: scratch)
-            let result = try await BinaryRunner.run([book, "--bundle", "m4b", "-o", out], timeout: 120)
+            // A relative -o: the section files must still be found by ffmpeg (its list sits elsewhere).
+            let result = try await BinaryRunner.run(
+                [book, "--bundle", "m4b", "-o", "out"], directory: scratch.url, timeout: 120)
             #expect(result.status == 0, "\(result.stderr)")
             let name = "The Bundled Lamp - Ada Keeper.m4b"
             #expect(listing(out).contains(name), "\(listing(out))")

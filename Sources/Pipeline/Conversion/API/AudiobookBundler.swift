@@ -245,6 +245,8 @@ public struct AudiobookBundler: Sendable {
     public func bundle(
         directory: String, numbers: [Int], metadata: AudiobookMetadata, cover: AudiobookCover? = nil
     ) throws -> BundleResult {
+        // ffmpeg's concat demuxer reads relative names against the list's own folder: absolute paths only.
+        let directory = URL(fileURLWithPath: directory).standardizedFileURL.path
         guard let manifest = try Manifest.load(fromDirectory: directory) else {
             throw ConversionError.bundleFailed(reason: "\(directory) has no manifest")
         }
