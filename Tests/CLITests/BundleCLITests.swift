@@ -102,6 +102,29 @@ extension EndToEnd {
             #expect(again.status == 0, "\(again.stderr)")
             #expect(again.stderr.contains("up to date"), "\(again.stderr)")
             #expect(identity(out + "/" + name) == before)
+
+            // A changed section (another rate) makes a new bundle.
+            let changed = try await BinaryRunner.run(
+                [book, "--bundle", "m4b", "--rate", "220", "-o", out], timeout: 120)
+            #expect(changed.status == 0, "\(changed.stderr)")
+            #expect(changed.stderr.contains("audiobook written"), "\(changed.stderr)")
+            #expect(identity(out + "/" + name) != before)
+        }
+
+        @Test(
+            "--bundle m4b: the book's cover is the attached picture",
+            .enabled(if: Bundling.toolsInstalled, "ffmpeg/ffprobe are not installed (make deps installs them)"))
+        func bundleCarriesTheCover() async throws {
+            let scratch = try Scratch("bundle-cover")
+            let out = scratch.file("out").path
+            let result = try await BinaryRunner.run(
+                [Conversions.lighthouse, "--chapters", "13", "--bundle", "m4b", "-o", out], timeout: 120)
+            #expect(result.status == 0, "\(result.stderr)")
+            let bundle = try #require(listing(out).first { $0.hasSuffix(".m4b") })
+            let streams = try #require(try Bundling.probe(out + "/" + bundle)["streams"] as? [[String: Any]])
+            let picture = try #require(streams.first { $0["codec_type"] as? String == "video" })
+            #expect((picture["disposition"] as? [String: Any])?["attached_pic"] as? Int == 1)
+            #expect(["png", "mjpeg"].contains(picture["codec_name"] as? String ?? ""))
         }
 
         @Test("--bundle m4b without ffmpeg: exit 6 at once, one line, nothing made")
