@@ -112,6 +112,40 @@ extension EndToEnd {
         }
 
         @Test(
+            "--format mp3 --bundle m4b: the MP3 files' encoder padding is cut, chapters do not drift",
+            .enabled(if: Bundling.toolsInstalled, "ffmpeg/ffprobe are not installed (make deps installs them)"))
+        func bundleFromMP3Sections() async throws {
+            let scratch = try Scratch("bundle-mp3")
+            let out = scratch.file("out").path
+            let book = try Bundling.book(in: scratch)
+            let result = try await BinaryRunner.run([book, "--format", "mp3", "--bundle", "m4b", "-o", out], timeout: 120)
+            #expect(result.status == 0, "\(result.stderr)")
+            let sections = try Conversions.manifestSections(out)
+            let records = try sections.keys.sorted().map { try #require(sections[$0]) }
+            let frames = try records.map { try #require($0["frames"] as? Int) }
+            let rate = try #require(records.first?["sampleRate"] as? Int)
+            let probe = try Bundling.probe(out + "/The Bundled Lamp - Ada Keeper.m4b")
+            let chapters = try #require(probe["chapters"] as? [[String: Any]])
+            let starts = chapters.compactMap { ($0["start_time"] as? String).flatMap(Double.init) }
+            let expected = frames.indices.map { Double(frames[..<$0].reduce(0, +)) / Double(rate) }
+            #expect(starts.count == 3)
+            for (got, want) in zip(starts, expected) { #expect(abs(got - want) <= 0.001, "\(got) vs \(want)") }
+            let format = try #require(probe["format"] as? [String: Any])
+            let duration = try #require((format["duration"] as? String).flatMap { Double($0) })
+            // Padding kept at each joint would add some 50 ms per section.
+            #expect(abs(duration - Double(frames.reduce(0, +)) / Double(rate)) < 0.01, "duration \(duration)")
+        }
+
+        @Test("--bundle goes with conversions only")
+        func bundleIsRefusedWithList() async throws {
+            let scratch = try Scratch("bundle-list")
+            let book = try Bundling.book(in: scratch)
+            let result = try await BinaryRunner.run([book, "--list", "--bundle", "m4b"])
+            #expect(result.status == 64, "\(result.stderr)")
+            #expect(result.stderr.contains("--bundle"))
+        }
+
+        @Test(
             "--bundle m4b: the book's cover is the attached picture",
             .enabled(if: Bundling.toolsInstalled, "ffmpeg/ffprobe are not installed (make deps installs them)"))
         func bundleCarriesTheCover() async throws {

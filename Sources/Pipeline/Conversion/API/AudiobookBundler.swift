@@ -74,9 +74,12 @@ public struct BundleResult: Hashable, Sendable {
 
 /// Makes one audiobook file from the finished sections of an output folder.
 ///
-/// One ffmpeg run decodes the section files in book order (concat demuxer) and encodes them once:
-/// encoding sections separately and joining them would add AAC priming samples at every joint and
-/// make the chapter marks drift. Chapters come from the frame counts the manifest records, in a
+/// One ffmpeg run decodes the section files in book order and encodes them once: encoding sections
+/// separately and joining them would add AAC priming samples at every joint and make the chapter
+/// marks drift. Each section's audio is cut (or padded) to exactly the frames the manifest records
+/// before the joint (a filter graph: `aresample`, `apad`, `atrim`, `concat`): MP3 and Opus files
+/// decode with encoder padding at their ends, which the concat demuxer would keep, shifting every
+/// later chapter by tens of milliseconds. Chapters come from the same frame counts, in a
 /// `1/sampleRate` time base, so each starts at the exact first sample of its section. Tags go through
 /// an ffmetadata file; never `-movflags +use_metadata_tags`, which replaces the iTunes tags players
 /// read. The file is written to a temporary name and renamed when complete; `bundle.json` beside it
@@ -186,30 +189,34 @@ public struct AudiobookBundler: Sendable {
         return out
     }
 
-    /// The concat demuxer's list: the section files by absolute path, in order, single-quoted.
-    public static func concatList(files: [String]) -> String {
-        var out = "ffconcat version 1.0\n"
-        for file in files {
-            // Inside single quotes only the quote itself needs care: close, escaped quote, reopen.
-            out += "file '" + file.replacingOccurrences(of: "'", with: "'\\''") + "'\n"
+    /// The filter graph (for `-filter_complex_script`): input `i` (chapter `i`'s file) resampled to
+    /// `sampleRate`, padded with silence and cut to exactly its frames, then all joined in order
+    /// into `[audio]`.
+    public static func filterGraph(chapters: [AudiobookChapter], sampleRate: Int) -> String {
+        var out = ""
+        for (index, chapter) in chapters.enumerated() {
+            out += "[\(index):a]aresample=\(sampleRate),apad=whole_len=\(chapter.frames),"
+                + "atrim=end_sample=\(chapter.frames)[s\(index)];\n"
         }
+        out += chapters.indices.map { "[s\($0)]" }.joined()
+        out += "concat=n=\(chapters.count):v=0:a=1[audio]\n"
         return out
     }
 
-    /// ffmpeg's arguments: the concat list, the ffmetadata file and the optional cover as inputs;
-    /// AAC-LC in the `ipod` muxer with faststart, written to `output`.
+    /// ffmpeg's arguments: the section files (in chapter order), the ffmetadata file and the optional
+    /// cover as inputs, the filter graph from a file; AAC-LC in the `ipod` muxer with faststart,
+    /// written to `output`.
     public static func ffmpegArguments(
-        concatList: String, metadataFile: String, coverFile: String?, output: String
+        sectionFiles: [String], graphFile: String, metadataFile: String, coverFile: String?, output: String
     ) -> [String] {
-        var arguments = [
-            "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
-            "-f", "concat", "-safe", "0", "-i", concatList,
-            "-f", "ffmetadata", "-i", metadataFile,
-        ]
+        var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
+        for file in sectionFiles { arguments += ["-i", file] }
+        arguments += ["-f", "ffmetadata", "-i", metadataFile]
         if let coverFile { arguments += ["-i", coverFile] }
-        arguments += ["-map", "0:a"]
-        if coverFile != nil { arguments += ["-map", "2:v"] }
-        arguments += ["-map_metadata", "1", "-map_chapters", "1"]
+        let metadataInput = String(sectionFiles.count)
+        arguments += ["-filter_complex_script", graphFile, "-map", "[audio]"]
+        if coverFile != nil { arguments += ["-map", "\(sectionFiles.count + 1):v"] }
+        arguments += ["-map_metadata", metadataInput, "-map_chapters", metadataInput]
         arguments += ["-c:a", "aac", "-profile:a", "aac_low", "-b:a", aacBitRate]
         if coverFile != nil { arguments += ["-c:v", "copy", "-disposition:v:0", "attached_pic"] }
         arguments += ["-movflags", "+faststart", "-f", "ipod", output]
@@ -223,9 +230,13 @@ public struct AudiobookBundler: Sendable {
     ) -> String {
         var hash = SHA256()
         hash.update("epub2audio \(Converter.toolVersion) bundle 1\n")
-        hash.update(ffmpegArguments(concatList: "L", metadataFile: "M", coverFile: cover.map { _ in "C" }, output: "O")
-            .joined(separator: "\u{0}"))
+        hash.update(
+            ffmpegArguments(
+                sectionFiles: records.map { $0.file ?? "" }, graphFile: "G", metadataFile: "M",
+                coverFile: cover.map { _ in "C" }, output: "O"
+            ).joined(separator: "\u{0}"))
         hash.update("\n" + metadataText)
+        for chapter in chapters { hash.update("\(chapter.file)\u{0}\(chapter.frames)\n") }
         for record in records {
             hash.update(
                 "\(record.number)\u{0}\(record.file ?? "")\u{0}\(record.textSHA256 ?? "")\u{0}"
@@ -245,7 +256,7 @@ public struct AudiobookBundler: Sendable {
     public func bundle(
         directory: String, numbers: [Int], metadata: AudiobookMetadata, cover: AudiobookCover? = nil
     ) throws -> BundleResult {
-        // ffmpeg's concat demuxer reads relative names against the list's own folder: absolute paths only.
+        // ffmpeg runs with its files in another folder: absolute paths only.
         let directory = URL(fileURLWithPath: directory).standardizedFileURL.path
         guard let manifest = try Manifest.load(fromDirectory: directory) else {
             throw ConversionError.bundleFailed(reason: "\(directory) has no manifest")
@@ -277,18 +288,19 @@ public struct AudiobookBundler: Sendable {
             throw ConversionError.outputUnwritable(path: work, reason: "cannot create a working folder")
         }
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let listPath = OutputPaths.join(work, "sections.ffconcat")
+        let graphPath = OutputPaths.join(work, "graph.txt")
         let metadataPath = OutputPaths.join(work, "metadata.txt")
         let coverPath = cover.map { OutputPaths.join(work, "cover.\($0.fileExtension)") }
         let files = chapters.map { OutputPaths.join(directory, $0.file) }
-        try AtomicFile.write(Data(Self.concatList(files: files).utf8), named: "sections.ffconcat", in: work)
+        let graph = Self.filterGraph(chapters: chapters, sampleRate: sampleRate)
+        try AtomicFile.write(Data(graph.utf8), named: "graph.txt", in: work)
         try AtomicFile.write(Data(metadataText.utf8), named: "metadata.txt", in: work)
         if let cover, let coverPath {
             try AtomicFile.write(Data(cover.data), named: (coverPath as NSString).lastPathComponent, in: work)
         }
         let temp = OutputPaths.join(directory, "\(AtomicFile.tempPrefix)\(getpid())-\(name)")
         let arguments = Self.ffmpegArguments(
-            concatList: listPath, metadataFile: metadataPath, coverFile: coverPath, output: temp)
+            sectionFiles: files, graphFile: graphPath, metadataFile: metadataPath, coverFile: coverPath, output: temp)
         do {
             try FFmpegProcess.run(executable: ffmpegPath, arguments: arguments)
         } catch {
@@ -346,6 +358,22 @@ struct BundleRecord: Codable, Hashable {
 /// Runs ffmpeg and turns a failure into `ConversionError.bundleFailed` with its last error lines.
 enum FFmpegProcess {
     static func run(executable: String, arguments: [String]) throws {
+        // ffmpeg opens every section file at once: a book of a thousand sections would pass the
+        // usual soft limit of 1,024 descriptors. The child inherits ours, raised to the hard limit.
+        var saved = rlimit()
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        if getrlimit(resource, &saved) == 0, saved.rlim_cur < saved.rlim_max {
+            var raised = saved
+            raised.rlim_cur = saved.rlim_max
+            if setrlimit(resource, &raised) == 0 {
+                defer { _ = setrlimit(resource, &saved) }
+                return try spawnAndWait(executable: executable, arguments: arguments)
+            }
+        }
+        try spawnAndWait(executable: executable, arguments: arguments)
+    }
+
+    private static func spawnAndWait(executable: String, arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
