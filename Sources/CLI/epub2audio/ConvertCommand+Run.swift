@@ -113,15 +113,11 @@ extension ConvertCommand {
     private func makeBundle(_ bundler: AudiobookBundler, loaded: LoadedBook, directory: String, style: TerminalStyle)
         -> Exit
     {
-        let metadata = loaded.book.package.metadata
-        let tags = AudiobookMetadata(
-            title: loaded.displayTitle, authors: metadata.authors, date: metadata.date,
-            description: metadata.description)
-        // The cover is a nicety: a book whose cover cannot be read is bundled without one.
-        let cover = metadata.coverImage.flatMap { try? loaded.book.data(forHref: $0) }.flatMap(AudiobookCover.init)
         do {
             let result = try bundler.bundle(
-                directory: directory, numbers: loaded.selectedSections.map(\.number), metadata: tags, cover: cover)
+                directory: directory, numbers: loaded.selectedSections.map(\.number),
+                metadata: AudiobookMetadata(book: loaded.book, title: loaded.displayTitle),
+                cover: AudiobookCover(book: loaded.book))
             if !quiet && progress != .json {
                 let verb = result.rebuilt ? "written" : "up to date"
                 StandardError.write("audiobook \(verb): " + style.bold(result.path) + " (\(result.chapters) chapters)\n")

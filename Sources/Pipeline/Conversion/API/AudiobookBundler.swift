@@ -1,4 +1,5 @@
 internal import AudioFiles
+public import EPUBReader
 import Foundation
 
 /// `--bundle`: the one-file audiobook formats made from the finished section files.
@@ -27,6 +28,15 @@ public struct AudiobookMetadata: Hashable, Sendable {
     }
 }
 
+extension AudiobookMetadata {
+    /// The tags of `book`: `title` (the caller's clean title: the metadata's, or the file's name when
+    /// there is none), its authors, `dc:date` and `dc:description`.
+    public init(book: EPUBBook, title: String) {
+        let metadata = book.package.metadata
+        self.init(title: title, authors: metadata.authors, date: metadata.date, description: metadata.description)
+    }
+}
+
 /// The cover picture attached to a bundle: JPEG or PNG bytes, copied as they are.
 public struct AudiobookCover: Hashable, Sendable {
     public var data: [UInt8]
@@ -43,6 +53,17 @@ public struct AudiobookCover: Hashable, Sendable {
             return nil
         }
         self.data = data
+    }
+}
+
+extension AudiobookCover {
+    /// The book's cover image (EPUB 3 `cover-image`, EPUB 2 `meta name="cover"`) when it is a JPEG or
+    /// PNG that can be read; nil otherwise: a bundle without a cover is still a good bundle.
+    public init?(book: EPUBBook) {
+        guard let href = book.package.metadata.coverImage, let data = try? book.data(forHref: href) else {
+            return nil
+        }
+        self.init(data: data)
     }
 }
 
