@@ -13,7 +13,9 @@ enum Bundling {
     static func probe(_ path: String) throws -> [String: Any] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffprobe", "-v", "error", "-show_chapters", "-show_format", "-show_streams", "-of", "json", path]
+        process.arguments = [
+            "ffprobe", "-v", "error", "-show_chapters", "-show_format", "-show_streams", "-of", "json", path,
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -74,11 +76,16 @@ extension EndToEnd {
             #expect(chapters.count == 3)
             for (index, chapter) in chapters.enumerated() {
                 let start = try #require((chapter["start_time"] as? String).flatMap(Double.init))
-                #expect(abs(start - starts[index]) <= 0.001, "chapter \(index + 1) starts at \(start), not \(starts[index])")
+                #expect(
+                    abs(start - starts[index]) <= 0.001, "chapter \(index + 1) starts at \(start), not \(starts[index])"
+                )
                 let title = (chapter["tags"] as? [String: Any])?["title"] as? String
                 #expect(title == sections[numbers[index]]?["title"] as? String)
             }
-            #expect(chapters.map { ($0["tags"] as? [String: Any])?["title"] as? String } == ["Chapter 1", "Chapter 2", "Chapter 3"])
+            #expect(
+                chapters.map { ($0["tags"] as? [String: Any])?["title"] as? String } == [
+                    "Chapter 1", "Chapter 2", "Chapter 3",
+                ])
 
             let format = try #require(probe["format"] as? [String: Any])
             let duration = try #require((format["duration"] as? String).flatMap(Double.init))
@@ -118,7 +125,8 @@ extension EndToEnd {
             let scratch = try Scratch("bundle-mp3")
             let out = scratch.file("out").path
             let book = try Bundling.book(in: scratch)
-            let result = try await BinaryRunner.run([book, "--format", "mp3", "--bundle", "m4b", "-o", out], timeout: 120)
+            let result = try await BinaryRunner.run(
+                [book, "--format", "mp3", "--bundle", "m4b", "-o", out], timeout: 120)
             #expect(result.status == 0, "\(result.stderr)")
             let sections = try Conversions.manifestSections(out)
             let records = try sections.keys.sorted().map { try #require(sections[$0]) }

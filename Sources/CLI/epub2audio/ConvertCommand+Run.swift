@@ -120,7 +120,8 @@ extension ConvertCommand {
                 cover: AudiobookCover(book: loaded.book))
             if !quiet && progress != .json {
                 let verb = result.rebuilt ? "written" : "up to date"
-                StandardError.write("audiobook \(verb): " + style.bold(result.path) + " (\(result.chapters) chapters)\n")
+                StandardError.write(
+                    "audiobook \(verb): " + style.bold(result.path) + " (\(result.chapters) chapters)\n")
             }
             return .success
         } catch {

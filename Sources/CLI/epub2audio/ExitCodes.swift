@@ -28,7 +28,8 @@ enum Exit: Int32, CaseIterable {
     /// One line per code for `--help` and the docs.
     static let helpText = """
         Exit codes: 0 all done; 2 some sections or books failed; 3 unreadable book; \
-        4 DRM-protected or encrypted book; 5 output folder not writable; 6 voice, format or ffmpeg (--bundle) not installed; \
+        4 DRM-protected or encrypted book; 5 output folder not writable; \
+        6 voice, format or ffmpeg (--bundle) not installed; \
         64 usage error; 130 interrupted (re-run to resume); 1 internal error.
         """
 }

@@ -27,7 +27,8 @@ struct AudiobookBundlerRunTests {
             let expected = Double(fixture.starts[index]) / Double(BundlerFixture.rate)
             #expect(abs(start - expected) <= 0.001, "chapter \(index + 1)")
         }
-        #expect(!(try FileManager.default.contentsOfDirectory(atPath: fixture.directory)).contains { $0.hasPrefix(".") })
+        #expect(
+            !(try FileManager.default.contentsOfDirectory(atPath: fixture.directory)).contains { $0.hasPrefix(".") })
 
         let again = try bundler.bundle(directory: fixture.directory, numbers: fixture.numbers, metadata: metadata)
         #expect(!again.rebuilt)
@@ -70,7 +71,8 @@ struct BundlerFixture {
     let starts: [Int]
 
     init(sections count: Int) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("e2a-bundler-\(UUID().uuidString)").path
+        directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("e2a-bundler-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var records: [SectionRecord] = []
         var starts: [Int] = []

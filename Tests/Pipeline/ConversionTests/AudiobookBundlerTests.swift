@@ -14,9 +14,13 @@ struct AudiobookBundlerTests {
     }
 
     @Test func chaptersStartAtTheRunningSumOfFrames() throws {
-        let records = [Self.record(1, "One", frames: 30_209), Self.record(2, "Two", frames: 52_259),
-            Self.record(3, "Three", frames: 74_309)]
-        let (chapters, rate) = try AudiobookBundler.chapters(for: records) { _ in Issue.record(); return (0, 0) }
+        let records = [
+            Self.record(1, "One", frames: 30_209), Self.record(2, "Two", frames: 52_259),
+            Self.record(3, "Three", frames: 74_309),
+        ]
+        let (chapters, rate) = try AudiobookBundler.chapters(for: records) { _ in
+            Issue.record(); return (0, 0)
+        }
         #expect(rate == 22_050)
         #expect(chapters.map(\.startFrame) == [0, 30_209, 82_468])
         #expect(chapters.map(\.title) == ["One", "Two", "Three"])

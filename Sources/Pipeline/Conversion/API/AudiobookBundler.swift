@@ -216,7 +216,8 @@ public struct AudiobookBundler: Sendable {
     public static func filterGraph(chapters: [AudiobookChapter], sampleRate: Int) -> String {
         var out = ""
         for (index, chapter) in chapters.enumerated() {
-            out += "[\(index):a]aresample=\(sampleRate),apad=whole_len=\(chapter.frames),"
+            out +=
+                "[\(index):a]aresample=\(sampleRate),apad=whole_len=\(chapter.frames),"
                 + "atrim=end_sample=\(chapter.frames)[s\(index)];\n"
         }
         out += chapters.indices.map { "[s\($0)]" }.joined()
