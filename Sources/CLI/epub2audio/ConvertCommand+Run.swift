@@ -17,8 +17,12 @@ extension AudioBitrateMode: ExpressibleByArgument {}
 extension BundleFormat: ExpressibleByArgument {}
 
 extension ConvertCommand {
-    /// Converts one book (or writes its text with `--text`); returns its exit status.
-    func convertBook(_ path: String, options: SectionOptions, selection: ChapterSelection?, batch: Bool) async -> Exit {
+    /// Converts one book (or writes its text with `--text`), then bundles it with `bundler` when
+    /// given (`--bundle`); returns its exit status.
+    func convertBook(
+        _ path: String, options: SectionOptions, selection: ChapterSelection?, batch: Bool,
+        bundler: AudiobookBundler? = nil
+    ) async -> Exit {
         let stderrStyle = TerminalStyle.detect(fileDescriptor: 2)
         let loaded: LoadedBook
         do {
@@ -59,17 +63,6 @@ extension ConvertCommand {
         let indexed = IndexedBook(
             path: loaded.path, book: loaded.book, sections: loaded.index.sections, options: loaded.options)
         if text { return exportText(request, indexed: indexed, book: path, style: stderrStyle) }
-
-        var bundler: AudiobookBundler?
-        if let bundle {
-            guard let ffmpeg = AudiobookBundler.locateFFmpeg() else {
-                reportError(
-                    "--bundle \(bundle.rawValue) needs ffmpeg, which is not installed (apt-get install ffmpeg)",
-                    style: stderrStyle)
-                return .unavailable
-            }
-            bundler = AudiobookBundler(format: bundle, ffmpegPath: ffmpeg)
-        }
 
         let mode: ProgressRenderer.Mode
         switch (quiet, progress) {

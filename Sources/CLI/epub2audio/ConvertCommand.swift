@@ -192,6 +192,17 @@ struct ConvertCommand: AsyncParsableCommand {
         let options = try sectionOptions()
         let selection = try chapters.map { try ChapterSelection(parsing: $0) }
         let stderrStyle = TerminalStyle.detect(fileDescriptor: 2)
+        // --bundle needs ffmpeg: without it, stop before any book is read or any section made.
+        var bundler: AudiobookBundler?
+        if let bundle {
+            guard let ffmpeg = AudiobookBundler.locateFFmpeg() else {
+                reportError(
+                    "--bundle \(bundle.rawValue) needs ffmpeg, which is not installed (apt-get install ffmpeg)",
+                    style: stderrStyle)
+                throw ExitCode(Exit.unavailable.rawValue)
+            }
+            bundler = AudiobookBundler(format: bundle, ffmpegPath: ffmpeg)
+        }
         var paths: [String] = []
         var missing = 0
         for argument in books {
@@ -211,7 +222,8 @@ struct ConvertCommand: AsyncParsableCommand {
             if list {
                 status = listBook(path, options: options, selection: selection)
             } else {
-                status = await convertBook(path, options: options, selection: selection, batch: batch)
+                status = await convertBook(
+                    path, options: options, selection: selection, batch: batch, bundler: bundler)
             }
             if status != .success {
                 failedBooks += 1
