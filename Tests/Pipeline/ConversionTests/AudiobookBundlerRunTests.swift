@@ -40,6 +40,20 @@ struct AudiobookBundlerRunTests {
         #expect(try bundler.bundle(directory: fixture.directory, numbers: fixture.numbers, metadata: metadata).rebuilt)
     }
 
+    @Test("a new title: the bundle under the old name is replaced, not left behind")
+    func renamedBundle() throws {
+        let fixture = try BundlerFixture(sections: 3)
+        defer { fixture.remove() }
+        let bundler = AudiobookBundler(format: .m4b, ffmpegPath: try #require(AudiobookBundler.locateFFmpeg()))
+        let first = try bundler.bundle(
+            directory: fixture.directory, numbers: fixture.numbers, metadata: .init(title: "Old"))
+        let second = try bundler.bundle(
+            directory: fixture.directory, numbers: fixture.numbers, metadata: .init(title: "New"))
+        #expect(second.rebuilt)
+        #expect(!FileManager.default.fileExists(atPath: first.path))
+        #expect(FileManager.default.fileExists(atPath: second.path))
+    }
+
     @Test("an unreadable section: bundleFailed with ffmpeg's words, no bundle and no temporary file left")
     func ffmpegFailure() throws {
         let fixture = try BundlerFixture(sections: 3)

@@ -286,15 +286,20 @@ public struct AudiobookBundler: Sendable {
         let wanted = Set(numbers)
         let records = manifest.sections.filter { wanted.contains($0.number) }
         let (chapters, sampleRate) = try Self.chapters(for: records) { record in
-            let info = try AudioFileInfo.inspect(path: OutputPaths.join(directory, record.file ?? ""))
-            return (info.frames, info.sampleRate)
+            do {
+                let info = try AudioFileInfo.inspect(path: OutputPaths.join(directory, record.file ?? ""))
+                return (info.frames, info.sampleRate)
+            } catch {
+                throw ConversionError.bundleFailed(reason: "section \(record.number): \(error)")
+            }
         }
         let metadataText = Self.ffmetadata(metadata: metadata, chapters: chapters, sampleRate: sampleRate)
         let inputs = Self.inputsSHA256(metadataText: metadataText, chapters: chapters, records: records, cover: cover)
         let name = Self.fileName(for: metadata, format: format)
         let target = OutputPaths.join(directory, name)
-        if let record = BundleRecord.load(fromDirectory: directory), record.file == name,
-            record.inputsSHA256 == inputs, FileManager.default.fileExists(atPath: target)
+        let previous = BundleRecord.load(fromDirectory: directory)
+        if let previous, previous.file == name, previous.inputsSHA256 == inputs,
+            FileManager.default.fileExists(atPath: target)
         {
             return BundleResult(path: target, rebuilt: false, chapters: chapters.count)
         }
@@ -336,6 +341,12 @@ public struct AudiobookBundler: Sendable {
             throw error
         }
         try BundleRecord(file: name, inputsSHA256: inputs).write(toDirectory: directory)
+        // The book's title or authors changed: the bundle under the old name was ours, and is stale.
+        if let old = previous?.file, old != name, old.hasSuffix("." + format.fileExtension),
+            OutputPaths.isSafeComponent(old)
+        {
+            unlink(OutputPaths.join(directory, old))
+        }
         return BundleResult(path: target, rebuilt: true, chapters: chapters.count)
     }
 }
