@@ -21,6 +21,9 @@ struct TestBook {
     var language = "en"
     var identifier = "urn:test:e2e"
     var chapters: [Chapter]
+    /// `dc:date` and `dc:description`, when set.
+    var date: String?
+    var summary: String?
 
     /// The EPUB 3 bytes: mimetype, container, OPF, nav, one XHTML file per chapter.
     func epub() -> [UInt8] {
@@ -40,6 +43,8 @@ struct TestBook {
         }.joined()
         let spine = chapters.indices.map { "<itemref idref=\"c\($0 + 1)\"/>" }.joined()
         let creators = authors.map { "<dc:creator>\(escaped($0))</dc:creator>" }.joined()
+            + (date.map { "<dc:date>\(escaped($0))</dc:date>" } ?? "")
+            + (summary.map { "<dc:description>\(escaped($0))</dc:description>" } ?? "")
         files.append(
             (
                 "OEBPS/content.opf",

@@ -14,10 +14,15 @@ enum NotesOption: String, ExpressibleByArgument, CaseIterable {
 
 extension AudioOutputFormat: ExpressibleByArgument {}
 extension AudioBitrateMode: ExpressibleByArgument {}
+extension BundleFormat: ExpressibleByArgument {}
 
 extension ConvertCommand {
-    /// Converts one book (or writes its text with `--text`); returns its exit status.
-    func convertBook(_ path: String, options: SectionOptions, selection: ChapterSelection?, batch: Bool) async -> Exit {
+    /// Converts one book (or writes its text with `--text`), then bundles it with `bundler` when
+    /// given (`--bundle`); returns its exit status.
+    func convertBook(
+        _ path: String, options: SectionOptions, selection: ChapterSelection?, batch: Bool,
+        bundler: AudiobookBundler? = nil
+    ) async -> Exit {
         let stderrStyle = TerminalStyle.detect(fileDescriptor: 2)
         let loaded: LoadedBook
         do {
@@ -78,7 +83,9 @@ extension ConvertCommand {
             let summary = try await task.value
             interruption.stop()
             renderer.summary(summary, totals: ReadingTotals(sections: loaded.sections), outputDirectory: directory)
-            return summary.sectionsFailed > 0 ? .partialFailure : .success
+            if summary.sectionsFailed > 0 { return .partialFailure }
+            if let bundler { return makeBundle(bundler, loaded: loaded, directory: directory, style: stderrStyle) }
+            return .success
         } catch {
             interruption.stop()
             if case ConversionError.cancelled = error {
@@ -91,6 +98,28 @@ extension ConvertCommand {
             }
             let (status, message) = conversionExitStatus(for: error)
             reportError("\(bookName(path)): \(message)", style: stderrStyle)
+            return status
+        }
+    }
+
+    /// `--bundle`: one audiobook file of the selected sections, once they are all converted.
+    private func makeBundle(_ bundler: AudiobookBundler, loaded: LoadedBook, directory: String, style: TerminalStyle)
+        -> Exit
+    {
+        do {
+            let result = try bundler.bundle(
+                directory: directory, numbers: loaded.selectedSections.map(\.number),
+                metadata: AudiobookMetadata(book: loaded.book, title: loaded.displayTitle),
+                cover: AudiobookCover(book: loaded.book))
+            if !quiet && progress != .json {
+                let verb = result.rebuilt ? "written" : "up to date"
+                StandardError.write(
+                    "audiobook \(verb): " + style.bold(result.path) + " (\(result.chapters) chapters)\n")
+            }
+            return .success
+        } catch {
+            let (status, message) = conversionExitStatus(for: error)
+            reportError("\(bookName(loaded.path)): \(message)", style: style)
             return status
         }
     }
@@ -202,6 +231,7 @@ func conversionExitStatus(for error: any Error) -> (Exit, String) {
     case .unknownSection, .noSections, .invalidRequest: return (.usage, error.description)
     case .cancelled: return (.interrupted, error.description)
     case .workerFailed, .sectionFailed: return (.partialFailure, error.description)
+    case .bundleFailed: return (.outputError, error.description)
     }
 }
 

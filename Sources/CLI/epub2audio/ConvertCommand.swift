@@ -102,6 +102,12 @@ struct ConvertCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("MP3 bitrate mode: constant, average or variable.", valueName: "MODE"))
     var bitrateMode: AudioBitrateMode?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also make one audiobook file of the sections, with chapters and tags (m4b; needs ffmpeg).",
+            valueName: "FORMAT"))
+    var bundle: BundleFormat?
+
     @Option(help: ArgumentHelp("Sections converted at once, each in its own process (default: cores).", valueName: "N"))
     var jobs: Int?
 
@@ -132,6 +138,7 @@ struct ConvertCommand: AsyncParsableCommand {
             let conversionOnly: [(Bool, String)] = [
                 (jobs != nil, "--jobs"), (force, "--force"), (quality != nil, "--quality"),
                 (bitrateMode != nil, "--bitrate-mode"), (progress != .auto, "--progress"), (format != .wav, "--format"),
+                (bundle != nil, "--bundle"),
             ]
             if let used = conversionOnly.first(where: \.0) {
                 throw ValidationError("\(used.1) is for conversions, not with --\(list ? "list" : "text").")
@@ -185,6 +192,17 @@ struct ConvertCommand: AsyncParsableCommand {
         let options = try sectionOptions()
         let selection = try chapters.map { try ChapterSelection(parsing: $0) }
         let stderrStyle = TerminalStyle.detect(fileDescriptor: 2)
+        // --bundle needs ffmpeg: without it, stop before any book is read or any section made.
+        var bundler: AudiobookBundler?
+        if let bundle {
+            guard let ffmpeg = AudiobookBundler.locateFFmpeg() else {
+                reportError(
+                    "--bundle \(bundle.rawValue) needs ffmpeg, which is not installed (apt-get install ffmpeg)",
+                    style: stderrStyle)
+                throw ExitCode(Exit.unavailable.rawValue)
+            }
+            bundler = AudiobookBundler(format: bundle, ffmpegPath: ffmpeg)
+        }
         var paths: [String] = []
         var missing = 0
         for argument in books {
@@ -204,7 +222,8 @@ struct ConvertCommand: AsyncParsableCommand {
             if list {
                 status = listBook(path, options: options, selection: selection)
             } else {
-                status = await convertBook(path, options: options, selection: selection, batch: batch)
+                status = await convertBook(
+                    path, options: options, selection: selection, batch: batch, bundler: bundler)
             }
             if status != .success {
                 failedBooks += 1

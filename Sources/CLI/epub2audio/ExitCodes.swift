@@ -15,7 +15,8 @@ enum Exit: Int32, CaseIterable {
     case protectedBook = 4
     /// The output folder cannot be written (permissions, full disk, foreign files in it).
     case outputError = 5
-    /// A voice, format or other resource the request needs is not installed.
+    /// A voice, format or other resource the request needs is not installed (also: ffmpeg for
+    /// `--bundle m4b`).
     case unavailable = 6
     /// Invalid command-line usage (ArgumentParser's validation code).
     case usage = 64
@@ -27,7 +28,8 @@ enum Exit: Int32, CaseIterable {
     /// One line per code for `--help` and the docs.
     static let helpText = """
         Exit codes: 0 all done; 2 some sections or books failed; 3 unreadable book; \
-        4 DRM-protected or encrypted book; 5 output folder not writable; 6 voice or format not installed; \
+        4 DRM-protected or encrypted book; 5 output folder not writable; \
+        6 voice, format or ffmpeg (--bundle) not installed; \
         64 usage error; 130 interrupted (re-run to resume); 1 internal error.
         """
 }

@@ -26,6 +26,8 @@ public enum ConversionError: Error, Hashable, Sendable, CustomStringConvertible 
     case noSections
     /// The request is inconsistent (the reason says how).
     case invalidRequest(String)
+    /// The one-file audiobook (`--bundle`) could not be made; the section files are intact.
+    case bundleFailed(reason: String)
 
     public var description: String {
         switch self {
@@ -46,6 +48,7 @@ public enum ConversionError: Error, Hashable, Sendable, CustomStringConvertible 
         case .unknownSection(let number): "the book has no section \(number)"
         case .noSections: "no sections selected"
         case .invalidRequest(let reason): "invalid request: \(reason)"
+        case .bundleFailed(let reason): "cannot make the audiobook file: \(reason)"
         }
     }
 }

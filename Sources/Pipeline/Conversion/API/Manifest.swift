@@ -50,6 +50,11 @@ public struct SectionRecord: Hashable, Sendable, Codable {
     /// The audio file's name inside the output folder (no folder part), once decided.
     public var file: String?
     public var durationSeconds: Double?
+    /// PCM frames in the finished file, silences included (exact: chapter marks of a bundle start at
+    /// the sum of the frames before them); nil in manifests written before it was recorded.
+    public var frames: Int?
+    /// Sample rate of the finished file; nil in manifests written before it was recorded.
+    public var sampleRate: Int?
     /// Words in the section (as the book text counts them).
     public var words: Int
     /// Words spoken so far while in progress.
@@ -89,8 +94,8 @@ public struct SectionRecord: Hashable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case number, title, status, file, durationSeconds, words, wordsDone, bytes, textSHA256, settingsSHA256
-        case started, finished, error
+        case number, title, status, file, durationSeconds, frames, sampleRate, words, wordsDone, bytes, textSHA256
+        case settingsSHA256, started, finished, error
     }
 
     public init(from decoder: any Decoder) throws {
@@ -101,6 +106,8 @@ public struct SectionRecord: Hashable, Sendable, Codable {
         status = (try? c.decodeIfPresent(SectionStatus.self, forKey: .status)) ?? .pending
         file = try c.decodeIfPresent(String.self, forKey: .file)
         durationSeconds = try c.decodeIfPresent(Double.self, forKey: .durationSeconds)
+        frames = try c.decodeIfPresent(Int.self, forKey: .frames)
+        sampleRate = try c.decodeIfPresent(Int.self, forKey: .sampleRate)
         words = try c.decodeIfPresent(Int.self, forKey: .words) ?? 0
         wordsDone = try c.decodeIfPresent(Int.self, forKey: .wordsDone)
         bytes = try c.decodeIfPresent(Int64.self, forKey: .bytes)

@@ -354,6 +354,8 @@ final class ConversionRun: Sendable {
                 $0.status = .done
                 $0.file = planned.file
                 $0.durationSeconds = result.durationSeconds
+                $0.frames = result.frames
+                $0.sampleRate = result.sampleRate
                 $0.bytes = bytes
                 $0.textSHA256 = result.textSHA256
                 $0.settingsSHA256 = planned.job.settings.fingerprint

@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+
+/// `--bundle m4b`: one audiobook file made by ffmpeg from the section files, read back with ffprobe.
+enum Bundling {
+    /// ffmpeg and ffprobe on the PATH (Debian's `ffmpeg` package has both; `make deps` installs it).
+    static let toolsInstalled = ["ffmpeg", "ffprobe"].allSatisfy { tool in
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .contains { access("\($0)/\(tool)", X_OK) == 0 }
+    }
+
+    /// `ffprobe -show_chapters -show_format -of json` of `path`, parsed.
+    static func probe(_ path: String) throws -> [String: Any] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "ffprobe", "-v", "error", "-show_chapters", "-show_format", "-show_streams", "-of", "json", path,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    static func book(in scratch: Scratch) throws -> String {
+        let book = TestBook(
+            title: "The Bundled Lamp", authors: ["Ada Keeper"],
+            chapters: (1...3).map { TestBook.Chapter(title: "Chapter \($0)", paragraphs: prose(words: 25, seed: $0)) },
+            date: "1907-05-01", summary: "A short book; three chapters.")
+        let url = scratch.file("book.epub")
+        try book.write(to: url)
+        return url.path
+    }
+}
+
+extension EndToEnd {
+    @Suite("One audiobook file (--bundle m4b)")
+    struct Bundle {
+        @Test(
+            "--bundle m4b: AAC chapters at the sections' sample offsets, titles, duration and tags",
+            .enabled(if: Bundling.toolsInstalled, "ffmpeg/ffprobe are not installed (make deps installs them)"))
+        func bundleThreeSections() async throws {
+            let scratch = try Scratch("bundle")
+            let out = scratch.file("out").path
+            let book = try Bundling.book(in: scratch)
+            // A relative -o: the section files must still be found by ffmpeg (its list sits elsewhere).
+            let result = try await BinaryRunner.run(
+                [book, "--bundle", "m4b", "-o", "out"], directory: scratch.url, timeout: 120)
+            #expect(result.status == 0, "\(result.stderr)")
+            let name = "The Bundled Lamp - Ada Keeper.m4b"
+            #expect(listing(out).contains(name), "\(listing(out))")
+            #expect(listing(out).contains("bundle.json"))
+            #expect(!listing(out).contains { $0.hasPrefix(".") }, "no temporary file left: \(listing(out))")
+
+            // Expected chapter starts: the running sum of the frames the manifest records.
+            let sections = try Conversions.manifestSections(out)
+            let numbers = sections.keys.sorted()
+            #expect(numbers.count == 3)
+            var starts: [Double] = []
+            var total = 0
+            var rate = 0
+            for number in numbers {
+                let section = try #require(sections[number])
+                let frames = try #require(section["frames"] as? Int)
+                rate = try #require(section["sampleRate"] as? Int)
+                starts.append(Double(total) / Double(rate))
+                total += frames
+            }
+
+            let probe = try Bundling.probe(out + "/" + name)
+            let chapters = try #require(probe["chapters"] as? [[String: Any]])
+            #expect(chapters.count == 3)
+            for (index, chapter) in chapters.enumerated() {
+                let start = try #require((chapter["start_time"] as? String).flatMap(Double.init))
+                #expect(
+                    abs(start - starts[index]) <= 0.001, "chapter \(index + 1) starts at \(start), not \(starts[index])"
+                )
+                let title = (chapter["tags"] as? [String: Any])?["title"] as? String
+                #expect(title == sections[numbers[index]]?["title"] as? String)
+            }
+            #expect(
+                chapters.map { ($0["tags"] as? [String: Any])?["title"] as? String } == [
+                    "Chapter 1", "Chapter 2", "Chapter 3",
+                ])
+
+            let format = try #require(probe["format"] as? [String: Any])
+            let duration = try #require((format["duration"] as? String).flatMap(Double.init))
+            #expect(abs(duration - Double(total) / Double(rate)) < 0.1, "duration \(duration)")
+            let tags = try #require(format["tags"] as? [String: Any])
+            #expect(tags["title"] as? String == "The Bundled Lamp")
+            #expect(tags["album"] as? String == "The Bundled Lamp")
+            #expect(tags["artist"] as? String == "Ada Keeper")
+            #expect(tags["genre"] as? String == "Audiobook")
+            #expect(tags["date"] as? String == "1907-05-01")
+            #expect(tags["comment"] as? String == "A short book; three chapters.")
+            #expect(tags["media_type"] as? String == "2")
+            let streams = try #require(probe["streams"] as? [[String: Any]])
+            let audio = try #require(streams.first { $0["codec_type"] as? String == "audio" })
+            #expect(audio["codec_name"] as? String == "aac")
+            #expect(audio["profile"] as? String == "LC")
+
+            // A second run changes nothing: the bundle is not rebuilt.
+            let before = try #require(identity(out + "/" + name))
+            let again = try await BinaryRunner.run([book, "--bundle", "m4b", "-o", out], timeout: 120)
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(again.stderr.contains("up to date"), "\(again.stderr)")
+            #expect(identity(out + "/" + name) == before)
+
+            // A changed section (another rate) makes a new bundle.
+            let changed = try await BinaryRunner.run(
+                [book, "--bundle", "m4b", "--rate", "220", "-o", out], timeout: 120)
+            #expect(changed.status == 0, "\(changed.stderr)")
+            #expect(changed.stderr.contains("audiobook written"), "\(changed.stderr)")
+            #expect(identity(out + "/" + name) != before)
+        }
+
+        @Test(
+            "--format mp3 --bundle m4b: the MP3 files' encoder padding is cut, chapters do not drift",
+            .enabled(if: Bundling.toolsInstalled, "ffmpeg/ffprobe are not installed (make deps installs them)"))
+        func bundleFromMP3Sections() async throws {
+            let scratch = try Scratch("bundle-mp3")
+            let out = scratch.file("out").path
+            let book = try Bundling.book(in: scratch)
+            let result = try await BinaryRunner.run(
+                [book, "--format", "mp3", "--bundle", "m4b", "-o", out], timeout: 120)
+            #expect(result.status == 0, "\(result.stderr)")
+            let sections = try Conversions.manifestSections(out)
+            let records = try sections.keys.sorted().map { try #require(sections[$0]) }
+            let frames = try records.map { try #require($0["frames"] as? Int) }
+            let rate = try #require(records.first?["sampleRate"] as? Int)
+            let probe = try Bundling.probe(out + "/The Bundled Lamp - Ada Keeper.m4b")
+            let chapters = try #require(probe["chapters"] as? [[String: Any]])
+            let starts = chapters.compactMap { ($0["start_time"] as? String).flatMap(Double.init) }
+            let expected = frames.indices.map { Double(frames[..<$0].reduce(0, +)) / Double(rate) }
+            #expect(starts.count == 3)
+            for (got, want) in zip(starts, expected) { #expect(abs(got - want) <= 0.001, "\(got) vs \(want)") }
+            let format = try #require(probe["format"] as? [String: Any])
+            let duration = try #require((format["duration"] as? String).flatMap { Double($0) })
+            // Padding kept at each joint would add some 50 ms per section.
+            #expect(abs(duration - Double(frames.reduce(0, +)) / Double(rate)) < 0.01, "duration \(duration)")
+        }
+
+        @Test("--bundle goes with conversions only")
+        func bundleIsRefusedWithList() async throws {
+            let scratch = try Scratch("bundle-list")
+            let book = try Bundling.book(in: scratch)
+            let result = try await BinaryRunner.run([book, "--list", "--bundle", "m4b"])
+            #expect(result.status == 64, "\(result.stderr)")
+            #expect(result.stderr.contains("--bundle"))
+        }
+
+        @Test(
+            "--bundle m4b: the book's cover is the attached picture",
+            .enabled(if: Bundling.toolsInstalled, "ffmpeg/ffprobe are not installed (make deps installs them)"))
+        func bundleCarriesTheCover() async throws {
+            let scratch = try Scratch("bundle-cover")
+            let out = scratch.file("out").path
+            let result = try await BinaryRunner.run(
+                [Conversions.lighthouse, "--chapters", "13", "--bundle", "m4b", "-o", out], timeout: 120)
+            #expect(result.status == 0, "\(result.stderr)")
+            let bundle = try #require(listing(out).first { $0.hasSuffix(".m4b") })
+            let streams = try #require(try Bundling.probe(out + "/" + bundle)["streams"] as? [[String: Any]])
+            let picture = try #require(streams.first { $0["codec_type"] as? String == "video" })
+            #expect((picture["disposition"] as? [String: Any])?["attached_pic"] as? Int == 1)
+            #expect(["png", "mjpeg"].contains(picture["codec_name"] as? String ?? ""))
+        }
+
+        @Test("--bundle m4b without ffmpeg: exit 6 at once, one line, nothing made")
+        func bundleWithoutFFmpeg() async throws {
+            let scratch = try Scratch("bundle-missing")
+            let out = scratch.file("out").path
+            let book = try Bundling.book(in: scratch)
+            let empty = scratch.file("bin")
+            try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+            let result = try await BinaryRunner.run(
+                [book, "--bundle", "m4b", "-o", out], environment: ["PATH": empty.path], timeout: 60)
+            #expect(result.status == 6, "exit \(result.status): \(result.stderr)")
+            #expect(result.errorLines.count == 1, "\(result.stderr)")
+            #expect(result.stderr.contains("ffmpeg"))
+            #expect(!FileManager.default.fileExists(atPath: out), "no section was made")
+        }
+    }
+}

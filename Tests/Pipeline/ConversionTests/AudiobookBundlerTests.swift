@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+@testable import Conversion
+
+/// The pure parts of `AudiobookBundler`: chapters, ffmetadata, concat list, ffmpeg arguments, names.
+struct AudiobookBundlerTests {
+    static func record(_ number: Int, _ title: String, frames: Int?, rate: Int? = 22_050) -> SectionRecord {
+        var record = SectionRecord(
+            number: number, title: title, status: .done, file: String(format: "%03d - %@.wav", number, title))
+        record.frames = frames
+        record.sampleRate = frames == nil ? nil : rate
+        return record
+    }
+
+    @Test func chaptersStartAtTheRunningSumOfFrames() throws {
+        let records = [
+            Self.record(1, "One", frames: 30_209), Self.record(2, "Two", frames: 52_259),
+            Self.record(3, "Three", frames: 74_309),
+        ]
+        let (chapters, rate) = try AudiobookBundler.chapters(for: records) { _ in
+            Issue.record(); return (0, 0)
+        }
+        #expect(rate == 22_050)
+        #expect(chapters.map(\.startFrame) == [0, 30_209, 82_468])
+        #expect(chapters.map(\.title) == ["One", "Two", "Three"])
+        #expect(chapters.map(\.file) == ["001 - One.wav", "002 - Two.wav", "003 - Three.wav"])
+    }
+
+    @Test func recordsWithoutFramesAskTheFiles() throws {
+        let records = [Self.record(1, "One", frames: 100), Self.record(2, "Two", frames: nil)]
+        let (chapters, _) = try AudiobookBundler.chapters(for: records) { _ in (250, 22_050) }
+        #expect(chapters.map(\.frames) == [100, 250])
+    }
+
+    @Test func unfinishedSectionsAndMixedRatesAreRefused() {
+        var pending = Self.record(1, "One", frames: 10)
+        pending.status = .pending
+        #expect(throws: ConversionError.self) { try AudiobookBundler.chapters(for: [pending]) { _ in (1, 1) } }
+        let mixed = [Self.record(1, "One", frames: 10), Self.record(2, "Two", frames: 10, rate: 44_100)]
+        #expect(throws: ConversionError.self) { try AudiobookBundler.chapters(for: mixed) { _ in (1, 1) } }
+        #expect(throws: ConversionError.self) { try AudiobookBundler.chapters(for: []) { _ in (1, 1) } }
+    }
+
+    @Test func ffmetadataHasTagsAndExactChapters() {
+        let metadata = AudiobookMetadata(
+            title: "A = B; #1", authors: ["Ann", "Bob"], date: "1999-03-01", description: "Line one\nback\\slash")
+        let chapters = [
+            AudiobookChapter(title: "One", file: "a", startFrame: 0, frames: 100),
+            AudiobookChapter(title: "Two", file: "b", startFrame: 100, frames: 50),
+        ]
+        let text = AudiobookBundler.ffmetadata(metadata: metadata, chapters: chapters, sampleRate: 22_050)
+        #expect(
+            text == """
+                ;FFMETADATA1
+                title=A \\= B\\; \\#1
+                artist=Ann, Bob
+                album=A \\= B\\; \\#1
+                album_artist=Ann, Bob
+                genre=Audiobook
+                date=1999-03-01
+                comment=Line one\\
+                back\\\\slash
+                media_type=2
+                [CHAPTER]
+                TIMEBASE=1/22050
+                START=0
+                END=100
+                title=One
+                [CHAPTER]
+                TIMEBASE=1/22050
+                START=100
+                END=150
+                title=Two
+
+                """)
+    }
+
+    @Test func missingTagsAreLeftOut() {
+        let text = AudiobookBundler.ffmetadata(metadata: AudiobookMetadata(title: "T"), chapters: [], sampleRate: 8_000)
+        #expect(text == ";FFMETADATA1\ntitle=T\nalbum=T\ngenre=Audiobook\nmedia_type=2\n")
+    }
+
+    @Test func filterGraphCutsEachSectionToItsFramesAndJoinsThemInOrder() {
+        let chapters = [
+            AudiobookChapter(title: "One", file: "a", startFrame: 0, frames: 100),
+            AudiobookChapter(title: "Two", file: "b", startFrame: 100, frames: 50),
+        ]
+        #expect(
+            AudiobookBundler.filterGraph(chapters: chapters, sampleRate: 22_050) == """
+                [0:a]aresample=22050,apad=whole_len=100,atrim=end_sample=100[s0];
+                [1:a]aresample=22050,apad=whole_len=50,atrim=end_sample=50[s1];
+                [s0][s1]concat=n=2:v=0:a=1[audio]
+
+                """)
+    }
+
+    @Test func ffmpegArgumentsEncodeOnceIntoAnIpodFile() {
+        let plain = AudiobookBundler.ffmpegArguments(
+            sectionFiles: ["/o/1.wav", "/o/2.wav"], graphFile: "/t/g", metadataFile: "/t/m", coverFile: nil,
+            output: "/o/x.m4b")
+        #expect(
+            plain == [
+                "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", "/o/1.wav", "-i", "/o/2.wav",
+                "-f", "ffmetadata", "-i", "/t/m", "-filter_complex_script", "/t/g", "-map", "[audio]",
+                "-map_metadata", "2", "-map_chapters", "2", "-c:a", "aac", "-profile:a", "aac_low", "-b:a", "64k",
+                "-movflags", "+faststart", "-f", "ipod", "/o/x.m4b",
+            ])
+        #expect(!plain.joined(separator: " ").contains("use_metadata_tags"))
+        let withCover = AudiobookBundler.ffmpegArguments(
+            sectionFiles: ["/o/1.wav"], graphFile: "/t/g", metadataFile: "/t/m", coverFile: "/t/c.jpg",
+            output: "/o/x.m4b")
+        #expect(withCover.contains("attached_pic"))
+        #expect(withCover.filter { $0 == "-i" }.count == 3)
+        #expect(withCover.contains("2:v"))
+    }
+
+    @Test(arguments: [
+        (AudiobookMetadata(title: "Moby Dick", authors: ["Herman Melville"]), "Moby Dick - Herman Melville.m4b"),
+        (AudiobookMetadata(title: "Untitled"), "Untitled.m4b"),
+        (AudiobookMetadata(title: "A/B: C?", authors: ["X", "Y"]), "A-B - C - X, Y.m4b"),
+    ])
+    func fileNames(metadata: AudiobookMetadata, expected: String) {
+        #expect(AudiobookBundler.fileName(for: metadata, format: .m4b) == expected)
+    }
+
+    @Test func coverIsJPEGOrPNGOnly() {
+        #expect(AudiobookCover(data: [0xFF, 0xD8, 0xFF, 0xE0])?.fileExtension == "jpg")
+        #expect(AudiobookCover(data: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0])?.fileExtension == "png")
+        #expect(AudiobookCover(data: Array("<svg/>".utf8)) == nil)
+    }
+
+    @Test func inputsHashChangesWithASection() {
+        let records = [Self.record(1, "One", frames: 10)]
+        var changed = records
+        changed[0].textSHA256 = "other"
+        let a = AudiobookBundler.inputsSHA256(metadataText: "m", chapters: [], records: records, cover: nil)
+        #expect(a == AudiobookBundler.inputsSHA256(metadataText: "m", chapters: [], records: records, cover: nil))
+        #expect(a != AudiobookBundler.inputsSHA256(metadataText: "m", chapters: [], records: changed, cover: nil))
+        #expect(a != AudiobookBundler.inputsSHA256(metadataText: "n", chapters: [], records: records, cover: nil))
+    }
+
+    @Test func locatesFFmpegOnlyOnThePath() {
+        #expect(AudiobookBundler.locateFFmpeg(searchPath: "/nonexistent:") == nil)
+        #expect(AudiobookBundler.locateFFmpeg(searchPath: nil) == nil)
+    }
+}
