@@ -32,10 +32,13 @@ public struct ChapterSelection: Hashable, Sendable, CustomStringConvertible {
     private static func parsePiece(_ part: String) throws -> Piece {
         func number(_ s: Substring) throws -> Int {
             let digits = s.trimmingCharacters(in: .whitespaces)
-            guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), let n = Int(digits) else {
+            guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), let n = Int(digits)
+            else {
                 throw BookTextError.invalidChapterSelection(part, reason: "not a number")
             }
-            guard n >= 1 else { throw BookTextError.invalidChapterSelection(part, reason: "sections are numbered from 1") }
+            guard n >= 1 else {
+                throw BookTextError.invalidChapterSelection(part, reason: "sections are numbered from 1")
+            }
             return n
         }
         let dashes = part.filter { $0 == "-" }.count
@@ -46,7 +49,8 @@ public struct ChapterSelection: Hashable, Sendable, CustomStringConvertible {
         let sides = part.split(separator: "-", omittingEmptySubsequences: false)
         if sides[1].trimmingCharacters(in: .whitespaces).isEmpty { return .from(try number(sides[0])) }
         guard !sides[0].trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw BookTextError.invalidChapterSelection(part, reason: "a range needs a first number, as in 1-\(sides[1])")
+            throw BookTextError.invalidChapterSelection(
+                part, reason: "a range needs a first number, as in 1-\(sides[1])")
         }
         let a = try number(sides[0])
         let b = try number(sides[1])

@@ -33,7 +33,8 @@ public enum SectionIndexer {
                 let flat = DocumentFlattener.flatten(document.root, documentPath: item.href)
                 return IndexedDocument(flat, tocFragments: fragments)
             } catch {
-                warnings.append(EPUBWarning(.major, path: item.href, "could not be read, its text is skipped: \(error)"))
+                warnings.append(
+                    EPUBWarning(.major, path: item.href, "could not be read, its text is skipped: \(error)"))
                 return IndexedDocument()
             }
         }

@@ -76,7 +76,9 @@ public enum SpokenTextExtractor {
         return try blocks(for: section, cache: &cache, options: options)
     }
 
-    static func blocks(for section: BookSection, cache: inout DocumentCache<some BookContent>, options: SpokenTextOptions)
+    static func blocks(
+        for section: BookSection, cache: inout DocumentCache<some BookContent>, options: SpokenTextOptions
+    )
         throws -> [SpokenBlock]
     {
         let package = cache.book.package
@@ -137,7 +139,8 @@ public enum SpokenTextExtractor {
                         continue
                     }
                     for (pendingSource, pending) in pendingHeadings {
-                        body += spoken(pending, source: pendingSource, options: options, language: language(pending.language))
+                        body += spoken(
+                            pending, source: pendingSource, options: options, language: language(pending.language))
                     }
                     pendingHeadings.removeAll()
                     var blocks = spoken(b, source: source, options: options, language: language(b.language))
@@ -215,7 +218,8 @@ public enum SpokenTextExtractor {
 
     /// The notes referred to, in the order of their references, each once.
     private static func notes(
-        _ refs: [(path: String, href: String)], cache: inout DocumentCache<some BookContent>, options: SpokenTextOptions,
+        _ refs: [(path: String, href: String)], cache: inout DocumentCache<some BookContent>,
+        options: SpokenTextOptions,
         language: (String?) -> String?
     ) throws -> [SpokenBlock] {
         var out: [SpokenBlock] = []
@@ -228,7 +232,9 @@ public enum SpokenTextExtractor {
             guard let s = cache.spineIndex(of: path), !seen.contains("\(s)#\(fragment)") else { continue }
             seen.insert("\(s)#\(fragment)")
             let doc = try cache.flat(spineIndex: s)
-            guard let k = doc.anchors[fragment], k < doc.blocks.count, let noteID = doc.blocks[k].noteID else { continue }
+            guard let k = doc.anchors[fragment], k < doc.blocks.count, let noteID = doc.blocks[k].noteID else {
+                continue
+            }
             var i = k
             var first = true
             while i < doc.blocks.count, doc.blocks[i].noteID == noteID {
@@ -237,8 +243,9 @@ public enum SpokenTextExtractor {
                 if first { text = stripLeadingMarker(text) }
                 if !text.isEmpty {
                     out.append(
-                        SpokenBlock(kind: .note, text: text, language: language(b.language),
-                                    source: SourcePosition(spineIndex: s, blockIndex: i)))
+                        SpokenBlock(
+                            kind: .note, text: text, language: language(b.language),
+                            source: SourcePosition(spineIndex: s, blockIndex: i)))
                 }
                 first = false
                 i += 1

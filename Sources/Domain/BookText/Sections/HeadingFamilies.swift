@@ -50,7 +50,9 @@ enum HeadingFamilies {
         guard !text.isEmpty, text.utf8.count <= 4 * maximumLineCharacters,
             TextCleaner.characterCount(text, atMost: maximumLineCharacters + 1) <= maximumLineCharacters
         else { return false }
-        guard (words ?? TextCleaner.wordCount(text)) <= maximumLineWords || containsIdeographs(text) else { return false }
+        guard (words ?? TextCleaner.wordCount(text)) <= maximumLineWords || containsIdeographs(text) else {
+            return false
+        }
         // Scalars, not characters: this runs on every short block of the book.
         let scalars = text.unicodeScalars
         if let first = scalars.first, openingQuotes.contains(first) { return false }

@@ -46,7 +46,9 @@ extension SectionBuilder {
             let limit = i + 1 < sorted.count ? sorted[i + 1] : TextPosition(spineIndex: docs.count, blockIndex: 0)
             var s = start.spineIndex
             while s < docs.count, s <= limit.spineIndex {
-                if s != start.spineIndex, startedItems.contains(s) || s == limit.spineIndex && limit.blockIndex == 0 { break }
+                if s != start.spineIndex, startedItems.contains(s) || s == limit.spineIndex && limit.blockIndex == 0 {
+                    break
+                }
                 let from = s == start.spineIndex ? start.blockIndex : 0
                 let to = s == limit.spineIndex ? min(limit.blockIndex, docs[s].blocks.count) : docs[s].blocks.count
                 if from < to { covered += docs[s].blocks[from..<to].reduce(0) { $0 + ($1.isNote ? 0 : $1.words) } }

@@ -33,7 +33,9 @@ extension SectionBuilder {
             else { continue }
             let from = mark.target.fragment.flatMap { docs[s].anchors[$0] } ?? 0
             guard let k = docs[s].blocks.indices.first(where: { $0 > from && docs[s].blocks[$0].kind == .heading }),
-                !result.contains(where: { $0.position.spineIndex == s && $0.position.blockIndex > from && $0.position.blockIndex <= k })
+                !result.contains(where: {
+                    $0.position.spineIndex == s && $0.position.blockIndex > from && $0.position.blockIndex <= k
+                })
             else { continue }
             let position = TextPosition(spineIndex: s, blockIndex: k)
             result.append(

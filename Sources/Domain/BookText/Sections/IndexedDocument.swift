@@ -73,7 +73,9 @@ struct IndexedDocument: Sendable {
                 b.kind == .poemLine
                 || (b.lineBreaks >= 2 && b.text.utf8.count <= 4 * IndexedBlock.longestVerseLine * (b.lineBreaks + 1)
                     && TextCleaner.characterCount(b.text) <= IndexedBlock.longestVerseLine * (b.lineBreaks + 1))
-            if b.kind != .heading, b.noteID == nil, b.omitted == nil, HeadingFamilies.isCandidate(b.text, words: b.words) {
+            if b.kind != .heading, b.noteID == nil, b.omitted == nil,
+                HeadingFamilies.isCandidate(b.text, words: b.words)
+            {
                 block.isHeadingLine = true
             }
             if b.isShort {
@@ -82,7 +84,8 @@ struct IndexedDocument: Sendable {
                     folded.containsBytes("start of the project gutenberg")
                     || folded.containsBytes("start of this project gutenberg")
                 block.endsGutenbergText =
-                    folded.containsBytes("end of the project gutenberg") || folded.containsBytes("end of this project gutenberg")
+                    folded.containsBytes("end of the project gutenberg")
+                    || folded.containsBytes("end of this project gutenberg")
                     || folded.starts(with: "end of project gutenberg".utf8)
             }
             // Lower-casing maps no other letter to ASCII "gutenberg": an ASCII search, ignoring case, decides.
@@ -91,14 +94,16 @@ struct IndexedDocument: Sendable {
                 let t = lower.utf8
                 block.hasGutenbergMarker =
                     (t.count < 400 || lower.count < 400)
-                    && (t.containsBytes("start of the project gutenberg") || t.containsBytes("end of the project gutenberg")
+                    && (t.containsBytes("start of the project gutenberg")
+                        || t.containsBytes("end of the project gutenberg")
                         || t.containsBytes("start of this project gutenberg")
                         || t.containsBytes("end of this project gutenberg"))
             }
             return block
         }
         var pieceCounts: [Int: Int] = [:]
-        let keep = Self.blocksWithTextNeeded(flat, indexed: blocks, tocFragments: tocFragments, pieceCounts: &pieceCounts)
+        let keep = Self.blocksWithTextNeeded(
+            flat, indexed: blocks, tocFragments: tocFragments, pieceCounts: &pieceCounts)
         for k in keep { blocks[k].text = flat.blocks[k].text }
         for (k, n) in pieceCounts { blocks[k].openingPieceCount = n }
     }

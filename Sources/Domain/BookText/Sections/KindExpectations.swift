@@ -52,14 +52,16 @@ struct KindExpectation: Sendable {
         // A dedicatory letter or a collection of extracts can be long: the book's own marking decides.
         case .dedication, .epigraph: KindExpectation(maximumWords: 500, semanticsLiftLimit: true)
         case .copyright, .imprint: KindExpectation(maximumWords: 1500)
-        case .toc, .loi, .lot: KindExpectation(maximumWords: 500, shapes: [.links, .shortLines], maximumWordsWithShape: 4000)
+        case .toc, .loi, .lot:
+            KindExpectation(maximumWords: 500, shapes: [.links, .shortLines], maximumWordsWithShape: 4000)
         case .index:
             KindExpectation(
                 maximumWords: 500, shapes: [.links, .shortLines, .numberedEntries], maximumWordsWithShape: 30000)
         case .notes:
             KindExpectation(maximumWords: 2000, shapes: [.numberedEntries, .shortLines], semanticsLiftLimit: true)
         case .bibliography, .glossary:
-            KindExpectation(maximumWords: 3000, shapes: [.numberedEntries, .shortLines, .links], semanticsLiftLimit: true)
+            KindExpectation(
+                maximumWords: 3000, shapes: [.numberedEntries, .shortLines, .links], semanticsLiftLimit: true)
         case .dramatisPersonae: KindExpectation(maximumWords: 1500, shapes: [.shortLines], maximumWordsWithShape: 3000)
         case .license: KindExpectation(maximumWords: 8000, semanticsLiftLimit: true)
         case .colophon, .aboutAuthor, .alsoBy, .advertisement, .contributors, .transcriberNotes:
@@ -84,7 +86,8 @@ struct KindExpectation: Sendable {
         let shapeFits = expectation.shapes.contains { has($0, f) }
         if shapeFits, f.words <= expectation.maximumWordsWithShape ?? .max { return nil }
         let name = kind == .other ? "front or back matter" : "a \(kind.rawValue) section"
-        return "\(grouped(f.words)) words of running text: too long for \(name) (at most \(grouped(expectation.maximumWords)))"
+        return
+            "\(grouped(f.words)) words of running text: too long for \(name) (at most \(grouped(expectation.maximumWords)))"
     }
 
     static func has(_ shape: Shape, _ f: SectionFeatures) -> Bool {

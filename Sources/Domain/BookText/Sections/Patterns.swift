@@ -9,112 +9,168 @@ enum Patterns {
         (.cover, ["cover", "front cover", "couverture", "umschlag", "portada", "copertina", "capa", "cubierta"]),
         (
             .titlepage,
-            ["title page", "titlepage", "title", "page de titre", "titelseite", "titelblatt", "portadilla",
-             "frontespizio", "folha de rosto", "frontispiece", "frontispice"]
+            [
+                "title page", "titlepage", "title", "page de titre", "titelseite", "titelblatt", "portadilla",
+                "frontespizio", "folha de rosto", "frontispiece", "frontispice",
+            ]
         ),
-        (.halftitle, ["half title", "halftitle", "half title page", "faux titre", "schmutztitel", "anteportada", "occhiello"]),
+        (
+            .halftitle,
+            ["half title", "halftitle", "half title page", "faux titre", "schmutztitel", "anteportada", "occhiello"]
+        ),
         (
             .copyright,
-            ["copyright", "copyright page", "uncopyright", "copyrights", "mentions legales", "droits d auteur",
-             "derechos de autor", "diritti", "direitos autorais", "legal notice", "rights", "impressum", "copyright notice",
-             "creditos", "credits page"]
+            [
+                "copyright", "copyright page", "uncopyright", "copyrights", "mentions legales", "droits d auteur",
+                "derechos de autor", "diritti", "direitos autorais", "legal notice", "rights", "impressum",
+                "copyright notice",
+                "creditos", "credits page",
+            ]
         ),
         (.imprint, ["imprint", "publisher", "publishers note", "edition", "about this edition", "editorial note"]),
         (
             .toc,
-            ["contents", "table of contents", "toc", "sommaire", "table des matieres", "table", "inhalt",
-             "inhaltsverzeichnis", "indice", "indice general", "contenido", "contenidos", "sumario", "indice generale",
-             "sommario", "conteudo", "brief contents", "detailed contents", "list of contents"]
+            [
+                "contents", "table of contents", "toc", "sommaire", "table des matieres", "table", "inhalt",
+                "inhaltsverzeichnis", "indice", "indice general", "contenido", "contenidos", "sumario",
+                "indice generale",
+                "sommario", "conteudo", "brief contents", "detailed contents", "list of contents",
+            ]
         ),
         (.dedication, ["dedication", "dedicace", "widmung", "dedicatoria", "dedica", "to", "for"]),
         (.epigraph, ["epigraph", "epigraphe", "epigraf", "epigrafe", "motto", "exergue"]),
         (
             .foreword,
-            ["foreword", "forward", "avant propos", "geleitwort", "premessa", "presentacion", "apresentacao",
-             "presentation", "prefatory note"]
+            [
+                "foreword", "forward", "avant propos", "geleitwort", "premessa", "presentacion", "apresentacao",
+                "presentation", "prefatory note",
+            ]
         ),
         (
             .preface,
-            ["preface", "vorwort", "prefacio", "prefazione", "prefacio", "authors preface", "translators preface",
-             "note to the reader", "avertissement", "au lecteur", "avis au lecteur", "a note on the text",
-             "note on the text", "a note on the translation", "prefatory", "praface", "vorbemerkung"]
+            [
+                "preface", "vorwort", "prefacio", "prefazione", "prefacio", "authors preface", "translators preface",
+                "note to the reader", "avertissement", "au lecteur", "avis au lecteur", "a note on the text",
+                "note on the text", "a note on the translation", "prefatory", "praface", "vorbemerkung",
+            ]
         ),
         (
             .introduction,
-            ["introduction", "einleitung", "einfuhrung", "zur einfuhrung", "introduccion", "introduzione", "introducao",
-             "editors introduction", "translators introduction", "introductory note"]
+            [
+                "introduction", "einleitung", "einfuhrung", "zur einfuhrung", "introduccion", "introduzione",
+                "introducao",
+                "editors introduction", "translators introduction", "introductory note",
+            ]
         ),
         (
             .transcriberNotes,
-            ["transcribers note", "transcribers notes", "original transcribers notes", "note du transcripteur",
-             "anmerkungen zur transkription", "nota del transcriptor"]
+            [
+                "transcribers note", "transcribers notes", "original transcribers notes", "note du transcripteur",
+                "anmerkungen zur transkription", "nota del transcriptor",
+            ]
         ),
         (
             .dramatisPersonae,
-            ["dramatis personae", "characters", "the persons of the play", "persons represented", "personnages",
-             "personen", "personajes", "personaggi", "personagens", "cast of characters"]
+            [
+                "dramatis personae", "characters", "the persons of the play", "persons represented", "personnages",
+                "personen", "personajes", "personaggi", "personagens", "cast of characters",
+            ]
         ),
         (.prologue, ["prologue", "prolog", "prologo", "prolegomena"]),
         (.epilogue, ["epilogue", "epilog", "epilogo"]),
         (.interlude, ["interlude", "intermezzo", "entracte", "zwischenspiel", "interludio"]),
-        (.afterword, ["afterword", "postface", "nachwort", "posfacio", "postfazione", "epilogo del autor", "postscript"]),
+        (
+            .afterword,
+            ["afterword", "postface", "nachwort", "posfacio", "postfazione", "epilogo del autor", "postscript"]
+        ),
         (
             .acknowledgments,
-            ["acknowledgments", "acknowledgements", "acknowledgment", "acknowledgement", "remerciements",
-             "danksagung", "dank", "agradecimientos", "ringraziamenti", "agradecimentos"]
+            [
+                "acknowledgments", "acknowledgements", "acknowledgment", "acknowledgement", "remerciements",
+                "danksagung", "dank", "agradecimientos", "ringraziamenti", "agradecimentos",
+            ]
         ),
-        (.appendix, ["appendix", "appendices", "annexe", "annexes", "anhang", "apendice", "appendice", "anexo", "addendum"]),
+        (
+            .appendix,
+            ["appendix", "appendices", "annexe", "annexes", "anhang", "apendice", "appendice", "anexo", "addendum"]
+        ),
         (
             .notes,
-            ["notes", "endnotes", "footnotes", "anmerkungen", "fussnoten", "notas", "note", "notes on", "annotations",
-             "remarques", "notes to the text", "chapter notes", "erlauterungen"]
+            [
+                "notes", "endnotes", "footnotes", "anmerkungen", "fussnoten", "notas", "note", "notes on",
+                "annotations",
+                "remarques", "notes to the text", "chapter notes", "erlauterungen",
+            ]
         ),
         (
             .bibliography,
-            ["bibliography", "bibliographie", "references", "works cited", "literatur", "literaturverzeichnis",
-             "bibliografia", "further reading", "sources", "select bibliography", "quellen", "referencias"]
+            [
+                "bibliography", "bibliographie", "references", "works cited", "literatur", "literaturverzeichnis",
+                "bibliografia", "further reading", "sources", "select bibliography", "quellen", "referencias",
+            ]
         ),
         (
             .glossary,
-            ["glossary", "glossaire", "glossar", "glosario", "glossario", "lexique", "terminology", "definitions",
-             "notation", "symbols", "list of symbols", "abbreviations", "list of abbreviations", "abkurzungen",
-             "abreviaturas", "abreviations", "abbreviazioni"]
+            [
+                "glossary", "glossaire", "glossar", "glosario", "glossario", "lexique", "terminology", "definitions",
+                "notation", "symbols", "list of symbols", "abbreviations", "list of abbreviations", "abkurzungen",
+                "abreviaturas", "abreviations", "abbreviazioni",
+            ]
         ),
         (
             .index,
-            ["index", "register", "indice analitico", "indice alfabetico", "indice dei nomi", "sachregister",
-             "personenregister", "index des noms", "general index"]
+            [
+                "index", "register", "indice analitico", "indice alfabetico", "indice dei nomi", "sachregister",
+                "personenregister", "index des noms", "general index",
+            ]
         ),
         (
             .colophon,
-            ["colophon", "kolophon", "colofon", "about this ebook", "about the ebook", "about this book",
-             "production notes", "about this document", "achever d imprimer", "credits"]
+            [
+                "colophon", "kolophon", "colofon", "about this ebook", "about the ebook", "about this book",
+                "production notes", "about this document", "achever d imprimer", "credits",
+            ]
         ),
         (
             .aboutAuthor,
-            ["about the author", "about the authors", "a propos de l auteur", "l auteur", "uber den autor",
-             "uber die autorin", "sobre el autor", "sobre la autora", "sull autore", "sobre o autor", "author biography",
-             "biography", "biographical note", "about the translator", "meet the author"]
+            [
+                "about the author", "about the authors", "a propos de l auteur", "l auteur", "uber den autor",
+                "uber die autorin", "sobre el autor", "sobre la autora", "sull autore", "sobre o autor",
+                "author biography",
+                "biography", "biographical note", "about the translator", "meet the author",
+            ]
         ),
         (
             .alsoBy,
-            ["also by", "by the same author", "other books by", "du meme auteur", "vom selben autor",
-             "del mismo autor", "dello stesso autore", "do mesmo autor", "books by", "other titles", "also available"]
+            [
+                "also by", "by the same author", "other books by", "du meme auteur", "vom selben autor",
+                "del mismo autor", "dello stesso autore", "do mesmo autor", "books by", "other titles",
+                "also available",
+            ]
         ),
         (.contributors, ["contributors", "about the contributors", "list of contributors"]),
         (
             .license,
-            ["license", "licence", "full license", "project gutenberg license", "lizenz", "licencia", "licenza", "licenca",
-             "terms of use", "gnu free documentation license"]
+            [
+                "license", "licence", "full license", "project gutenberg license", "lizenz", "licencia", "licenza",
+                "licenca",
+                "terms of use", "gnu free documentation license",
+            ]
         ),
         (
             .loi,
-            ["list of illustrations", "illustrations", "list of figures", "list of plates", "list of maps",
-             "table des illustrations", "abbildungsverzeichnis", "lista de ilustraciones", "figures", "plates", "maps",
-             "diagrams", "list of diagrams"]
+            [
+                "list of illustrations", "illustrations", "list of figures", "list of plates", "list of maps",
+                "table des illustrations", "abbildungsverzeichnis", "lista de ilustraciones", "figures", "plates",
+                "maps",
+                "diagrams", "list of diagrams",
+            ]
         ),
         (.lot, ["list of tables", "tables", "liste des tableaux", "tabellenverzeichnis"]),
-        (.advertisement, ["advertisement", "advertisements", "publicite", "werbung", "about the publisher", "safari books online"]),
+        (
+            .advertisement,
+            ["advertisement", "advertisements", "publicite", "werbung", "about the publisher", "safari books online"]
+        ),
     ]
 
     /// Phrase → kind, for exact title matches.
@@ -130,8 +186,10 @@ enum Patterns {
     /// Short or ambiguous words ("to", "for", "table", "title") are left out.
     static let prefixTitles: [(String, SectionKind)] = {
         let ambiguous: Set<String> = [
-            "to", "for", "table", "title", "note", "edition", "publisher", "rights", "sources", "figures", "plates", "maps",
-            "tables", "register", "credits", "dank", "characters", "illustrations", "definitions", "biography", "inhalt",
+            "to", "for", "table", "title", "note", "edition", "publisher", "rights", "sources", "figures", "plates",
+            "maps",
+            "tables", "register", "credits", "dank", "characters", "illustrations", "definitions", "biography",
+            "inhalt",
             "indice", "cover",
         ]
         var out: [(String, SectionKind)] = []
@@ -186,13 +244,16 @@ enum Patterns {
 
     /// Chapter headings: a chapter word and a number, or a bare number (arabic or roman).
     nonisolated(unsafe) static let chapterTitle = try! Regex(
-        #"^(?:(?:chapter|chap|ch|chapitre|kapitel|capitulo|capitolo|cap|letter|lettre|brief|carta|lettera|act|acte|akt|acto|atto|canto|scene|szene|story|stave|fitte?|lesson|lecon|lektion)\s+(?:[ivxlcdm]+|\d+|[a-z]+)\b|(?:[ivxlcdm]+|\d+)(?:\s|$))"#)
+        #"^(?:(?:chapter|chap|ch|chapitre|kapitel|capitulo|capitolo|cap|letter|lettre|brief|carta|lettera|act|acte|akt|acto|atto|canto|scene|szene|story|stave|fitte?|lesson|lecon|lektion)\s+(?:[ivxlcdm]+|\d+|[a-z]+)\b|(?:[ivxlcdm]+|\d+)(?:\s|$))"#
+    )
     /// Explicit chapter words only (for deciding whether a TOC entry's children are chapters).
     nonisolated(unsafe) static let explicitChapter = try! Regex(
-        #"^(?:chapter|chapitre|kapitel|capitulo|capitolo|letter|lettre|brief|carta|lettera|stave)\s+(?:[ivxlcdm]+|\d+|[a-z]+)\b"#)
+        #"^(?:chapter|chapitre|kapitel|capitulo|capitolo|letter|lettre|brief|carta|lettera|stave)\s+(?:[ivxlcdm]+|\d+|[a-z]+)\b"#
+    )
     /// Parts, books, volumes.
     nonisolated(unsafe) static let partTitle = try! Regex(
-        #"^(?:part|partie|teil|parte|book|livre|buch|libro|volume|vol|tome|band|tomo|volumen|section|sektion|seccion|sezione|secao|abschnitt)\s+(?:[ivxlcdm]+|\d+|the\s+\w+|one|two|three|four|five|six|seven|eight|nine|ten|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|premier|premiere|deuxieme|troisieme|erster|erstes|erste|zweiter|zweites|zweite|dritter|drittes|dritte|primera|primero|segunda|segundo|tercera|tercero|primo|prima|secondo|seconda|terzo|terza|un|une|deux|trois|eins|zwei|drei|uno|dos|tres|due|tre)\b"#)
+        #"^(?:part|partie|teil|parte|book|livre|buch|libro|volume|vol|tome|band|tomo|volumen|section|sektion|seccion|sezione|secao|abschnitt)\s+(?:[ivxlcdm]+|\d+|the\s+\w+|one|two|three|four|five|six|seven|eight|nine|ten|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|premier|premiere|deuxieme|troisieme|erster|erstes|erste|zweiter|zweites|zweite|dritter|drittes|dritte|primera|primero|segunda|segundo|tercera|tercero|primo|prima|secondo|seconda|terzo|terza|un|une|deux|trois|eins|zwei|drei|uno|dos|tres|due|tre)\b"#
+    )
 
     /// The kind a title names, if any, and whether the whole title is the phrase.
     static func kind(forTitle title: String) -> (kind: SectionKind, exact: Bool)? {
@@ -205,7 +266,8 @@ enum Patterns {
         for candidate in [folded, stripped] {
             // Only phrases with the candidate's first word can start it.
             let firstWord = candidate.prefix { $0 != " " }
-            guard firstWord.endIndex != candidate.endIndex, let phrases = prefixTitlesByFirstWord[String(firstWord)] else {
+            guard firstWord.endIndex != candidate.endIndex, let phrases = prefixTitlesByFirstWord[String(firstWord)]
+            else {
                 continue
             }
             for (phraseAndSpace, kind) in phrases where candidate.hasPrefix(phraseAndSpace) {

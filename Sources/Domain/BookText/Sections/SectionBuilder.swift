@@ -43,7 +43,8 @@ struct SectionBuilder {
     /// Types of regions inside a file that are cut off as sections of their own.
     static let regionTypes: Set<String> = [
         "frontmatter", "backmatter", "titlepage", "halftitlepage", "copyright-page", "toc", "bibliography",
-        "rearnotes", "endnotes", "footnotes", "index", "glossary", "colophon", "acknowledgments", "appendix", "loi", "lot",
+        "rearnotes", "endnotes", "footnotes", "index", "glossary", "colophon", "acknowledgments", "appendix", "loi",
+        "lot",
         "preface", "foreword", "afterword", "imprint",
     ]
 
@@ -85,7 +86,9 @@ struct SectionBuilder {
         guard let fragment = link.fragment, !fragment.isEmpty else { return TextPosition(spineIndex: s, blockIndex: 0) }
         guard let block = docs[s].anchors[fragment] else {
             warnings.append(
-                EPUBWarning(.minor, path: link.path, "TOC entry \"\(label)\" points at a missing id \"\(fragment)\"; using the file's start"))
+                EPUBWarning(
+                    .minor, path: link.path,
+                    "TOC entry \"\(label)\" points at a missing id \"\(fragment)\"; using the file's start"))
             return TextPosition(spineIndex: s, blockIndex: 0)
         }
         if block >= docs[s].blocks.count, s + 1 < docs.count { return TextPosition(spineIndex: s + 1, blockIndex: 0) }
@@ -176,7 +179,8 @@ struct SectionBuilder {
             guard let pos = resolve(target, label: f.entry.label) else {
                 outside += 1
                 warnings.append(
-                    EPUBWarning(.major, path: target.path, "TOC entry \"\(f.entry.label)\" points outside the spine; ignored"))
+                    EPUBWarning(
+                        .major, path: target.path, "TOC entry \"\(f.entry.label)\" points outside the spine; ignored"))
                 continue
             }
             let label = TextCleaner.normalize(f.entry.label)
@@ -187,7 +191,8 @@ struct SectionBuilder {
                     tocOrder: order))
         }
         if zip(starts, starts.dropFirst()).contains(where: { $0.position > $1.position }) {
-            warnings.append(EPUBWarning(.minor, "the table of contents is not in reading order; sections follow the spine"))
+            warnings.append(
+                EPUBWarning(.minor, "the table of contents is not in reading order; sections follow the spine"))
         }
         return starts
     }
@@ -224,7 +229,8 @@ struct SectionBuilder {
         case .usable:
             break
         case .absent:
-            let reason = package.toc.isEmpty ? "the book has no table of contents" : "the table of contents is not usable"
+            let reason =
+                package.toc.isEmpty ? "the book has no table of contents" : "the table of contents is not usable"
             warnings.append(EPUBWarning(.major, "\(reason); sections follow the spine and its headings"))
             starts = headingStarts()
         case .degenerate(let reason):
@@ -305,9 +311,13 @@ struct SectionBuilder {
                     var child = s
                     child.partTitle = child.partTitle ?? existing.label
                     byPosition[s.position] = child
-                } else if s.level == existing.level, s.label != existing.label, !s.fromHeadings, !existing.fromHeadings {
+                } else if s.level == existing.level, s.label != existing.label, !s.fromHeadings, !existing.fromHeadings
+                {
                     warnings.append(
-                        EPUBWarning(.minor, path: s.link?.path, "TOC entries \"\(existing.label ?? "")\" and \"\(s.label ?? "")\" point at the same place; keeping the first"))
+                        EPUBWarning(
+                            .minor, path: s.link?.path,
+                            "TOC entries \"\(existing.label ?? "")\" and \"\(s.label ?? "")\" point at the same place; keeping the first"
+                        ))
                 }
             }
         }
@@ -334,14 +344,18 @@ struct SectionBuilder {
                         var moved = result[i]
                         let old = moved.position
                         moved.position = after
-                        result[i] = SectionStart(position: old, origin: .boilerplate, link: EPUBLink(path: package.spine[s].href))
+                        result[i] = SectionStart(
+                            position: old, origin: .boilerplate, link: EPUBLink(path: package.spine[s].href))
                         result.append(moved)
                     } else if k + 1 < doc.blocks.count {
-                        result.append(SectionStart(position: after, origin: .untargeted, link: EPUBLink(path: package.spine[s].href)))
+                        result.append(
+                            SectionStart(
+                                position: after, origin: .untargeted, link: EPUBLink(path: package.spine[s].href)))
                     }
                 } else if isEnd {
                     licenceFound = true  // everything after the first end marker is licence
-                    result.append(SectionStart(position: here, origin: .boilerplate, link: EPUBLink(path: package.spine[s].href)))
+                    result.append(
+                        SectionStart(position: here, origin: .boilerplate, link: EPUBLink(path: package.spine[s].href)))
                 }
             }
         }
@@ -372,8 +386,9 @@ struct SectionBuilder {
                     let endPos = TextPosition(spineIndex: s, blockIndex: e)
                     if e < inRegion.count, !result.contains(where: { $0.position > begin && $0.position <= endPos }) {
                         result.append(
-                            SectionStart(position: endPos, origin: .untargeted,
-                                         link: EPUBLink(path: package.spine[s].href, fragment: fragment(at: endPos))))
+                            SectionStart(
+                                position: endPos, origin: .untargeted,
+                                link: EPUBLink(path: package.spine[s].href, fragment: fragment(at: endPos))))
                     }
                     k = e
                 }
@@ -397,7 +412,8 @@ struct SectionBuilder {
         var end: TextPosition
         var features = SectionFeatures(title: "")
         var evidence: [Evidence] = []
-        var classification = Classification(role: .body, kind: .chapter, confidence: 0, reasons: [], bodyWeight: 0, otherWeight: 0)
+        var classification = Classification(
+            role: .body, kind: .chapter, confidence: 0, reasons: [], bodyWeight: 0, otherWeight: 0)
         var spine: [Int] = []
         var words = 0
         var title: String?
@@ -528,7 +544,9 @@ struct SectionBuilder {
         let defaultKind: SectionKind = draft.start.origin == .toc ? .chapter : .other
         var c = SectionClassifier.decide(draft.evidence, defaultKind: defaultKind)
         let semantic = draft.evidence.contains { $0.isSemantic && $0.kind == c.kind }
-        if c.role != .body, let why = KindExpectation.misfit(kind: c.kind, features: draft.features, markedBySemantics: semantic) {
+        if c.role != .body,
+            let why = KindExpectation.misfit(kind: c.kind, features: draft.features, markedBySemantics: semantic)
+        {
             draft.evidence.append(Evidence(kind: nil, role: .body, weight: 100, reason: why))
             c = SectionClassifier.decide(draft.evidence, defaultKind: defaultKind == .chapter ? .chapter : .other)
         }
@@ -552,7 +570,9 @@ struct SectionBuilder {
             let ownChapterHeading = d.features.headings.first.map(Patterns.isChapterTitle) ?? false
             let isInside = d.start.position.blockIndex == 0 && insideEntries.contains(d.start.position.spineIndex)
             // A linear="no" item (a note popup, an answer key) is never glued to the reading order.
-            let linearChanges = isLinear(d.start.position.spineIndex) != isLinear(prev.end.spineIndex - (prev.end.blockIndex == 0 ? 1 : 0))
+            let linearChanges =
+                isLinear(d.start.position.spineIndex)
+                != isLinear(prev.end.spineIndex - (prev.end.blockIndex == 0 ? 1 : 0))
             let joins =
                 !linearChanges
                 && (isInside || (!ownChapterHeading && (!ownEvidence || (c.role == p.role && c.kind == p.kind))))
@@ -572,7 +592,9 @@ struct SectionBuilder {
 
     private func finish(_ drafts: [Draft]) -> [BookSection] {
         var sections: [BookSection] = []
-        let bodyIndices = drafts.indices.filter { drafts[$0].classification.role == .body && drafts[$0].features.words > 0 }
+        let bodyIndices = drafts.indices.filter {
+            drafts[$0].classification.role == .body && drafts[$0].features.words > 0
+        }
         for (i, d) in drafts.enumerated() {
             var f = d.features
             // A merged draft spans more text: recount.
@@ -605,7 +627,8 @@ struct SectionBuilder {
             sections.append(
                 BookSection(
                     number: number, title: title, partTitle: d.start.partTitle, level: d.start.level, href: link,
-                    spine: spine, role: c.role, kind: c.kind, confidence: c.confidence, reasons: reasons, words: f.words,
+                    spine: spine, role: c.role, kind: c.kind, confidence: c.confidence, reasons: reasons,
+                    words: f.words,
                     included: included, start: d.start.position, end: d.end))
         }
         return sections

@@ -87,17 +87,20 @@ enum SectionClassifier {
                 // Only the innermost structural type counts in full; genre hints (z3998:fiction) are weak.
                 let structural = !t.hasPrefix("z3998:") || t == "z3998:dramatis-personae" || t == "z3998:publisher-note"
                 let w = !structural ? 1.0 : (seenSemantic.count == 1 ? 3.0 : 1.0)
-                out.append(Evidence(kind: k, role: nil, weight: w, reason: "epub:type/role \"\(t)\"", isSemantic: structural))
+                out.append(
+                    Evidence(kind: k, role: nil, weight: w, reason: "epub:type/role \"\(t)\"", isSemantic: structural))
             }
         }
         for t in f.landmarkTypes {
             if t == "bodymatter" || t == "text" {
-                out.append(Evidence(kind: nil, role: .body, weight: 1.5, reason: "landmark \"\(t)\" (start of the text)"))
+                out.append(
+                    Evidence(kind: nil, role: .body, weight: 1.5, reason: "landmark \"\(t)\" (start of the text)"))
             } else if let k = Patterns.semanticTypes[t] {
                 // A landmark says where a kind starts: it vouches for the whole section only when the
                 // section is not most of the book (a landmark at the file where the text also begins).
                 let vouches = f.bookWords == 0 || 2 * f.words < f.bookWords
-                out.append(Evidence(kind: k, role: nil, weight: 2.5, reason: "landmark/guide \"\(t)\"", isSemantic: vouches))
+                out.append(
+                    Evidence(kind: k, role: nil, weight: 2.5, reason: "landmark/guide \"\(t)\"", isSemantic: vouches))
             }
         }
         if f.allNonLinear {
@@ -135,7 +138,8 @@ enum SectionClassifier {
                 ]
                 if soft.contains(k), Patterns.isExplicitChapterTitle(title), !titleKinds.contains(.chapter) {
                     titleKinds.insert(.chapter)
-                    out.append(Evidence(kind: .chapter, role: .body, weight: 2.5, reason: "numbered chapter \"\(title)\""))
+                    out.append(
+                        Evidence(kind: .chapter, role: .body, weight: 2.5, reason: "numbered chapter \"\(title)\""))
                 }
             } else if Patterns.isChapterTitle(title), !titleKinds.contains(.chapter) {
                 titleKinds.insert(.chapter)
@@ -145,7 +149,8 @@ enum SectionClassifier {
         if let book = f.bookTitle, !book.isEmpty, f.words < 150,
             titles.contains(where: { TextCleaner.fold($0) == TextCleaner.fold(book) })
         {
-            out.append(Evidence(kind: .titlepage, role: .front, weight: 2, reason: "titled with the book's title, short"))
+            out.append(
+                Evidence(kind: .titlepage, role: .front, weight: 2, reason: "titled with the book's title, short"))
         }
         return out
     }

@@ -50,7 +50,8 @@ public enum CitationFilter {
 
     /// Words that start parentheses like "(Born 1952)" or "(Summer 1969)": never an author.
     private static let notAuthors: Set<String> = [
-        "in", "born", "died", "d", "b", "since", "from", "until", "till", "circa", "ca", "c", "about", "around", "after",
+        "in", "born", "died", "d", "b", "since", "from", "until", "till", "circa", "ca", "c", "about", "around",
+        "after",
         "before", "during", "the", "a", "an", "and", "or", "but", "summer", "winter", "spring", "autumn", "fall",
         "christmas", "easter", "anno", "ad", "bc", "bce", "ce", "published", "written", "founded", "est", "reprinted",
         "edition", "ed", "revised", "translated", "printed", "copyright", "vol", "volume", "no", "chapter", "page",
@@ -318,8 +319,9 @@ public enum CitationFilter {
             let lower = word.lowercased()
             if lower == "ibid" || lower == "ibidem" || lower == "id" { continue }
             if notAuthors.contains(lower) { return false }
-            guard let first = word.unicodeScalars.first, first.properties.isUppercase || word.hasPrefix("d'")
-                || ["van", "von", "de", "der", "den", "du", "di", "da", "la", "le", "del"].contains(word)
+            guard let first = word.unicodeScalars.first,
+                first.properties.isUppercase || word.hasPrefix("d'")
+                    || ["van", "von", "de", "der", "den", "du", "di", "da", "la", "le", "del"].contains(word)
             else { return false }
         }
         return true

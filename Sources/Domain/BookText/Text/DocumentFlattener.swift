@@ -78,9 +78,15 @@ struct DocumentFlattener {
         "center", "body", "caption", "details", "summary", "form", "fieldset", "legend", "menu", "dir", "html",
         "tr", "td", "th", "tbody", "thead", "tfoot", "table", "pre", "hr",
     ]
-    static let noteTypes: Set<String> = ["footnote", "endnote", "rearnote", "note", "footnotes", "endnotes", "rearnotes"]
-    private static let poemTypes: Set<String> = ["z3998:poem", "z3998:verse", "z3998:song", "z3998:hymn", "z3998:lyrics"]
-    private static let poemClasses: Set<String> = ["poem", "poetry", "verse", "stanza", "linegroup", "lg", "poem-block"]
+    static let noteTypes: Set<String> = [
+        "footnote", "endnote", "rearnote", "note", "footnotes", "endnotes", "rearnotes",
+    ]
+    private static let poemTypes: Set<String> = [
+        "z3998:poem", "z3998:verse", "z3998:song", "z3998:hymn", "z3998:lyrics",
+    ]
+    private static let poemClasses: Set<String> = [
+        "poem", "poetry", "verse", "stanza", "linegroup", "lg", "poem-block",
+    ]
 
     private struct Context {
         var headingLevel: Int?
@@ -263,7 +269,9 @@ struct DocumentFlattener {
         let types = a.semanticTypes
         if types.contains("noteref") || types.contains("biblioref") { return true }
         let classes = a.classes
-        if classes.contains(where: { ["noteref", "fnanchor", "footnote-ref", "fnref", "footnoteref", "endnote-ref"].contains($0) }) {
+        if classes.contains(where: {
+            ["noteref", "fnanchor", "footnote-ref", "fnref", "footnoteref", "endnote-ref"].contains($0)
+        }) {
             return true
         }
         guard let href = a.value(of: "href"), href.contains("#") else { return false }
@@ -354,7 +362,9 @@ struct DocumentFlattener {
             return true
         }
         if types.contains("pagebreak") || types.contains("page-list") { return true }
-        return classes.contains { ["pagenum", "page-number", "pageno", "pagebreak", "page-break", "pagenumber"].contains($0) }
+        return classes.contains {
+            ["pagenum", "page-number", "pageno", "pagebreak", "page-break", "pagenumber"].contains($0)
+        }
     }
 
     private mutating func walk(_ e: MarkupElement, _ parent: Context, depth: Int) {
@@ -444,7 +454,9 @@ struct DocumentFlattener {
             while let x = stack.popLast() {
                 if x.localName == "tr" {
                     let cells = x.children.compactMap { node -> String? in
-                        guard case .element(let c) = node, c.localName == "td" || c.localName == "th" else { return nil }
+                        guard case .element(let c) = node, c.localName == "td" || c.localName == "th" else {
+                            return nil
+                        }
                         let t = TextCleaner.normalize(c.rawText)
                         return t.isEmpty ? nil : t
                     }
@@ -462,7 +474,8 @@ struct DocumentFlattener {
                 // Definitions, glosses, a layout table of text: words the listener needs, row by row.
                 // A table of links (a printed contents list) keeps its link words for the classifier.
                 for (row, links) in zip(rows, rowLinkWords) {
-                    appendBlock(kind: .paragraph, text: CitationFilter.removeCitations(from: row), ctx: ctx, linkWords: links)
+                    appendBlock(
+                        kind: .paragraph, text: CitationFilter.removeCitations(from: row), ctx: ctx, linkWords: links)
                 }
             } else if !rows.isEmpty {
                 appendBlock(kind: .notice, text: "Table omitted.", ctx: ctx, omitted: .table(rows: rows))
@@ -557,7 +570,10 @@ struct DocumentFlattener {
         let isStanza =
             ctx.inPoem && !classes.contains(where: { $0.hasPrefix("line") || $0 == "l" })
             && (classes.contains("stanza") || name == "p"
-                || (name == "div" && e.children.contains { if case .element(let c) = $0 { Self.blockElements.contains(c.localName) } else { false } }))
+                || (name == "div"
+                    && e.children.contains {
+                        if case .element(let c) = $0 { Self.blockElements.contains(c.localName) } else { false }
+                    }))
         if startsPoem { ctx.inPoem = true }
         walkChildren(e, ctx, depth: depth)
         flush(ctx)
@@ -653,8 +669,12 @@ struct DocumentFlattener {
         let folded = TextCleaner.fold(alt)
         guard !folded.isEmpty, TextCleaner.wordCount(folded) <= 6 else { return false }
         let spaced = " \(folded) "  // whole words only: "alt" is no part of "Walter"
-        let saysMissing = [" not available ", " unavailable ", " missing ", " no ", " none "].contains { spaced.contains($0) }
-        let namesAlt = [" alt ", " alternative ", " text ", " description ", " image ", " equation "].contains { spaced.contains($0) }
+        let saysMissing = [" not available ", " unavailable ", " missing ", " no ", " none "].contains {
+            spaced.contains($0)
+        }
+        let namesAlt = [" alt ", " alternative ", " text ", " description ", " image ", " equation "].contains {
+            spaced.contains($0)
+        }
         return saysMissing && namesAlt
     }
 

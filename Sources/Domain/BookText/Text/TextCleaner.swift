@@ -305,8 +305,9 @@ enum TextCleaner {
                     }
                     continue
                 }
-                guard (v >= 0x20 && v < 0x7F) || (v >= 0xA0 && v < 0x300 && v != 0xAD) || (v >= 0x2010 && v < 0x2028)
-                    || (v >= 0x2030 && v < 0x205F)
+                guard
+                    (v >= 0x20 && v < 0x7F) || (v >= 0xA0 && v < 0x300 && v != 0xAD) || (v >= 0x2010 && v < 0x2028)
+                        || (v >= 0x2030 && v < 0x205F)
                 else { return false }
                 count += 1
                 conjunct = 0
@@ -451,7 +452,8 @@ enum TextCleaner {
     /// What `foldByFoundation` makes of one scalar: the scalars it keeps, 0x20 for a space; nil
     /// when the result is not made of scalars that are characters of their own.
     private static func foldTokens(_ u: Unicode.Scalar) -> [UInt32]? {
-        let folded = String(u).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        let folded = String(u).folding(
+            options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var tokens: [UInt32] = []
         for ch in folded {
             let scalars = ch.unicodeScalars
@@ -530,7 +532,8 @@ enum TextCleaner {
     /// a space (kept characters are letters and digits, never a space); nil when the folded
     /// character could join a neighbour's cluster (then the whole text is folded at once).
     private static func foldPieces(_ ch: Character) -> [UInt8]? {
-        let folded = String(ch).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        let folded = String(ch).folding(
+            options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         // Folding must leave a string that neither extends what comes before nor is extended by
         // what comes after, as the original character did.
         guard ("a" + folded + "a").count == folded.count + 2 else { return nil }
