@@ -82,17 +82,27 @@ struct SectionBuilder {
 
     /// The position a link points at, or nil when it is outside the spine.
     mutating func resolve(_ link: EPUBLink, label: String) -> TextPosition? {
-        guard let s = spineIndex(of: link.path) else { return nil }
-        guard let fragment = link.fragment, !fragment.isEmpty else { return TextPosition(spineIndex: s, blockIndex: 0) }
-        guard let block = docs[s].anchors[fragment] else {
+        guard let (position, idFound) = position(of: link) else { return nil }
+        if !idFound {
             warnings.append(
                 EPUBWarning(
                     .minor, path: link.path,
-                    "TOC entry \"\(label)\" points at a missing id \"\(fragment)\"; using the file's start"))
-            return TextPosition(spineIndex: s, blockIndex: 0)
+                    "TOC entry \"\(label)\" points at a missing id \"\(link.fragment ?? "")\"; using the file's start"))
         }
-        if block >= docs[s].blocks.count, s + 1 < docs.count { return TextPosition(spineIndex: s + 1, blockIndex: 0) }
-        return TextPosition(spineIndex: s, blockIndex: block)
+        return position
+    }
+
+    /// Where a link points, and whether its fragment (if any) names an id of the file; nil outside the spine.
+    func position(of link: EPUBLink) -> (TextPosition, idFound: Bool)? {
+        guard let s = spineIndex(of: link.path) else { return nil }
+        guard let fragment = link.fragment, !fragment.isEmpty else {
+            return (TextPosition(spineIndex: s, blockIndex: 0), true)
+        }
+        guard let block = docs[s].anchors[fragment] else { return (TextPosition(spineIndex: s, blockIndex: 0), false) }
+        if block >= docs[s].blocks.count, s + 1 < docs.count {
+            return (TextPosition(spineIndex: s + 1, blockIndex: 0), true)
+        }
+        return (TextPosition(spineIndex: s, blockIndex: block), true)
     }
 
     // MARK: TOC entries → starts
@@ -198,12 +208,11 @@ struct SectionBuilder {
     }
 
     /// Every position any TOC entry points at, at any depth (entries kept inside a section too).
-    mutating func allTOCTargets() -> Set<TextPosition> {
+    func allTOCTargets() -> Set<TextPosition> {
         var out: Set<TextPosition> = []
         var stack = package.toc
-        var quiet = self
         while let e = stack.popLast() {
-            if let target = e.target, let position = quiet.resolve(target, label: e.label) { out.insert(position) }
+            if let target = e.target, let (position, _) = position(of: target) { out.insert(position) }
             stack += e.children
         }
         return out
