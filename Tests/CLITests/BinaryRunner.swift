@@ -285,3 +285,21 @@ enum BinaryRunner {
         return kilobytes * 1024
     }
 }
+
+/// Runs `command` with `shell` (`/bin/sh` for `ulimit`, bash for `PIPESTATUS`), colour off; its exit
+/// status and everything it wrote on standard error (standard output is dropped).
+func runShell(_ command: String, shell: String = "/bin/sh") throws -> (status: Int32, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: shell)
+    process.arguments = ["-c", command]
+    var environment = ProcessInfo.processInfo.environment
+    environment["NO_COLOR"] = "1"
+    process.environment = environment
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let data = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}

@@ -7,19 +7,7 @@ extension EndToEnd {
     struct BrokenPipe {
         /// Runs `pipeline` with bash; epub2audio's exit status (PIPESTATUS[0]) and everything on stderr.
         static func pipeline(_ pipeline: String) throws -> (status: Int32, stderr: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-c", pipeline + "; exit ${PIPESTATUS[0]}"]
-            var environment = ProcessInfo.processInfo.environment
-            environment["NO_COLOR"] = "1"
-            process.environment = environment
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let data = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+            try runShell(pipeline + "; exit ${PIPESTATUS[0]}", shell: "/bin/bash")
         }
 
         static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }

@@ -1,29 +1,17 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--bundle m4b`: one audiobook file made by ffmpeg from the section files, read back with ffprobe.
 enum Bundling {
     /// ffmpeg and ffprobe on the PATH (Debian's `ffmpeg` package has both; `make deps` installs it).
-    static let toolsInstalled = ["ffmpeg", "ffprobe"].allSatisfy { tool in
-        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
-            .contains { access("\($0)/\(tool)", X_OK) == 0 }
-    }
+    static let toolsInstalled = FFTools.installed
 
-    /// `ffprobe -show_chapters -show_format -of json` of `path`, parsed.
+    /// `ffprobe` of `path` (chapters, format, streams), parsed.
     static func probe(_ path: String) throws -> [String: Any] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "ffprobe", "-v", "error", "-show_chapters", "-show_format", "-show_streams", "-of", "json", path,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let probe = try FFTools.probe(path)
+        #expect(probe.status == 0)
+        return try #require(probe.json)
     }
 
     static func book(in scratch: Scratch) throws -> String {

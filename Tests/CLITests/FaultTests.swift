@@ -14,19 +14,7 @@ struct FaultTests {
 
     /// Runs `command` through /bin/sh (for `ulimit`), returning the exit status and standard error.
     static func shell(_ command: String) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = "1"
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try runShell(command)
     }
 
     static func manifest(in folder: URL) throws -> [String: Any] {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Conversion
@@ -74,10 +75,7 @@ struct AudiobookBundlerRunTests {
 /// An output folder as a conversion leaves it: WAV sections of slightly different lengths and a manifest.
 struct BundlerFixture {
     static let rate = 22_050
-    static let toolsInstalled = ["ffmpeg", "ffprobe"].allSatisfy { tool in
-        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
-            .contains { access("\($0)/\(tool)", X_OK) == 0 }
-    }
+    static let toolsInstalled = FFTools.installed
 
     let directory: String
     let numbers: [Int]
@@ -133,15 +131,6 @@ struct BundlerFixture {
     }
 
     static func probe(_ path: String) throws -> [String: Any] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffprobe", "-v", "error", "-show_chapters", "-show_format", "-of", "json", path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        try #require(try FFTools.probe(path).json)
     }
 }
