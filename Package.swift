@@ -64,7 +64,8 @@ let package = Package(
         // Helpers shared by the test targets (an in-memory ZIP writer for hostile and test books).
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts"], path: "Tests/ContractsTests"),
-        .testTarget(name: "ZipReaderTests", dependencies: ["ZipReader", "TestSupport"], path: "Tests/Wrappers/ZipReaderTests"),
+        .testTarget(
+            name: "ZipReaderTests", dependencies: ["ZipReader", "TestSupport"], path: "Tests/Wrappers/ZipReaderTests"),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], path: "Tests/Wrappers/MarkupTests"),
         .testTarget(
             name: "ESpeakEngineTests", dependencies: ["ESpeakEngine", "Contracts", "TestSupport"],
@@ -72,7 +73,8 @@ let package = Package(
         .testTarget(
             name: "AudioFilesTests", dependencies: ["AudioFiles", "Contracts"], path: "Tests/Wrappers/AudioFilesTests"),
         .testTarget(
-            name: "EPUBReaderTests", dependencies: ["EPUBReader", "ZipReader", "TestSupport"], path: "Tests/Domain/EPUBReaderTests",
+            name: "EPUBReaderTests", dependencies: ["EPUBReader", "ZipReader", "TestSupport"],
+            path: "Tests/Domain/EPUBReaderTests",
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "BookTextTests", dependencies: ["BookText", "EPUBReader", "Markup"],
@@ -81,7 +83,9 @@ let package = Package(
             name: "NormalizationTests", dependencies: ["Normalization"], path: "Tests/Domain/NormalizationTests"),
         .testTarget(
             name: "ConversionTests",
-            dependencies: ["Conversion", "Contracts", "EPUBReader", "BookText", "ESpeakEngine", "AudioFiles", "TestSupport"],
+            dependencies: [
+                "Conversion", "Contracts", "EPUBReader", "BookText", "ESpeakEngine", "AudioFiles", "TestSupport",
+            ],
             path: "Tests/Pipeline/ConversionTests"),
         .testTarget(name: "CLITests", dependencies: ["EPUB2AudioCLI", "TestSupport"], path: "Tests/CLITests"),
     ]

@@ -42,7 +42,8 @@ struct TestBook {
             "<item id=\"c\($0 + 1)\" href=\"c\($0 + 1).xhtml\" media-type=\"application/xhtml+xml\"/>"
         }.joined()
         let spine = chapters.indices.map { "<itemref idref=\"c\($0 + 1)\"/>" }.joined()
-        let creators = authors.map { "<dc:creator>\(escaped($0))</dc:creator>" }.joined()
+        let creators =
+            authors.map { "<dc:creator>\(escaped($0))</dc:creator>" }.joined()
             + (date.map { "<dc:date>\(escaped($0))</dc:date>" } ?? "")
             + (summary.map { "<dc:description>\(escaped($0))</dc:description>" } ?? "")
         files.append(

@@ -72,7 +72,8 @@ struct ListRenderer {
             let indent = section.level > 1 || (section.partTitle != nil && section.kind != .part) ? "  " : ""
             table.append([
                 String(section.number), section.included ? "yes" : "skip", section.kind.rawValue,
-                String(format: "%.2f", section.confidence), Self.grouped(section.words), indent + terminalSafe(section.title),
+                String(format: "%.2f", section.confidence), Self.grouped(section.words),
+                indent + terminalSafe(section.title),
             ])
         }
         let rendered = table.render(indent: "  ") { row, column, cell in

@@ -48,7 +48,8 @@ final class ProgressRenderer: @unchecked Sendable {
             wordsTotal = words
             if mode == .plain || mode == .bar {
                 StandardError.write(
-                    style.bold(self.title) + style.dim(" · \(plural(sections, "section")) · \(ListRenderer.grouped(words)) words")
+                    style.bold(self.title)
+                        + style.dim(" · \(plural(sections, "section")) · \(ListRenderer.grouped(words)) words")
                         + "\n")
             }
         case .sectionStarted:

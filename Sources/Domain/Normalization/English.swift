@@ -28,14 +28,17 @@ extension LanguageData {
             .word("WW2", "World War Two"),
         ]
         let metre = american ? "meter" : "metre", litre = american ? "liter" : "litre"
-        func unit(_ one: String, _ many: String? = nil) -> UnitName { UnitName(singular: one, plural: many ?? one + "s") }
+        func unit(_ one: String, _ many: String? = nil) -> UnitName {
+            UnitName(singular: one, plural: many ?? one + "s")
+        }
         data.units = [
             "km": unit("kilo" + metre), "m": unit(metre), "cm": unit("centi" + metre), "mm": unit("milli" + metre),
             "kg": unit("kilogram"), "g": unit("gram"), "mg": unit("milligram"), "t": unit("tonne"),
             "l": unit(litre), "L": unit(litre), "ml": unit("milli" + litre), "mL": unit("milli" + litre),
             "mi": unit("mile"), "ft": unit("foot", "feet"), "yd": unit("yard"), "yds": unit("yard"),
             "lb": unit("pound"), "lbs": unit("pound"), "oz": unit("ounce"),
-            "mph": unit("mile per hour", "miles per hour"), "km/h": unit("kilo\(metre) per hour", "kilo\(metre)s per hour"),
+            "mph": unit("mile per hour", "miles per hour"),
+            "km/h": unit("kilo\(metre) per hour", "kilo\(metre)s per hour"),
             "kph": unit("kilo\(metre) per hour", "kilo\(metre)s per hour"),
             "min": unit("minute"), "hr": unit("hour"), "hrs": unit("hour"), "sec": unit("second"),
             "°C": unit("degree Celsius", "degrees Celsius"), "°F": unit("degree Fahrenheit", "degrees Fahrenheit"),

@@ -17,7 +17,9 @@ extension LanguageData {
             .final("apr. J.-C.", "après Jésus-Christ"), .final("J.-C.", "Jésus-Christ"), .word("bd", "boulevard"),
             .word("Bd", "boulevard"), .word("av.", "avenue"),
         ]
-        func unit(_ one: String, _ many: String? = nil) -> UnitName { UnitName(singular: one, plural: many ?? one + "s") }
+        func unit(_ one: String, _ many: String? = nil) -> UnitName {
+            UnitName(singular: one, plural: many ?? one + "s")
+        }
         data.units = [
             "km": unit("kilomètre"), "m": unit("mètre"), "cm": unit("centimètre"), "mm": unit("millimètre"),
             "kg": unit("kilogramme"), "g": unit("gramme"), "mg": unit("milligramme"), "t": unit("tonne"),

@@ -6,7 +6,9 @@ enum GermanNumbers {
         "null", "eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn",
         "elf", "zwölf", "dreizehn", "vierzehn", "fünfzehn", "sechzehn", "siebzehn", "achtzehn", "neunzehn",
     ]
-    static let tens = ["", "zehn", "zwanzig", "dreißig", "vierzig", "fünfzig", "sechzig", "siebzig", "achtzig", "neunzig"]
+    static let tens = [
+        "", "zehn", "zwanzig", "dreißig", "vierzig", "fünfzig", "sechzig", "siebzig", "achtzig", "neunzig",
+    ]
 
     /// `compound` is true when the number is followed by more of the word or a noun ("ein", not "eins").
     static func below100(_ n: Int, compound: Bool) -> String {

@@ -2,7 +2,9 @@
 
 extension NormalizationPass {
     static let allowedDenominators: Set<Int> = [2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 20, 32, 64, 100]
-    static let germanDativeBeforeDate: Set<String> = ["am", "vom", "zum", "den", "dem", "im", "beim", "seit", "ab", "bis"]
+    static let germanDativeBeforeDate: Set<String> = [
+        "am", "vom", "zum", "den", "dem", "im", "beim", "seit", "ab", "bis",
+    ]
 
     mutating func handleNumber(_ i: Int) -> Int {
         // Glued to letters before it ("MP3", "A4", "COVID19"): part of a name, left as written.
@@ -44,7 +46,8 @@ extension NormalizationPass {
                     isGroupSeparator = isSymbol(separator, ",")
                 } else if rules.isFrench {
                     let c = s[tokens[separator].start]
-                    isGroupSeparator = tokens[separator].length == 1
+                    isGroupSeparator =
+                        tokens[separator].length == 1
                         && (c == " " || c == "\u{00A0}" || c == "\u{202F}" || c == "\u{2009}" || c == ".")
                 } else {
                     isGroupSeparator = isSymbol(separator, ".")
@@ -210,7 +213,8 @@ extension NormalizationPass {
         let shortened = tokens[a].length == 4 && tokens[b].length <= 2
         if shortened { last = first - first % 100 + written }
         guard last > first else { return nil }
-        let years = speller.distinguishesYears && tokens[a].length == 4 && (1000...2099).contains(first)
+        let years =
+            speller.distinguishesYears && tokens[a].length == 4 && (1000...2099).contains(first)
             && (shortened || tokens[b].length == 4) && cue(at: a) != .cardinal
         if years {
             lastYearToken = b
@@ -229,8 +233,9 @@ extension NormalizationPass {
 
     mutating func handleTime(_ i: Int, literal: NumberLiteral, rules: LanguageRules) -> Int? {
         guard tokens[i].length <= 2, let hour = literal.value, hour <= 24 else { return nil }
-        if isSymbol(i + 1, ":"), kind(i + 2) == .number, tokens[i + 2].length == 2, let minute = intValue(i + 2)
-            ?? (s[tokens[i + 2].start] == "0" ? Int(String(String.UnicodeScalarView(scalars(i + 2)))) : nil),
+        if isSymbol(i + 1, ":"), kind(i + 2) == .number, tokens[i + 2].length == 2,
+            let minute = intValue(i + 2)
+                ?? (s[tokens[i + 2].start] == "0" ? Int(String(String.UnicodeScalarView(scalars(i + 2)))) : nil),
             minute <= 59
         {
             if minute == 0, rules.isEnglish, let n = next(after: i + 2), isMeridiem(n) {
@@ -381,7 +386,9 @@ extension NormalizationPass {
         }
         guard let (unit, last) = unit(after: literal.last, rules: rules) else { return nil }
         let one = literal.value == 1 && literal.fraction == nil
-        let amount = literal.fraction == nil ? rules.speller.cardinalBeforeNoun(literal.value!)
+        let amount =
+            literal.fraction == nil
+            ? rules.speller.cardinalBeforeNoun(literal.value!)
             : rules.speller.decimal(integer: literal.value!, fraction: literal.fraction!)
         emit(amount + " " + (one ? unit.singular : unit.plural))
         return last + 1
@@ -398,7 +405,8 @@ extension NormalizationPass {
             return speller.decimal(integer: major, fraction: fraction) + " " + currency.plural
         }
         if major == 0 {
-            return speller.cardinalBeforeNoun(minor) + " " + (minor == 1 ? currency.minorSingular : currency.minorPlural)
+            return speller.cardinalBeforeNoun(minor) + " "
+                + (minor == 1 ? currency.minorSingular : currency.minorPlural)
         }
         let head = speller.cardinalBeforeNoun(major) + " " + (major == 1 ? currency.singular : currency.plural)
         return minor == 0 ? head : head + " " + speller.cardinal(minor)

@@ -15,7 +15,8 @@ extension NormalizationPass {
                 if isInlineSpace(literal.last + 1), kind(literal.last + 2) == .word,
                     rules.data.scaleWords.contains(text(literal.last + 2))
                 {
-                    let amount = literal.fraction.map { speller.decimal(integer: value, fraction: $0) }
+                    let amount =
+                        literal.fraction.map { speller.decimal(integer: value, fraction: $0) }
                         ?? speller.cardinalBeforeNoun(value)
                     emit(amount + " " + text(literal.last + 2) + " " + currency.plural)
                     return literal.last + 3
@@ -27,7 +28,8 @@ extension NormalizationPass {
             }
         }
         // "-5" at the start of a word: minus.
-        if c == "-" || c == "\u{2212}", kind(i + 1) == .number, i == 0 || kind(i - 1) == .space || isSymbol(i - 1, "(") {
+        if c == "-" || c == "\u{2212}", kind(i + 1) == .number, i == 0 || kind(i - 1) == .space || isSymbol(i - 1, "(")
+        {
             emit(speller.minusWord + " ")
             return i + 1
         }

@@ -107,8 +107,9 @@ extension NormalizationPass {
 
     mutating func handleRoman(_ i: Int, rules: LanguageRules) -> Int? {
         var letters = scalars(i)
-        guard let first = letters.first, first == "I" || first == "V" || first == "X" || first == "L"
-            || first == "C" || first == "D" || first == "M" || (Scalars.isLower(first) && cue(at: i) == .cardinal)
+        guard let first = letters.first,
+            first == "I" || first == "V" || first == "X" || first == "L"
+                || first == "C" || first == "D" || first == "M" || (Scalars.isLower(first) && cue(at: i) == .cardinal)
         else { return nil }
         var suffix = ""
         if letters.count > 2, Scalars.isApostrophe(letters[letters.endIndex - 2]), letters.last == "s" {
@@ -130,7 +131,8 @@ extension NormalizationPass {
         // A numeral that opens a heading: "IV. The Storm", "II", "XII: Home". "I" only before punctuation; only
         // I, V, X and L, since a chapter is not numbered "MIX" or "DC".
         if context == .heading, !seenContent, letters.allSatisfy({ $0 != "C" && $0 != "D" && $0 != "M" }) {
-            let nextIsBreak = i + 1 >= tokens.count || isSymbol(i + 1, ".") || isSymbol(i + 1, ":")
+            let nextIsBreak =
+                i + 1 >= tokens.count || isSymbol(i + 1, ".") || isSymbol(i + 1, ":")
                 || isSymbol(i + 1, ")") || (kind(i + 1) == .space && !isInlineSpace(i + 1))
             if letters.count > 1 || nextIsBreak {
                 emit(capitalized(speller.cardinal(value)) + suffix)

@@ -17,7 +17,9 @@ extension LanguageData {
             .final("a. C.", "antes de Cristo"), .final("d. C.", "después de Cristo"),
             .final("a.C.", "antes de Cristo"), .final("d.C.", "después de Cristo"),
         ]
-        func unit(_ one: String, _ many: String? = nil) -> UnitName { UnitName(singular: one, plural: many ?? one + "s") }
+        func unit(_ one: String, _ many: String? = nil) -> UnitName {
+            UnitName(singular: one, plural: many ?? one + "s")
+        }
         data.units = [
             "km": unit("kilómetro"), "m": unit("metro"), "cm": unit("centímetro"), "mm": unit("milímetro"),
             "kg": unit("kilogramo"), "g": unit("gramo"), "mg": unit("miligramo"), "t": unit("tonelada"),

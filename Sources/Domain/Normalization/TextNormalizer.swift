@@ -97,7 +97,9 @@ final class LanguageRules: Sendable {
         case .spanish: data = .spanish()
         }
         units = PhraseTable(
-            data.units.map { Phrase(written: Array($0.key.unicodeScalars), caseInsensitive: false, value: $0.value, priority: 0) })
+            data.units.map {
+                Phrase(written: Array($0.key.unicodeScalars), caseInsensitive: false, value: $0.value, priority: 0)
+            })
         if case .english = language { isEnglish = true } else { isEnglish = false }
         if case .french = language { isFrench = true } else { isFrench = false }
         if case .german = language { isGerman = true } else { isGerman = false }

@@ -92,9 +92,11 @@ import Testing
 
     /// Strings over the characters the byte pre-checks look at, and characters that join them.
     static func pieces(count: Int, seed: UInt64) -> [String] {
-        let alphabet = ["(", ")", "[", "]", " ", "\t", "n", "N", ".", "d", "D", "1", "0", "Pg", "p.", "S.", "ſ", "a",
-                        "Smith", ",", "\u{301}", "\u{A0}", "१", "क", "\u{94D}", "\u{600}", "et al",
-                        "स", "वै", "\u{93E}", "\u{2003}", "\u{966}", "ibid", "iBiD", "cit.", "CIT", "i", "b"]
+        let alphabet = [
+            "(", ")", "[", "]", " ", "\t", "n", "N", ".", "d", "D", "1", "0", "Pg", "p.", "S.", "ſ", "a",
+            "Smith", ",", "\u{301}", "\u{A0}", "१", "क", "\u{94D}", "\u{600}", "et al",
+            "स", "वै", "\u{93E}", "\u{2003}", "\u{966}", "ibid", "iBiD", "cit.", "CIT", "i", "b",
+        ]
         var state = seed
         func next() -> Int {
             state = state &* 6364136223846793005 &+ 1442695040888963407

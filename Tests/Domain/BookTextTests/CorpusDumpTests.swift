@@ -16,7 +16,8 @@ import Testing
             var warnings: [String]
         }
         let listing = Listing(
-            title: package.metadata.title, authors: package.metadata.authors, language: package.metadata.languages.first,
+            title: package.metadata.title, authors: package.metadata.authors,
+            language: package.metadata.languages.first,
             sections: index.sections, warnings: index.warnings.map(\.description))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -73,7 +73,8 @@ import Testing
         let index = try SectionIndexer.index(book)
         var out = ""
         for section in index.sections where section.included {
-            let blocks = try SpokenTextExtractor.blocks(for: section, in: book, options: SpokenTextOptions(notes: notes))
+            let blocks = try SpokenTextExtractor.blocks(
+                for: section, in: book, options: SpokenTextOptions(notes: notes))
             out += SpokenTextExtractor.plainText(blocks) + "\n"
         }
         return out
@@ -117,7 +118,9 @@ import Testing
             let index = try SectionIndexer.index(book)
             print("## \(name) \(index.warnings)")
             for s in index.sections {
-                print(s.number, s.included, s.role, s.kind, s.href, "|", s.title, "|", s.partTitle ?? "-", s.words, s.spine, s.reasons.prefix(3))
+                print(
+                    s.number, s.included, s.role, s.kind, s.href, "|", s.title, "|", s.partTitle ?? "-", s.words,
+                    s.spine, s.reasons.prefix(3))
             }
             for s in index.sections where s.included {
                 let blocks = try SpokenTextExtractor.blocks(for: s, in: book, options: SpokenTextOptions(notes: .end))
@@ -126,7 +129,8 @@ import Testing
         }
     }
 
-    @Test("a notes section asked for reads its notes, without the punctuation of their dropped numbers",
+    @Test(
+        "a notes section asked for reads its notes, without the punctuation of their dropped numbers",
         arguments: [novel, treatise])
     func notesSectionReadsItsNotes(_ name: String) throws {
         let book = try Self.open(name)

@@ -1,12 +1,16 @@
 import BookText
 import EPUBReader
+import Foundation
 import Testing
 
 @Suite struct SectionIndexerTests {
     @Test func twoChaptersInOneFileAndOneChapterOverTwoFiles() throws {
         let book = MemoryBook(
             spine: [
-                ("a.xhtml", "<section id='c1'><h1>One</h1>\(prose(50))</section><section id='c2'><h1>Two</h1>\(prose(40))</section>"),
+                (
+                    "a.xhtml",
+                    "<section id='c1'><h1>One</h1>\(prose(50))</section><section id='c2'><h1>Two</h1>\(prose(40))</section>"
+                ),
                 ("b.xhtml", "<h1>Three</h1>\(prose(30))"),
                 ("b2.xhtml", prose(20, "more")),
             ],
@@ -64,8 +68,15 @@ import Testing
 
     @Test func subsectionsInsideTheChapterFileStayInTheChapter() throws {
         let book = MemoryBook(
-            spine: [("art.xhtml", "<h1 id='t'>Article</h1>\(prose(50))<h2 id='s1'>Climate</h2>\(prose(50))<h2 id='s2'>History</h2>\(prose(50))")],
-            toc: [entry("Article", "art.xhtml#t", [entry("Climate", "art.xhtml#s1"), entry("History", "art.xhtml#s2")])])
+            spine: [
+                (
+                    "art.xhtml",
+                    "<h1 id='t'>Article</h1>\(prose(50))<h2 id='s1'>Climate</h2>\(prose(50))<h2 id='s2'>History</h2>\(prose(50))"
+                )
+            ],
+            toc: [
+                entry("Article", "art.xhtml#t", [entry("Climate", "art.xhtml#s1"), entry("History", "art.xhtml#s2")])
+            ])
         #expect(try SectionIndexer.index(book).sections.count == 1)
         #expect(try SectionIndexer.index(book, options: SectionOptions(tocDepth: 2)).sections.count == 3)
     }
@@ -100,9 +111,11 @@ import Testing
     }
 
     @Test func gutenbergBoilerplateIsCutOffInsideAChapterFile() throws {
-        let header = "<p>The Project Gutenberg EBook of A Test Book. This eBook is for the use of anyone.</p>"
+        let header =
+            "<p>The Project Gutenberg EBook of A Test Book. This eBook is for the use of anyone.</p>"
             + "<p>*** START OF THIS PROJECT GUTENBERG EBOOK A TEST BOOK ***</p>"
-        let licence = "<p>End of the Project Gutenberg EBook of A Test Book</p>"
+        let licence =
+            "<p>End of the Project Gutenberg EBook of A Test Book</p>"
             + "<p>Project Gutenberg-tm License terms apply to this work.</p>" + prose(200, "licence")
         let book = MemoryBook(
             spine: [("all.xhtml", header + "<h1 id='c1'>Chapter I</h1>\(prose(500))" + licence)],
@@ -113,7 +126,8 @@ import Testing
     }
 
     @Test func semanticRegionsInsideAFileAreSplitOff() throws {
-        let body = "<section epub:type='chapter' id='c'><h1>Poem</h1>\(prose(120))</section>"
+        let body =
+            "<section epub:type='chapter' id='c'><h1>Poem</h1>\(prose(120))</section>"
             + "<section epub:type='rearnotes' id='n'><h2>Notes</h2><p>Notes on the poem, by the poet.</p></section>"
         let book = MemoryBook(spine: [("p.xhtml", body)], toc: [entry("Poem", "p.xhtml#c")])
         let index = try SectionIndexer.index(book)
@@ -135,7 +149,10 @@ import Testing
     @Test func frenchAndGermanTitlesAreRecognised() throws {
         let book = MemoryBook(
             spine: [
-                ("a.xhtml", "<h1>Sommaire</h1><p><a href='b.xhtml'>Chapitre premier</a></p><p><a href='c.xhtml'>Remerciements</a></p>"),
+                (
+                    "a.xhtml",
+                    "<h1>Sommaire</h1><p><a href='b.xhtml'>Chapitre premier</a></p><p><a href='c.xhtml'>Remerciements</a></p>"
+                ),
                 ("b.xhtml", "<h1>Chapitre premier</h1>\(prose(200, "mot"))"),
                 ("c.xhtml", "<h1>Danksagung</h1>\(prose(60, "danke"))"),
             ],
@@ -146,7 +163,8 @@ import Testing
 
     @Test func jsonUsesStringHrefs() throws {
         let book = MemoryBook(
-            spine: [("a.xhtml", "<section id='x'><h1>One</h1>\(prose(10))</section>")], toc: [entry("One", "a.xhtml#x")])
+            spine: [("a.xhtml", "<section id='x'><h1>One</h1>\(prose(10))</section>")], toc: [entry("One", "a.xhtml#x")]
+        )
         let section = try #require(try SectionIndexer.index(book).sections.first)
         let data = try JSONEncoder().encode(section)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -160,8 +178,6 @@ import Testing
         #expect(decoded == section)
     }
 }
-
-import Foundation
 
 @Suite struct ClassifierPatternTests {
     @Test func numberedChapterWithAFrontMatterNameIsAChapter() throws {

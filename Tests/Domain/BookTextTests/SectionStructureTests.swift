@@ -1,6 +1,7 @@
-@testable import BookText
 import EPUBReader
 import Testing
+
+@testable import BookText
 
 /// One structure per test: the shapes of books that lose text when a section index trusts the
 /// wrong evidence. Every fixture is made up; none copies a corpus book.
@@ -11,21 +12,29 @@ import Testing
     }
 
     func wordsRead(_ index: SectionIndex) -> Int { index.sections.filter(\.included).reduce(0) { $0 + $1.words } }
-    func wordsSkipped(_ index: SectionIndex) -> Int { index.sections.filter { !$0.included }.reduce(0) { $0 + $1.words } }
+    func wordsSkipped(_ index: SectionIndex) -> Int {
+        index.sections.filter { !$0.included }.reduce(0) { $0 + $1.words }
+    }
 
     @Test func storiesNestedUnderAContentsEntryAreChapters() throws {
         let book = MemoryBook(
             spine: [
                 ("title.xhtml", "<h1>Tales</h1><p>by Someone</p>"),
-                ("text.xhtml", "<div id='c'><h2>Contents</h2><p><a href='#s1'>The Fir</a></p><p><a href='#s2'>The Bell</a></p></div>"
-                    + "<div id='s1'><h2>The Fir</h2>\(prose(400))</div><div id='s2'><h2>The Bell</h2>\(prose(300))</div>"),
+                (
+                    "text.xhtml",
+                    "<div id='c'><h2>Contents</h2><p><a href='#s1'>The Fir</a></p><p><a href='#s2'>The Bell</a></p></div>"
+                        + "<div id='s1'><h2>The Fir</h2>\(prose(400))</div><div id='s2'><h2>The Bell</h2>\(prose(300))</div>"
+                ),
                 ("more.xhtml", "<div id='s3'><h2>The Shadow</h2>\(prose(500))</div>"),
             ],
             toc: [
                 entry("Tales", "title.xhtml"),
                 entry(
                     "Contents", "text.xhtml#c",
-                    [entry("The Fir", "text.xhtml#s1"), entry("The Bell", "text.xhtml#s2"), entry("The Shadow", "more.xhtml#s3")]),
+                    [
+                        entry("The Fir", "text.xhtml#s1"), entry("The Bell", "text.xhtml#s2"),
+                        entry("The Shadow", "more.xhtml#s3"),
+                    ]),
             ])
         let index = try SectionIndexer.index(book)
         let read = index.sections.filter(\.included)
@@ -119,7 +128,10 @@ import Testing
         let book = MemoryBook(
             title: "Big Book",
             spine: [
-                ("text.xhtml", "<h1>Big Book</h1><p>by Somebody Else</p><h2>Contents</h2>\(contents)<h2 id='c1'>Chapter 1</h2>\(prose(900))"),
+                (
+                    "text.xhtml",
+                    "<h1>Big Book</h1><p>by Somebody Else</p><h2>Contents</h2>\(contents)<h2 id='c1'>Chapter 1</h2>\(prose(900))"
+                ),
                 ("more.xhtml", "<h2>Chapter 2</h2>\(prose(900))"),
             ],
             toc: [entry("Chapter 1", "text.xhtml"), entry("Chapter 2", "more.xhtml")])
@@ -137,7 +149,7 @@ import Testing
                     "book.xhtml",
                     "<p>Big Book</p><p>by Somebody Else</p><p>Copyright © 2001. All rights reserved.</p>"
                         + "<h2>The First Chapter</h2>\(prose(3000))<h2>The Second Chapter</h2>\(prose(3000))"
-                ),
+                )
             ],
             toc: [entry("Big Book", "book.xhtml")],
             landmarks: [EPUBLandmark(type: "title-page", title: "Title", target: EPUBLink(path: "book.xhtml"))])
@@ -207,7 +219,9 @@ import Testing
 
     @Test func aTOCThatOnlyReachesTheLicenceLeavesChaptersToParagraphHeadings() throws {
         // Chapter titles as paragraphs with a masked number ("第#回"), several per file.
-        let chapter = { (n: String) in "<p>第\(n)回 山中</p>" + String(repeating: "<p>\(String(repeating: "天地玄黃", count: 20))。</p>", count: 8) }
+        let chapter = { (n: String) in
+            "<p>第\(n)回 山中</p>" + String(repeating: "<p>\(String(repeating: "天地玄黃", count: 20))。</p>", count: 8)
+        }
         let book = MemoryBook(
             spine: [
                 ("t1.xhtml", chapter("一") + chapter("二")), ("t2.xhtml", chapter("三") + chapter("四")),
@@ -230,7 +244,8 @@ import Testing
                 ("index3.html", "<h1>A Third Essay</h1>\(prose(2000))"),
             ],
             toc: [
-                entry("A Tribute", "index.html"), entry("An Essay", "index1.html"), entry("Another Essay", "index2.html"),
+                entry("A Tribute", "index.html"), entry("An Essay", "index1.html"),
+                entry("Another Essay", "index2.html"),
                 entry("A Third Essay", "index3.html"),
             ])
         let index = try SectionIndexer.index(book)
@@ -250,7 +265,9 @@ import Testing
 
     @Test func longProseUnderAFrontMatterTitleIsRead() throws {
         let book = MemoryBook(
-            spine: [("c.xhtml", "<h1>Copyright</h1>\(prose(4000))"), ("ch1.xhtml", "<h1>Chapter 1</h1>\(prose(2000))")],
+            spine: [
+                ("c.xhtml", "<h1>Copyright</h1>\(prose(4000))"), ("ch1.xhtml", "<h1>Chapter 1</h1>\(prose(2000))"),
+            ],
             toc: [entry("Copyright", "c.xhtml"), entry("Chapter 1", "ch1.xhtml")])
         let first = try #require(try SectionIndexer.index(book).sections.first)
         #expect(first.included)
@@ -278,7 +295,7 @@ import Testing
                         + "<p>*** START OF THE PROJECT GUTENBERG EBOOK TALES ***</p>"
                         + "<h2 id='c1'>Chapter 1</h2>\(prose(500))<h2 id='c2'>Chapter 2</h2>\(prose(500))"
                         + "<p>*** END OF THE PROJECT GUTENBERG EBOOK TALES ***</p>\(prose(600, "licence"))"
-                ),
+                )
             ],
             toc: [entry("Chapter 1", "text.xhtml#c1"), entry("Chapter 2", "text.xhtml#c2")])
         let index = try SectionIndexer.index(book)
@@ -314,7 +331,8 @@ import Testing
                 ],
                 toc: [entry("1. Open networks", "ch1.xhtml#ch1"), entry("2. Closed networks", "ch2.xhtml")])
         }
-        let nav = "<nav epub:type='toc'><ol><li><a href='#s1'>1.1 Early days</a></li><li><a href='#s2'>1.2 Later</a></li></ol></nav>"
+        let nav =
+            "<nav epub:type='toc'><ol><li><a href='#s1'>1.1 Early days</a></li><li><a href='#s2'>1.2 Later</a></li></ol></nav>"
         let index = try SectionIndexer.index(book(miniContents: nav))
         let plain = try SectionIndexer.index(book(miniContents: ""))
         #expect(index.sections.map(\.title) == ["1. Open networks", "2. Closed networks"])
@@ -327,23 +345,29 @@ import Testing
 @Suite struct HeadingFamiliesTests {
     func lines(_ texts: [String], gap: Int) -> [HeadingFamilies.Line] {
         texts.enumerated().map {
-            HeadingFamilies.Line(position: TextPosition(spineIndex: 0, blockIndex: $0.offset), text: $0.element, wordOffset: $0.offset * gap)
+            HeadingFamilies.Line(
+                position: TextPosition(spineIndex: 0, blockIndex: $0.offset), text: $0.element,
+                wordOffset: $0.offset * gap)
         }
     }
 
     @Test func ordinalTitlesSharingAWordAreAFamily() throws {
-        let found = try #require(HeadingFamilies.chapterHeadings(in: lines(["First song", "Second song", "Third song"], gap: 500)))
+        let found = try #require(
+            HeadingFamilies.chapterHeadings(in: lines(["First song", "Second song", "Third song"], gap: 500)))
         #expect(found.map(\.text) == ["First song", "Second song", "Third song"])
     }
 
     @Test func aRefrainIsNoFamily() {
         // The same line again and again: not distinct.
-        #expect(HeadingFamilies.chapterHeadings(in: lines(Array(repeating: "Old steady singer", count: 6), gap: 500)) == nil)
+        #expect(
+            HeadingFamilies.chapterHeadings(in: lines(Array(repeating: "Old steady singer", count: 6), gap: 500)) == nil
+        )
     }
 
     @Test func linesCloseTogetherAreNoFamily() {
         // A speaker's name in a play, or a stanza's last line: distinct, but a few words apart.
-        #expect(HeadingFamilies.chapterHeadings(in: lines(["First song", "Second song", "Third song"], gap: 40)) == nil)
+        #expect(
+            HeadingFamilies.chapterHeadings(in: lines(["First song", "Second song", "Third song"], gap: 40)) == nil)
     }
 
     @Test func twoLinesAreACoincidence() {
@@ -381,9 +405,12 @@ import Testing
     @Test func sizesFitOrNot() {
         #expect(KindExpectation.misfit(kind: .cover, features: features(words: 40), markedBySemantics: false) == nil)
         #expect(KindExpectation.misfit(kind: .cover, features: features(words: 68_288), markedBySemantics: true) != nil)
-        #expect(KindExpectation.misfit(kind: .copyright, features: features(words: 1200), markedBySemantics: false) == nil)
-        #expect(KindExpectation.misfit(kind: .copyright, features: features(words: 1600), markedBySemantics: false) != nil)
-        #expect(KindExpectation.misfit(kind: .chapter, features: features(words: 90_000), markedBySemantics: false) == nil)
+        #expect(
+            KindExpectation.misfit(kind: .copyright, features: features(words: 1200), markedBySemantics: false) == nil)
+        #expect(
+            KindExpectation.misfit(kind: .copyright, features: features(words: 1600), markedBySemantics: false) != nil)
+        #expect(
+            KindExpectation.misfit(kind: .chapter, features: features(words: 90_000), markedBySemantics: false) == nil)
     }
 
     @Test func aLongContentsFitsOnlyWhenItIsAList() {
@@ -392,13 +419,17 @@ import Testing
         let poem = features(words: 20_000, blocks: 4000, short: 3900)
         #expect(KindExpectation.misfit(kind: .toc, features: links, markedBySemantics: false) == nil)
         #expect(KindExpectation.misfit(kind: .toc, features: prose, markedBySemantics: false) != nil)
-        #expect(KindExpectation.misfit(kind: .toc, features: poem, markedBySemantics: false) != nil, "short lines, but far too long")
+        #expect(
+            KindExpectation.misfit(kind: .toc, features: poem, markedBySemantics: false) != nil,
+            "short lines, but far too long")
     }
 
     @Test func theBooksOwnMarkingLiftsTheLimitOfLongProseKinds() {
         let long = features(words: 9000)
         #expect(KindExpectation.misfit(kind: .introduction, features: long, markedBySemantics: false) != nil)
         #expect(KindExpectation.misfit(kind: .introduction, features: long, markedBySemantics: true) == nil)
-        #expect(KindExpectation.misfit(kind: .notes, features: features(words: 9000, numbered: 8), markedBySemantics: false) == nil)
+        #expect(
+            KindExpectation.misfit(kind: .notes, features: features(words: 9000, numbered: 8), markedBySemantics: false)
+                == nil)
     }
 }

@@ -1,12 +1,15 @@
-@testable import BookText
 import Contracts
 import EPUBReader
 import Testing
 
+@testable import BookText
+
 @Suite struct SpokenTextTests {
     /// Indexes a one-file book and returns the spoken blocks of its only TOC section.
     func spoken(_ body: String, options: SpokenTextOptions = SpokenTextOptions()) throws -> [SpokenBlock] {
-        let book = MemoryBook(spine: [("c.xhtml", "<section id='c'><h1>The Title</h1>\(body)</section>")], toc: [entry("The Title", "c.xhtml#c")])
+        let book = MemoryBook(
+            spine: [("c.xhtml", "<section id='c'><h1>The Title</h1>\(body)</section>")],
+            toc: [entry("The Title", "c.xhtml#c")])
         let section = try #require(try SectionIndexer.index(book).sections.first)
         return try SpokenTextExtractor.blocks(for: section, in: book, options: options)
     }
@@ -108,7 +111,10 @@ import Testing
             <img src='o.png' alt=''/>
             """
         let blocks = try spoken(body).dropFirst()
-        #expect(blocks.map(\.kind) == [.heading, .paragraph, .listItem, .listItem, .blockQuote, .sceneBreak, .sceneBreak, .notice, .caption])
+        #expect(
+            blocks.map(\.kind) == [
+                .heading, .paragraph, .listItem, .listItem, .blockQuote, .sceneBreak, .sceneBreak, .notice, .caption,
+            ])
         #expect(blocks.map(\.text).contains("Image: A lighthouse at dusk"))
     }
 
@@ -126,17 +132,18 @@ import Testing
 
     /// Issue 12: the title of a chapter in another language than the book's is in that language, so
     /// that it is normalised and spoken in it ("Kapitel IV" is German, not English with an ordinal).
-    @Test(arguments: [
-        // The heading the title stands for is German.
-        ("<section xml:lang='de' id='c'><h1>Kapitel IV</h1><p>Der Wind wehte.</p></section>", "de"),
-        // No heading: the section's first block decides.
-        ("<section xml:lang='de' id='c'><p>Der Wind wehte.</p></section>", "de"),
-        // Only the heading is German (a quoted title over an English text).
-        ("<section id='c'><h1 xml:lang='de'>Kapitel IV</h1><p>The wind blew.</p></section>", "de"),
-        // The book's language: no language of its own.
-        ("<section id='c'><h1>Kapitel IV</h1><p>The wind blew.</p></section>", nil),
-        ("<section id='c'><p>The wind blew.</p><p xml:lang='de'>Der Wind wehte.</p></section>", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            // The heading the title stands for is German.
+            ("<section xml:lang='de' id='c'><h1>Kapitel IV</h1><p>Der Wind wehte.</p></section>", "de"),
+            // No heading: the section's first block decides.
+            ("<section xml:lang='de' id='c'><p>Der Wind wehte.</p></section>", "de"),
+            // Only the heading is German (a quoted title over an English text).
+            ("<section id='c'><h1 xml:lang='de'>Kapitel IV</h1><p>The wind blew.</p></section>", "de"),
+            // The book's language: no language of its own.
+            ("<section id='c'><h1>Kapitel IV</h1><p>The wind blew.</p></section>", nil),
+            ("<section id='c'><p>The wind blew.</p><p xml:lang='de'>Der Wind wehte.</p></section>", nil),
+        ] as [(String, String?)])
     func titleIsInTheLanguageOfItsHeadingOrSection(body: String, expected: String?) throws {
         let book = MemoryBook(spine: [("c.xhtml", body)], toc: [entry("Kapitel IV", "c.xhtml#c")])
         let section = try #require(try SectionIndexer.index(book).sections.first)
@@ -182,9 +189,11 @@ import Testing
     }
 
     @Test func aTableOfWordsIsReadRowByRowAndATableOfFiguresAnnounced() throws {
-        let words = "<table><tr><th>Term</th><th>Meaning</th></tr><tr><td>Spine</td><td>the reading order</td></tr></table>"
+        let words =
+            "<table><tr><th>Term</th><th>Meaning</th></tr><tr><td>Spine</td><td>the reading order</td></tr></table>"
         #expect(try text(words) == ["Term, Meaning", "Spine, the reading order"])
-        let figures = "<table><tr><th>Year</th><th>Count</th></tr><tr><td>1901</td><td>12</td></tr><tr><td>1902</td><td>14</td></tr></table>"
+        let figures =
+            "<table><tr><th>Year</th><th>Count</th></tr><tr><td>1901</td><td>12</td></tr><tr><td>1902</td><td>14</td></tr></table>"
         #expect(try text(figures) == ["Table omitted."])
     }
 
@@ -228,8 +237,10 @@ import Testing
             """
         let book = MemoryBook(
             spine: [("c.xhtml", body), ("d.xhtml", "<p>Only a paragraph here.</p>")],
-            toc: [entry("First", "c.xhtml#a"), entry("Second", "c.xhtml#b"), entry("Third", "c.xhtml#c"),
-                  entry("Fourth", "d.xhtml")])
+            toc: [
+                entry("First", "c.xhtml#a"), entry("Second", "c.xhtml#b"), entry("Third", "c.xhtml#c"),
+                entry("Fourth", "d.xhtml"),
+            ])
         let sections = try SectionIndexer.index(book).sections
         #expect(sections.count == 4)
         let chunker = Chunker(options: ChunkerOptions())

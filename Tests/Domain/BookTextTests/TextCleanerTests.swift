@@ -37,11 +37,14 @@ import Testing
 
     /// Scalars the fast paths treat specially, next to scalars that join clusters (combining marks,
     /// viramas, joiners, prepended marks, emoji, regional indicators, Hangul jamo, CR LF).
-    static let alphabet: [Unicode.Scalar] = (Array("aZ09 .,'\"()[]\t\n\r-").flatMap(\.unicodeScalars)
-        + [0xA0, 0xAD, 0xA9, 0xBD, 0xC9, 0xDF, 0xE9, 0x132, 0x153, 0x2BC, 0x300, 0x301, 0x308, 0x3A3, 0x3C2, 0x416,
-           0x483, 0x600, 0x644, 0x6DD, 0x915, 0x93E, 0x94D, 0x930, 0x902, 0xE33, 0x1100, 0x1161, 0x1680, 0x1E63,
-           0x2003, 0x200B, 0x200C, 0x200D, 0x2014, 0x2019, 0x201C, 0x2026, 0x2028, 0x2060, 0x2212, 0x2E3A, 0x3000,
-           0x3042, 0x732B, 0xFB01, 0xFE0F, 0xFEFF, 0xFF21, 0x1F1EB, 0x1F1F7, 0x1F44D, 0x1F3FD, 0x110BD]
+    static let alphabet: [Unicode.Scalar] =
+        (Array("aZ09 .,'\"()[]\t\n\r-").flatMap(\.unicodeScalars)
+            + [
+                0xA0, 0xAD, 0xA9, 0xBD, 0xC9, 0xDF, 0xE9, 0x132, 0x153, 0x2BC, 0x300, 0x301, 0x308, 0x3A3, 0x3C2, 0x416,
+                0x483, 0x600, 0x644, 0x6DD, 0x915, 0x93E, 0x94D, 0x930, 0x902, 0xE33, 0x1100, 0x1161, 0x1680, 0x1E63,
+                0x2003, 0x200B, 0x200C, 0x200D, 0x2014, 0x2019, 0x201C, 0x2026, 0x2028, 0x2060, 0x2212, 0x2E3A, 0x3000,
+                0x3042, 0x732B, 0xFB01, 0xFE0F, 0xFEFF, 0xFF21, 0x1F1EB, 0x1F1F7, 0x1F44D, 0x1F3FD, 0x110BD,
+            ]
             .map { Unicode.Scalar($0)! })
 
     /// Deterministic pseudo-random strings over `alphabet`.
@@ -63,8 +66,9 @@ import Testing
             #expect(TextCleaner.normalize(text) == TextCleaner.normalizeByCharacters(text), "\(text.debugDescription)")
             #expect(TextCleaner.wordCount(text) == TextCleaner.wordCountByProperties(text), "\(text.debugDescription)")
             // Byte-exact: folded text is searched byte by byte.
-            #expect(Array(TextCleaner.fold(text).utf8) == Array(TextCleaner.foldByFoundation(text).utf8),
-                    "\(text.debugDescription)")
+            #expect(
+                Array(TextCleaner.fold(text).utf8) == Array(TextCleaner.foldByFoundation(text).utf8),
+                "\(text.debugDescription)")
         }
     }
 
@@ -72,18 +76,23 @@ import Testing
         let scalars = (0x20..<0x3000).compactMap(Unicode.Scalar.init(_:))
         for u in scalars {
             for text in ["x\(u)y", "\(u)", "A \(u)\u{301} b", "\(u)\u{94D}\u{915}"] {
-                #expect(TextCleaner.normalize(text) == TextCleaner.normalizeByCharacters(text), "U+\(String(u.value, radix: 16))")
+                #expect(
+                    TextCleaner.normalize(text) == TextCleaner.normalizeByCharacters(text),
+                    "U+\(String(u.value, radix: 16))")
                 #expect(TextCleaner.wordCount(text) == TextCleaner.wordCountByProperties(text))
-                #expect(Array(TextCleaner.fold(text).utf8) == Array(TextCleaner.foldByFoundation(text).utf8),
-                        "U+\(String(u.value, radix: 16))")
+                #expect(
+                    Array(TextCleaner.fold(text).utf8) == Array(TextCleaner.foldByFoundation(text).utf8),
+                    "U+\(String(u.value, radix: 16))")
             }
         }
     }
 
     @Test func byteSearchAgreesWithFoundationOnFoldedText() {
         let phrases = ["project gutenberg", "copyright", "all rights reserved", "isbn", "ebook"]
-        let texts = ["The Project Gutenberg eBook of Emma", "Copyright © 2001, all rights reserved. ISBN 0 14 043",
-                     "Nothing to see here", "projectgutenberg", "é copyright"]
+        let texts = [
+            "The Project Gutenberg eBook of Emma", "Copyright © 2001, all rights reserved. ISBN 0 14 043",
+            "Nothing to see here", "projectgutenberg", "é copyright",
+        ]
         for text in texts {
             let folded = TextCleaner.fold(text)
             for phrase in phrases {
@@ -111,8 +120,10 @@ import Testing
     ]
 
     @Test func foldForSearchKeepsMatches() throws {
-        let phrases = ["copyright", "all rights reserved", "project gutenberg", "end of project gutenberg",
-                       "start of the project gutenberg", "isbn", "first published", "ebook", "0 14", "a", "k", "a ", " a"]
+        let phrases = [
+            "copyright", "all rights reserved", "project gutenberg", "end of project gutenberg",
+            "start of the project gutenberg", "isbn", "first published", "ebook", "0 14", "a", "k", "a ", " a",
+        ]
         let isbn = #"isbn(?:[ -]?1[03])?[: ]*[0-9][0-9 -]{8,}"#
         var state: UInt64 = 11
         func next() -> Int {
@@ -152,8 +163,10 @@ import Testing
 
     @Test func countsCharactersAsTheStandardLibraryDoes() {
         var alphabet = (UInt32(0x900)..<0x980).map { Unicode.Scalar($0)! }
-        alphabet += [0x20, 0x41, 0x2E, 0xE9, 0xA9, 0x2014, 0x2026, 0x200D, 0x200C, 0x0A, 0x0D, 0x301, 0x1CD0, 0xA8E0,
-                     0x600, 0x1F44D].map { Unicode.Scalar($0)! }
+        alphabet += [
+            0x20, 0x41, 0x2E, 0xE9, 0xA9, 0x2014, 0x2026, 0x200D, 0x200C, 0x0A, 0x0D, 0x301, 0x1CD0, 0xA8E0,
+            0x600, 0x1F44D,
+        ].map { Unicode.Scalar($0)! }
         var state: UInt64 = 5
         func next() -> Int {
             state = state &* 6364136223846793005 &+ 1442695040888963407
@@ -164,7 +177,9 @@ import Testing
             for _ in 0..<(next() % 12) { scalars.append(alphabet[next() % alphabet.count]) }
             let text = String(scalars)
             #expect(TextCleaner.characterCount(text, atMost: 5) == min(text.count, 5))
-            #expect(TextCleaner.characterCount(text) == text.count, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(
+                TextCleaner.characterCount(text) == text.count,
+                "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
         for a in alphabet { for b in alphabet { #expect(TextCleaner.characterCount("\(a)\(b)") == "\(a)\(b)".count) } }
         #expect(TextCleaner.characterCount("धर्मक्षेत्रे कुरुक्षेत्रे, said he.") == "धर्मक्षेत्रे कुरुक्षेत्रे, said he.".count)

@@ -130,7 +130,10 @@ let englishCases: [(String, String)] = [
     ("555-1234", "five five five, one two three four"),
     ("978-3-16-148410-0", "nine seven eight, three, one six, one four eight four one zero, zero"),
     ("007", "zero zero seven"),
-    ("1234567890123456789", "one two three four five six seven eight nine zero one two three four five six seven eight nine"),
+    (
+        "1234567890123456789",
+        "one two three four five six seven eight nine zero one two three four five six seven eight nine"
+    ),
     ("version 3.14.1", "version 3.14.1"),
     ("192.168.0.1", "192.168.0.1"),
     ("3-5 km", "three to five kilometres"),
@@ -332,7 +335,8 @@ struct EnglishTests {
 
     @Test func longerPassage() {
         let input = "In 1850, Dr. Watson paid $3.50 for 2 kg of tea at St. Mary's, i.e. 50% more than in 1849."
-        let expected = "In eighteen fifty, Doctor Watson paid three dollars fifty for two kilograms of tea at "
+        let expected =
+            "In eighteen fifty, Doctor Watson paid three dollars fifty for two kilograms of tea at "
             + "Saint Mary's, that is fifty percent more than in eighteen forty-nine."
         #expect(TextNormalizer(language: "en").normalize(input) == expected)
     }

@@ -98,7 +98,8 @@ struct PropertyTests {
     /// well under a second, against minutes of synthesis. Debug builds are about five times slower. The pass is
     /// linear: one tokenizer pass, one or two dictionary lookups per word, output built as UTF-8 bytes.
     @Test func largeTextIsHandledInOnePass() {
-        let paragraph = "In 1850, Dr. Watson paid $3.50 for 2 kg of tea at St. Mary's, i.e. 50% more than in 1849; "
+        let paragraph =
+            "In 1850, Dr. Watson paid $3.50 for 2 kg of tea at St. Mary's, i.e. 50% more than in 1849; "
             + "Henry VIII and Louis XIV, Chapter IV, the 1920s, 3-5 miles, 555-0123. The keeper walked home.\n"
         let text = String(repeating: paragraph, count: 1000)
         let output = TextNormalizer(language: "en").normalize(text)

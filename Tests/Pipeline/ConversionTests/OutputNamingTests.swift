@@ -35,26 +35,27 @@ import Testing
     }
 
     /// Issue 12: a title that is only a numeral takes its part's title; any other stays as it is.
-    @Test(arguments: [
-        ("III", "Volume I", "Volume I — III"),
-        ("iv.", "Book One", "Book One — iv"),
-        ("XII", "Part 2", "Part 2 — XII"),
-        ("12", "Volume II", "Volume II — 12"),
-        (" II ", "Volume I", "Volume I — II"),
-        ("I", "Tome premier", "Tome premier — I"),
-        // Not bare numerals.
-        ("Chapter III", "Volume I", "Chapter III"),
-        ("I Am Legend", "Volume I", "I Am Legend"),
-        ("Ivy", "Volume I", "Ivy"),
-        ("MIX", "Volume I", "MIX"),
-        ("IIII", "Volume I", "IIII"),
-        ("Vi", "Volume I", "Vi"),
-        ("12345", "Volume I", "12345"),
-        ("", "Volume I", ""),
-        // No part to take.
-        ("III", nil, "III"),
-        ("III", "  ", "III"),
-    ] as [(String, String?, String)])
+    @Test(
+        arguments: [
+            ("III", "Volume I", "Volume I — III"),
+            ("iv.", "Book One", "Book One — iv"),
+            ("XII", "Part 2", "Part 2 — XII"),
+            ("12", "Volume II", "Volume II — 12"),
+            (" II ", "Volume I", "Volume I — II"),
+            ("I", "Tome premier", "Tome premier — I"),
+            // Not bare numerals.
+            ("Chapter III", "Volume I", "Chapter III"),
+            ("I Am Legend", "Volume I", "I Am Legend"),
+            ("Ivy", "Volume I", "Ivy"),
+            ("MIX", "Volume I", "MIX"),
+            ("IIII", "Volume I", "IIII"),
+            ("Vi", "Volume I", "Vi"),
+            ("12345", "Volume I", "12345"),
+            ("", "Volume I", ""),
+            // No part to take.
+            ("III", nil, "III"),
+            ("III", "  ", "III"),
+        ] as [(String, String?, String)])
     func bareNumeralsTakeTheirPartsTitle(title: String, part: String?, expected: String) {
         #expect(OutputNaming.displayTitle(title, partTitle: part) == expected)
     }

@@ -1,4 +1,5 @@
 import Contracts
+
 /// One section to make, sent by the coordinator to a worker as one line of JSON.
 public struct WorkerJob: Hashable, Sendable, Codable {
     /// The book, so the worker can build (and cache) its section source.
