@@ -14,7 +14,7 @@ let package = Package(
         .executable(name: "epub2audio", targets: ["EPUB2AudioCLI"]),
         .library(
             name: "EPUB2Audio",
-            targets: ["Contracts", "EPUBReader", "BookText", "Normalization", "Conversion"]),
+            targets: ["Contracts", "EPUBReader", "BookText", "Normalization", "Conversion", "ESpeakEngine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")

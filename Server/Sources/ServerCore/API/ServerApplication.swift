@@ -1,0 +1,145 @@
+import Foundation
+import Hummingbird
+import Logging
+import OpenAPIHummingbird
+import ServiceLifecycle
+
+/// What the API and the workers share: the job store, the blob store, how sections are made.
+package struct ServiceContext: Sendable {
+    package var store: any JobStore
+    package var blobs: any BlobStore
+    package var worker: WorkerConfiguration
+    /// False: this process serves the API only (`--slots 0`); workers elsewhere run the tasks.
+    package var runsWorkers: Bool
+
+    package init(store: any JobStore, blobs: any BlobStore, worker: WorkerConfiguration, runsWorkers: Bool) {
+        self.store = store
+        self.blobs = blobs
+        self.worker = worker
+        self.runsWorkers = runsWorkers
+    }
+}
+
+/// Limits on what a request may ask.
+package struct ServiceLimits: Sendable {
+    /// Largest book accepted, checked on Content-Length and while the body streams in.
+    package var maxUploadBytes: Int64
+
+    package init(maxUploadBytes: Int64 = 200 << 20) {
+        self.maxUploadBytes = maxUploadBytes
+    }
+}
+
+/// Runs a `TaskRunner` as a service: on graceful shutdown it claims nothing more, and the sections
+/// it is making finish and are recorded before it returns.
+struct TaskRunnerService: Service {
+    let runner: TaskRunner
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            await runner.run()
+        }
+    }
+}
+
+/// Builds the HTTP application: the generated OpenAPI routes plus the JSON error middleware.
+package enum ServerApplication {
+    /// The router with every route of openapi.yaml.
+    package static func router(context: ServiceContext, limits: ServiceLimits, logger: Logger) throws -> Router<
+        BasicRequestContext
+    > {
+        let router = Router()
+        router.middlewares.add(JSONErrorMiddleware(logger: logger))
+        let api = ServiceAPI(context: context, limits: limits, logger: logger)
+        try api.registerHandlers(on: router)
+        return router
+    }
+
+    /// The application: the API on `host:port`, and the workers when the context runs them.
+    package static func build(
+        context: ServiceContext, host: String, port: Int, limits: ServiceLimits, logger: Logger
+    ) throws -> some ApplicationProtocol {
+        var services: [any Service] = []
+        if context.runsWorkers {
+            services.append(
+                TaskRunnerService(
+                    runner: TaskRunner(
+                        store: context.store, blobs: context.blobs, configuration: context.worker, logger: logger)))
+        }
+        return Application(
+            router: try router(context: context, limits: limits, logger: logger),
+            configuration: .init(address: .hostname(host, port: port), serverName: "epub2audio-server"),
+            services: services, logger: logger)
+    }
+
+    /// Only the workers, until SIGINT or SIGTERM (gracefully: running sections finish).
+    package static func runWorkers(context: ServiceContext, logger: Logger) async throws {
+        let runner = TaskRunner(
+            store: context.store, blobs: context.blobs, configuration: context.worker, logger: logger)
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: TaskRunnerService(runner: runner))],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}
+
+/// Turns every error a handler throws into a JSON `Error` body with a fitting status; a request
+/// never gets a bare 500 for its own mistakes.
+struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        do {
+            var response = try await next(request, context)
+            // The OpenAPI runtime percent-encodes header values it serialises; Content-Range
+            // (`bytes 0-9/100`) must reach the client as written.
+            if let range = response.headers[.contentRange], range.contains("%") {
+                response.headers[.contentRange] = range.removingPercentEncoding ?? range
+            }
+            return response
+        } catch let error as HTTPError {
+            return Self.response(
+                status: error.status, code: Self.code(error.status), message: error.body ?? "\(error.status)")
+        } catch let error as any HTTPResponseError {
+            return Self.response(status: error.status, code: Self.code(error.status), message: "\(error)")
+        } catch {
+            // The OpenAPI runtime reports a request it could not decode as a ServerError.
+            let text = "\(error)"
+            if text.contains("DecodingError") || text.contains("decod") || text.contains("Unexpected content type")
+                || text.contains("missing") || text.contains("parse")
+            {
+                return Self.response(status: .badRequest, code: "bad-request", message: Self.firstLine(text))
+            }
+            logger.error("\(request.method) \(request.uri.path): \(error)")
+            return Self.response(status: .internalServerError, code: "internal", message: "internal error")
+        }
+    }
+
+    static func code(_ status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 400: return "bad-request"
+        case 404: return "not-found"
+        case 405: return "method-not-allowed"
+        case 409: return "conflict"
+        case 413: return "too-large"
+        case 415: return "unsupported-media-type"
+        default: return "error"
+        }
+    }
+
+    static func firstLine(_ text: String) -> String {
+        String(text.prefix { $0 != "\n" }.prefix(500))
+    }
+
+    static func response(status: HTTPResponse.Status, code: String, message: String) -> Response {
+        let body = try? JSONSerialization.data(
+            withJSONObject: ["error": code, "message": message], options: [.sortedKeys, .withoutEscapingSlashes])
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(
+            status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: Array(body ?? Data()))))
+    }
+}
