@@ -48,6 +48,15 @@ import Testing
             try await client.execute(uri: "/no/such/route", method: .get) { response async throws in
                 #expect(response.status == .notFound)
             }
+            try await client.execute(
+                uri: "/v1/books/\(String(repeating: "0", count: 64))", method: .put,
+                headers: [.contentType: "text/plain"], body: ByteBuffer(string: "x")
+            ) { response async throws in
+                #expect(response.status == .unsupportedMediaType)
+                let error = try Self.json(response.body)
+                #expect(error["error"] as? String == "unsupported-media-type")
+                #expect((error["message"] as? String)?.contains("content type") == true)
+            }
         }
     }
 

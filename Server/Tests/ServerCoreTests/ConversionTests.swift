@@ -161,4 +161,51 @@ import Testing
             try await Self.expectSameAudio(client, job: job, cliOutput: cliOutput)
         }
     }
+
+    @Test func aGracefulShutdownFinishesRunningSectionsAndARestartGoesOn() async throws {
+        let setup = try Self.setup(slots: 2, runsWorkers: false)
+        defer { setup.folder.remove() }
+        let cliOutput = try Self.cliConversion(setup, ["--format", "flac"])
+        let app = try ServerApplication.build(
+            context: setup.context, host: "127.0.0.1", port: 0, limits: ServiceLimits(), logger: Logger(label: "test"))
+        try await app.test(.live) { client in
+            let sha = try await Self.upload(client)
+            try await client.execute(
+                uri: "/v1/jobs/restart", method: .put, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"book":"\#(sha)","options":{"format":"flac"}}"#)
+            ) { #expect($0.status == .created) }
+            let first = TaskRunner(
+                store: setup.context.store, blobs: setup.context.blobs, configuration: setup.context.worker,
+                logger: Logger(label: "test"))
+            let running = Task { await first.run() }
+            var sawRunning = false
+            for _ in 0..<6000 {
+                if let job = try await setup.context.store.job(id: "restart"), job.sections.running > 0 {
+                    sawRunning = true
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(sawRunning)
+            // Shutdown: the runner returns once the sections it was making are made and recorded.
+            running.cancel()
+            await running.value
+            let stopped = try #require(try await setup.context.store.job(id: "restart"))
+            #expect(stopped.sections.running == 0)
+            #expect(stopped.sections.done > 0)
+            #expect(stopped.state == .running)
+            // A new process (a new store on the same database) finishes the job.
+            let reopened = try SQLiteJobStore(path: setup.folder.path + "/jobs.sqlite")
+            let second = TaskRunner(
+                store: reopened, blobs: setup.context.blobs, configuration: setup.context.worker,
+                logger: Logger(label: "test"))
+            let again = Task { await second.run() }
+            defer { again.cancel() }
+            let job = try await Self.waitForJob(client, id: "restart", seconds: 300)
+            #expect(job["state"] as? String == "succeeded")
+            let events = try await reopened.events(jobID: "restart", after: 0, limit: 1000)
+            #expect(!events.contains { $0.type == "retry" })
+            try await Self.expectSameAudio(client, job: job, cliOutput: cliOutput)
+        }
+    }
 }

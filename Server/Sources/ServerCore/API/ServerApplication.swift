@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import OpenAPIHummingbird
+import OpenAPIRuntime
 import ServiceLifecycle
 
 /// What the API and the workers share: the job store, the blob store, how sections are made.
@@ -105,14 +106,17 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 status: error.status, code: Self.code(error.status), message: error.body ?? "\(error.status)")
         } catch let error as any HTTPResponseError {
             return Self.response(status: error.status, code: Self.code(error.status), message: "\(error)")
-        } catch {
-            // The OpenAPI runtime reports a request it could not decode as a ServerError.
-            let text = "\(error)"
-            if text.contains("DecodingError") || text.contains("decod") || text.contains("Unexpected content type")
-                || text.contains("missing") || text.contains("parse")
-            {
-                return Self.response(status: .badRequest, code: "bad-request", message: Self.firstLine(text))
+        } catch let error as ServerError {
+            // The generated code's errors carry their status: 400 for a request it could not decode,
+            // 415 for a wrong content type, 500 for a handler that threw.
+            if error.httpStatus.code >= 500 {
+                logger.error("\(request.method) \(request.uri.path): \(error.underlyingError)")
+                return Self.response(status: error.httpStatus, code: "internal", message: "internal error")
             }
+            return Self.response(
+                status: error.httpStatus, code: Self.code(error.httpStatus),
+                message: Self.firstLine(error.causeDescription))
+        } catch {
             logger.error("\(request.method) \(request.uri.path): \(error)")
             return Self.response(status: .internalServerError, code: "internal", message: "internal error")
         }

@@ -95,7 +95,9 @@ package final class TaskRunner: Sendable {
         let outcome = await work.value
         guard let outcome else { return true }
         do {
-            let accepted = try await store.complete(task, outcome: outcome, now: Date())
+            // Recorded even during a graceful shutdown (a cancelled caller): the work is done.
+            let store = self.store
+            let accepted = try await Task { try await store.complete(task, outcome: outcome, now: Date()) }.value
             if !accepted {
                 logger.warning("\(task.jobID) \(task.kind.rawValue) \(task.section): result ignored (lease lost)")
             }
