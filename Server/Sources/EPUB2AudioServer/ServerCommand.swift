@@ -14,7 +14,7 @@ import ServerCore
 struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "epub2audio-server", abstract: "The epub2audio conversion service.",
-        subcommands: [Serve.self, Worker.self, SectionWorker.self], defaultSubcommand: Serve.self)
+        subcommands: [Serve.self, Worker.self, TokenCommand.self, SectionWorker.self], defaultSubcommand: Serve.self)
 }
 
 /// Options every mode shares.
@@ -68,6 +68,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Largest book upload, in MiB.", valueName: "MIB"))
     var maxUploadMiB: Int = 200
 
+    @Flag(help: "Require a bearer token (epub2audio-server token create) on every /v1 request.")
+    var auth = false
+
     func validate() throws {
         guard ListenAddress(listen) != nil else {
             throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080")
@@ -82,7 +85,7 @@ struct Serve: AsyncParsableCommand {
         let address = ListenAddress(listen)!
         let app = try ServerApplication.build(
             context: context, host: address.host, port: address.port,
-            limits: ServiceLimits(maxUploadBytes: Int64(maxUploadMiB) << 20), logger: logger)
+            limits: ServiceLimits(maxUploadBytes: Int64(maxUploadMiB) << 20, requireTokens: auth), logger: logger)
         try await app.runService()
     }
 }
@@ -98,6 +101,46 @@ struct Worker: AsyncParsableCommand {
         let logger = Logger(label: "epub2audio-worker")
         let context = try common.services(logger: logger)
         try await ServerApplication.runWorkers(context: context, logger: logger)
+    }
+}
+
+/// `epub2audio-server token create --data DIR --name NAME`: a bearer token, printed once; the store
+/// keeps only its SHA-256.
+struct TokenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token", abstract: "Manage bearer tokens.", subcommands: [Create.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create", abstract: "Create a token and print its secret (shown once).")
+
+        @Option(help: ArgumentHelp("Folder for the database, the books and the outputs.", valueName: "DIR"))
+        var data: String
+
+        @Option(help: "A name for the token (its jobs are listed under it).")
+        var name: String
+
+        @Option(help: ArgumentHelp("Jobs of this token converted at once.", valueName: "N"))
+        var maxRunning: Int = 2
+
+        @Option(help: ArgumentHelp("Jobs of this token waiting in the queue; one more gets 429.", valueName: "N"))
+        var maxQueued: Int = 20
+
+        func validate() throws {
+            guard (1...64).contains(name.utf8.count) else { throw ValidationError("--name takes 1 to 64 bytes") }
+            guard maxRunning > 0, maxQueued > 0 else { throw ValidationError("the limits must be more than 0") }
+        }
+
+        func run() async throws {
+            try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+            let store = try SQLiteJobStore(path: data + "/jobs.sqlite")
+            let secret = TokenSecret.generate()
+            try await store.addToken(
+                Token(name: name, maxRunning: maxRunning, maxQueued: maxQueued),
+                secretSHA256: TokenSecret.sha256(secret),
+                now: Date())
+            print(secret)
+        }
     }
 }
 

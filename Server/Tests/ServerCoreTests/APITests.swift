@@ -355,6 +355,61 @@ import Testing
             }
         }
     }
+
+    @Test func withAuthEveryRequestNeedsAKnownTokenAndSeesItsOwnJobs() async throws {
+        defer { folder.remove() }
+        let sha = String(repeating: "e", count: 64)
+        _ = try await context.store.addBook(sha256: sha, size: 1)
+        let alice = TokenSecret.generate()
+        let bob = TokenSecret.generate()
+        try await context.store.addToken(
+            Token(name: "alice", maxRunning: 1, maxQueued: 1), secretSHA256: TokenSecret.sha256(alice), now: Date())
+        try await context.store.addToken(
+            Token(name: "bob", maxRunning: 1, maxQueued: 5), secretSHA256: TokenSecret.sha256(bob), now: Date())
+        let router = try ServerApplication.router(
+            context: context, limits: ServiceLimits(requireTokens: true), logger: Logger(label: "test"))
+        try await Application(router: router).test(.live) { client in
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+            for header in [nil, "Bearer nope", "Basic YWxpY2U6eA==", "Bearer " + alice + "x"] {
+                var headers: HTTPFields = [:]
+                if let header { headers[.authorization] = header }
+                try await client.execute(uri: "/v1/jobs", method: .get, headers: headers) { response async throws in
+                    #expect(response.status == .unauthorized)
+                    #expect(response.headers[.wwwAuthenticate] == "Bearer")
+                    #expect(try Self.json(response.body)["error"] as? String == "unauthorized")
+                }
+            }
+            let body = ByteBuffer(string: #"{"book":"\#(sha)"}"#)
+            let asAlice: HTTPFields = [.authorization: "Bearer " + alice, .contentType: "application/json"]
+            let asBob: HTTPFields = [.authorization: "Bearer " + bob, .contentType: "application/json"]
+            try await client.execute(uri: "/v1/jobs/a1", method: .put, headers: asAlice, body: body) {
+                #expect($0.status == .created)
+            }
+            // Her queue is full: 429 with Retry-After.
+            try await client.execute(uri: "/v1/jobs/a2", method: .put, headers: asAlice, body: body) {
+                response async throws in
+                #expect(response.status == .tooManyRequests)
+                #expect(response.headers[.retryAfter] == "30")
+                #expect(try Self.json(response.body)["error"] as? String == "too-many-requests")
+            }
+            // Bob sees none of her jobs, and cannot take her job's id.
+            try await client.execute(uri: "/v1/jobs/a1", method: .get, headers: asBob) {
+                #expect($0.status == .notFound)
+            }
+            try await client.execute(uri: "/v1/jobs/a1/cancel", method: .post, headers: asBob) {
+                #expect($0.status == .notFound)
+            }
+            try await client.execute(uri: "/v1/jobs/a1", method: .put, headers: asBob, body: body) {
+                #expect($0.status == .conflict)
+            }
+            try await client.execute(uri: "/v1/jobs", method: .get, headers: asBob) { response async throws in
+                #expect((try Self.json(response.body)["jobs"] as? [Any])?.isEmpty == true)
+            }
+            try await client.execute(uri: "/v1/jobs/a1", method: .get, headers: asAlice) {
+                #expect($0.status == .ok)
+            }
+        }
+    }
 }
 
 /// Runs `executable` and returns its standard output; throws on a non-zero exit.
@@ -371,4 +426,5 @@ func runProcess(_ executable: String, _ arguments: [String]) throws -> Data {
     struct Failed: Error { var status: Int32 }
     guard process.terminationStatus == 0 else { throw Failed(status: process.terminationStatus) }
     return data
+
 }

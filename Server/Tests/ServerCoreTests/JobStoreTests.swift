@@ -48,7 +48,7 @@ import Testing
             _ = try await store.createJob(
                 NewJob(id: "c", book: book, options: JobOptions(rate: 200), idempotencyKey: "key-1"), now: now)
         }
-        #expect(try await store.jobs(limit: 10).count == 1)
+        #expect(try await store.jobs(limit: 10, owner: nil).count == 1)
     }
 
     @Test func aJobNeedsAStoredBook() async throws {
@@ -192,5 +192,37 @@ import Testing
         let job = try #require(try await reopened.job(id: "j"))
         #expect(job.options.chapters == [1, 3])
         #expect(try await reopened.claim(owner: "w", lease: 30, now: now)?.kind == .plan)
+    }
+
+    @Test func aTokenHasLimitsOnQueuedAndRunningJobs() async throws {
+        defer { folder.remove() }
+        let token = Token(name: "alice", maxRunning: 1, maxQueued: 2)
+        try await store.addToken(token, secretSHA256: TokenSecret.sha256("secret"), now: now)
+        #expect(try await store.token(secretSHA256: TokenSecret.sha256("secret")) == token)
+        #expect(try await store.token(secretSHA256: TokenSecret.sha256("other")) == nil)
+        await #expect(throws: JobStoreError.tokenExists("alice")) {
+            try await store.addToken(token, secretSHA256: TokenSecret.sha256("again"), now: now)
+        }
+        _ = try await store.createJob(NewJob(id: "a1", book: book, options: JobOptions(), owner: token), now: now)
+        _ = try await store.createJob(NewJob(id: "a2", book: book, options: JobOptions(), owner: token), now: now)
+        await #expect(throws: JobStoreError.tooManyQueued(limit: 2)) {
+            _ = try await store.createJob(NewJob(id: "a3", book: book, options: JobOptions(), owner: token), now: now)
+        }
+        // Another owner's queue is its own.
+        _ = try await store.createJob(NewJob(id: "b1", book: book, options: JobOptions()), now: now)
+        #expect(try await store.jobs(limit: 10, owner: "alice").map(\.id).sorted() == ["a1", "a2"])
+        #expect(try await store.jobs(limit: 10, owner: nil).count == 3)
+        // One running job at a time for alice: her second plan waits, b1's does not.
+        let first = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        #expect(first.jobID == "a1")
+        let second = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        #expect(second.jobID == "b1")
+        #expect(try await store.claim(owner: "w", lease: 30, now: now) == nil)
+        // A job started: a third may be queued again.
+        _ = try await store.createJob(NewJob(id: "a3", book: book, options: JobOptions(), owner: token), now: now)
+        // The same id or key from another token is not its job.
+        await #expect(throws: JobStoreError.self) {
+            _ = try await store.createJob(NewJob(id: "a1", book: book, options: JobOptions()), now: now)
+        }
     }
 }

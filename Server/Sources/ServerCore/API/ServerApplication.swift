@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdAuth
 import Logging
 import OpenAPIHummingbird
 import OpenAPIRuntime
@@ -25,9 +26,14 @@ package struct ServiceContext: Sendable {
 package struct ServiceLimits: Sendable {
     /// Largest book accepted, checked on Content-Length and while the body streams in.
     package var maxUploadBytes: Int64
+    /// Every `/v1` request needs a bearer token the store knows (`--auth`).
+    package var requireTokens: Bool
+    /// What a 429 tells the client to wait, in seconds.
+    package var retryAfterSeconds: Int = 30
 
-    package init(maxUploadBytes: Int64 = 200 << 20) {
+    package init(maxUploadBytes: Int64 = 200 << 20, requireTokens: Bool = false) {
         self.maxUploadBytes = maxUploadBytes
+        self.requireTokens = requireTokens
     }
 }
 
@@ -51,6 +57,7 @@ package enum ServerApplication {
     > {
         let router = Router()
         router.middlewares.add(JSONErrorMiddleware(logger: logger))
+        if limits.requireTokens { router.middlewares.add(BearerTokenMiddleware(store: context.store)) }
         let api = ServiceAPI(context: context, limits: limits, logger: logger)
         try api.registerHandlers(on: router)
         return router
@@ -127,6 +134,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case 400: return "bad-request"
         case 404: return "not-found"
         case 405: return "method-not-allowed"
+        case 401: return "unauthorized"
         case 409: return "conflict"
         case 413: return "too-large"
         case 415: return "unsupported-media-type"
@@ -145,5 +153,32 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(
             status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: Array(body ?? Data()))))
+    }
+}
+
+/// The token a request came with, for the handlers (nil when the server runs without `--auth`).
+enum RequestIdentity {
+    @TaskLocal static var token: Token?
+}
+
+/// With `--auth`: a `/v1` request needs `Authorization: Bearer <secret>` naming a stored token
+/// (the store keeps the secret's SHA-256 only); else 401.
+struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
+    let store: any JobStore
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        guard request.uri.path.hasPrefix("/v1/") else { return try await next(request, context) }
+        guard let bearer = request.headers.bearer,
+            let token = try await store.token(secretSHA256: TokenSecret.sha256(bearer.token))
+        else {
+            var response = JSONErrorMiddleware<Context>.response(
+                status: .unauthorized, code: "unauthorized",
+                message: "this server needs Authorization: Bearer <token> (epub2audio-server token create)")
+            response.headers[.wwwAuthenticate] = "Bearer"
+            return response
+        }
+        return try await RequestIdentity.$token.withValue(token) { try await next(request, context) }
     }
 }

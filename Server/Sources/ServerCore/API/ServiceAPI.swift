@@ -89,7 +89,7 @@ struct ServiceAPI: APIProtocol {
     func listJobs(_ input: Operations.listJobs.Input) async throws -> Operations.listJobs.Output {
         let limit = input.query.limit ?? 100
         guard (1...1000).contains(limit) else { return .badRequest(.init("bad-request", "limit must be 1 to 1000")) }
-        let jobs = try await store.jobs(limit: limit).map(Self.job)
+        let jobs = try await store.jobs(limit: limit, owner: RequestIdentity.token?.name).map(Self.job)
         return .ok(.init(body: .json(.init(jobs: jobs))))
     }
 
@@ -107,6 +107,7 @@ struct ServiceAPI: APIProtocol {
         case .bad(let error): return .badRequest(error)
         case .notFound(let error): return .notFound(error)
         case .conflict(let error): return .conflict(error)
+        case .tooMany(let error): return .tooManyRequests(error)
         }
     }
 
@@ -121,19 +122,20 @@ struct ServiceAPI: APIProtocol {
         case .bad(let error): return .badRequest(error)
         case .notFound(let error): return .notFound(error)
         case .conflict(let error): return .conflict(error)
+        case .tooMany(let error): return .tooManyRequests(error)
         }
     }
 
     func getJob(_ input: Operations.getJob.Input) async throws -> Operations.getJob.Output {
         guard Identifiers.isJobID(input.path.id) else { return .badRequest(Self.badJobID) }
-        guard let job = try await store.job(id: input.path.id) else { return .notFound(Self.noJob(input.path.id)) }
+        guard let job = try await visibleJob(input.path.id) else { return .notFound(Self.noJob(input.path.id)) }
         return .ok(.init(body: .json(Self.job(job))))
     }
 
     func deleteJob(_ input: Operations.deleteJob.Input) async throws -> Operations.deleteJob.Output {
         let id = input.path.id
         guard Identifiers.isJobID(id) else { return .badRequest(Self.badJobID) }
-        guard try await store.job(id: id) != nil else { return .notFound(Self.noJob(id)) }
+        guard try await visibleJob(id) != nil else { return .notFound(Self.noJob(id)) }
         // Cancel first: a worker making one of its sections stops at its next heartbeat.
         _ = try await store.cancelJob(id: id, now: Date())
         _ = try await store.deleteJob(id: id)
@@ -143,7 +145,9 @@ struct ServiceAPI: APIProtocol {
 
     func cancelJob(_ input: Operations.cancelJob.Input) async throws -> Operations.cancelJob.Output {
         guard Identifiers.isJobID(input.path.id) else { return .badRequest(Self.badJobID) }
-        guard let job = try await store.cancelJob(id: input.path.id, now: Date()) else {
+        guard try await visibleJob(input.path.id) != nil,
+            let job = try await store.cancelJob(id: input.path.id, now: Date())
+        else {
             return .notFound(Self.noJob(input.path.id))
         }
         return .ok(.init(body: .json(Self.job(job))))
@@ -159,7 +163,7 @@ struct ServiceAPI: APIProtocol {
             }
             after = value
         }
-        guard try await store.job(id: id) != nil else { return .notFound(Self.noJob(id)) }
+        guard try await visibleJob(id) != nil else { return .notFound(Self.noJob(id)) }
         let stream = EventStream(store: store, jobID: id, after: after)
         return .ok(
             .init(
@@ -172,7 +176,7 @@ struct ServiceAPI: APIProtocol {
         let name = input.path.name
         guard Identifiers.isJobID(id) else { return .badRequest(Self.badJobID) }
         // Only a name the job lists reaches the file system.
-        guard let job = try await store.job(id: id), let output = job.outputs.first(where: { $0.name == name }) else {
+        guard let job = try await visibleJob(id), let output = job.outputs.first(where: { $0.name == name }) else {
             return .notFound(.init("not-found", "job \(id) has no output named '\(name)'"))
         }
         let path = try blobs.outputPath(jobID: id, name: output.name)
@@ -206,12 +210,20 @@ struct ServiceAPI: APIProtocol {
 
     // MARK: Helpers
 
+    /// The job, when the request's token (if any) made it: another token's job does not exist for it.
+    private func visibleJob(_ id: String) async throws -> JobRecord? {
+        guard let job = try await store.job(id: id) else { return nil }
+        if let token = RequestIdentity.token, job.owner != token.name { return nil }
+        return job
+    }
+
     private enum Creation {
         case created(Components.Schemas.Job)
         case existing(Components.Schemas.Job)
         case bad(Components.Responses.BadRequest)
         case notFound(Components.Responses.NotFound)
         case conflict(Components.Responses.Conflict)
+        case tooMany(Components.Responses.TooManyRequests)
     }
 
     private func create(id: String, request: Components.Schemas.JobRequest, key: String?) async throws -> Creation {
@@ -227,12 +239,16 @@ struct ServiceAPI: APIProtocol {
         }
         do {
             let (job, created) = try await store.createJob(
-                NewJob(id: id, book: request.book, options: options, idempotencyKey: key), now: Date())
+                NewJob(
+                    id: id, book: request.book, options: options, idempotencyKey: key, owner: RequestIdentity.token),
+                now: Date())
             return created ? .created(Self.job(job)) : .existing(Self.job(job))
         } catch let error as JobStoreError {
             switch error {
             case .conflict: return .conflict(.init("conflict", error.description))
             case .bookNotFound: return .notFound(.init("not-found", error.description))
+            case .tooManyQueued: return .tooMany(.init(limits.retryAfterSeconds, error.description))
+            case .tokenExists: return .conflict(.init("conflict", error.description))
             }
         }
     }
@@ -323,4 +339,12 @@ extension Components.Responses.TooLarge {
 
 extension Components.Responses.Unprocessable {
     init(_ code: String, _ message: String) { self.init(body: .json(.init(error: code, message: message))) }
+}
+
+extension Components.Responses.TooManyRequests {
+    init(_ retryAfter: Int, _ message: String) {
+        self.init(
+            headers: .init(Retry_hyphen_After: retryAfter),
+            body: .json(.init(error: "too-many-requests", message: message)))
+    }
 }

@@ -16,6 +16,8 @@ package enum TaskKind: String, Sendable, Codable {
 /// A job as the store keeps it.
 package struct JobRecord: Sendable, Equatable {
     package var id: String
+    /// The name of the token that made the job; nil without `--auth`.
+    package var owner: String?
     package var book: String
     /// The job's options as canonical JSON (`JobOptions`).
     package var options: JobOptions
@@ -57,16 +59,34 @@ package struct NewJob: Sendable {
     package var book: String
     package var options: JobOptions
     package var idempotencyKey: String?
+    /// The token that makes it (its limits apply); nil without `--auth`.
+    package var owner: Token?
 
-    package init(id: String, book: String, options: JobOptions, idempotencyKey: String? = nil) {
+    package init(id: String, book: String, options: JobOptions, idempotencyKey: String? = nil, owner: Token? = nil) {
         self.id = id
         self.book = book
         self.options = options
         self.idempotencyKey = idempotencyKey
+        self.owner = owner
     }
 
     /// What "the same body" means: the book and the options with their defaults filled in.
     package var bodyFingerprint: String { book + " " + options.canonicalJSON }
+}
+
+/// A bearer token: the store keeps only the SHA-256 of its secret.
+package struct Token: Sendable, Equatable {
+    package var name: String
+    /// Jobs of this token whose sections may run at once; the others wait in the queue.
+    package var maxRunning: Int
+    /// Jobs of this token that may wait in the queue; one more is refused with 429.
+    package var maxQueued: Int
+
+    package init(name: String, maxRunning: Int, maxQueued: Int) {
+        self.name = name
+        self.maxRunning = maxRunning
+        self.maxQueued = maxQueued
+    }
 }
 
 /// A task a worker holds: it must heartbeat before `leaseUntil`, and complete with the same owner
@@ -120,9 +140,16 @@ package enum JobStoreError: Error, Equatable, CustomStringConvertible {
     /// The id or idempotency key names a job made with another body.
     case conflict(String)
     case bookNotFound(String)
+    /// The token has `limit` queued jobs already.
+    case tooManyQueued(limit: Int)
+    /// A token with this name exists.
+    case tokenExists(String)
 
     package var description: String {
         switch self {
+        case .tooManyQueued(let limit):
+            return "this token has \(limit) queued jobs, its limit; try again when one has started"
+        case .tokenExists(let name): return "a token named \(name) exists"
         case .conflict(let message): return message
         case .bookNotFound(let sha): return "no book \(sha) is stored; upload it with PUT /v1/books/\(sha) first"
         }
@@ -145,7 +172,8 @@ package protocol JobStore: Sendable {
     /// (`created` false). - Throws: `JobStoreError.conflict` when it names another body.
     func createJob(_ job: NewJob, now: Date) async throws -> (job: JobRecord, created: Bool)
     func job(id: String) async throws -> JobRecord?
-    func jobs(limit: Int) async throws -> [JobRecord]
+    /// The newest jobs; only `owner`'s when given.
+    func jobs(limit: Int, owner: String?) async throws -> [JobRecord]
     /// Cancels a job that is not finished; returns it as it is after.
     func cancelJob(id: String, now: Date) async throws -> JobRecord?
     /// Removes the job and its tasks and events; false when there was none.
@@ -168,6 +196,11 @@ package protocol JobStore: Sendable {
     func appendEvent(jobID: String, type: String, data: String, now: Date) async throws
     /// A job's events after `after` (an event id), oldest first.
     func events(jobID: String, after: Int64, limit: Int) async throws -> [JobEvent]
+    /// Stores a token under the SHA-256 of its secret.
+    func addToken(_ token: Token, secretSHA256: String, now: Date) async throws
+    /// The token whose secret hashes to `secretSHA256`.
+    func token(secretSHA256: String) async throws -> Token?
+
     /// True when the store answers.
     func isReady() async -> Bool
 }

@@ -44,6 +44,16 @@ package final class SQLiteJobStore: JobStore {
                     CREATE INDEX events_job ON events(job_id, id);
                     """)
         }
+        migrator.registerMigration("v2-tokens") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE tokens (
+                        secret_sha256 TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE,
+                        max_running INTEGER NOT NULL, max_queued INTEGER NOT NULL, created REAL NOT NULL);
+                    ALTER TABLE jobs ADD COLUMN owner TEXT;
+                    CREATE INDEX jobs_owner ON jobs(owner, state);
+                    """)
+        }
         return migrator
     }
 
@@ -83,7 +93,9 @@ package final class SQLiteJobStore: JobStore {
         let id = try await transaction { db -> (String, Bool) in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM books WHERE sha256 = ?", arguments: [job.book]) ?? false
             else { throw JobStoreError.bookNotFound(job.book) }
-            if let key = job.idempotencyKey,
+            // An idempotency key is the token's own: two tokens may use the same one.
+            let key = job.idempotencyKey.map { (job.owner?.name ?? "") + "\u{0}" + $0 }
+            if let key,
                 let row = try Row.fetchOne(
                     db, sql: "SELECT id, fingerprint FROM jobs WHERE idempotency_key = ?", arguments: [key])
             {
@@ -92,22 +104,29 @@ package final class SQLiteJobStore: JobStore {
                 }
                 return (row["id"], false)
             }
-            if let fingerprint = try String.fetchOne(
-                db, sql: "SELECT fingerprint FROM jobs WHERE id = ?", arguments: [job.id])
+            if let row = try Row.fetchOne(
+                db, sql: "SELECT fingerprint, owner FROM jobs WHERE id = ?", arguments: [job.id])
             {
-                guard fingerprint == job.bodyFingerprint else {
+                guard row["fingerprint"] == job.bodyFingerprint, row["owner"] as String? == job.owner?.name else {
                     throw JobStoreError.conflict("job \(job.id) exists with another body")
                 }
                 return (job.id, false)
             }
+            if let owner = job.owner {
+                let queued =
+                    try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM jobs WHERE owner = ? AND state = 'queued'",
+                        arguments: [owner.name]) ?? 0
+                if queued >= owner.maxQueued { throw JobStoreError.tooManyQueued(limit: owner.maxQueued) }
+            }
             let time = now.timeIntervalSince1970
             try db.execute(
                 sql: """
-                    INSERT INTO jobs (id, book, options, fingerprint, idempotency_key, state, created, updated)
-                    VALUES (?, ?, ?, ?, ?, 'queued', ?, ?)
+                    INSERT INTO jobs (id, book, options, fingerprint, idempotency_key, state, created, updated, owner)
+                    VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, ?)
                     """,
                 arguments: [
-                    job.id, job.book, job.options.canonicalJSON, job.bodyFingerprint, job.idempotencyKey, time, time,
+                    job.id, job.book, job.options.canonicalJSON, job.bodyFingerprint, key, time, time, job.owner?.name,
                 ])
             try Self.insertTask(db, jobID: job.id, kind: .plan, section: 0, now: time)
             try Self.event(db, jobID: job.id, type: "state", data: ["state": JobState.queued.rawValue], now: time)
@@ -125,11 +144,37 @@ package final class SQLiteJobStore: JobStore {
         }
     }
 
-    package func jobs(limit: Int) async throws -> [JobRecord] {
+    package func jobs(limit: Int, owner: String?) async throws -> [JobRecord] {
         try await pool.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM jobs ORDER BY created DESC, rowid DESC LIMIT ?", arguments: [limit]
+                db,
+                sql: """
+                    SELECT * FROM jobs WHERE (? IS NULL OR owner = ?) ORDER BY created DESC, rowid DESC LIMIT ?
+                    """,
+                arguments: [owner, owner, limit]
             ).map { try Self.record(db, row: $0) }
+        }
+    }
+
+    package func addToken(_ token: Token, secretSHA256: String, now: Date) async throws {
+        try await transaction { db in
+            guard
+                try Bool.fetchOne(db, sql: "SELECT 1 FROM tokens WHERE name = ?", arguments: [token.name]) == nil
+            else { throw JobStoreError.tokenExists(token.name) }
+            try db.execute(
+                sql: """
+                    INSERT INTO tokens (secret_sha256, name, max_running, max_queued, created) VALUES (?, ?, ?, ?, ?)
+                    """,
+                arguments: [secretSHA256, token.name, token.maxRunning, token.maxQueued, now.timeIntervalSince1970])
+        }
+    }
+
+    package func token(secretSHA256: String) async throws -> Token? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT name, max_running, max_queued FROM tokens WHERE secret_sha256 = ?",
+                arguments: [secretSHA256]
+            ).map { Token(name: $0["name"], maxRunning: $0["max_running"], maxQueued: $0["max_queued"]) }
         }
     }
 
@@ -179,6 +224,9 @@ package final class SQLiteJobStore: JobStore {
                         SELECT t.job_id, t.kind, t.section, t.attempts, j.book, j.options, j.plan
                         FROM tasks t JOIN jobs j ON j.id = t.job_id
                         WHERE t.state = 'queued' AND j.state IN ('queued', 'running')
+                          AND (j.state = 'running' OR j.owner IS NULL
+                               OR (SELECT COUNT(*) FROM jobs r WHERE r.owner = j.owner AND r.state = 'running')
+                                  < COALESCE((SELECT max_running FROM tokens k WHERE k.name = j.owner), 1000000000))
                         ORDER BY t.created, j.created, t.kind = 'section', t.section LIMIT 1
                         """)
             else { return nil }
@@ -446,7 +494,7 @@ package final class SQLiteJobStore: JobStore {
         let outputs: String = row["outputs"]
         let expires: Double? = row["expires"]
         return JobRecord(
-            id: id, book: row["book"], options: try JobOptions.decode(row["options"]),
+            id: id, owner: row["owner"], book: row["book"], options: try JobOptions.decode(row["options"]),
             state: JobState(rawValue: row["state"]) ?? .failed, error: row["error"],
             created: Date(timeIntervalSince1970: row["created"]), updated: Date(timeIntervalSince1970: row["updated"]),
             expires: expires.map(Date.init(timeIntervalSince1970:)), audioSeconds: row["audio_seconds"],
