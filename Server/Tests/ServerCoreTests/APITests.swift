@@ -45,6 +45,14 @@ import Testing
             try await client.execute(uri: "/readyz", method: .get) { response async throws in
                 #expect(response.status == .ok)
             }
+            try await client.execute(uri: "/metrics", method: .get) { response async throws in
+                #expect(response.status == .ok)
+                let text = String(buffer: response.body)
+                #expect(text.contains("epub2audio_jobs{state=\"queued\"} 0"))
+                #expect(text.contains("epub2audio_tasks{kind=\"section\",state=\"running\"} 0"))
+                // The requests before this one were counted.
+                #expect(text.contains("epub2audio_http_requests_total{code=\"200\"} 2"))
+            }
             try await client.execute(uri: "/no/such/route", method: .get) { response async throws in
                 #expect(response.status == .notFound)
             }

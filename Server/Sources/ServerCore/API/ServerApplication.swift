@@ -13,6 +13,8 @@ package struct ServiceContext: Sendable {
     package var worker: WorkerConfiguration
     /// False: this process serves the API only (`--slots 0`); workers elsewhere run the tasks.
     package var runsWorkers: Bool
+    /// What `/metrics` shows.
+    package var metrics = ServiceMetrics()
 
     package init(store: any JobStore, blobs: any BlobStore, worker: WorkerConfiguration, runsWorkers: Bool) {
         self.store = store
@@ -56,6 +58,8 @@ package enum ServerApplication {
         BasicRequestContext
     > {
         let router = Router()
+        // Outermost: the metrics see the status the client gets, the JSON errors' too.
+        router.middlewares.add(MetricsMiddleware(metrics: context.metrics))
         router.middlewares.add(JSONErrorMiddleware(logger: logger))
         if limits.requireTokens { router.middlewares.add(BearerTokenMiddleware(store: context.store)) }
         let api = ServiceAPI(context: context, limits: limits, logger: logger)

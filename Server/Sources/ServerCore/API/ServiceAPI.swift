@@ -26,6 +26,10 @@ struct ServiceAPI: APIProtocol {
         return .ok(.init(body: .json(.init(status: "ready"))))
     }
 
+    func metrics(_ input: Operations.metrics.Input) async throws -> Operations.metrics.Output {
+        .ok(.init(body: .plainText(HTTPBody(try await context.metrics.exposition(store: store)))))
+    }
+
     func listVoices(_ input: Operations.listVoices.Input) async throws -> Operations.listVoices.Output {
         let voices = ConversionAdapter.voices().map {
             Components.Schemas.Voice(identifier: $0.identifier, name: $0.name, languages: $0.languages)

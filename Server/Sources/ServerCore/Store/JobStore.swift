@@ -201,6 +201,9 @@ package protocol JobStore: Sendable {
     /// The token whose secret hashes to `secretSHA256`.
     func token(secretSHA256: String) async throws -> Token?
 
+    /// How many jobs are in each state, and tasks in each (kind, state): what `/metrics` shows.
+    func counts() async throws -> (jobs: [String: Int], tasks: [String: Int])
+
     /// True when the store answers.
     func isReady() async -> Bool
 }

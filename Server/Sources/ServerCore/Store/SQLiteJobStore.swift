@@ -392,6 +392,20 @@ package final class SQLiteJobStore: JobStore {
         }
     }
 
+    package func counts() async throws -> (jobs: [String: Int], tasks: [String: Int]) {
+        try await pool.read { db in
+            var jobs: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM jobs GROUP BY state") {
+                jobs[row["state"]] = row["n"]
+            }
+            var tasks: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT kind, state, COUNT(*) AS n FROM tasks GROUP BY kind, state") {
+                tasks[(row["kind"] as String) + "/" + (row["state"] as String)] = row["n"]
+            }
+            return (jobs, tasks)
+        }
+    }
+
     package func isReady() async -> Bool {
         (try? await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
     }
