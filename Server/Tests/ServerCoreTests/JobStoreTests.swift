@@ -225,4 +225,18 @@ import Testing
             _ = try await store.createJob(NewJob(id: "a1", book: book, options: JobOptions()), now: now)
         }
     }
+
+    @Test func finishedJobsExpire() async throws {
+        defer { folder.remove() }
+        let store = try SQLiteJobStore(path: folder.path + "/expiry.sqlite", outputLifetime: 60)
+        _ = try await store.addBook(sha256: book, size: 1)
+        _ = try await store.createJob(NewJob(id: "old", book: book, options: JobOptions()), now: now)
+        _ = try await store.createJob(NewJob(id: "live", book: book, options: JobOptions()), now: now)
+        _ = try await store.cancelJob(id: "old", now: now)
+        let job = try #require(try await store.job(id: "old"))
+        #expect(job.expires == now.addingTimeInterval(60))
+        #expect(try await store.expiredJobs(now: now.addingTimeInterval(59)).isEmpty)
+        // A job that has not finished never expires.
+        #expect(try await store.expiredJobs(now: now.addingTimeInterval(3600)) == ["old"])
+    }
 }

@@ -327,7 +327,7 @@ package final class SQLiteJobStore: JobStore {
                 if let error { data["error"] = error }
                 try Self.event(db, jobID: task.jobID, type: "state", data: data, now: time)
             case .failed(let message, let retry):
-                try Self.fail(db, task: task, message: message, retry: retry, now: time)
+                try Self.fail(db, task: task, message: message, retry: retry, now: time, lifetime: self.outputLifetime)
             }
             return true
         }
@@ -353,7 +353,8 @@ package final class SQLiteJobStore: JobStore {
                     try Self.setTask(db, task, state: "cancelled", result: nil, error: nil)
                 } else {
                     try Self.fail(
-                        db, task: task, message: "the worker stopped answering (lease expired)", retry: true, now: time)
+                        db, task: task, message: "the worker stopped answering (lease expired)", retry: true, now: time,
+                        lifetime: self.outputLifetime)
                 }
             }
             return rows.count
@@ -431,7 +432,9 @@ package final class SQLiteJobStore: JobStore {
 
     /// A failed attempt: back to the queue while attempts remain and a retry may help; else failed
     /// for good (a plan or finalize task that fails fails the job).
-    private static func fail(_ db: Database, task: ClaimedTask, message: String, retry: Bool, now: Double) throws {
+    private static func fail(
+        _ db: Database, task: ClaimedTask, message: String, retry: Bool, now: Double, lifetime: TimeInterval
+    ) throws {
         if retry && task.attempt < maxAttempts {
             try db.execute(
                 sql: """
@@ -457,7 +460,7 @@ package final class SQLiteJobStore: JobStore {
         case .plan, .finalize:
             try db.execute(
                 sql: "UPDATE jobs SET state = 'failed', error = ?, updated = ?, expires = ? WHERE id = ?",
-                arguments: [message, now, now + 7 * 24 * 3600, task.jobID])
+                arguments: [message, now, now + lifetime, task.jobID])
             try event(
                 db, jobID: task.jobID, type: "state", data: ["state": JobState.failed.rawValue, "error": message],
                 now: now)
