@@ -131,6 +131,19 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/uploads").isEmpty)
     }
 
+    @Test func staleUploadsAreRemovedAtStart() throws {
+        defer { folder.remove() }
+        let uploads = folder.path + "/uploads/"
+        try FileManager.default.createDirectory(atPath: uploads, withIntermediateDirectories: true)
+        for name in ["old.part", "new.part"] {
+            _ = FileManager.default.createFile(atPath: uploads + name, contents: Data([1]))
+        }
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-2 * 24 * 3600)], ofItemAtPath: uploads + "old.part")
+        _ = try DiskBlobStore(root: folder.path)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: uploads) == ["new.part"])
+    }
+
     @Test func bookListingIsTheCLIContract() async throws {
         defer { folder.remove() }
         let sha = sha256Hex(Self.sample)

@@ -19,6 +19,10 @@ struct ServiceAPI: APIProtocol {
     }
 
     func ready(_ input: Operations.ready.Input) async throws -> Operations.ready.Output {
+        guard blobs.isReady() else {
+            return .serviceUnavailable(
+                .init(body: .json(.init(error: "unavailable", message: "the data folder is not writable"))))
+        }
         guard await store.isReady() else {
             return .serviceUnavailable(
                 .init(body: .json(.init(error: "unavailable", message: "the job store does not answer"))))

@@ -20,6 +20,8 @@ package protocol BlobStore: Sendable {
     func outputPath(jobID: String, name: String) throws -> String
     /// Removes everything a job wrote.
     func removeJob(_ jobID: String) throws
+    /// True when books and outputs can be written.
+    func isReady() -> Bool
 }
 
 /// Why a blob could not be stored.
@@ -49,6 +51,26 @@ package struct DiskBlobStore: BlobStore {
             try FileManager.default.createDirectory(
                 atPath: self.root + "/" + folder, withIntermediateDirectories: true)
         }
+        removeStaleUploads(olderThan: 24 * 3600)
+    }
+
+    /// Uploads a crash left behind: a live upload writes its file at least every few seconds.
+    func removeStaleUploads(olderThan age: TimeInterval) {
+        let folder = root + "/uploads"
+        let limit = Date().addingTimeInterval(-age)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".part") {
+            let path = folder + "/" + name
+            if let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                modified < limit
+            {
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
+    }
+
+    package func isReady() -> Bool {
+        FileManager.default.isWritableFile(atPath: root + "/uploads")
+            && FileManager.default.isWritableFile(atPath: root + "/jobs")
     }
 
     package func putBook<Body: AsyncSequence & Sendable>(sha256: String, body: Body, limit: Int64) async throws
