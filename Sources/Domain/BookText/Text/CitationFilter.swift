@@ -304,7 +304,33 @@ public enum CitationFilter {
         if word.hasSuffix("'s") || word.hasSuffix("’s") { word.removeLast(2) }
         guard word.count >= 2, let first = word.unicodeScalars.first, first.properties.isUppercase else { return false }
         let lower = word.lowercased()
-        return !notAuthors.contains(lower) && !notNamesBeforeYear.contains(lower)
+        return !notAuthors.contains(lower) && !notNamesBeforeYear.contains(lower) && !namesAWork(before: t)
+    }
+
+    /// Words that introduce the title of a work: "the film Titanic (1997)", "the novel Emma (1815)".
+    private static let workNouns: Set<String> = [
+        "film", "movie", "picture", "documentary", "novel", "book", "novella", "story", "poem", "play", "opera",
+        "musical", "ballet", "symphony", "album", "song", "single", "record", "series", "show", "sitcom", "game",
+        "painting", "magazine", "newspaper", "journal", "ship", "the", "le", "la", "les", "der", "die", "das",
+    ]
+
+    /// Whether the capitalised words ending `text` are the title of a work rather than an author:
+    /// the word before them is "the", a noun such as "film", or a possessive ("Cameron's Titanic").
+    private static func namesAWork(before text: Substring) -> Bool {
+        var words = text.split(separator: " ").suffix(5)
+        // Skip the capitalised words of the name itself.
+        while let last = words.last, let first = last.unicodeScalars.first, first.properties.isUppercase {
+            words.removeLast()
+            if words.isEmpty { return false }
+            // "Cameron's Titanic": a possessive name before the title.
+            if let previous = words.last, let head = previous.unicodeScalars.first, head.properties.isUppercase,
+                previous.hasSuffix("'s") || previous.hasSuffix("’s")
+            {
+                return true
+            }
+        }
+        guard let before = words.last else { return false }
+        return workNouns.contains(before.lowercased())
     }
 
     /// Whether the text inside parentheses is one or more citations.
