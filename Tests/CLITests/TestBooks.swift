@@ -253,6 +253,8 @@ struct WAVInfo {
     var sampleRate: UInt32
     var bitsPerSample: UInt16
     var dataBytes: Int
+    /// Where the samples start in the file.
+    var dataOffset = 0
     var frames: Int { dataBytes / max(1, Int(channels) * Int(bitsPerSample) / 8) }
     var seconds: Double { Double(frames) / Double(sampleRate) }
 }
@@ -272,6 +274,7 @@ func readWAV(_ data: Data) throws -> WAVInfo {
     var offset = 12
     var format: (UInt16, UInt16, UInt32, UInt16)?
     var dataBytes: Int?
+    var dataOffset = 0
     while offset + 8 <= bytes.count {
         let id = tag(offset)
         let size = Int(u32(offset + 4))
@@ -281,11 +284,13 @@ func readWAV(_ data: Data) throws -> WAVInfo {
             format = (u16(body), u16(body + 2), u32(body + 4), u16(body + 14))
         } else if id == "data" {
             dataBytes = size
+            dataOffset = body
         }
         offset = body + size + (size & 1)
     }
     guard let format else { throw WAVError.noFormat }
     guard let dataBytes else { throw WAVError.noData }
     return WAVInfo(
-        format: format.0, channels: format.1, sampleRate: format.2, bitsPerSample: format.3, dataBytes: dataBytes)
+        format: format.0, channels: format.1, sampleRate: format.2, bitsPerSample: format.3, dataBytes: dataBytes,
+        dataOffset: dataOffset)
 }
