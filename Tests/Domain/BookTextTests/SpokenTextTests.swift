@@ -195,6 +195,17 @@ import Testing
         let figures =
             "<table><tr><th>Year</th><th>Count</th></tr><tr><td>1901</td><td>12</td></tr><tr><td>1902</td><td>14</td></tr></table>"
         #expect(try text(figures) == ["Table omitted."])
+        // Names and their years: more words than figures, whatever the header says.
+        let names =
+            "<table><tr><th>Governor</th><th>Term</th></tr><tr><td>James Edward Oglethorpe</td><td>1732-1743</td></tr>"
+            + "<tr><td>William Stephens</td><td>1743-1751</td></tr></table>"
+        #expect(
+            try text(names) == ["Governor, Term", "James Edward Oglethorpe, 1732-1743", "William Stephens, 1743-1751"])
+        // A label and its figures: the header's words do not make it a table of words.
+        let counts =
+            "<table><tr><th>Wheel name</th><th>Teeth count</th><th>Turns per day</th></tr>"
+            + "<tr><td>Units</td><td>10</td><td>240</td></tr><tr><td>Tens</td><td>10</td><td>24</td></tr></table>"
+        #expect(try text(counts) == ["Table omitted."])
     }
 
     @Test func footnotesAreSkippedOrReadAtTheEnd() throws {
