@@ -26,16 +26,20 @@ extension EndToEnd {
             #expect(listing(scratch.path) == ["empty"])
         }
 
-        @Test("an unknown voice: exit 6, one line, nothing written")
-        func unknownVoice() async throws {
+        /// "no-such-voice" starts like Norwegian ("no"): no tag's shape, so no fallback to it.
+        @Test("an unknown voice: exit 6, one line, nothing written", arguments: ["zz-qq", "no-such-voice", "Englsh"])
+        func unknownVoice(voice: String) async throws {
             let scratch = try Scratch("voice")
             let out = scratch.file("out").path
             let result = try await BinaryRunner.run([
-                Conversions.lighthouse, "--voice", "zz-qq", "--chapters", "9", "-o", out,
+                Conversions.lighthouse, "--voice", voice, "--chapters", "9", "-o", out,
             ])
             #expect(result.status == 6, "exit \(result.status): \(result.stderr)")
             #expect(result.errorLines.count == 1)
-            #expect(result.errorLines.first?.contains("zz-qq") == true)
+            #expect(result.errorLines.first?.contains(voice) == true)
+            if voice == "Englsh" {
+                #expect(result.errorLines.first?.contains("did you mean English") == true, "\(result.stderr)")
+            }
             #expect(listing(scratch.path).isEmpty)
         }
 

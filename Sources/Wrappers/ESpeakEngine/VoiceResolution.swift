@@ -65,8 +65,25 @@ extension ESpeakSpeechEngine {
         }
         if let exact = best({ $0 == key }) { return exact }
         let primary = primaryLanguage(key)
-        guard primary.count >= 2, primary.allSatisfy(\.isLetter) else { return nil }
+        guard isLanguageTag(key) else { return nil }
         return own(primary) ?? best({ $0 == primary }) ?? best({ primaryLanguage($0) == primary })
+    }
+
+    /// Whether `tag` (normalised) has the shape of a language tag whose primary language can stand
+    /// for it: a language of 2–3 letters, then at most a script (`Hant`), a region (`CA`, `419`) and a
+    /// year variant (`1996`). "no-such-voice" is no tag, so it never falls back to Norwegian.
+    static func isLanguageTag(_ tag: String) -> Bool {
+        var subtags = tag.split(separator: "-", omittingEmptySubsequences: false)[...]
+        guard let language = subtags.popFirst(), (2...3).contains(language.count), language.allSatisfy(\.isLetter)
+        else { return false }
+        if let script = subtags.first, script.count == 4, script.allSatisfy(\.isLetter) { subtags.removeFirst() }
+        if let region = subtags.first,
+            (region.count == 2 && region.allSatisfy(\.isLetter)) || (region.count == 3 && region.allSatisfy(\.isNumber))
+        {
+            subtags.removeFirst()
+        }
+        if let variant = subtags.first, variant.count == 4, variant.allSatisfy(\.isNumber) { subtags.removeFirst() }
+        return subtags.isEmpty
     }
 
     /// The primary language subtag, lower case: `fr` for `fr-CA`.
