@@ -426,16 +426,18 @@ struct DocumentFlattener {
             }
             return
         case "math":
-            let alt = e.value(of: "alttext").map(TextCleaner.normalize).flatMap { Self.isPlaceholderAlt($0) ? nil : $0 }
+            // The author's words for it first; else a simple expression read from its markup.
+            let alt =
+                e.value(of: "alttext").map(TextCleaner.normalize).flatMap { Self.isPlaceholderAlt($0) ? nil : $0 }
+                ?? MathSpeech.spoken(e, language: ctx.language)
             if e.value(of: "display") == "block" {
                 flush(ctx)
                 appendBlock(kind: .notice, text: alt ?? "", ctx: ctx, omitted: .math(alt: alt))
             } else if let alt, !alt.isEmpty {
-                buffer += " \(alt) "
-            } else {
-                let text = TextCleaner.normalize(e.rawText)
-                buffer += text.count <= 40 ? " \(text) " : " equation "
-            }
+                buffer += " \(alt)"  // the source's own spacing follows: "x squared."
+            } else if e.rawText.contains(where: { $0.isLetter || $0.isNumber }) {
+                buffer += " equation"  // too large to follow by ear, or markup not covered
+            }  // else a mark alone (an end-of-proof square): nothing to say
             recordAnchorsInside(e)
             return
         case "table":
