@@ -359,6 +359,23 @@ import Testing
         #expect(index.sections[1].reasons.contains { $0.contains("only a heading") })
     }
 
+    @Test func aPictureWithAltTextIsReadAsItsAltText() throws {
+        // A picture book: each page is an image the author described.
+        let pages = [
+            "A small boat leaves the harbour at dawn, its sail full of wind.",
+            "The keeper waves from the top of the lighthouse as the boat passes the rocks.",
+        ]
+        let book = MemoryBook(
+            spine: pages.enumerated().map {
+                ("page\($0.offset).xhtml", "<div><img src='p\($0.offset).png' alt='\($0.element)'/></div>")
+            },
+            toc: pages.indices.map { entry("Page \($0 + 1)", "page\($0).xhtml") })
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.allSatisfy { $0.included }, "\(index.sections.map(\.reasons))")
+        let blocks = try SpokenTextExtractor.blocks(for: index.sections[1], in: book)
+        #expect(blocks.contains { $0.text.contains("The keeper waves") })
+    }
+
     @Test func aTitleOverNumberedPiecesNamesOneWork() throws {
         // A poem in numbered parts: its title stands alone, then "I" and "II".
         let book = MemoryBook(

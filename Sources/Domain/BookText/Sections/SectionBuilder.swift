@@ -651,6 +651,8 @@ struct SectionBuilder {
             var c = d.classification
             // A notes section's text is its notes (read when it is asked for): count them.
             if c.kind == .notes { f.words = range.reduce(0) { $0 + (!$1.1.isOmitted ? $1.1.words : 0) } }
+            // A page that is only pictures the author described is read as their descriptions.
+            if f.words == 0 { f.words = range.reduce(0) { $0 + $1.1.imageWords } }
             if c.role != .body {
                 // Position decides front or back for kinds that can be either.
                 if let firstBody = bodyIndices.first, i < firstBody {
