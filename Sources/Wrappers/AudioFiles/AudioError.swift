@@ -1,3 +1,5 @@
+import Contracts
+
 /// Errors of audio file writing and reading.
 public enum AudioError: Error, Equatable, CustomStringConvertible {
     /// This libsndfile cannot write the format (see `AudioFileWriter.availableFormats()`).

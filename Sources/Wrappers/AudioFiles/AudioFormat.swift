@@ -1,29 +1,7 @@
+import Contracts
 import Foundation
 
-/// An audio file format epub2audio can write (through libsndfile).
-public enum AudioFormat: String, CaseIterable, Codable, Sendable {
-    /// RIFF WAVE, 16-bit PCM. Byte-identical for identical PCM and tags.
-    case wav
-    /// FLAC, lossless, 16-bit. Byte-identical for identical PCM and tags.
-    case flac
-    /// Ogg Vorbis. Not byte-identical between runs: libsndfile picks a random Ogg stream serial.
-    case ogg
-    /// Ogg Opus, at 8, 12, 16, 24 or 48 kHz only: other rates are resampled (22,050 Hz → 24 kHz).
-    /// Not byte-identical between runs (random Ogg stream serial).
-    case opus
-    /// MPEG-1/2 Layer III (LAME). Tags are Latin-1 only (see `AudioTags`).
-    case mp3
-
-    /// File name extension, without the dot.
-    public var fileExtension: String { rawValue }
-
-    /// Whether `SFC_SET_BITRATE_MODE` applies to this format (MP3 only: libsndfile 1.2.0 refuses
-    /// it for Opus).
-    public var supportsBitrateMode: Bool { self == .mp3 }
-
-    /// Whether `SFC_SET_COMPRESSION_LEVEL` applies to this format.
-    public var supportsCompressionLevel: Bool { self != .wav }
-
+extension AudioFormat {
     /// The sample rate a file of this format gets for PCM at `inputRate`: the input rate, except
     /// for Opus, which takes the smallest rate it supports at or above the input (else 48 kHz).
     public func fileSampleRate(forInput inputRate: Int) -> Int {
@@ -32,63 +10,13 @@ public enum AudioFormat: String, CaseIterable, Codable, Sendable {
     }
 }
 
-/// How libsndfile spends bits on lossy formats (`SFC_SET_BITRATE_MODE`).
-public enum BitrateMode: String, CaseIterable, Codable, Sendable {
-    case constant, average, variable
-}
-
-/// A format plus its encoder settings.
-public struct AudioEncoding: Hashable, Codable, Sendable {
-    public var format: AudioFormat
-    /// `SFC_SET_COMPRESSION_LEVEL`, 0...1: 0 is the highest quality (largest file), 1 the smallest
-    /// file. For FLAC it is the lossless compression effort; for Vorbis, Opus and MP3 it picks the
-    /// quality or bitrate. `nil` keeps libsndfile's default.
-    public var compressionLevel: Double?
-    /// `SFC_SET_BITRATE_MODE`, MP3 only; `nil` keeps libsndfile's default. Measured here with
-    /// constant bitrate at 22,050 Hz: level 0 is about 160 kbit/s, 0.9 about 24 kbit/s; level 1.0
-    /// is refused by libsndfile 1.2.0 for MP3.
-    public var bitrateMode: BitrateMode?
-
-    public init(format: AudioFormat, compressionLevel: Double? = nil, bitrateMode: BitrateMode? = nil) {
-        self.format = format
-        self.compressionLevel = compressionLevel
-        self.bitrateMode = bitrateMode
-    }
-}
-
-/// Metadata written into an audio file (`sf_set_string`), before any audio.
+/// How the writer puts `AudioTags` (Contracts) into a file (`sf_set_string`).
 ///
-/// WAV, FLAC, Vorbis and Opus store UTF-8 and keep every field. MP3 (LAME's ID3 tags through
-/// libsndfile) stores Latin-1 only and cuts text fields at 30 bytes: the writer transliterates
-/// what it can (accents stripped from letters outside Latin-1, typographic quotes and dashes made
-/// plain), drops characters it cannot represent, and truncates at 30; see `AudioTags.latin1(_:limit:)`.
-public struct AudioTags: Hashable, Codable, Sendable {
-    public var title: String?
-    public var album: String?
-    public var artist: String?
-    /// Track number as text ("3" or "3/12").
-    public var trackNumber: String?
-    public var genre: String?
-    /// Date as text, usually a year or an ISO 8601 date.
-    public var date: String?
-    public var comment: String?
-
-    public init(
-        title: String? = nil, album: String? = nil, artist: String? = nil, trackNumber: String? = nil,
-        genre: String? = nil, date: String? = nil, comment: String? = nil
-    ) {
-        self.title = title
-        self.album = album
-        self.artist = artist
-        self.trackNumber = trackNumber
-        self.genre = genre
-        self.date = date
-        self.comment = comment
-    }
-
-    /// Whether no field is set.
-    public var isEmpty: Bool { fields.allSatisfy { $0.value == nil } }
-
+/// MP3 (LAME's ID3 tags through libsndfile) stores Latin-1 only and cuts text fields at 30 bytes: the
+/// writer transliterates what it can (accents stripped from letters outside Latin-1, typographic
+/// quotes and dashes made plain), drops characters it cannot represent, and truncates at 30; see
+/// `AudioTags.latin1(_:limit:)`.
+extension AudioTags {
     /// The fields with their names, in a fixed order.
     var fields: [(name: String, value: String?)] {
         [

@@ -65,8 +65,8 @@ final class FakeFileSink: AudioSink {
         }
         handle = try FileHandle(forWritingTo: URL(fileURLWithPath: request.path))
         let header =
-            "FAKE \(request.sampleRate) \(request.encoding.format.rawValue)\n\(request.tags.title)\n"
-            + "\(request.tags.album)\n\(request.tags.artist)\n\(request.tags.trackNumber)\n"
+            "FAKE \(request.sampleRate) \(request.encoding.format.rawValue)\n\(request.tags.title ?? "")\n"
+            + "\(request.tags.album ?? "")\n\(request.tags.artist ?? "")\n\(request.tags.trackNumber ?? "")\n"
         try handle.write(contentsOf: Data(header.utf8))
     }
 

@@ -201,7 +201,7 @@ extension EPUBLink {
 }
 
 /// Which sections to cut and which to read.
-public struct SectionOptions: Hashable, Sendable {
+public struct SectionOptions: Hashable, Sendable, Codable {
     /// Depth of the table of contents that makes sections: nil picks the chapter level (leaves,
     /// except that a chapter's sub-sections inside its own file or titled as sections stay in it);
     /// 1 makes only top-level entries sections, 2 adds their children, and so on.

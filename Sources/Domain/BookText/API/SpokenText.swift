@@ -4,7 +4,7 @@ import Foundation
 import Markup
 
 /// What the spoken text keeps of content that does not read well aloud.
-public struct SpokenTextOptions: Hashable, Sendable {
+public struct SpokenTextOptions: Hashable, Sendable, Codable {
     /// Where footnotes and endnotes go.
     public enum Notes: String, Sendable, Codable, CaseIterable {
         /// Not read (the default): note references are removed, note bodies skipped.

@@ -9,13 +9,14 @@ public struct WorkerJob: Hashable, Sendable, Codable {
     public var settings: AudioSettings
     /// The `.part` file to write, inside the output folder.
     public var partPath: String
-    public var tags: SectionTags
+    /// What the file is tagged with.
+    public var tags: AudioTags
     /// The section's spoken text, when the coordinator sends it (it always does): the worker then
     /// speaks exactly these blocks without opening the book. Nil makes the worker read the book.
     public var blocks: [SpokenBlock]?
 
     public init(
-        book: BookInput, section: Int, settings: AudioSettings, partPath: String, tags: SectionTags,
+        book: BookInput, section: Int, settings: AudioSettings, partPath: String, tags: AudioTags,
         blocks: [SpokenBlock]? = nil
     ) {
         self.book = book

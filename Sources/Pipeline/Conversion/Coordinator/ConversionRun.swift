@@ -77,7 +77,8 @@ final class ConversionRun: Sendable {
         let ownedFiles = Set(existing?.sections.compactMap(\.file) ?? [])
 
         let settings = AudioSettings(
-            voice: request.voice, encoding: request.encoding, chunking: request.chunking, notesMode: request.notesMode,
+            voice: request.voice, encoding: request.encoding, chunking: request.chunking,
+            notes: request.bookOptions.text.notes,
             normalisationVersion: source.normalisationVersion)
         let fingerprint = settings.fingerprint
         let sections = source.sections
@@ -144,9 +145,10 @@ final class ConversionRun: Sendable {
             let previousFile = old?.file != name ? old?.file : nil
             record.file = name
             records.append(record)
-            let tags = SectionTags(
-                title: section.title, album: book.title, artist: book.authors.joined(separator: ", "),
-                trackNumber: section.number)
+            let authors = book.authors.joined(separator: ", ")
+            let tags = AudioTags(
+                title: section.title, album: book.title, artist: authors.isEmpty ? nil : authors,
+                trackNumber: String(section.number), genre: "Audiobook")
             let job = WorkerJob(
                 book: input, section: section.number, settings: settings,
                 partPath: OutputPaths.join(directory, name + ".part"), tags: tags, blocks: blocks)

@@ -9,26 +9,14 @@ internal import Normalization
 extension ConversionEnvironment {
     /// The real parts: EPUBReader + BookText for the text, espeak-ng for speech, libsndfile for files.
     ///
-    /// `BookInput.options` understood: `tocDepth` (an integer), `tables`, `code`, `images`, `math`
-    /// (`notice`, `skip`, `read`), `include` (comma-separated section kinds read besides the body),
-    /// `includeAll` (`true`), `lexicon` (path of a user lexicon file), `normalize` (`false` turns the
-    /// text normalisation off) and `language` (the language whose normalisation rules apply; default:
-    /// the book's). Only one espeak-ng engine can live in a process: run sections in
-    /// worker processes (`ConversionRequest.workerExecutable`) or one conversion at a time.
+    /// Only one espeak-ng engine can live in a process: run sections in worker processes
+    /// (`ConversionRequest.workerExecutable`) or one conversion at a time.
     public static let live = ConversionEnvironment(
         makeSource: { input in try EPUBSectionSource(input: input) },
         makeEngine: { try ESpeakSpeechEngine() },
         makeSink: { request in
-            let format = AudioFiles.AudioFormat(rawValue: request.encoding.format.rawValue) ?? .wav
-            let encoding = AudioFiles.AudioEncoding(
-                format: format, compressionLevel: request.encoding.compressionLevel,
-                bitrateMode: request.encoding.bitrateMode.flatMap { BitrateMode(rawValue: $0.rawValue) })
-            let tags = AudioTags(
-                title: request.tags.title, album: request.tags.album,
-                artist: request.tags.artist.isEmpty ? nil : request.tags.artist,
-                trackNumber: String(request.tags.trackNumber), genre: request.tags.genre)
-            return try AudioFileWriter(
-                path: request.path, encoding: encoding, sampleRate: request.sampleRate, tags: tags)
+            try AudioFileWriter(
+                path: request.path, encoding: request.encoding, sampleRate: request.sampleRate, tags: request.tags)
         })
 }
 
@@ -60,7 +48,7 @@ extension ConversionEnvironment {
     public static func live(reusing indexed: IndexedBook) -> ConversionEnvironment {
         var environment = ConversionEnvironment.live
         environment.makeSource = { input in
-            if input.path == indexed.path, EPUBSectionSource.sectionOptions(input) == indexed.options {
+            if input.path == indexed.path, input.options.sections == indexed.options {
                 return try EPUBSectionSource(input: input, indexed: indexed)
             }
             return try EPUBSectionSource(input: input)
@@ -88,21 +76,9 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
     /// through `TextNormalizer`. Recorded in the manifest, so a change redoes the sections.
     var normalisationVersion: Int { normalizer == nil ? 1 : 2 }
 
-    /// The section options `input` asks for.
-    static func sectionOptions(_ input: BookInput) -> SectionOptions {
-        var sectionOptions = SectionOptions()
-        sectionOptions.tocDepth = input.options["tocDepth"].flatMap { Int($0) }
-        sectionOptions.includeAll = input.options["includeAll"] == "true"
-        sectionOptions.include = Set(
-            (input.options["include"] ?? "").split(separator: ",").compactMap {
-                SectionKind(rawValue: $0.trimmingCharacters(in: .whitespaces))
-            })
-        return sectionOptions
-    }
-
     convenience init(input: BookInput) throws {
         let epub = try EPUBBook.open(path: input.path)
-        let options = Self.sectionOptions(input)
+        let options = input.options.sections
         let index = try SectionIndexer.index(epub, options: options)
         try self.init(
             input: input, indexed: IndexedBook(path: input.path, book: epub, sections: index.sections, options: options)
@@ -112,16 +88,7 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
     init(input: BookInput, indexed: IndexedBook) throws {
         epub = indexed.book
         let index = SectionIndex(sections: indexed.sections)
-        var options = SpokenTextOptions(notes: SpokenTextOptions.Notes(rawValue: input.notesMode) ?? .skip)
-        func omission(_ key: String) -> SpokenTextOptions.Omission? {
-            input.options[key].flatMap { SpokenTextOptions.Omission(rawValue: $0) }
-        }
-        options.tables = omission("tables") ?? options.tables
-        options.code = omission("code") ?? options.code
-        options.images = omission("images") ?? options.images
-        options.math = omission("math") ?? options.math
-        options.language = input.options["language"]
-        textOptions = options
+        textOptions = input.options.text
         spinePaths = SpinePaths(epub.package)
         bookSections = Dictionary(index.sections.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
         // "III" under "Volume I" is named "Volume I — III" in files, tags and the playlist.
@@ -131,11 +98,11 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
                 words: $0.words, included: $0.included)
         }
         let metadata = epub.package.metadata
-        if input.options["normalize"] == "false" {
+        if !input.options.normalize {
             normalizer = nil
         } else {
-            let lexicon = try input.options["lexicon"].map { try Lexicon.load(path: $0) } ?? .empty
-            let language = input.options["language"] ?? metadata.languages.first ?? "en"
+            let lexicon = try input.options.lexiconPath.map { try Lexicon.load(path: $0) } ?? .empty
+            let language = input.options.text.language ?? metadata.languages.first ?? "en"
             normalizer = TextNormalizer(language: language, lexicon: lexicon)
         }
         let fallbackTitle = URL(fileURLWithPath: input.path).deletingPathExtension().lastPathComponent
