@@ -14,7 +14,9 @@ let package = Package(
         .executable(name: "epub2audio", targets: ["EPUB2AudioCLI"]),
         .library(
             name: "EPUB2Audio",
-            targets: ["Contracts", "EPUBReader", "BookText", "Normalization", "Conversion"]),
+            targets: [
+                "Contracts", "EPUBReader", "BookText", "Normalization", "ESpeakEngine", "AudioFiles", "Conversion",
+            ]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -49,10 +51,11 @@ let package = Package(
         // Pipeline: sections → chunks → engine → sink; manifest; resume; workers.
         .target(
             name: "Conversion",
-            dependencies: ["Contracts", "EPUBReader", "BookText", "Normalization", "ESpeakEngine", "AudioFiles"],
+            dependencies: ["Contracts", "EPUBReader", "BookText", "Normalization", "AudioFiles"],
             path: "Sources/Pipeline/Conversion"),
 
-        // CLI: parses flags, calls the library, renders events, maps errors to exit codes.
+        // CLI: parses flags, calls the library, renders events, maps errors to exit codes; the composition
+        // root (espeak-ng speaks, libsndfile writes).
         .executableTarget(
             name: "EPUB2AudioCLI",
             dependencies: [

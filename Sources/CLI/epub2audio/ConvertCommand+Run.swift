@@ -69,7 +69,7 @@ extension ConvertCommand {
         case (_, .auto): mode = stderrStyle.isTerminal ? .bar : .plain
         }
         let renderer = ProgressRenderer(mode: mode, style: stderrStyle)
-        let converter = Converter(environment: .live(reusing: indexed))
+        let converter = Converter(environment: LiveEnvironment.make(reusing: indexed))
         let interruption = InterruptionWatcher()
         let task = Task { try await converter.run(request) { renderer.handle($0) } }
         interruption.onInterrupt { task.cancel() }
@@ -126,7 +126,7 @@ extension ConvertCommand {
         -> Exit
     {
         do {
-            let files = try TextExport.run(request, environment: .live(reusing: indexed))
+            let files = try TextExport.run(request, environment: LiveEnvironment.make(reusing: indexed))
             if !quiet {
                 StandardError.write(
                     "\(files.count) text files written to " + style.bold(request.outputDirectory) + "\n")

@@ -1,10 +1,11 @@
+import AudioFiles
 import Contracts
 import Foundation
 import Testing
 
 @testable import Conversion
 
-/// The live source and sink with a fake engine (espeak-ng is process-global; its own tests cover it).
+/// The EPUB source and the libsndfile writer with a fake engine (espeak-ng is process-global; its own tests cover it).
 @Suite struct LiveEnvironmentTests {
     static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../../samples/the-lighthouse-keepers-daughter.epub").standardizedFileURL.path
@@ -27,9 +28,7 @@ import Testing
     @Test func liveSourceAndWriterWithAFakeEngine() async throws {
         try #require(FileManager.default.fileExists(atPath: Self.sample), "sample book missing: \(Self.sample)")
         let sandbox = try Sandbox()
-        let env = ConversionEnvironment(
-            makeSource: ConversionEnvironment.live.makeSource, makeEngine: { FakeEngine() },
-            makeSink: ConversionEnvironment.live.makeSink)
+        let env = epubEnvironment { FakeEngine() }
         var request = ConversionRequest(
             bookPath: Self.sample, outputDirectory: sandbox.output, voice: VoiceSettings(voice: "en"), jobs: 1)
         request.encoding = AudioEncoding(format: .flac)
@@ -47,4 +46,14 @@ import Testing
         // A second run resumes everything.
         #expect(try await Converter(environment: env).run(request).sectionsSkipped == summary.sectionsDone)
     }
+}
+
+/// The library's EPUB source and the libsndfile writer with `engine`: what the CLI composes, with a
+/// fake engine where espeak-ng is not the subject.
+func epubEnvironment(engine: @escaping @Sendable () throws -> any SpeechEngine) -> ConversionEnvironment {
+    .epub(
+        makeEngine: engine,
+        makeSink: {
+            try AudioFileWriter(path: $0.path, encoding: $0.encoding, sampleRate: $0.sampleRate, tags: $0.tags)
+        })
 }

@@ -1,61 +1,8 @@
-internal import AudioFiles
-public import BookText
+import BookText
 import Contracts
-public import EPUBReader
-internal import ESpeakEngine
+import EPUBReader
 import Foundation
-internal import Normalization
-
-extension ConversionEnvironment {
-    /// The real parts: EPUBReader + BookText for the text, espeak-ng for speech, libsndfile for files.
-    ///
-    /// Only one espeak-ng engine can live in a process: run sections in worker processes
-    /// (`ConversionRequest.workerExecutable`) or one conversion at a time.
-    public static let live = ConversionEnvironment(
-        makeSource: { input in try EPUBSectionSource(input: input) },
-        makeEngine: { try ESpeakSpeechEngine() },
-        makeSink: { request in
-            try AudioFileWriter(
-                path: request.path, encoding: request.encoding, sampleRate: request.sampleRate, tags: request.tags)
-        })
-}
-
-/// A book the caller has already opened and cut into sections (the CLI does, to list and select),
-/// handed to a conversion so that the coordinator does not read and index it a second time.
-///
-/// `@unchecked Sendable`: the `EPUBBook` inside is not thread-safe; the conversion uses it under a
-/// lock, and the caller must not use it while a conversion that was given it runs.
-public final class IndexedBook: @unchecked Sendable {
-    let path: String
-    let book: EPUBBook
-    let sections: [BookSection]
-    let options: SectionOptions
-
-    /// - Parameters:
-    ///   - path: the `.epub` file `book` was opened from (the request's `bookPath`).
-    ///   - sections: the index exactly as `SectionIndexer.index(book, options: options)` returned it.
-    public init(path: String, book: EPUBBook, sections: [BookSection], options: SectionOptions) {
-        self.path = path
-        self.book = book
-        self.sections = sections
-        self.options = options
-    }
-}
-
-extension ConversionEnvironment {
-    /// The live environment, reusing `indexed` for its book when the source options agree (worker
-    /// processes receive each section's text with their job and never read the book).
-    public static func live(reusing indexed: IndexedBook) -> ConversionEnvironment {
-        var environment = ConversionEnvironment.live
-        environment.makeSource = { input in
-            if input.path == indexed.path, input.options.sections == indexed.options {
-                return try EPUBSectionSource(input: input, indexed: indexed)
-            }
-            return try EPUBSectionSource(input: input)
-        }
-        return environment
-    }
-}
+import Normalization
 
 /// A book read from an `.epub` file: sections from `SectionIndexer`, text from `SpokenTextExtractor`.
 ///
