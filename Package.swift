@@ -14,8 +14,11 @@ let package = Package(
         .executable(name: "epub2audio", targets: ["EPUB2AudioCLI"]),
         .library(
             name: "EPUB2Audio",
+            // Every module whose types a shipped public signature names (EPUBBook takes ZipLimits and
+            // gives MarkupDocuments; a composition root needs the engine and the writer) is shipped.
             targets: [
-                "Contracts", "EPUBReader", "BookText", "Normalization", "ESpeakEngine", "AudioFiles", "Conversion",
+                "Contracts", "ZipReader", "Markup", "EPUBReader", "BookText", "Normalization", "ESpeakEngine",
+                "AudioFiles", "Conversion",
             ]),
     ],
     dependencies: [

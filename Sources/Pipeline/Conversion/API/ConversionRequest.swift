@@ -36,8 +36,11 @@ public struct ConversionRequest: Sendable {
     public var bookPath: String
     /// The output folder; created when missing. Nothing is ever written outside it.
     public var outputDirectory: String
+    /// Which sections to convert.
     public var selection: SectionSelection
+    /// Voice, rate, pitch, volume (the voice resolved, never `auto`).
     public var voice: VoiceSettings
+    /// Format and encoder settings of the section files.
     public var encoding: AudioEncoding
     /// Chunk sizes and pauses.
     public var chunking: ChunkerOptions
@@ -61,6 +64,7 @@ public struct ConversionRequest: Sendable {
     /// Longest time between manifest writes while a section is in progress, in seconds.
     public var manifestInterval: TimeInterval
 
+    /// A request with the defaults the CLI uses: planned sections, English, WAV, one job per core.
     public init(
         bookPath: String, outputDirectory: String, selection: SectionSelection = .planned,
         voice: VoiceSettings = VoiceSettings(voice: "en"), encoding: AudioEncoding = AudioEncoding(),

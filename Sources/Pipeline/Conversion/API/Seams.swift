@@ -2,10 +2,14 @@ import Contracts
 
 /// The book as the manifest and the tags name it.
 public struct BookDescription: Hashable, Sendable, Codable {
+    /// The package's unique identifier, when it has one.
     public var identifier: String?
+    /// The title (the file name when the book has none).
     public var title: String
+    /// The authors, in order.
     public var authors: [String]
 
+    /// A description of a book.
     public init(identifier: String? = nil, title: String, authors: [String] = []) {
         self.identifier = identifier
         self.title = title
@@ -26,6 +30,7 @@ public struct PlannedSection: Hashable, Sendable, Codable {
     /// Whether the book text selects the section by default (front matter is usually not).
     public var included: Bool
 
+    /// A section; `fileTitle` defaults to `title`.
     public init(number: Int, title: String, fileTitle: String? = nil, words: Int, included: Bool = true) {
         self.number = number
         self.title = title
@@ -52,6 +57,7 @@ public protocol SectionSource: Sendable {
 }
 
 extension SectionSource {
+    /// 1: a source without text normalisation.
     public var normalisationVersion: Int { 1 }
 }
 
@@ -99,11 +105,12 @@ public struct SinkRequest: Hashable, Sendable, Codable {
 public struct ConversionEnvironment: Sendable {
     /// Builds the section source of a book (called once per process and book).
     public var makeSource: @Sendable (BookInput) throws -> any SectionSource
-    /// Builds a speech engine (called once per process; `reset()` is called before every section).
+    /// Builds a speech engine (called once per process; `reset()`, best effort, before every section).
     public var makeEngine: @Sendable () throws -> any SpeechEngine
     /// Opens an audio sink for one section file.
     public var makeSink: @Sendable (SinkRequest) throws -> any AudioSink
 
+    /// An environment of these three parts.
     public init(
         makeSource: @escaping @Sendable (BookInput) throws -> any SectionSource,
         makeEngine: @escaping @Sendable () throws -> any SpeechEngine,

@@ -17,6 +17,7 @@ public struct AudioSettings: Hashable, Sendable, Codable {
     /// Version of the text normalisation (`BookText`) that produced the spoken text.
     public var normalisationVersion: Int
 
+    /// Settings; the defaults are WAV, the default chunking, notes skipped.
     public init(
         voice: VoiceSettings, encoding: AudioEncoding = AudioEncoding(), chunking: ChunkerOptions = ChunkerOptions(),
         notes: SpokenTextOptions.Notes = .skip, normalisationVersion: Int = 1
@@ -33,6 +34,7 @@ public struct AudioSettings: Hashable, Sendable, Codable {
         case voice, encoding, chunking, notes = "notesMode", normalisationVersion
     }
 
+    /// Decodes settings; missing keys take their defaults, an unknown value throws.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         voice = try c.decodeIfPresent(VoiceSettings.self, forKey: .voice) ?? VoiceSettings(voice: "en")

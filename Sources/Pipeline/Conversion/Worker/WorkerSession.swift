@@ -1,8 +1,11 @@
 import Contracts
 import Foundation
 
-/// Makes sections one after another with one engine: the code a worker process runs, and the
-/// code the coordinator runs in-process when `jobs == 1`, so both give the same bytes.
+/// Makes sections one after another with one engine: the code a worker process (or a fork server's
+/// child) runs, and the code the coordinator runs in-process when it has no worker executable.
+///
+/// The same code, but not always the same bytes: a fresh process per section gives bit-identical
+/// audio; in one process the engine is only `reset()` between sections, which is best effort.
 final class WorkerSession {
     private let environment: ConversionEnvironment
     private var sources: [BookInput: any SectionSource] = [:]
@@ -88,8 +91,9 @@ final class WorkerSession {
         let chunks = Self.chunks(section: job.section, blocks: blocks, settings: job.settings.chunking)
         let engine = try self.engine ?? environment.makeEngine()
         self.engine = engine
-        // Every section starts from a fresh engine state, whatever this engine spoke before:
-        // that is what makes resume and any `jobs` value give byte-identical files.
+        // Back to the configured voice and as close to a fresh state as the engine allows (best effort:
+        // espeak-ng keeps some state no API resets). Byte-identical files across resumes and `jobs`
+        // values come from making each section in a fresh process, where this reset is a no-op.
         try engine.reset()
         try engine.configure(job.settings.voice)
         let sampleRate = engine.sampleRate

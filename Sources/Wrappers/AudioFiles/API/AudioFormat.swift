@@ -56,16 +56,19 @@ extension AudioTags {
 
 /// What a written audio file contains, read back with libsndfile.
 public struct AudioFileInfo: Hashable, Sendable {
+    /// Sample rate of the file.
     public var sampleRate: Int
     /// Frames (samples per channel) as libsndfile reports them. For MP3 this includes the encoder's
     /// padding, so it is a little more than what was written.
     public var frames: Int
+    /// Channels (1 for the files epub2audio writes).
     public var channels: Int
     /// `frames / sampleRate`, in seconds.
     public var duration: Double
     /// The format, when it is one epub2audio writes.
     public var format: AudioFormat?
 
+    /// What a file contains.
     public init(sampleRate: Int, frames: Int, channels: Int, duration: Double, format: AudioFormat?) {
         self.sampleRate = sampleRate
         self.frames = frames

@@ -21,6 +21,7 @@ public enum AudioError: Error, Equatable, CustomStringConvertible {
     /// A negative amount of silence was requested.
     case invalidSilence(frames: Int, path: String)
 
+    /// A readable sentence naming the file, the format and libsndfile's message.
     public var description: String {
         switch self {
         case .formatUnavailable(let format, let path):
