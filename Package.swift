@@ -67,12 +67,14 @@ let package = Package(
             ],
             path: "Sources/CLI/epub2audio"),
 
-        // Helpers shared by the test targets (an in-memory ZIP writer for hostile and test books).
+        // Helpers shared by the test targets (an in-memory ZIP writer for hostile and test books, the
+        // wall-clock limits and the one list of books exempt from them in debug builds).
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts"], path: "Tests/ContractsTests"),
         .testTarget(
             name: "ZipReaderTests", dependencies: ["ZipReader", "TestSupport"], path: "Tests/Wrappers/ZipReaderTests"),
-        .testTarget(name: "MarkupTests", dependencies: ["Markup"], path: "Tests/Wrappers/MarkupTests"),
+        .testTarget(
+            name: "MarkupTests", dependencies: ["Markup", "TestSupport"], path: "Tests/Wrappers/MarkupTests"),
         .testTarget(
             name: "ESpeakEngineTests", dependencies: ["ESpeakEngine", "Contracts", "TestSupport"],
             path: "Tests/Wrappers/ESpeakEngineTests"),
