@@ -1,5 +1,7 @@
 import AudioFiles
+import BookText
 import Contracts
+import EPUBReader
 import Foundation
 import Testing
 
@@ -23,6 +25,21 @@ import Testing
         let again = try EPUBSectionSource(input: BookInput(path: Self.sample))
         #expect(again.sections == source.sections)
         #expect(try again.blocks(section: included[0].number) == blocks)
+    }
+
+    /// The CLI hands over the book it indexed: with a relative path, or `--include`, the conversion
+    /// used to open and index it a second time.
+    @Test func anIndexedBookIsReusedForTheSameFileAndSectionOptions() throws {
+        try #require(FileManager.default.fileExists(atPath: Self.sample), "sample book missing: \(Self.sample)")
+        let options = SectionOptions(include: [.preface])
+        let book = try EPUBBook.open(path: Self.sample)
+        let indexed = IndexedBook(
+            path: Self.sample, book: book, sections: try SectionIndexer.index(book, options: options).sections,
+            options: options)
+        let samePath = Self.sample.replacingOccurrences(of: "/samples/", with: "/samples/../samples/")
+        #expect(indexed.serves(BookInput(path: samePath, options: BookOptions(sections: options))))
+        #expect(!indexed.serves(BookInput(path: Self.sample)), "other section options: index anew")
+        #expect(!indexed.serves(BookInput(path: "/elsewhere/book.epub", options: BookOptions(sections: options))))
     }
 
     @Test func liveSourceAndWriterWithAFakeEngine() async throws {
