@@ -266,8 +266,19 @@ final class ConversionRun: Sendable {
         _ planned: PlannedJob, executor: any SectionExecutor, store: ManifestStore, directory: String,
         emit: @escaping @Sendable (ConversionEvent) -> Void
     ) -> Bool {
-        let number = planned.section.number
-        let part = planned.job.partPath
+        guard markInProgress(planned.section.number, store: store, directory: directory) else { return false }
+        emit(.sectionStarted(section: planned.section.number, title: planned.section.title))
+        unlink(planned.job.partPath)
+        let outcome = execute(planned, executor: executor, store: store, emit: emit)
+        if isStopping {
+            unlink(planned.job.partPath)
+            return false
+        }
+        return settle(outcome, planned, store: store, directory: directory, emit: emit)
+    }
+
+    /// Records in the manifest that the section is being made; false (the run stops) when it cannot.
+    private func markInProgress(_ number: Int, store: ManifestStore, directory: String) -> Bool {
         do {
             try store.update(section: number) {
                 $0.status = .inProgress
@@ -276,16 +287,22 @@ final class ConversionRun: Sendable {
                 $0.error = nil
                 $0.wordsDone = 0
             }
+            return true
         } catch let error as ConversionError {
             stopWithFatal(error)
-            return false
         } catch {
             stopWithFatal(.outputUnwritable(path: directory, reason: "\(error)"))
-            return false
         }
-        emit(.sectionStarted(section: number, title: planned.section.title))
-        unlink(part)
+        return false
+    }
 
+    /// Runs the job on `executor`, passing progress on (at most 4 events a second), and once more when
+    /// the worker died without an answer.
+    private func execute(
+        _ planned: PlannedJob, executor: any SectionExecutor, store: ManifestStore,
+        emit: @escaping @Sendable (ConversionEvent) -> Void
+    ) -> ExecutionOutcome {
+        let number = planned.section.number
         var lastEvent = Date.distantPast
         let shouldStop: @Sendable () -> Bool = { [self] in isStopping }
         let progress: (WorkerMessage) -> Void = { message in
@@ -300,34 +317,32 @@ final class ConversionRun: Sendable {
             }
             try? store.progress(section: number, wordsDone: wordsDone)
         }
-        var outcome = executor.execute(planned.job, shouldStop: shouldStop, progress: progress)
-        if case .died(let reason) = outcome, !isStopping {
-            emit(.warning(message: "section \(number): the worker died (\(reason)); trying again"))
-            unlink(part)
-            outcome = executor.execute(planned.job, shouldStop: shouldStop, progress: progress)
-        }
-        if isStopping {
-            unlink(part)
-            return false
-        }
+        let outcome = executor.execute(planned.job, shouldStop: shouldStop, progress: progress)
+        guard case .died(let reason) = outcome, !isStopping else { return outcome }
+        emit(.warning(message: "section \(number): the worker died (\(reason)); trying again"))
+        unlink(planned.job.partPath)
+        return executor.execute(planned.job, shouldStop: shouldStop, progress: progress)
+    }
+
+    /// What an attempt's outcome means for the section and the run; true when the file is complete.
+    private func settle(
+        _ outcome: ExecutionOutcome, _ planned: PlannedJob, store: ManifestStore, directory: String,
+        emit: @escaping @Sendable (ConversionEvent) -> Void
+    ) -> Bool {
+        let number = planned.section.number
+        let part = planned.job.partPath
         switch outcome {
         case .done(let result):
             return finish(planned, result: result, store: store, directory: directory, emit: emit)
         case .failed(let kind, let message, let path):
             unlink(part)
             switch kind {
-            case .diskFull:
-                stopWithFatal(.diskFull(path: path ?? part))
-                return false
-            case .unwritable:
-                stopWithFatal(.outputUnwritable(path: path ?? part, reason: message))
-                return false
-            case .cancelled:
-                return false
-            case .section, .protocolError:
-                fail(number, message: message, store: store, emit: emit)
-                return false
+            case .diskFull: stopWithFatal(.diskFull(path: path ?? part))
+            case .unwritable: stopWithFatal(.outputUnwritable(path: path ?? part, reason: message))
+            case .cancelled: break
+            case .section, .protocolError: fail(number, message: message, store: store, emit: emit)
             }
+            return false
         case .died(let reason):
             unlink(part)
             fail(
