@@ -15,7 +15,7 @@ SAMPLE := samples/the-lighthouse-keepers-daughter.epub
 DEMO_OUT := demo-output
 BIN := .build/release/epub2audio
 
-.PHONY: all deps bench-deps build debug check lint format test demo install uninstall samples eval bench clean
+.PHONY: all deps bench-deps build debug check lint format test test-unit test-integration demo install uninstall samples eval bench clean
 
 all: build
 
@@ -44,8 +44,17 @@ lint:
 format:
 	$(SWIFT) format format --in-place --recursive $(LINT_PATHS)
 
-test: check
-	$(SWIFT) test $(STRICT_FLAGS) $(SWIFT_FLAGS)
+# Two lanes, one regular expression: the integration lane is every test that needs espeak-ng synthesis,
+# the built binary (CLITests), an external tool (ffmpeg) or ../shared/corpus; the unit lane is the rest
+# and takes seconds. `make test` runs both (CI too).
+INTEGRATION_TESTS := ^(CLITests|ESpeakEngineTests\.ESpeakSpeechEngineTests|EPUBReaderTests\.CorpusTests|BookTextTests\.CorpusDumpTests|ConversionTests\.(VoiceSwitchingTests|AudiobookBundlerRunTests))
+test: test-unit test-integration
+
+test-unit: check
+	$(SWIFT) test $(STRICT_FLAGS) $(SWIFT_FLAGS) --skip '$(INTEGRATION_TESTS)'
+
+test-integration: check
+	$(SWIFT) test $(STRICT_FLAGS) $(SWIFT_FLAGS) --filter '$(INTEGRATION_TESTS)'
 
 demo: build
 	@./scripts/demo.sh $(BIN) $(SAMPLE) $(DEMO_OUT)

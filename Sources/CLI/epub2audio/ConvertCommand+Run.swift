@@ -7,13 +7,10 @@ import EPUBReader
 import ESpeakEngine
 import Foundation
 
-/// `--notes`: how footnotes and endnotes are read.
-enum NotesOption: String, ExpressibleByArgument, CaseIterable {
-    case skip, end
-}
-
-extension AudioOutputFormat: ExpressibleByArgument {}
-extension AudioBitrateMode: ExpressibleByArgument {}
+// The flags take the library's own types: an unknown value is a usage error, never a default.
+extension SpokenTextOptions.Notes: ExpressibleByArgument {}
+extension AudioFormat: ExpressibleByArgument {}
+extension BitrateMode: ExpressibleByArgument {}
 extension BundleFormat: ExpressibleByArgument {}
 
 extension ConvertCommand {
@@ -72,7 +69,7 @@ extension ConvertCommand {
         case (_, .auto): mode = stderrStyle.isTerminal ? .bar : .plain
         }
         let renderer = ProgressRenderer(mode: mode, style: stderrStyle)
-        let converter = Converter(environment: .live(reusing: indexed))
+        let converter = Converter(environment: LiveEnvironment.make(reusing: indexed))
         let interruption = InterruptionWatcher()
         let task = Task { try await converter.run(request) { renderer.handle($0) } }
         interruption.onInterrupt { task.cancel() }
@@ -129,7 +126,7 @@ extension ConvertCommand {
         -> Exit
     {
         do {
-            let files = try TextExport.run(request, environment: .live(reusing: indexed))
+            let files = try TextExport.run(request, environment: LiveEnvironment.make(reusing: indexed))
             if !quiet {
                 StandardError.write(
                     "\(files.count) text files written to " + style.bold(request.outputDirectory) + "\n")
@@ -148,22 +145,21 @@ extension ConvertCommand {
     {
         let voice = try resolvedVoice(for: loaded, style: stderrStyle)
         let voiceSettings = VoiceSettings(voice: voice.identifier, rate: rate, pitch: pitch, volume: volume)
+        // The section options the book was indexed with, so the conversion reuses that index.
+        var bookOptions = BookOptions(
+            sections: loaded.options, text: SpokenTextOptions(notes: notes), normalize: !noNormalize,
+            lexiconPath: lexicon.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        // dc:language is contradicted by the text: the text is read (normalised, and its passages in
+        // other languages told apart) in the voice's language, whichever --voice chose.
+        if loaded.languageMismatch != nil, let language = voice.languages.first {
+            bookOptions.text.language = String(language.prefix { $0 != "-" })
+        }
         var request = ConversionRequest(
             bookPath: loaded.path, outputDirectory: outputDirectory,
             selection: .numbers(loaded.selectedSections.map(\.number)), voice: voiceSettings,
             encoding: AudioEncoding(format: format, compressionLevel: quality, bitrateMode: bitrateMode),
-            notesMode: notes.rawValue, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, force: force,
+            bookOptions: bookOptions, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, force: force,
             allowNonEmptyOutput: overwrite)
-        var source: [String: String] = [:]
-        if let tocDepth { source["tocDepth"] = String(tocDepth) }
-        if let lexicon { source["lexicon"] = URL(fileURLWithPath: lexicon).standardizedFileURL.path }
-        if noNormalize { source["normalize"] = "false" }
-        // dc:language is contradicted by the text: the text is read (normalised, and its passages in
-        // other languages told apart) in the voice's language, whichever --voice chose.
-        if loaded.languageMismatch != nil, let language = voice.languages.first {
-            source["language"] = String(language.prefix { $0 != "-" })
-        }
-        request.sourceOptions = source
         // Every section is made by a fresh worker process: espeak-ng's state survives a reset, and
         // only a fresh process makes a section's audio identical whatever ran before (resume, --jobs).
         // By default a child forked from a process that has just initialised espeak-ng (the fork
@@ -175,7 +171,7 @@ extension ConvertCommand {
             request.workerArguments = [Entry.forkServerCommand]
             request.workerForksPerJob = true
         }
-        if !text, !AudioFileWriter.availableFormats().contains(where: { $0.rawValue == format.rawValue }) {
+        if !text, !AudioFileWriter.availableFormats().contains(format) {
             throw CLIError.unavailable("the installed libsndfile cannot write \(format.rawValue) files")
         }
         return request

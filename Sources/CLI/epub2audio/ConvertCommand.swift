@@ -58,7 +58,7 @@ struct ConvertCommand: AsyncParsableCommand {
     var tocDepth: Int?
 
     @Option(help: "Notes: skip (default), or end to read a section's notes at its end.")
-    var notes: NotesOption = .skip
+    var notes: SpokenTextOptions.Notes = .skip
 
     // MARK: Voice
 
@@ -92,7 +92,7 @@ struct ConvertCommand: AsyncParsableCommand {
     var output: String?
 
     @Option(help: "Audio format: wav (default), flac, ogg, opus, mp3.")
-    var format: AudioOutputFormat = .wav
+    var format: AudioFormat = .wav
 
     @Option(
         help: ArgumentHelp(
@@ -100,7 +100,7 @@ struct ConvertCommand: AsyncParsableCommand {
     var quality: Double?
 
     @Option(help: ArgumentHelp("MP3 bitrate mode: constant, average or variable.", valueName: "MODE"))
-    var bitrateMode: AudioBitrateMode?
+    var bitrateMode: BitrateMode?
 
     @Option(
         help: ArgumentHelp(

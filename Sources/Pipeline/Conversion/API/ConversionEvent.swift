@@ -11,6 +11,7 @@ public struct ConversionSummary: Hashable, Sendable, Codable {
     /// Time the run took.
     public var wallSeconds: Double
 
+    /// Totals of a run.
     public init(sectionsDone: Int, sectionsFailed: Int, sectionsSkipped: Int, audioSeconds: Double, wallSeconds: Double)
     {
         self.sectionsDone = sectionsDone
@@ -61,6 +62,7 @@ public enum ConversionEvent: Hashable, Sendable, Codable {
         case bytes, skipped, message, sectionsDone, sectionsFailed, sectionsSkipped, wallSeconds
     }
 
+    /// Encodes the event as its JSON line's object (`event` names it; see docs/library-api.md).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .event)
@@ -98,6 +100,7 @@ public enum ConversionEvent: Hashable, Sendable, Codable {
         }
     }
 
+    /// Decodes an event from its JSON line; throws on an unknown `event`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         switch try c.decode(String.self, forKey: .event) {

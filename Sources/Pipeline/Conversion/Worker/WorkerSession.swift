@@ -1,8 +1,11 @@
 import Contracts
 import Foundation
 
-/// Makes sections one after another with one engine: the code a worker process runs, and the
-/// code the coordinator runs in-process when `jobs == 1`, so both give the same bytes.
+/// Makes sections one after another with one engine: the code a worker process (or a fork server's
+/// child) runs, and the code the coordinator runs in-process when it has no worker executable.
+///
+/// The same code, but not always the same bytes: a fresh process per section gives bit-identical
+/// audio; in one process the engine is only `reset()` between sections, which is best effort.
 final class WorkerSession {
     private let environment: ConversionEnvironment
     private var sources: [BookInput: any SectionSource] = [:]
@@ -86,18 +89,35 @@ final class WorkerSession {
     {
         let blocks = try job.blocks ?? source(for: job.book).blocks(section: job.section)
         let chunks = Self.chunks(section: job.section, blocks: blocks, settings: job.settings.chunking)
-        let engine = try self.engine ?? environment.makeEngine()
-        self.engine = engine
-        // Every section starts from a fresh engine state, whatever this engine spoke before:
-        // that is what makes resume and any `jobs` value give byte-identical files.
-        try engine.reset()
-        try engine.configure(job.settings.voice)
+        let engine = try preparedEngine(job.settings.voice)
         let sampleRate = engine.sampleRate
         let wordsTotal = chunks.reduce(0) { $0 + Self.wordCount($1.text) }
         if shouldStop() { throw Stopped() }
-        let sink: any AudioSink
+        let sink = try openSink(job, sampleRate: sampleRate)
+        let frames = try speak(
+            chunks, engine: engine, sampleRate: sampleRate, into: sink, job: job, wordsTotal: wordsTotal,
+            shouldStop: shouldStop, send: send)
+        return WorkerResult(
+            section: job.section, frames: frames, sampleRate: sampleRate,
+            textSHA256: SpokenTextFingerprint.sha256(blocks), words: wordsTotal)
+    }
+
+    /// This session's engine (made at the first section), reset and configured for `voice`.
+    private func preparedEngine(_ voice: VoiceSettings) throws -> any SpeechEngine {
+        let engine = try self.engine ?? environment.makeEngine()
+        self.engine = engine
+        // Back to the configured voice and as close to a fresh state as the engine allows (best effort:
+        // espeak-ng keeps some state no API resets). Byte-identical files across resumes and `jobs`
+        // values come from making each section in a fresh process, where this reset is a no-op.
+        try engine.reset()
+        try engine.configure(voice)
+        return engine
+    }
+
+    /// Opens the job's `.part` file; a failure is the section's, or the run's when the disk is full.
+    private func openSink(_ job: WorkerJob, sampleRate: Int) throws -> any AudioSink {
         do {
-            sink = try environment.makeSink(
+            return try environment.makeSink(
                 SinkRequest(path: job.partPath, encoding: job.settings.encoding, tags: job.tags, sampleRate: sampleRate)
             )
         } catch {
@@ -105,6 +125,14 @@ final class WorkerSession {
                 ?? ConversionError.sectionFailed(
                     section: job.section, reason: "cannot open \(job.partPath): \(error)")
         }
+    }
+
+    /// Speaks `chunks` into `sink` with their pauses, reporting progress after each, and closes the
+    /// sink; returns the frames written.
+    private func speak(
+        _ chunks: [SpeechChunk], engine: any SpeechEngine, sampleRate: Int, into sink: any AudioSink, job: WorkerJob,
+        wordsTotal: Int, shouldStop: () -> Bool, send: (WorkerMessage) throws -> Void
+    ) throws -> Int {
         var frames = 0
         var wordsDone = 0
         var closed = false
@@ -152,9 +180,7 @@ final class WorkerSession {
         } catch {
             throw PosixFailure.map(error, path: job.partPath) ?? error
         }
-        return WorkerResult(
-            section: job.section, frames: frames, sampleRate: sampleRate,
-            textSHA256: SpokenTextFingerprint.sha256(blocks), words: wordsTotal)
+        return frames
     }
 
     /// The chunks of a section, from the Contracts chunker.

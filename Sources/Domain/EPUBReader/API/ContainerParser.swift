@@ -6,7 +6,9 @@ import Markup
 public struct ContainerParser: Sendable {
     /// One `<rootfile>` as written.
     public struct Rootfile: Hashable, Sendable {
+        /// Path of the package document inside the container (`full-path`).
         public var fullPath: String
+        /// Its `media-type` attribute, when given.
         public var mediaType: String?
     }
 
@@ -14,6 +16,7 @@ public struct ContainerParser: Sendable {
     public let rootfiles: [Rootfile]
     /// Container path of the chosen package document (`OEBPS/content.opf`).
     public let packagePath: String
+    /// Problems worked around while reading `container.xml`.
     public let warnings: [EPUBWarning]
 
     /// The media type of EPUB package documents.

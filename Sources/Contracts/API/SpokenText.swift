@@ -34,6 +34,7 @@ public struct SourcePosition: Hashable, Sendable, Codable {
     /// -1 for a block made up by the extractor (a section's title).
     public var blockIndex: Int
 
+    /// The block at `blockIndex` of spine item `spineIndex`.
     public init(spineIndex: Int, blockIndex: Int) {
         self.spineIndex = spineIndex
         self.blockIndex = blockIndex
@@ -42,13 +43,16 @@ public struct SourcePosition: Hashable, Sendable, Codable {
 
 /// One block of text exactly as it will be spoken (citations, note references already removed).
 public struct SpokenBlock: Hashable, Sendable, Codable {
+    /// What the block is: decides the pauses around it.
     public var kind: BlockKind
     /// The text to speak; empty for pause-only blocks (scene and stanza breaks).
     public var text: String
     /// BCP 47 language of the block when it differs from or refines the book's (`xml:lang`).
     public var language: String?
+    /// Where the block comes from in the book.
     public var source: SourcePosition
 
+    /// A block to speak.
     public init(kind: BlockKind, text: String, language: String? = nil, source: SourcePosition) {
         self.kind = kind
         self.text = text

@@ -14,8 +14,10 @@
 ///
 /// Deterministic: the same blocks and options always give the same chunks.
 public struct Chunker: Sendable {
+    /// Chunk sizes and pauses.
     public var options: ChunkerOptions
 
+    /// A chunker with `options` (the defaults suit espeak-ng at normal rates).
     public init(options: ChunkerOptions = ChunkerOptions()) {
         self.options = options
     }
@@ -83,6 +85,7 @@ public struct SpeechChunkSequence<Blocks: Sequence>: Sequence where Blocks.Eleme
     let section: Int
     let blocks: Blocks
 
+    /// An iterator that makes the chunks one at a time, so a long section never holds them all.
     public func makeIterator() -> Iterator {
         Iterator(chunker: chunker, section: section, blocks: blocks.makeIterator())
     }
@@ -107,6 +110,7 @@ public struct SpeechChunkSequence<Blocks: Sequence>: Sequence where Blocks.Eleme
             self.blocks = blocks
         }
 
+        /// The next chunk, or nil after the last block.
         public mutating func next() -> SpeechChunk? {
             while !finished {
                 if let chunk = queue.popLast() {

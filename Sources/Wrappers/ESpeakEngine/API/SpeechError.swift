@@ -13,6 +13,7 @@ public enum SpeechError: Error, Equatable, CustomStringConvertible {
     /// espeak-ng reported a failure; `message` is its own text (`espeak_ng_GetStatusCodeMessage`).
     case espeak(operation: String, status: UInt32, message: String)
 
+    /// A readable sentence naming the voice or espeak-ng's message.
     public var description: String {
         switch self {
         case .engineInUse:

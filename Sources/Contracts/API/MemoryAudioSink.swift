@@ -9,6 +9,7 @@ public final class MemoryAudioSink: AudioSink {
         /// A negative silence length.
         case negativeSilence(frames: Int)
 
+        /// A readable sentence saying what was refused.
         public var description: String {
             switch self {
             case .closed: "the in-memory audio sink is already closed"
@@ -26,22 +27,26 @@ public final class MemoryAudioSink: AudioSink {
     /// Number of `write` calls (silence not counted).
     public private(set) var writeCount = 0
 
+    /// An empty sink that records PCM at `sampleRate`.
     public init(sampleRate: Int = 22_050) {
         self.sampleRate = sampleRate
     }
 
+    /// Appends `samples`; throws once the sink is closed.
     public func write(_ samples: UnsafeBufferPointer<Int16>) throws {
         guard !isClosed else { throw Failure.closed }
         self.samples.append(contentsOf: samples)
         writeCount += 1
     }
 
+    /// Appends `frames` zero samples; throws once the sink is closed.
     public func writeSilence(frames: Int) throws {
         guard !isClosed else { throw Failure.closed }
         guard frames >= 0 else { throw Failure.negativeSilence(frames: frames) }
         samples.append(contentsOf: repeatElement(0, count: frames))
     }
 
+    /// Closes the sink; later writes throw.
     public func close() throws {
         isClosed = true
     }

@@ -20,6 +20,7 @@ public struct SpeechChunk: Hashable, Sendable, Codable {
     /// Silence after the chunk, in milliseconds.
     public var pauseAfterMS: Int
 
+    /// A chunk of `text` with its place in the book and the silences around it.
     public init(
         id: String, section: Int, source: SourcePosition, textRange: Range<Int>, text: String, language: String? = nil,
         pauseBeforeMS: Int = 0, pauseAfterMS: Int = 0

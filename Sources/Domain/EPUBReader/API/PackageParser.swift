@@ -14,6 +14,7 @@ public struct PackageParser: Sendable {
     public let packageDirectory: String
     /// `version` of `<package>` (`2.0`, `3.0`), "" when missing.
     public let version: String
+    /// Title, authors, language, identifier...
     public let metadata: EPUBMetadata
     /// Items in document order (items without id or href, duplicate ids and hrefs leaving the
     /// container are dropped with warnings).
@@ -26,6 +27,7 @@ public struct PackageParser: Sendable {
     public let navItem: ManifestItem?
     /// The NCX (`<spine toc>`, else the first item of type `application/x-dtbncx+xml`), if any.
     public let ncxItem: ManifestItem?
+    /// Problems worked around while reading the package document.
     public let warnings: [EPUBWarning]
 
     /// Media types read as content documents without a fallback (XHTML and SVG content documents,
@@ -33,6 +35,7 @@ public struct PackageParser: Sendable {
     public static let contentMediaTypes: Set<String> = [
         "application/xhtml+xml", "image/svg+xml", "text/html", "text/x-oeb1-document",
     ]
+    /// The media type of an EPUB 2 NCX.
     public static let ncxMediaType = "application/x-dtbncx+xml"
 
     /// - Parameter path: container path of the package document (`OEBPS/content.opf`).

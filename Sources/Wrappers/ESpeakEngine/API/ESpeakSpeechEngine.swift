@@ -13,6 +13,10 @@ import Foundation
 ///
 /// Text is always plain text (`espeakCHARS_UTF8`, never `espeakSSML` or `espeakPHONEMES`), so book
 /// text cannot become markup; a URI callback that refuses every URI is installed anyway.
+///
+/// Determinism: two fresh processes speaking the same text with the same settings give bit-identical
+/// samples; one engine speaking it again after other text does not, even after `reset()` (see there).
+/// Callers that need identical audio make each unit of work in a fresh process.
 public final class ESpeakSpeechEngine: SpeechEngine {
     /// Words per minute espeak-ng accepts (`espeakRATE_MINIMUM...espeakRATE_MAXIMUM`).
     public static let rateRange = 80...450

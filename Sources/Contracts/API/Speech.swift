@@ -9,6 +9,7 @@ public struct VoiceSettings: Hashable, Sendable, Codable {
     /// 0...200, 100 is the engine's normal volume.
     public var volume: Int
 
+    /// Settings with espeak-ng's normal rate, pitch and volume unless told otherwise.
     public init(voice: String, rate: Int = 175, pitch: Int = 50, volume: Int = 100) {
         self.voice = voice
         self.rate = rate
@@ -19,11 +20,14 @@ public struct VoiceSettings: Hashable, Sendable, Codable {
 
 /// An installed voice.
 public struct VoiceInfo: Hashable, Sendable, Codable {
+    /// The voice's name as the engine lists it.
     public var name: String
     /// Language tags the voice speaks, most preferred first.
     public var languages: [String]
+    /// What to pass as `VoiceSettings.voice` to select this voice.
     public var identifier: String
 
+    /// A voice as the engine lists it.
     public init(name: String, languages: [String], identifier: String) {
         self.name = name
         self.languages = languages
@@ -49,8 +53,12 @@ public protocol SpeechEngine: AnyObject {
     /// speaks this text with a voice for that language if one is installed.
     func synthesize(_ text: String, language: String?, output: (UnsafeBufferPointer<Int16>) throws -> Bool) throws
 
-    /// Returns the engine to the state of a freshly initialised one, so that the same text gives
-    /// the same samples whatever was spoken before (needed for byte-identical resume).
+    /// Brings the engine back as close to a freshly initialised one as it can, before each section.
+    ///
+    /// Best effort: an engine may keep state its API cannot reset (espeak-ng does: the same text after
+    /// other text differs by a few samples even after `reset()`). Byte-identical audio whatever was
+    /// spoken before comes from a fresh process per section (the conversion's worker processes), not
+    /// from this call.
     func reset() throws
 }
 

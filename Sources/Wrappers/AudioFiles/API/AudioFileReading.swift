@@ -1,4 +1,5 @@
 internal import CSndFile
+import Contracts
 import Foundation
 
 extension AudioFileInfo {

@@ -1,12 +1,20 @@
 /// Well-known namespace URIs.
 public enum Namespace {
+    /// XHTML.
     public static let xhtml = "http://www.w3.org/1999/xhtml"
+    /// EPUB's `epub:` attributes (`epub:type`).
     public static let epub = "http://www.idpf.org/2007/ops"
+    /// The OPF package document.
     public static let opf = "http://www.idpf.org/2007/opf"
+    /// Dublin Core metadata.
     public static let dc = "http://purl.org/dc/elements/1.1/"
+    /// The EPUB 2 NCX.
     public static let ncx = "http://www.daisy.org/z3986/2005/ncx/"
+    /// `META-INF/container.xml`.
     public static let container = "urn:oasis:names:tc:opendocument:xmlns:container"
+    /// MathML.
     public static let mathML = "http://www.w3.org/1998/Math/MathML"
+    /// The `xml:` prefix (`xml:lang`).
     public static let xml = "http://www.w3.org/XML/1998/namespace"
 }
 
@@ -16,8 +24,10 @@ public struct MarkupAttribute: Hashable, Sendable {
     public var name: String
     /// Namespace URI, nil for unprefixed attributes.
     public var namespace: String?
+    /// The attribute's value, entities resolved.
     public var value: String
 
+    /// An attribute.
     public init(name: String, namespace: String?, value: String) {
         self.name = name
         self.namespace = namespace
@@ -41,11 +51,14 @@ public final class MarkupElement: Sendable {
     public let name: String
     /// Namespace URI, nil when none.
     public let namespace: String?
+    /// The element's attributes, in document order.
     public let attributes: [MarkupAttribute]
+    /// The element's children (elements and text), in document order.
     public let children: [MarkupNode]
     /// 1-based line in the source document, 0 when unknown.
     public let line: Int
 
+    /// An element.
     public init(name: String, namespace: String?, attributes: [MarkupAttribute], children: [MarkupNode], line: Int) {
         self.name = name
         self.namespace = namespace
@@ -57,12 +70,14 @@ public final class MarkupElement: Sendable {
 
 /// A parsed document and what the parser had to say about it.
 public struct MarkupDocument: Sendable {
+    /// The document element.
     public var root: MarkupElement
     /// Problems that did not stop parsing (recovered markup, unknown entities, flattened nesting).
     public var warnings: [String]
     /// True when the XML parser refused the document and the HTML parser recovered it.
     public var recovered: Bool
 
+    /// A parsed document.
     public init(root: MarkupElement, warnings: [String] = [], recovered: Bool = false) {
         self.root = root
         self.warnings = warnings
@@ -82,6 +97,7 @@ public struct MarkupLimits: Sendable {
     /// Most elements accepted from one document.
     public var maxElements: Int
 
+    /// Limits; exceeding one is a `MarkupError`.
     public init(maxDocumentBytes: Int, maxDepth: Int, maxTextBytes: Int, maxElements: Int) {
         self.maxDocumentBytes = maxDocumentBytes
         self.maxDepth = maxDepth

@@ -5,8 +5,10 @@ import Foundation
 /// The coordinator starts a worker process per job slot and sends it jobs, one JSON `WorkerJob`
 /// per line on standard input; the worker answers with `WorkerMessage` lines on standard output
 /// (progress, then `done` or `failed`) and takes the next job, until standard input ends. Nothing
-/// else may be written to standard output. Each section starts from a reset engine, so a worker
-/// gives the same bytes as the in-process path.
+/// else may be written to standard output. A worker that makes several sections resets its engine
+/// between them, which is best effort (espeak-ng keeps state no API resets): the coordinator gives
+/// every section a fresh process (a new worker per job, or a child of the fork server), which is what
+/// makes a section's audio byte-identical whatever was made before.
 public enum WorkerMain {
     /// Runs jobs from `input` until it ends; returns the exit status for the process (0: input ended;
     /// 1: the output could not be written, i.e. the coordinator is gone; 2: a job line was not valid).

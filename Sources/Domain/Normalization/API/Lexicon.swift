@@ -137,6 +137,7 @@ public enum LexiconError: Error, Equatable, CustomStringConvertible {
     /// A line is neither blank, a comment, nor an entry.
     case malformedLine(path: String, line: Int, text: String, reason: String)
 
+    /// The file, line and reason, for the CLI's error message.
     public var description: String {
         switch self {
         case .unreadable(let path, let reason):

@@ -22,6 +22,7 @@ public struct EncryptionParser: Sendable {
         "http://www.idpf.org/2008/embedding", "http://ns.adobe.com/pdf/enc#RC",
     ]
 
+    /// The files `encryption.xml` says are encrypted.
     public let files: [EncryptedFile]
 
     /// - Throws: `EPUBError.malformedXML`, `.limitExceeded`.

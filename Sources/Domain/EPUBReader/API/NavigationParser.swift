@@ -12,6 +12,7 @@ public struct NavigationParser: Sendable {
     public let landmarks: [EPUBLandmark]
     /// True when a `toc` nav was found (even an empty one).
     public let hasTOCNav: Bool
+    /// Problems worked around while reading the navigation document.
     public let warnings: [EPUBWarning]
 
     /// - Parameters:
@@ -96,6 +97,7 @@ public struct NavigationParser: Sendable {
 public struct NCXParser: Sendable {
     /// The table of contents; empty when the navMap is empty or missing.
     public let toc: [TOCEntry]
+    /// Problems worked around while reading the NCX.
     public let warnings: [EPUBWarning]
 
     /// - Parameters:

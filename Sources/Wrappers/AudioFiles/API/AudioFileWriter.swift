@@ -11,6 +11,7 @@ import Foundation
 public final class AudioFileWriter: AudioSink {
     /// Where the file is written.
     public let path: String
+    /// The format and encoder settings of the file.
     public let encoding: AudioEncoding
     /// Rate of the PCM handed to `write` and `writeSilence`.
     public let inputSampleRate: Int

@@ -1,3 +1,5 @@
+import Contracts
+
 /// Errors of audio file writing and reading.
 public enum AudioError: Error, Equatable, CustomStringConvertible {
     /// This libsndfile cannot write the format (see `AudioFileWriter.availableFormats()`).
@@ -19,6 +21,7 @@ public enum AudioError: Error, Equatable, CustomStringConvertible {
     /// A negative amount of silence was requested.
     case invalidSilence(frames: Int, path: String)
 
+    /// A readable sentence naming the file, the format and libsndfile's message.
     public var description: String {
         switch self {
         case .formatUnavailable(let format, let path):
