@@ -9,6 +9,7 @@ import Foundation
 
 // The flags take the library's own types: an unknown value is a usage error, never a default.
 extension SpokenTextOptions.Notes: ExpressibleByArgument {}
+extension SpokenTextOptions.Omission: ExpressibleByArgument {}
 extension AudioFormat: ExpressibleByArgument {}
 extension BitrateMode: ExpressibleByArgument {}
 extension BundleFormat: ExpressibleByArgument {}
@@ -147,7 +148,9 @@ extension ConvertCommand {
         let voiceSettings = VoiceSettings(voice: voice.identifier, rate: rate, pitch: pitch, volume: volume)
         // The section options the book was indexed with, so the conversion reuses that index.
         var bookOptions = BookOptions(
-            sections: loaded.options, text: SpokenTextOptions(notes: notes), normalize: !noNormalize,
+            sections: loaded.options,
+            text: SpokenTextOptions(notes: notes, tables: tables, code: code, images: images, math: math),
+            normalize: !noNormalize,
             lexiconPath: lexicon.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         // dc:language is contradicted by the text: the text is read (normalised, and its passages in
         // other languages told apart) in the voice's language, whichever --voice chose.

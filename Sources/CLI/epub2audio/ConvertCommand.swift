@@ -60,6 +60,18 @@ struct ConvertCommand: AsyncParsableCommand {
     @Option(help: "Notes: skip (default), or end to read a section's notes at its end.")
     var notes: SpokenTextOptions.Notes = .skip
 
+    @Option(help: "Tables of figures: notice (default: \"Table omitted.\"), read (row by row) or skip.")
+    var tables: SpokenTextOptions.Omission = .notice
+
+    @Option(help: "Code listings: notice (default: \"Code example omitted.\"), read (line by line) or skip.")
+    var code: SpokenTextOptions.Omission = .notice
+
+    @Option(help: "Images: read their descriptions (alt text; notice and read are the same), or skip them.")
+    var images: SpokenTextOptions.Omission = .notice
+
+    @Option(help: "Equations: read their alt text or simple markup (notice and read are the same), or skip them.")
+    var math: SpokenTextOptions.Omission = .notice
+
     // MARK: Voice
 
     @Option(
