@@ -80,7 +80,9 @@ extension ConvertCommand {
         do {
             let summary = try await task.value
             interruption.stop()
-            renderer.summary(summary, totals: ReadingTotals(sections: loaded.sections), outputDirectory: directory)
+            renderer.summary(
+                summary, totals: ReadingTotals(sections: loaded.sections), chosen: loaded.chosenByNumber,
+                outputDirectory: directory)
             if summary.sectionsFailed > 0 { return .partialFailure }
             if let bundler { return makeBundle(bundler, loaded: loaded, directory: directory, style: stderrStyle) }
             return .success

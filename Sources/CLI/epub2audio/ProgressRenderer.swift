@@ -93,7 +93,7 @@ final class ProgressRenderer: @unchecked Sendable {
     }
 
     /// The closing summary: sections, audio, time, speed, the words read and skipped, and where the files are.
-    func summary(_ summary: ConversionSummary, totals: ReadingTotals, outputDirectory: String) {
+    func summary(_ summary: ConversionSummary, totals: ReadingTotals, chosen: Bool, outputDirectory: String) {
         lock.lock()
         defer { lock.unlock() }
         guard mode == .plain || mode == .bar else { return }
@@ -107,7 +107,7 @@ final class ProgressRenderer: @unchecked Sendable {
             parts.joined(separator: ", ")
                 + " · \(Self.duration(made)) of audio in \(Self.duration(summary.wallSeconds))"
                 + (summary.sectionsDone > 0 ? " (\(Int(speed.rounded()))× real time)" : "") + "\n")
-        StandardError.write(ListRenderer.readingLine(totals) + "\n")
+        StandardError.write(ListRenderer.readingLine(totals, chosen: chosen) + "\n")
         let absolute = URL(fileURLWithPath: outputDirectory).standardizedFileURL.path
         StandardError.write("Output: " + style.bold(absolute) + "\n")
     }
