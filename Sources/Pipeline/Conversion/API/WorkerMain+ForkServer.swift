@@ -47,6 +47,8 @@ extension WorkerMain {
             case .invalid: return 2
             case .job(let next): job = next
             }
+            // The job's voice, configured here once for every child (a no-op while it does not change).
+            try? session.prepareEngine(for: job.settings.voice)
             guard ForkSafety.otherThreads() == engineThreads else {
                 return stop("a thread appeared after the engine started: cannot fork safely")
             }

@@ -10,6 +10,11 @@ final class WorkerSession {
     private let environment: ConversionEnvironment
     private var sources: [BookInput: any SectionSource] = [:]
     private var engine: (any SpeechEngine)?
+    /// The voice the engine was last configured for by this session (nil: as the engine started).
+    private var configuredVoice: VoiceSettings?
+    /// Whether the engine has spoken in this process since it was configured: only then is a
+    /// `reset()` needed (a fork server's child inherits an engine that never spoke).
+    private var engineSpoke = false
 
     init(environment: ConversionEnvironment) {
         self.environment = environment
@@ -20,6 +25,14 @@ final class WorkerSession {
     /// Makes the engine now rather than at the first section (the fork server's children share it).
     func prepareEngine() throws {
         if engine == nil { engine = try environment.makeEngine() }
+    }
+
+    /// Configures the engine for `voice` now, so that children forked next inherit it ready to speak
+    /// (the fork server calls this before each fork; it does something only when the voice changes).
+    /// A child then starts from the state a fresh process reaches for the same job: the engine made,
+    /// then configured for the job's voice, and nothing spoken.
+    func prepareEngine(for voice: VoiceSettings) throws {
+        _ = try preparedEngine(voice)
     }
 
     /// Runs, once, what every section does apart from speaking and writing (chunking, hashing,
@@ -102,15 +115,23 @@ final class WorkerSession {
             textSHA256: SpokenTextFingerprint.sha256(blocks), words: wordsTotal)
     }
 
-    /// This session's engine (made at the first section), reset and configured for `voice`.
+    /// This session's engine (made at the first section), configured for `voice`, and reset when it
+    /// has spoken before in this process.
     private func preparedEngine(_ voice: VoiceSettings) throws -> any SpeechEngine {
         let engine = try self.engine ?? environment.makeEngine()
         self.engine = engine
         // Back to the configured voice and as close to a fresh state as the engine allows (best effort:
         // espeak-ng keeps some state no API resets). Byte-identical files across resumes and `jobs`
-        // values come from making each section in a fresh process, where this reset is a no-op.
-        try engine.reset()
-        try engine.configure(voice)
+        // values come from making each section in a fresh process, where nothing has spoken yet and
+        // the voice is configured once: the same steps in every process, and no voice lookup to repeat.
+        if engineSpoke {
+            try engine.reset()
+            engineSpoke = false
+        }
+        if configuredVoice != voice {
+            try engine.configure(voice)
+            configuredVoice = voice
+        }
         return engine
     }
 
@@ -149,6 +170,7 @@ final class WorkerSession {
             for chunk in chunks {
                 if shouldStop() { throw Stopped() }
                 try silence(chunk.pauseBeforeMS)
+                engineSpoke = true
                 var stopped = false
                 try engine.synthesize(chunk.text, language: chunk.language) { samples in
                     if shouldStop() {
