@@ -82,6 +82,7 @@ extension ConvertCommand {
         do {
             let summary = try await task.value
             renderer.summary(summary, totals: ReadingTotals(sections: loaded.sections), outputDirectory: directory)
+            writeCover(of: loaded, to: directory, renderer: renderer)
             if summary.sectionsFailed > 0 {
                 interruption.stop()
                 return .partialFailure
@@ -154,6 +155,16 @@ extension ConvertCommand {
                         + "run the same command again to make it\n")
             }
             return .interrupted
+        }
+    }
+
+    /// `cover.jpg` (or `.png`) beside the section files, when the book has a JPEG or PNG cover (none
+    /// when it has not); a failure is a warning (the audio is all there).
+    private func writeCover(of loaded: LoadedBook, to directory: String, renderer: ProgressRenderer) {
+        do {
+            try AudiobookCover.updateFolderCover(AudiobookCover(book: loaded.book), in: directory)
+        } catch {
+            renderer.handle(.warning(message: "the cover was not written: \(error)"))
         }
     }
 

@@ -235,6 +235,22 @@ struct AudiobookBundlerTests {
         #expect(Data(base64Encoded: FLACMetadata.vorbisCommentPicture(cover)) == Data(block))
     }
 
+    @Test func folderCoverIsWrittenReplacedAndRemoved() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("e2a-cover-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let files = { try FileManager.default.contentsOfDirectory(atPath: directory).sorted() }
+        let png = try #require(AudiobookCover(data: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1]))
+        let jpeg = try #require(AudiobookCover(data: [0xFF, 0xD8, 0xFF, 0xE0, 2]))
+        #expect(try AudiobookCover.updateFolderCover(png, in: directory) == directory + "/cover.png")
+        #expect(try files() == ["cover.png"])
+        try AudiobookCover.updateFolderCover(jpeg, in: directory)
+        #expect(try files() == ["cover.jpg"])
+        #expect(FileManager.default.contents(atPath: directory + "/cover.jpg") == Data(jpeg.data))
+        #expect(try AudiobookCover.updateFolderCover(nil, in: directory) == nil)
+        #expect(try files().isEmpty)
+    }
+
     @Test func locatesFFmpegOnlyOnThePath() {
         #expect(AudiobookBundler.locateFFmpeg(searchPath: "/nonexistent:") == nil)
         #expect(AudiobookBundler.locateFFmpeg(searchPath: nil) == nil)

@@ -90,6 +90,34 @@ extension AudiobookCover {
         }
         self.init(data: data)
     }
+
+    /// `cover.jpg` or `cover.png`: the cover's name beside the section files.
+    public var folderFileName: String { "cover.\(fileExtension)" }
+
+    /// The names a folder cover can have; in an output folder they are epub2audio's file names.
+    public static let folderFileNames = ["cover.jpg", "cover.png"]
+
+    /// Puts `cover` beside the section files as `folderFileName` (Audiobookshelf, Plex and most players
+    /// show a folder's `cover.jpg`), atomically, leaving a file that already holds these bytes alone, and
+    /// removes the other name; with no cover (another book, after `--force`), removes both. Returns
+    /// the cover's path, if any. - Throws: `ConversionError.outputUnwritable`.
+    @discardableResult
+    public static func updateFolderCover(_ cover: AudiobookCover?, in directory: String) throws -> String? {
+        for name in folderFileNames where name != cover?.folderFileName {
+            unlink(OutputPaths.join(directory, name))
+        }
+        guard let cover else { return nil }
+        let path = OutputPaths.join(directory, cover.folderFileName)
+        if let existing = FileManager.default.contents(atPath: path), existing.elementsEqual(cover.data) {
+            return path
+        }
+        do {
+            try AtomicFile.write(Data(cover.data), named: cover.folderFileName, in: directory)
+        } catch {
+            throw ConversionError.outputUnwritable(path: path, reason: "\(error)")
+        }
+        return path
+    }
 }
 
 /// One chapter of a bundle: a section file and where its first frame lands in the whole.

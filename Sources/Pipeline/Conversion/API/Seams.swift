@@ -91,15 +91,24 @@ public struct SectionTags: Hashable, Sendable, Codable {
     public var artist: String
     /// The section number (not its position in the selection, so a file's bytes do not depend on the selection).
     public var trackNumber: Int
+    /// The book's last section number, so players see `n/total` (absent in jobs from older versions).
+    public var trackTotal: Int?
     public var genre: String
 
-    public init(title: String, album: String, artist: String, trackNumber: Int, genre: String = "Audiobook") {
+    public init(
+        title: String, album: String, artist: String, trackNumber: Int, trackTotal: Int? = nil,
+        genre: String = "Audiobook"
+    ) {
         self.title = title
         self.album = album
         self.artist = artist
         self.trackNumber = trackNumber
+        self.trackTotal = trackTotal
         self.genre = genre
     }
+
+    /// The track number tag: `n/total` when the total is known, else `n`.
+    public var trackText: String { trackTotal.map { "\(trackNumber)/\($0)" } ?? String(trackNumber) }
 }
 
 /// Everything an audio sink factory needs to open one section file.

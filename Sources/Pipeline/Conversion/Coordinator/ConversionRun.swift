@@ -85,6 +85,8 @@ final class ConversionRun: Sendable {
         let names = OutputNaming.fileNames(
             for: sections.map { ($0.number, $0.fileTitle) }, fileExtension: request.encoding.format.fileExtension)
         let book = source.book
+        // Track numbers are section numbers (a file's tags do not depend on the selection), out of the last one.
+        let lastNumber = sections.map(\.number).max()
 
         var records: [SectionRecord] = []
         var jobs: [PlannedJob] = []
@@ -146,7 +148,7 @@ final class ConversionRun: Sendable {
             records.append(record)
             let tags = SectionTags(
                 title: section.title, album: book.title, artist: book.authors.joined(separator: ", "),
-                trackNumber: section.number)
+                trackNumber: section.number, trackTotal: lastNumber)
             let job = WorkerJob(
                 book: input, section: section.number, settings: settings,
                 partPath: OutputPaths.join(directory, name + ".part"), tags: tags, blocks: blocks)

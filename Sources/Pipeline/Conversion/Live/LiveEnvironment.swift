@@ -26,7 +26,7 @@ extension ConversionEnvironment {
             let tags = AudioTags(
                 title: request.tags.title, album: request.tags.album,
                 artist: request.tags.artist.isEmpty ? nil : request.tags.artist,
-                trackNumber: String(request.tags.trackNumber), genre: request.tags.genre)
+                trackNumber: request.tags.trackText, genre: request.tags.genre)
             return try AudioFileWriter(
                 path: request.path, encoding: encoding, sampleRate: request.sampleRate, tags: tags)
         })
