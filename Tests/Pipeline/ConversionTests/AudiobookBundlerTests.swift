@@ -103,8 +103,8 @@ struct AudiobookBundlerTests {
             plain == [
                 "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", "/o/1.wav", "-i", "/o/2.wav",
                 "-f", "ffmetadata", "-i", "/t/m", "-filter_complex_script", "/t/g", "-map", "[audio]",
-                "-map_metadata", "2", "-map_chapters", "2", "-c:a", "aac", "-profile:a", "aac_low", "-b:a", "64k",
-                "-movflags", "+faststart", "-f", "ipod", "/o/x.m4b",
+                "-map_metadata", "2", "-map_chapters", "2", "-c:a", "aac", "-aac_coder", "fast", "-profile:a",
+                "aac_low", "-b:a", "64k", "-movflags", "+faststart", "-f", "ipod", "/o/x.m4b",
             ])
         #expect(!plain.joined(separator: " ").contains("use_metadata_tags"))
         let withCover = AudiobookBundler.ffmpegArguments(
