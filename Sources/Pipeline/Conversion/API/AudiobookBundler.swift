@@ -560,8 +560,10 @@ struct BundleRecord: Codable, Hashable {
 enum FFmpegProcess {
     /// Runs `executable` with `arguments` plus `-progress pipe:1`, calling `progress` with the seconds
     /// of output ffmpeg reports (`out_time_us`) as it goes. ffmpeg's standard error goes to
-    /// `errorLog` (a file: a pipe nobody reads could fill and block it). Cancelling the task sends
-    /// ffmpeg SIGTERM and throws `ConversionError.cancelled` once it has exited.
+    /// `errorLog` (a file: a pipe nobody reads could fill and block it). Cancelling the task kills
+    /// ffmpeg and throws `ConversionError.cancelled` once it has exited: SIGKILL, not SIGTERM, since
+    /// ffmpeg stops gracefully on SIGTERM by closing its inputs, and `apad` then pads every remaining
+    /// section with silence into a file that is about to be removed anyway.
     static func run(
         executable: String, arguments: [String], errorLog: String, progress: (Double) -> Void
     ) async throws {
@@ -578,7 +580,7 @@ enum FFmpegProcess {
                 current.cancelled = true
                 return current.pid
             }
-            if let pid { kill(pid, SIGTERM) }
+            if let pid { kill(pid, SIGKILL) }
         }
     }
 
@@ -622,7 +624,7 @@ enum FFmpegProcess {
             current.pid = process.processIdentifier
             return current.cancelled
         }
-        if cancelledBeforeStart { kill(process.processIdentifier, SIGTERM) }
+        if cancelledBeforeStart { kill(process.processIdentifier, SIGKILL) }
         // `-progress` writes blocks of key=value lines; `out_time_us` is the output's position.
         var pending = Data()
         let reader = output.fileHandleForReading
@@ -633,7 +635,10 @@ enum FFmpegProcess {
             while let newline = pending.firstIndex(of: 0x0A) {
                 let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
                 pending.removeSubrange(pending.startIndex...newline)
-                if line.hasPrefix("out_time_us="), let micros = Double(line.dropFirst("out_time_us=".count)) {
+                // Ctrl-C reaches ffmpeg too; what it reports while stopping is no progress.
+                if line.hasPrefix("out_time_us="), let micros = Double(line.dropFirst("out_time_us=".count)),
+                    !state.value.cancelled
+                {
                     progress(max(0, micros) / 1_000_000)
                 }
             }
