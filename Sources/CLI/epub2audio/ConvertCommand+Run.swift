@@ -122,7 +122,7 @@ extension ConvertCommand {
         let metadata = AudiobookMetadata(book: loaded.book, title: loaded.displayTitle, narrator: narrator)
         let file = AudiobookBundler.fileName(for: metadata, format: bundler.format)
         let numbers = loaded.selectedSections.map(\.number)
-        let cover = AudiobookCover(book: loaded.book)
+        let cover = AudiobookCover(book: loaded.book, ffmpegPath: bundler.ffmpegPath)
         let task = Task {
             try await bundler.bundle(directory: directory, numbers: numbers, metadata: metadata, cover: cover) {
                 renderer.handle(
@@ -162,7 +162,8 @@ extension ConvertCommand {
     /// when it has not); a failure is a warning (the audio is all there).
     private func writeCover(of loaded: LoadedBook, to directory: String, renderer: ProgressRenderer) {
         do {
-            try AudiobookCover.updateFolderCover(AudiobookCover(book: loaded.book), in: directory)
+            let cover = AudiobookCover(book: loaded.book, ffmpegPath: AudiobookBundler.locateFFmpeg())
+            try AudiobookCover.updateFolderCover(cover, in: directory)
         } catch {
             renderer.handle(.warning(message: "the cover was not written: \(error)"))
         }

@@ -152,6 +152,21 @@ struct AudiobookBundlerRunTests {
         #expect(names.filter { $0.hasSuffix(".wav") }.count == 20)
     }
 
+    @Test("a GIF cover becomes a PNG through ffmpeg; SVG is no raster")
+    func gifCover() throws {
+        let fixture = try BundlerFixture(sections: 1)
+        defer { fixture.remove() }
+        let gif = try BundlerFixture.image(in: fixture.directory, type: "gif")
+        #expect(AudiobookCover(data: gif) == nil)
+        #expect(AudiobookCover.isConvertibleRaster(gif))
+        #expect(!AudiobookCover.isConvertibleRaster(Array("<svg xmlns=".utf8)))
+        let ffmpeg = try #require(AudiobookBundler.locateFFmpeg())
+        let cover = try #require(AudiobookCover.convertedToPNG(gif, ffmpegPath: ffmpeg))
+        #expect(cover.fileExtension == "png")
+        #expect(FLACMetadata.imageSize(cover.data)?.width == 32)
+        #expect(AudiobookCover.convertedToPNG(Array("GIF89a broken".utf8), ffmpegPath: "/bin/false") == nil)
+    }
+
     @Test("a new title: the bundle under the old name is replaced, not left behind")
     func renamedBundle() async throws {
         let fixture = try BundlerFixture(sections: 3)
@@ -255,8 +270,11 @@ struct BundlerFixture {
     }
 
     /// A 32×24 JPEG made by ffmpeg in `directory`, as bytes.
-    static func jpeg(in directory: String) throws -> [UInt8] {
-        let path = directory + "/cover-source.jpg"
+    static func jpeg(in directory: String) throws -> [UInt8] { try image(in: directory, type: "jpg") }
+
+    /// A 32×24 image of `type` (the file extension ffmpeg picks the format from), as bytes.
+    static func image(in directory: String, type: String) throws -> [UInt8] {
+        let path = directory + "/cover-source." + type
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [

@@ -83,12 +83,55 @@ public struct AudiobookCover: Hashable, Sendable {
 
 extension AudiobookCover {
     /// The book's cover image (EPUB 3 `cover-image`, EPUB 2 `meta name="cover"`) when it is a JPEG or
-    /// PNG that can be read; nil otherwise: a bundle without a cover is still a good bundle.
-    public init?(book: EPUBBook) {
+    /// PNG that can be read, or another raster format (GIF, WebP, BMP, TIFF) that `ffmpegPath`, when
+    /// given, converts to PNG; nil otherwise (SVG, no ffmpeg...): a bundle without a cover is still a
+    /// good bundle.
+    public init?(book: EPUBBook, ffmpegPath: String? = nil) {
         guard let href = book.package.metadata.coverImage, let data = try? book.data(forHref: href) else {
             return nil
         }
-        self.init(data: data)
+        if let cover = AudiobookCover(data: data) {
+            self = cover
+        } else if let ffmpegPath, Self.isConvertibleRaster(data),
+            let converted = Self.convertedToPNG(data, ffmpegPath: ffmpegPath)
+        {
+            self = converted
+        } else {
+            return nil
+        }
+    }
+
+    /// Whether `data` starts like a raster image ffmpeg reads that players do not take as a cover:
+    /// GIF, WebP, BMP or TIFF.
+    public static func isConvertibleRaster(_ data: [UInt8]) -> Bool {
+        data.starts(with: Array("GIF8".utf8)) || data.starts(with: Array("BM".utf8))
+            || (data.starts(with: Array("RIFF".utf8)) && data.count > 12 && Array(data[8..<12]) == Array("WEBP".utf8))
+            || data.starts(with: [0x49, 0x49, 0x2A, 0x00]) || data.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
+    }
+
+    /// The first frame of `data` as PNG, through ffmpeg; nil when ffmpeg cannot read it.
+    static func convertedToPNG(_ data: [UInt8], ffmpegPath: String) -> AudiobookCover? {
+        let work = FileManager.default.temporaryDirectory
+            .appendingPathComponent("epub2audio-cover-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        guard (try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: false)) != nil
+        else { return nil }
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let input = OutputPaths.join(work, "cover.img")
+        let output = OutputPaths.join(work, "cover.png")
+        guard FileManager.default.createFile(atPath: input, contents: Data(data)) else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffmpegPath)
+        process.arguments = [
+            "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", input, "-frames:v", "1", "-c:v", "png",
+            "-f", "image2", output,
+        ]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let png = FileManager.default.contents(atPath: output) else { return nil }
+        return AudiobookCover(data: Array(png))
     }
 
     /// `cover.jpg` or `cover.png`: the cover's name beside the section files.
