@@ -143,8 +143,9 @@ extension ConvertCommand {
             return .success
         } catch {
             // ffmpeg shares our terminal: Ctrl-C reaches it too, and it may stop before we cancel it.
-            if case ConversionError.cancelled = error {
-            } else if !interruption.interrupted {
+            var cancelled = interruption.interrupted
+            if case ConversionError.cancelled = error { cancelled = true }
+            guard cancelled else {
                 let (status, message) = conversionExitStatus(for: error)
                 reportError("\(bookName(loaded.path)): \(message)", style: style)
                 return status

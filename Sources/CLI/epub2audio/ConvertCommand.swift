@@ -104,7 +104,7 @@ struct ConvertCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Also make one audiobook file of the sections, with chapters, tags and cover: m4b, mp3, opus, ogg or flac (needs ffmpeg).",
+            "Also make one audiobook file with chapters, tags and cover: m4b, mp3, opus, ogg or flac (needs ffmpeg).",
             valueName: "FORMAT"))
     var bundle: BundleFormat?
 

@@ -119,6 +119,12 @@ struct AudiobookBundlerRunTests {
         #expect((picture["disposition"] as? [String: Any])?["attached_pic"] as? Int == 1)
         #expect(picture["codec_name"] as? String == "mjpeg")
 
+        // The frames and comments themselves, as the format's own readers see them.
+        let head = try Data(contentsOf: URL(fileURLWithPath: result.path)).prefix(1 << 20)
+        let expectedMarks = format == .mp3 ? ["CTOC", "CHAP", "APIC"] : ["CHAPTER001=00:00:00.000", "CHAPTER004NAME="]
+        for mark in expectedMarks { #expect(head.range(of: Data(mark.utf8)) != nil, "\(mark)") }
+        if format == .opus || format == .ogg { #expect(head.range(of: Data("METADATA_BLOCK_PICTURE=".utf8)) != nil) }
+
         if format == .flac {
             // The cue sheet: one track per chapter at its exact first sample, then the lead-out.
             let blocks = try BundlerFixture.flacBlocks(result.path)
