@@ -63,6 +63,21 @@ struct AudiobookBundlerRunTests {
         #expect(chapters.count == 255)
     }
 
+    @Test("255 sections in FLAC: no cue sheet (it holds 254), a warning, every chapter in the comments")
+    func flacCueSheetLimit() async throws {
+        let fixture = try BundlerFixture(sections: 255)
+        defer { fixture.remove() }
+        let bundler = AudiobookBundler(format: .flac, ffmpegPath: try #require(AudiobookBundler.locateFFmpeg()))
+        let result = try await bundler.bundle(
+            directory: fixture.directory, numbers: fixture.numbers, metadata: .init(title: "Many"))
+        #expect(result.warnings.count == 1)
+        #expect(!(try BundlerFixture.flacBlocks(result.path)).contains { $0.type == 5 })
+        let chapters = try #require(try BundlerFixture.probe(result.path)["chapters"] as? [[String: Any]])
+        #expect(chapters.count == 255)
+        let last = try #require((chapters.last?["start_time"] as? String).flatMap { Double($0) })
+        #expect(abs(last - Double(fixture.starts[254]) / Double(BundlerFixture.rate)) <= 0.001)
+    }
+
     @Test(
         "MP3, Opus, Vorbis and FLAC bundles: chapters at the exact offsets, titles, tags and cover read back",
         arguments: [BundleFormat.mp3, .opus, .ogg, .flac])
