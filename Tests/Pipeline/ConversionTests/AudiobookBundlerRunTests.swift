@@ -188,6 +188,29 @@ struct AudiobookBundlerRunTests {
         #expect(AudiobookCover.convertedToPNG(Array("GIF89a broken".utf8), ffmpegPath: "/bin/false") == nil)
     }
 
+    @Test("bundles of two formats in one folder: each rebuilt only when its own inputs change")
+    func twoFormats() async throws {
+        let fixture = try BundlerFixture(sections: 3)
+        defer { fixture.remove() }
+        let ffmpeg = try #require(AudiobookBundler.locateFFmpeg())
+        let (m4b, flac) = (
+            AudiobookBundler(format: .m4b, ffmpegPath: ffmpeg), AudiobookBundler(format: .flac, ffmpegPath: ffmpeg)
+        )
+        let metadata = AudiobookMetadata(title: "Two")
+        for bundler in [m4b, flac] {
+            #expect(
+                try await bundler.bundle(directory: fixture.directory, numbers: fixture.numbers, metadata: metadata)
+                    .rebuilt)
+        }
+        for bundler in [m4b, flac] {
+            #expect(
+                !(try await bundler.bundle(directory: fixture.directory, numbers: fixture.numbers, metadata: metadata)
+                    .rebuilt))
+        }
+        let record = try #require(BundleRecord.load(fromDirectory: fixture.directory))
+        #expect(record.bundles["m4b"]?.file == "Two.m4b" && record.bundles["flac"]?.file == "Two.flac")
+    }
+
     @Test("a new title: the bundle under the old name is replaced, not left behind")
     func renamedBundle() async throws {
         let fixture = try BundlerFixture(sections: 3)

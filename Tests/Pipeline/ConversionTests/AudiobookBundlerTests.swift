@@ -251,6 +251,14 @@ struct AudiobookBundlerTests {
         #expect(try files().isEmpty)
     }
 
+    @Test func bundleRecordReadsVersionOneAsItsFormatsEntry() throws {
+        let old = Data(#"{"file":"T - A.m4b","inputsSHA256":"abc","version":1}"#.utf8)
+        let record = try JSONDecoder().decode(BundleRecord.self, from: old)
+        #expect(record.bundles == ["m4b": BundleRecord.Entry(file: "T - A.m4b", inputsSHA256: "abc")])
+        let written = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
+        #expect(written.contains(#""version":2"#) && written.contains(#""bundles":{"m4b":"#))
+    }
+
     @Test func locatesFFmpegOnlyOnThePath() {
         #expect(AudiobookBundler.locateFFmpeg(searchPath: "/nonexistent:") == nil)
         #expect(AudiobookBundler.locateFFmpeg(searchPath: nil) == nil)

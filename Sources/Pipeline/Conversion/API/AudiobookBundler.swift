@@ -495,7 +495,8 @@ public struct AudiobookBundler: Sendable {
         let name = Self.fileName(for: metadata, format: format)
         let target = OutputPaths.join(directory, name)
         let warnings = Self.warnings(format: format, chapters: chapters.count)
-        let previous = BundleRecord.load(fromDirectory: directory)
+        var record = BundleRecord.load(fromDirectory: directory) ?? BundleRecord()
+        let previous = record.bundles[format.rawValue]
         if let previous, previous.file == name, previous.inputsSHA256 == inputs,
             FileManager.default.fileExists(atPath: target)
         {
@@ -551,7 +552,8 @@ public struct AudiobookBundler: Sendable {
             throw error
         }
         progress(BundleProgress(audioSeconds: totalSeconds, totalSeconds: totalSeconds))
-        try BundleRecord(file: name, inputsSHA256: inputs).write(toDirectory: directory)
+        record.bundles[format.rawValue] = BundleRecord.Entry(file: name, inputsSHA256: inputs)
+        try record.write(toDirectory: directory)
         // The book's title or authors changed: the bundle under the old name was ours, and is stale.
         if let old = previous?.file, old != name, old.hasSuffix("." + format.fileExtension),
             OutputPaths.isSafeComponent(old)
@@ -562,25 +564,43 @@ public struct AudiobookBundler: Sendable {
     }
 }
 
-/// `bundle.json`: which bundle was made from which inputs. Versioned; missing keys decode to defaults.
+/// `bundle.json`: which bundle of each format was made from which inputs, so that bundles of
+/// several formats in one folder are each rebuilt only when their inputs change. Versioned; missing
+/// keys decode to defaults; version 1 (one bundle: `file`, `inputsSHA256`) is read as the entry of
+/// its file's format.
 struct BundleRecord: Codable, Hashable {
-    static let currentVersion = 1
-    var version: Int = BundleRecord.currentVersion
-    var file: String
-    var inputsSHA256: String
+    static let currentVersion = 2
 
-    init(file: String, inputsSHA256: String) {
-        self.file = file
-        self.inputsSHA256 = inputsSHA256
+    struct Entry: Codable, Hashable {
+        var file: String
+        var inputsSHA256: String
     }
 
-    private enum CodingKeys: String, CodingKey { case version, file, inputsSHA256 }
+    var version: Int = BundleRecord.currentVersion
+    /// By format (`BundleFormat.rawValue`).
+    var bundles: [String: Entry] = [:]
+
+    init(bundles: [String: Entry] = [:]) { self.bundles = bundles }
+
+    private enum CodingKeys: String, CodingKey { case version, bundles, file, inputsSHA256 }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         version = try c.decodeIfPresent(Int.self, forKey: .version) ?? Self.currentVersion
-        file = try c.decodeIfPresent(String.self, forKey: .file) ?? ""
-        inputsSHA256 = try c.decodeIfPresent(String.self, forKey: .inputsSHA256) ?? ""
+        bundles = try c.decodeIfPresent([String: Entry].self, forKey: .bundles) ?? [:]
+        if let file = try c.decodeIfPresent(String.self, forKey: .file) {
+            let format = (file as NSString).pathExtension
+            if bundles[format] == nil {
+                let inputs = try c.decodeIfPresent(String.self, forKey: .inputsSHA256) ?? ""
+                bundles[format] = Entry(file: file, inputsSHA256: inputs)
+            }
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(Self.currentVersion, forKey: .version)
+        try c.encode(bundles, forKey: .bundles)
     }
 
     /// Nil when absent or unreadable: the bundle is then simply rebuilt.
