@@ -118,7 +118,7 @@ extension EndToEnd {
             ])
             #expect(result.status == 0, "\(result.stderr)")
             let name = "013 - Chapter 4 - What the Sea Brought.flac"
-            #expect(listing(out) == [name, "manifest.json", "playlist.m3u"])
+            #expect(listing(out) == [name, "cover.png", "manifest.json", "playlist.m3u"])
             let data = try #require(bytes(out + "/" + name))
             #expect(data.prefix(4) == Data("fLaC".utf8))
             #expect(try #require(bytes(out + "/playlist.m3u")).utf8String.contains("\n\(name)\n"))

@@ -116,7 +116,7 @@ struct ConvertCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Also make one audiobook file of the sections, with chapters and tags (m4b; needs ffmpeg).",
+            "Also make one audiobook file with chapters, tags and cover: m4b, mp3, opus, ogg or flac (needs ffmpeg).",
             valueName: "FORMAT"))
     var bundle: BundleFormat?
 

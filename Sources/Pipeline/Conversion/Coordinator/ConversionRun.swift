@@ -59,6 +59,8 @@ final class ConversionRun: Sendable {
         var existing: Manifest?
         /// `existing` when it describes this book.
         var previous: Manifest?
+        /// The book's last section number: track numbers read `n/total` (a file's tags do not depend on the selection).
+        var lastNumber: Int?
     }
 
     /// A section to make, with the job a worker receives.
@@ -113,7 +115,7 @@ final class ConversionRun: Sendable {
         return Book(
             source: source, sha256: sha256, settings: settings,
             selected: try request.selection.numbers(in: source.sections), existing: existing,
-            previous: existing?.book.sha256 == sha256 ? existing : nil)
+            previous: existing?.book.sha256 == sha256 ? existing : nil, lastNumber: source.sections.map(\.number).max())
     }
 
     /// What to make and what is done already (`ConversionPlanner`, given the files in the folder).
@@ -167,7 +169,8 @@ final class ConversionRun: Sendable {
         let authors = description.authors.joined(separator: ", ")
         let tags = AudioTags(
             title: planned.section.title, album: description.title, artist: authors.isEmpty ? nil : authors,
-            trackNumber: String(planned.section.number), genre: "Audiobook")
+            trackNumber: book.lastNumber.map { "\(planned.section.number)/\($0)" } ?? String(planned.section.number),
+            genre: "Audiobook")
         let job = WorkerJob(
             book: request.bookInput, section: planned.section.number, settings: book.settings,
             partPath: OutputPaths.join(directory, planned.file + ".part"), tags: tags, blocks: planned.blocks)
