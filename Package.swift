@@ -14,7 +14,12 @@ let package = Package(
         .executable(name: "epub2audio", targets: ["EPUB2AudioCLI"]),
         .library(
             name: "EPUB2Audio",
-            targets: ["Contracts", "EPUBReader", "BookText", "Normalization", "Conversion", "ESpeakEngine"]),
+            // Every module whose types a shipped public signature names (EPUBBook takes ZipLimits and
+            // gives MarkupDocuments; a composition root needs the engine and the writer) is shipped.
+            targets: [
+                "Contracts", "ZipReader", "Markup", "EPUBReader", "BookText", "Normalization", "ESpeakEngine",
+                "AudioFiles", "Conversion",
+            ]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -49,10 +54,11 @@ let package = Package(
         // Pipeline: sections → chunks → engine → sink; manifest; resume; workers.
         .target(
             name: "Conversion",
-            dependencies: ["Contracts", "EPUBReader", "BookText", "Normalization", "ESpeakEngine", "AudioFiles"],
+            dependencies: ["Contracts", "EPUBReader", "BookText", "Normalization", "AudioFiles"],
             path: "Sources/Pipeline/Conversion"),
 
-        // CLI: parses flags, calls the library, renders events, maps errors to exit codes.
+        // CLI: parses flags, calls the library, renders events, maps errors to exit codes; the composition
+        // root (espeak-ng speaks, libsndfile writes).
         .executableTarget(
             name: "EPUB2AudioCLI",
             dependencies: [
@@ -61,12 +67,14 @@ let package = Package(
             ],
             path: "Sources/CLI/epub2audio"),
 
-        // Helpers shared by the test targets (an in-memory ZIP writer for hostile and test books).
+        // Helpers shared by the test targets (an in-memory ZIP writer for hostile and test books, the
+        // wall-clock limits and the one list of books exempt from them in debug builds).
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts"], path: "Tests/ContractsTests"),
         .testTarget(
             name: "ZipReaderTests", dependencies: ["ZipReader", "TestSupport"], path: "Tests/Wrappers/ZipReaderTests"),
-        .testTarget(name: "MarkupTests", dependencies: ["Markup"], path: "Tests/Wrappers/MarkupTests"),
+        .testTarget(
+            name: "MarkupTests", dependencies: ["Markup", "TestSupport"], path: "Tests/Wrappers/MarkupTests"),
         .testTarget(
             name: "ESpeakEngineTests", dependencies: ["ESpeakEngine", "Contracts", "TestSupport"],
             path: "Tests/Wrappers/ESpeakEngineTests"),

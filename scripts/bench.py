@@ -73,8 +73,10 @@ def main():
                         help="sections of the long book to convert (the whole book takes minutes per run)")
     parser.add_argument("--tiny-chapters", default="1-300",
                         help="sections of the 10,000-section book for the tiny-section cost")
-    parser.add_argument("--only", default="overhead,tiny,parallel,list,formats",
-                        help="comma-separated parts to run: overhead, tiny, parallel, list, formats")
+    parser.add_argument("--only", default="overhead,tiny,parallel,list,formats,bundle",
+                        help="comma-separated parts to run: overhead, tiny, parallel, list, formats, bundle")
+    parser.add_argument("--bundle-formats", default="m4b",
+                        help="comma-separated --bundle formats to time (m4b, mp3, opus, ogg, flac)")
     args = parser.parse_args()
     parts = set(args.only.split(","))
     binary = os.path.abspath(args.binary)
@@ -204,6 +206,29 @@ def main():
             mb_per_hour = statistics.median(sizes) / 1e6 / (audio / 3600) if audio else 0
             rows.append((f"format {fmt_name}", fmt([audio / w for w in walls], "x", 0), f"{mb_per_hour:.0f} MB/hour",
                          "times real time (CPU)", ""))
+        # 6. The bundling stage (--bundle, through ffmpeg), as times real time on one core: the CPU of a
+        # run that only bundles (every section already done) minus that of the same run without --bundle.
+        if "bundle" in parts and shutil.which("ffmpeg"):
+            book, sel = (moby, ["--chapters", args.long_chapters]) if have_corpus else (sample, [])
+            label = "Moby-Dick" if have_corpus else "sample"
+            out_dir = os.path.join(work, "bundle")
+            subprocess.run([binary, book, "-o", out_dir, "--quiet", "--voice", "en"] + sel, check=True)
+            audio = audio_seconds(out_dir)
+            for bundle in args.bundle_formats.split(","):
+                stage = []
+                for _ in range(args.runs):
+                    for name in os.listdir(out_dir):
+                        if name == "bundle.json" or name.endswith("." + bundle):
+                            os.remove(os.path.join(out_dir, name))
+                    cpu_with = measure([binary, book, "-o", out_dir, "--quiet", "--voice", "en", "--bundle", bundle]
+                                       + sel)[1]
+                    cpu_without = measure([binary, book, "-o", out_dir, "--quiet", "--voice", "en"] + sel)[1]
+                    stage.append(max(0.001, cpu_with - cpu_without))
+                target = ">= 100x" if bundle == "m4b" else ""
+                rows.append((f"--bundle {bundle} stage, {label} ({audio / 3600:.2f} h audio): CPU", fmt(stage),
+                             "", fmt([audio / s for s in stage], "x", 0) + " real time", target))
+        elif "bundle" in parts:
+            print("bench: ffmpeg is absent: the bundling stage is skipped", file=sys.stderr)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

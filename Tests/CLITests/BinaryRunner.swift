@@ -151,6 +151,9 @@ final class RunningBinary: @unchecked Sendable {
 /// Runs the `epub2audio` binary built next to the test bundle, with files for its output (no pipe
 /// deadlocks), a time limit, and the child's peak memory from `wait4`.
 enum BinaryRunner {
+    /// Whether the binary is a debug build (its wall-clock limits exempt `SlowBooks`).
+    static var isDebugBinary: Bool { binary.contains("/debug/") }
+
     /// Path of the binary: `EPUB2AUDIO_BIN` when set, else beside this test executable.
     static var binary: String {
         if let path = ProcessInfo.processInfo.environment["EPUB2AUDIO_BIN"] { return path }

@@ -132,6 +132,67 @@ extension EndToEnd {
             #expect(abs(duration - Double(frames.reduce(0, +)) / Double(rate)) < 0.01, "duration \(duration)")
         }
 
+        @Test(
+            "--bundle flac --progress json: bundle-progress from 0 to the whole, bundle-done; chapters and narrator",
+            .enabled(if: Bundling.toolsInstalled, "ffmpeg/ffprobe are not installed (make deps installs them)"))
+        func bundleFLACWithJSONProgress() async throws {
+            let scratch = try Scratch("bundle-flac")
+            let out = scratch.file("out").path
+            let book = try Bundling.book(in: scratch)
+            let result = try await BinaryRunner.run(
+                [book, "--bundle", "flac", "--voice", "en-us", "--progress", "json", "-o", out], timeout: 120)
+            #expect(result.status == 0, "\(result.stderr)")
+            let events = result.stdout.split(separator: "\n").compactMap { jsonObject(String($0)) }
+            let names = events.compactMap { $0["event"] as? String }
+            let bookDone = try #require(names.firstIndex(of: "book-done"))
+            let progress = events.filter { $0["event"] as? String == "bundle-progress" }
+            #expect(progress.count >= 2)
+            #expect(names.firstIndex(of: "bundle-progress").map { $0 > bookDone } == true)
+            #expect(names.last == "bundle-done")
+            let total = try #require(progress.last?["totalSeconds"] as? Double)
+            #expect(progress.first?["audioSeconds"] as? Double == 0)
+            #expect(progress.last?["audioSeconds"] as? Double == total)
+            #expect(events.last?["chapters"] as? Int == 3)
+            #expect(events.last?["rebuilt"] as? Bool == true)
+            #expect(events.last?["file"] as? String == "The Bundled Lamp - Ada Keeper.flac")
+
+            let probe = try Bundling.probe(out + "/The Bundled Lamp - Ada Keeper.flac")
+            let chapters = try #require(probe["chapters"] as? [[String: Any]])
+            #expect(
+                chapters.map { ($0["tags"] as? [String: Any])?["title"] as? String } == [
+                    "Chapter 1", "Chapter 2", "Chapter 3",
+                ])
+            let tags = try #require((probe["format"] as? [String: Any])?["tags"] as? [String: Any])
+            #expect((tags["composer"] as? String)?.hasPrefix("espeak-ng, voice ") == true, "\(tags)")
+            #expect(
+                abs(total - ((probe["format"] as? [String: Any])?["duration"] as? String).flatMap(Double.init)!) < 0.01)
+        }
+
+        @Test(
+            "the folder stays player-friendly: names sort in book order, playlist, track n/total in every file",
+            .enabled(if: Bundling.toolsInstalled, "ffmpeg/ffprobe are not installed (make deps installs them)"))
+        func playerFriendlyFolder() async throws {
+            let scratch = try Scratch("player-folder")
+            let out = scratch.file("out").path
+            let result = try await BinaryRunner.run(
+                [Conversions.lighthouse, "--chapters", "9-13", "--format", "flac", "-o", out], timeout: 120)
+            #expect(result.status == 0, "\(result.stderr)")
+            let sections = try Conversions.manifestSections(out)
+            let numbers = Array(9...13)
+            let files = numbers.compactMap { sections[$0]?["file"] as? String }
+            #expect(files.count == 5)
+            #expect(listing(out).filter { $0.hasSuffix(".flac") } == files, "file names sort in book order")
+            #expect(listing(out).contains("cover.png"))
+            let playlist = try #require(bytes(out + "/playlist.m3u")).utf8String
+            #expect(playlist.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init) == files)
+            for (number, file) in zip(numbers, files) {
+                let tags = try #require(
+                    (try Bundling.probe(out + "/" + file)["format"] as? [String: Any])?["tags"] as? [String: Any])
+                let track = tags.first { $0.key.lowercased() == "track" }?.value as? String
+                #expect(track == "\(number)/\(sections.count)", "\(file): \(tags)")
+            }
+        }
+
         @Test("--bundle goes with conversions only")
         func bundleIsRefusedWithList() async throws {
             let scratch = try Scratch("bundle-list")

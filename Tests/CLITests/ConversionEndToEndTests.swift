@@ -162,7 +162,9 @@ extension EndToEnd {
             let files = [
                 "009 - Chapter 1 - The Hundred and Twelve Steps.wav", "013 - Chapter 4 - What the Sea Brought.wav",
             ]
-            #expect(listing(out) == (files + ["manifest.json", "playlist.m3u"]).sorted())
+            // The book's cover (a PNG) beside the sections, for players that show a folder's cover.
+            #expect(listing(out) == (files + ["cover.png", "manifest.json", "playlist.m3u"]).sorted())
+            #expect(bytes(out + "/cover.png")?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
 
             // manifest.json: valid, done for the two, skipped for the rest.
             let manifest = try #require(jsonObject(file: out + "/manifest.json"))

@@ -26,16 +26,20 @@ extension EndToEnd {
             #expect(listing(scratch.path) == ["empty"])
         }
 
-        @Test("an unknown voice: exit 6, one line, nothing written")
-        func unknownVoice() async throws {
+        /// "no-such-voice" starts like Norwegian ("no"): no tag's shape, so no fallback to it.
+        @Test("an unknown voice: exit 6, one line, nothing written", arguments: ["zz-qq", "no-such-voice", "Englsh"])
+        func unknownVoice(voice: String) async throws {
             let scratch = try Scratch("voice")
             let out = scratch.file("out").path
             let result = try await BinaryRunner.run([
-                Conversions.lighthouse, "--voice", "zz-qq", "--chapters", "9", "-o", out,
+                Conversions.lighthouse, "--voice", voice, "--chapters", "9", "-o", out,
             ])
             #expect(result.status == 6, "exit \(result.status): \(result.stderr)")
             #expect(result.errorLines.count == 1)
-            #expect(result.errorLines.first?.contains("zz-qq") == true)
+            #expect(result.errorLines.first?.contains(voice) == true)
+            if voice == "Englsh" {
+                #expect(result.errorLines.first?.contains("did you mean English") == true, "\(result.stderr)")
+            }
             #expect(listing(scratch.path).isEmpty)
         }
 
@@ -114,7 +118,7 @@ extension EndToEnd {
             ])
             #expect(result.status == 0, "\(result.stderr)")
             let name = "013 - Chapter 4 - What the Sea Brought.flac"
-            #expect(listing(out) == [name, "manifest.json", "playlist.m3u"])
+            #expect(listing(out) == [name, "cover.png", "manifest.json", "playlist.m3u"])
             let data = try #require(bytes(out + "/" + name))
             #expect(data.prefix(4) == Data("fLaC".utf8))
             #expect(try #require(bytes(out + "/playlist.m3u")).utf8String.contains("\n\(name)\n"))

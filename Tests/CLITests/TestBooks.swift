@@ -14,6 +14,8 @@ struct TestBook {
         var epubType = "chapter"
         /// A quotation in another language, after the first paragraph: `(xml:lang, text)`.
         var quotation: (language: String, text: String)?
+        /// XHTML written as is after the paragraphs (`<p>Known<sup>3–5</sup>.</p>`).
+        var markup = ""
     }
 
     var title: String
@@ -24,8 +26,10 @@ struct TestBook {
     /// `dc:date` and `dc:description`, when set.
     var date: String?
     var summary: String?
+    /// 3: a navigation document and `epub:type`; 2: an NCX, an OPF 2.0 and no `epub:type`.
+    var version = 3
 
-    /// The EPUB 3 bytes: mimetype, container, OPF, nav, one XHTML file per chapter.
+    /// The EPUB bytes: mimetype, container, OPF, nav (or NCX), one XHTML file per chapter.
     func epub() -> [UInt8] {
         var files: [(String, String)] = [("mimetype", "application/epub+zip")]
         files.append(
@@ -42,6 +46,7 @@ struct TestBook {
             "<item id=\"c\($0 + 1)\" href=\"c\($0 + 1).xhtml\" media-type=\"application/xhtml+xml\"/>"
         }.joined()
         let spine = chapters.indices.map { "<itemref idref=\"c\($0 + 1)\"/>" }.joined()
+        let isEPUB2 = version == 2
         let creators =
             authors.map { "<dc:creator>\(escaped($0))</dc:creator>" }.joined()
             + (date.map { "<dc:date>\(escaped($0))</dc:date>" } ?? "")
@@ -51,28 +56,19 @@ struct TestBook {
                 "OEBPS/content.opf",
                 """
                 <?xml version="1.0" encoding="UTF-8"?>
-                <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
+                <package xmlns="http://www.idpf.org/2007/opf" version="\(isEPUB2 ? "2.0" : "3.0")" unique-identifier="id">
                 <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">\(identifier)</dc:identifier>
                 <dc:title>\(escaped(title))</dc:title>\(creators)<dc:language>\(language)</dc:language>
                 <meta property="dcterms:modified">2024-01-01T00:00:00Z</meta></metadata>
-                <manifest><item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>\(manifest)</manifest>
-                <spine>\(spine)</spine>
+                <manifest>\(isEPUB2 ? Self.ncxItem : Self.navItem)\(manifest)</manifest>
+                <spine\(isEPUB2 ? " toc=\"ncx\"" : "")>\(spine)</spine>
                 </package>
                 """
             ))
         let links = chapters.enumerated().map {
             "<li><a href=\"c\($0.offset + 1).xhtml\">\(escaped($0.element.title))</a></li>"
         }.joined()
-        files.append(
-            (
-                "OEBPS/nav.xhtml",
-                """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops">
-                <head><title>Contents</title></head>
-                <body><nav epub:type="toc"><h1>Contents</h1><ol>\(links)</ol></nav></body></html>
-                """
-            ))
+        files.append(isEPUB2 ? ncx() : nav(links: links))
         for (index, chapter) in chapters.enumerated() {
             var paragraphs = chapter.paragraphs.map { "<p>\(escaped($0))</p>" }
             if let quotation = chapter.quotation {
@@ -80,7 +76,8 @@ struct TestBook {
                     "<blockquote xml:lang=\"\(quotation.language)\"><p>\(escaped(quotation.text))</p></blockquote>",
                     at: min(1, paragraphs.count))
             }
-            let body = paragraphs.joined(separator: "\n")
+            let body = paragraphs.joined(separator: "\n") + chapter.markup
+            let section = isEPUB2 ? "<div>" : "<section epub:type=\"\(escaped(chapter.epubType))\">"
             files.append(
                 (
                     "OEBPS/c\(index + 1).xhtml",
@@ -88,13 +85,44 @@ struct TestBook {
                     <?xml version="1.0" encoding="UTF-8"?>
                     <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops">
                     <head><title>\(escaped(chapter.title))</title></head>
-                    <body><section epub:type="\(escaped(chapter.epubType))"><h1>\(escaped(chapter.title))</h1>
+                    <body>\(section)<h1>\(escaped(chapter.title))</h1>
                     \(body)
-                    </section></body></html>
+                    \(isEPUB2 ? "</div>" : "</section>")</body></html>
                     """
                 ))
         }
         return makeStoredZip(files.map { ($0.0, Array($0.1.utf8)) })
+    }
+
+    private static let navItem =
+        "<item id=\"nav\" href=\"nav.xhtml\" media-type=\"application/xhtml+xml\" properties=\"nav\"/>"
+    private static let ncxItem = "<item id=\"ncx\" href=\"toc.ncx\" media-type=\"application/x-dtbncx+xml\"/>"
+
+    private func nav(links: String) -> (String, String) {
+        (
+            "OEBPS/nav.xhtml",
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops">
+            <head><title>Contents</title></head>
+            <body><nav epub:type="toc"><h1>Contents</h1><ol>\(links)</ol></nav></body></html>
+            """
+        )
+    }
+
+    private func ncx() -> (String, String) {
+        let points = chapters.enumerated().map {
+            "<navPoint id=\"p\($0.offset + 1)\" playOrder=\"\($0.offset + 1)\"><navLabel><text>\(escaped($0.element.title))"
+                + "</text></navLabel><content src=\"c\($0.offset + 1).xhtml\"/></navPoint>"
+        }.joined()
+        return (
+            "OEBPS/toc.ncx",
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" version="2005-1"><head><meta name="dtb:uid" content="\(identifier)"/></head>
+            <docTitle><text>\(escaped(title))</text></docTitle><navMap>\(points)</navMap></ncx>
+            """
+        )
     }
 
     /// Writes the book to `url`.
@@ -225,6 +253,8 @@ struct WAVInfo {
     var sampleRate: UInt32
     var bitsPerSample: UInt16
     var dataBytes: Int
+    /// Where the samples start in the file.
+    var dataOffset = 0
     var frames: Int { dataBytes / max(1, Int(channels) * Int(bitsPerSample) / 8) }
     var seconds: Double { Double(frames) / Double(sampleRate) }
 }
@@ -244,6 +274,7 @@ func readWAV(_ data: Data) throws -> WAVInfo {
     var offset = 12
     var format: (UInt16, UInt16, UInt32, UInt16)?
     var dataBytes: Int?
+    var dataOffset = 0
     while offset + 8 <= bytes.count {
         let id = tag(offset)
         let size = Int(u32(offset + 4))
@@ -253,11 +284,13 @@ func readWAV(_ data: Data) throws -> WAVInfo {
             format = (u16(body), u16(body + 2), u32(body + 4), u16(body + 14))
         } else if id == "data" {
             dataBytes = size
+            dataOffset = body
         }
         offset = body + size + (size & 1)
     }
     guard let format else { throw WAVError.noFormat }
     guard let dataBytes else { throw WAVError.noData }
     return WAVInfo(
-        format: format.0, channels: format.1, sampleRate: format.2, bitsPerSample: format.3, dataBytes: dataBytes)
+        format: format.0, channels: format.1, sampleRate: format.2, bitsPerSample: format.3, dataBytes: dataBytes,
+        dataOffset: dataOffset)
 }

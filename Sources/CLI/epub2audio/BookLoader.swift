@@ -15,6 +15,8 @@ struct LoadedBook {
     var options: SectionOptions
     /// Set when `dc:language` is contradicted by the text (its warning is in `warnings`).
     var languageMismatch: LanguageMismatch?
+    /// `--chapters` chose the sections: the others are left out by the user, not skipped by the classifier.
+    var chosenByNumber = false
 
     /// The title from the metadata; a book without one is named after its file, and says so.
     var displayTitle: String {
@@ -45,7 +47,7 @@ enum BookLoader {
             book.package.warnings + book.lookupWarnings + index.warnings + (mismatch.map { [$0.warning] } ?? [])
         return LoadedBook(
             path: path, book: book, sections: sections, warnings: deduplicated(warnings), index: index,
-            options: options, languageMismatch: mismatch)
+            options: options, languageMismatch: mismatch, chosenByNumber: chapters != nil)
     }
 
     /// Expands folders into the EPUB files they hold (recursively, sorted) and keeps files as given.

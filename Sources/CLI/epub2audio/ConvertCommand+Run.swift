@@ -7,13 +7,11 @@ import EPUBReader
 import ESpeakEngine
 import Foundation
 
-/// `--notes`: how footnotes and endnotes are read.
-enum NotesOption: String, ExpressibleByArgument, CaseIterable {
-    case skip, end
-}
-
-extension AudioOutputFormat: ExpressibleByArgument {}
-extension AudioBitrateMode: ExpressibleByArgument {}
+// The flags take the library's own types: an unknown value is a usage error, never a default.
+extension SpokenTextOptions.Notes: ExpressibleByArgument {}
+extension SpokenTextOptions.Omission: ExpressibleByArgument {}
+extension AudioFormat: ExpressibleByArgument {}
+extension BitrateMode: ExpressibleByArgument {}
 extension BundleFormat: ExpressibleByArgument {}
 
 extension ConvertCommand {
@@ -72,7 +70,7 @@ extension ConvertCommand {
         case (_, .auto): mode = stderrStyle.isTerminal ? .bar : .plain
         }
         let renderer = ProgressRenderer(mode: mode, style: stderrStyle)
-        let converter = Converter(environment: .live(reusing: indexed))
+        let converter = Converter(environment: LiveEnvironment.make(reusing: indexed))
         let interruption = InterruptionWatcher()
         let task = Task { try await converter.run(request) { renderer.handle($0) } }
         interruption.onInterrupt { task.cancel() }
@@ -81,11 +79,25 @@ extension ConvertCommand {
         defer { BrokenPipe.onBrokenPipe(nil) }
         do {
             let summary = try await task.value
+            renderer.summary(
+                summary, totals: ReadingTotals(sections: loaded.sections), chosen: loaded.chosenByNumber,
+                outputDirectory: directory)
+            writeCover(of: loaded, to: directory, renderer: renderer)
+            if summary.sectionsFailed > 0 {
+                interruption.stop()
+                return .partialFailure
+            }
+            guard let bundler else {
+                interruption.stop()
+                return .success
+            }
+            // Ctrl-C while ffmpeg runs stops it and removes the partial bundle; the sections stay.
+            let narrator = "espeak-ng, voice \(request.voice.voice)"
+            let status = await makeBundle(
+                bundler, loaded: loaded, directory: directory, narrator: narrator, renderer: renderer,
+                interruption: interruption, style: stderrStyle)
             interruption.stop()
-            renderer.summary(summary, totals: ReadingTotals(sections: loaded.sections), outputDirectory: directory)
-            if summary.sectionsFailed > 0 { return .partialFailure }
-            if let bundler { return makeBundle(bundler, loaded: loaded, directory: directory, style: stderrStyle) }
-            return .success
+            return status
         } catch {
             interruption.stop()
             if case ConversionError.cancelled = error {
@@ -103,14 +115,26 @@ extension ConvertCommand {
     }
 
     /// `--bundle`: one audiobook file of the selected sections, once they are all converted.
-    private func makeBundle(_ bundler: AudiobookBundler, loaded: LoadedBook, directory: String, style: TerminalStyle)
-        -> Exit
-    {
+    private func makeBundle(
+        _ bundler: AudiobookBundler, loaded: LoadedBook, directory: String, narrator: String,
+        renderer: ProgressRenderer, interruption: InterruptionWatcher, style: TerminalStyle
+    ) async -> Exit {
+        let metadata = AudiobookMetadata(book: loaded.book, title: loaded.displayTitle, narrator: narrator)
+        let file = AudiobookBundler.fileName(for: metadata, format: bundler.format)
+        let numbers = loaded.selectedSections.map(\.number)
+        let cover = AudiobookCover(book: loaded.book, ffmpegPath: bundler.ffmpegPath)
+        let task = Task {
+            try await bundler.bundle(directory: directory, numbers: numbers, metadata: metadata, cover: cover) {
+                renderer.handle(
+                    .bundleProgress(file: file, audioSeconds: $0.audioSeconds, totalSeconds: $0.totalSeconds))
+            }
+        }
+        interruption.onInterrupt { task.cancel() }
+        if interruption.interrupted { task.cancel() }
         do {
-            let result = try bundler.bundle(
-                directory: directory, numbers: loaded.selectedSections.map(\.number),
-                metadata: AudiobookMetadata(book: loaded.book, title: loaded.displayTitle),
-                cover: AudiobookCover(book: loaded.book))
+            let result = try await task.value
+            for warning in result.warnings { renderer.handle(.warning(message: warning)) }
+            renderer.handle(.bundleDone(file: file, chapters: result.chapters, rebuilt: result.rebuilt))
             if !quiet && progress != .json {
                 let verb = result.rebuilt ? "written" : "up to date"
                 StandardError.write(
@@ -118,9 +142,31 @@ extension ConvertCommand {
             }
             return .success
         } catch {
-            let (status, message) = conversionExitStatus(for: error)
-            reportError("\(bookName(loaded.path)): \(message)", style: style)
-            return status
+            // ffmpeg shares our terminal: Ctrl-C reaches it too, and it may stop before we cancel it.
+            var cancelled = interruption.interrupted
+            if case ConversionError.cancelled = error { cancelled = true }
+            guard cancelled else {
+                let (status, message) = conversionExitStatus(for: error)
+                reportError("\(bookName(loaded.path)): \(message)", style: style)
+                return status
+            }
+            if progress != .json && !BrokenPipe.happened {
+                StandardError.write(
+                    "\n" + style.yellow("interrupted:") + " the audiobook file was not made; the sections are kept; "
+                        + "run the same command again to make it\n")
+            }
+            return .interrupted
+        }
+    }
+
+    /// `cover.jpg` (or `.png`) beside the section files, when the book has a JPEG or PNG cover (none
+    /// when it has not); a failure is a warning (the audio is all there).
+    private func writeCover(of loaded: LoadedBook, to directory: String, renderer: ProgressRenderer) {
+        do {
+            let cover = AudiobookCover(book: loaded.book, ffmpegPath: AudiobookBundler.locateFFmpeg())
+            try AudiobookCover.updateFolderCover(cover, in: directory)
+        } catch {
+            renderer.handle(.warning(message: "the cover was not written: \(error)"))
         }
     }
 
@@ -129,7 +175,7 @@ extension ConvertCommand {
         -> Exit
     {
         do {
-            let files = try TextExport.run(request, environment: .live(reusing: indexed))
+            let files = try TextExport.run(request, environment: LiveEnvironment.make(reusing: indexed))
             if !quiet {
                 StandardError.write(
                     "\(files.count) text files written to " + style.bold(request.outputDirectory) + "\n")
@@ -148,22 +194,23 @@ extension ConvertCommand {
     {
         let voice = try resolvedVoice(for: loaded, style: stderrStyle)
         let voiceSettings = VoiceSettings(voice: voice.identifier, rate: rate, pitch: pitch, volume: volume)
+        // The section options the book was indexed with, so the conversion reuses that index.
+        var bookOptions = BookOptions(
+            sections: loaded.options,
+            text: SpokenTextOptions(notes: notes, tables: tables, code: code, images: images, math: math),
+            normalize: !noNormalize,
+            lexiconPath: lexicon.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        // dc:language is contradicted by the text: the text is read (normalised, and its passages in
+        // other languages told apart) in the voice's language, whichever --voice chose.
+        if loaded.languageMismatch != nil, let language = voice.languages.first {
+            bookOptions.text.language = String(language.prefix { $0 != "-" })
+        }
         var request = ConversionRequest(
             bookPath: loaded.path, outputDirectory: outputDirectory,
             selection: .numbers(loaded.selectedSections.map(\.number)), voice: voiceSettings,
             encoding: AudioEncoding(format: format, compressionLevel: quality, bitrateMode: bitrateMode),
-            notesMode: notes.rawValue, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, force: force,
+            bookOptions: bookOptions, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, force: force,
             allowNonEmptyOutput: overwrite)
-        var source: [String: String] = [:]
-        if let tocDepth { source["tocDepth"] = String(tocDepth) }
-        if let lexicon { source["lexicon"] = URL(fileURLWithPath: lexicon).standardizedFileURL.path }
-        if noNormalize { source["normalize"] = "false" }
-        // dc:language is contradicted by the text: the text is read (normalised, and its passages in
-        // other languages told apart) in the voice's language, whichever --voice chose.
-        if loaded.languageMismatch != nil, let language = voice.languages.first {
-            source["language"] = String(language.prefix { $0 != "-" })
-        }
-        request.sourceOptions = source
         // Every section is made by a fresh worker process: espeak-ng's state survives a reset, and
         // only a fresh process makes a section's audio identical whatever ran before (resume, --jobs).
         // By default a child forked from a process that has just initialised espeak-ng (the fork
@@ -175,7 +222,7 @@ extension ConvertCommand {
             request.workerArguments = [Entry.forkServerCommand]
             request.workerForksPerJob = true
         }
-        if !text, !AudioFileWriter.availableFormats().contains(where: { $0.rawValue == format.rawValue }) {
+        if !text, !AudioFileWriter.availableFormats().contains(format) {
             throw CLIError.unavailable("the installed libsndfile cannot write \(format.rawValue) files")
         }
         return request
@@ -238,19 +285,27 @@ func conversionExitStatus(for error: any Error) -> (Exit, String) {
 /// Turns SIGINT and SIGTERM into a cancellation of the running conversion (which then cleans up
 /// and exits 130); a second signal exits at once.
 final class InterruptionWatcher: @unchecked Sendable {
-    // @unchecked Sendable: the sources are created once in init and only cancelled afterwards.
+    // @unchecked Sendable: `sources` is written by the one thread that calls onInterrupt and stop;
+    // `fired` and `action` are read and written on `queue` only.
     private var sources: [any DispatchSourceSignal] = []
     private let queue = DispatchQueue(label: "epub2audio.signals")
     private var fired = false
+    private var action: (@Sendable () -> Void)?
 
+    /// Whether a signal has come.
+    var interrupted: Bool { queue.sync { fired } }
+
+    /// What the first signal does; a later call replaces the action (the conversion, then the bundle).
     func onInterrupt(_ action: @escaping @Sendable () -> Void) {
+        queue.sync { self.action = action }
+        guard sources.isEmpty else { return }
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
             source.setEventHandler { [unowned self] in
                 if self.fired { exit(Exit.interrupted.rawValue) }
                 self.fired = true
-                action()
+                self.action?()
             }
             source.resume()
             sources.append(source)

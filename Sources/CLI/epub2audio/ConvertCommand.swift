@@ -58,7 +58,19 @@ struct ConvertCommand: AsyncParsableCommand {
     var tocDepth: Int?
 
     @Option(help: "Notes: skip (default), or end to read a section's notes at its end.")
-    var notes: NotesOption = .skip
+    var notes: SpokenTextOptions.Notes = .skip
+
+    @Option(help: "Tables of figures: notice (default: \"Table omitted.\"), read (row by row) or skip.")
+    var tables: SpokenTextOptions.Omission = .notice
+
+    @Option(help: "Code listings: notice (default: \"Code example omitted.\"), read (line by line) or skip.")
+    var code: SpokenTextOptions.Omission = .notice
+
+    @Option(help: "Images: read their descriptions (alt text; notice and read are the same), or skip them.")
+    var images: SpokenTextOptions.Omission = .notice
+
+    @Option(help: "Equations: read their alt text or simple markup (notice and read are the same), or skip them.")
+    var math: SpokenTextOptions.Omission = .notice
 
     // MARK: Voice
 
@@ -92,7 +104,7 @@ struct ConvertCommand: AsyncParsableCommand {
     var output: String?
 
     @Option(help: "Audio format: wav (default), flac, ogg, opus, mp3.")
-    var format: AudioOutputFormat = .wav
+    var format: AudioFormat = .wav
 
     @Option(
         help: ArgumentHelp(
@@ -100,11 +112,11 @@ struct ConvertCommand: AsyncParsableCommand {
     var quality: Double?
 
     @Option(help: ArgumentHelp("MP3 bitrate mode: constant, average or variable.", valueName: "MODE"))
-    var bitrateMode: AudioBitrateMode?
+    var bitrateMode: BitrateMode?
 
     @Option(
         help: ArgumentHelp(
-            "Also make one audiobook file of the sections, with chapters and tags (m4b; needs ffmpeg).",
+            "Also make one audiobook file with chapters, tags and cover: m4b, mp3, opus, ogg or flac (needs ffmpeg).",
             valueName: "FORMAT"))
     var bundle: BundleFormat?
 

@@ -25,7 +25,7 @@ enum Entry {
             // decides (it kills the server and its child); past `ulimit -f` a write fails with EFBIG.
             signal(SIGINT, SIG_IGN)
             signal(SIGXFSZ, SIG_IGN)
-            exit(WorkerMain.runForkServer(environment: .live))
+            exit(WorkerMain.runForkServer(environment: LiveEnvironment.make()))
         }
         Task {
             await EPUB2AudioCommand.main()

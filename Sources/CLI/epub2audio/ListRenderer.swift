@@ -60,7 +60,8 @@ struct ListRenderer {
         case .none: facts.append("no usable table of contents: sections from the files' headings")
         }
         lines.append(style.dim(facts.joined(separator: " · ")))
-        lines.append(Self.readingLine(ReadingTotals(sections: sections), withDuration: true))
+        lines.append(
+            Self.readingLine(ReadingTotals(sections: sections), withDuration: true, chosen: loaded.chosenByNumber))
         lines.append("")
 
         var table = TextTable([
@@ -99,10 +100,17 @@ struct ListRenderer {
     /// `reading 161,239 words in 55 sections; skipping 584 words in 6`, or `...; nothing skipped`.
     ///
     /// With `withDuration`, the rough audio length of the words read follows them in parentheses.
-    static func readingLine(_ totals: ReadingTotals, withDuration: Bool = false) -> String {
+    /// With `chosen` (`--chapters`), the rest was left out by the user, and the line says so:
+    /// `reading 4,210 words in 2 sections chosen with --chapters; leaving out 157,613 words in 59 others`.
+    static func readingLine(_ totals: ReadingTotals, withDuration: Bool = false, chosen: Bool = false) -> String {
         var line = "reading \(words(totals.readWords)) in \(plural(totals.readSections, "section"))"
+        if chosen { line += " chosen with --chapters" }
         if withDuration { line += " (about \(duration(words: totals.readWords)) of audio)" }
-        if totals.skippedSections == 0 {
+        if chosen {
+            if totals.skippedSections > 0 {
+                line += "; leaving out \(words(totals.skippedWords)) in \(totals.skippedSections) others"
+            }
+        } else if totals.skippedSections == 0 {
             line += "; nothing skipped"
         } else if totals.skippedWords == 0 {
             line += "; skipping \(plural(totals.skippedSections, "section")) with no words"

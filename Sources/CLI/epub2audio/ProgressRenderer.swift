@@ -27,6 +27,8 @@ final class ProgressRenderer: @unchecked Sendable {
     private var wordsResumed = 0
     private var lastDraw = Date.distantPast
     private var barShown = false
+    /// The last tenth of the bundle reported by a plain line (-1: none yet).
+    private var bundleTenth = -1
     private(set) var failures: [String] = []
     private(set) var warnings: [String] = []
 
@@ -89,11 +91,28 @@ final class ProgressRenderer: @unchecked Sendable {
             }
         case .bookDone:
             clearBar()
+        case .bundleProgress(let file, let audioSeconds, let totalSeconds):
+            let fraction = totalSeconds > 0 ? min(1, max(0, audioSeconds / totalSeconds)) : 0
+            if mode == .plain {
+                // One line per tenth reached: a long book's bundle says it is moving, a short one's stays brief.
+                let tenth = Int((fraction * 10).rounded(.down))
+                if tenth > bundleTenth {
+                    bundleTenth = tenth
+                    StandardError.write(
+                        "bundling \(terminalSafe(file)): \(tenth * 10)%  \(Self.clock(audioSeconds))"
+                            + " of \(Self.clock(totalSeconds))\n")
+                }
+            } else if mode == .bar {
+                drawBundle(file: file, fraction: fraction, audioSeconds: audioSeconds, totalSeconds: totalSeconds)
+            }
+        case .bundleDone:
+            clearBar()
+            bundleTenth = -1
         }
     }
 
     /// The closing summary: sections, audio, time, speed, the words read and skipped, and where the files are.
-    func summary(_ summary: ConversionSummary, totals: ReadingTotals, outputDirectory: String) {
+    func summary(_ summary: ConversionSummary, totals: ReadingTotals, chosen: Bool, outputDirectory: String) {
         lock.lock()
         defer { lock.unlock() }
         guard mode == .plain || mode == .bar else { return }
@@ -107,7 +126,7 @@ final class ProgressRenderer: @unchecked Sendable {
             parts.joined(separator: ", ")
                 + " · \(Self.duration(made)) of audio in \(Self.duration(summary.wallSeconds))"
                 + (summary.sectionsDone > 0 ? " (\(Int(speed.rounded()))× real time)" : "") + "\n")
-        StandardError.write(ListRenderer.readingLine(totals) + "\n")
+        StandardError.write(ListRenderer.readingLine(totals, chosen: chosen) + "\n")
         let absolute = URL(fileURLWithPath: outputDirectory).standardizedFileURL.path
         StandardError.write("Output: " + style.bold(absolute) + "\n")
     }
@@ -144,6 +163,21 @@ final class ProgressRenderer: @unchecked Sendable {
         let speedText = speed > 0 ? String(format: "%5.0f×", speed) : "     ×"
         let line =
             "\(bar) \(percent)  \(counterText())  \(Self.clock(audio)) audio  \(speedText)  ETA \(eta)"
+        StandardError.write("\r" + truncateToWidth(line, style.width - 1) + "\u{1B}[K")
+        barShown = true
+    }
+
+    /// The bundling stage's bar: the share of the audio ffmpeg has encoded.
+    private func drawBundle(file: String, fraction: Double, audioSeconds: Double, totalSeconds: Double) {
+        let now = Date()
+        guard fraction >= 1 || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
+        lastDraw = now
+        let barWidth = 24
+        let filled = Int((fraction * Double(barWidth)).rounded(.down))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
+        let percent = String(format: "%3d%%", Int((fraction * 100).rounded(.down)))
+        let line =
+            "\(bar) \(percent)  bundling \(Self.clock(audioSeconds))/\(Self.clock(totalSeconds))  \(terminalSafe(file))"
         StandardError.write("\r" + truncateToWidth(line, style.width - 1) + "\u{1B}[K")
         barShown = true
     }

@@ -15,7 +15,7 @@ struct WorkerCommand: ParsableCommand {
         // Past a file-size limit (ulimit -f) a write should fail with EFBIG, not kill the process.
         signal(SIGXFSZ, SIG_IGN)
         let status = WorkerMain.run(
-            input: FileHandle.standardInput, output: FileHandle.standardOutput, environment: .live)
+            input: FileHandle.standardInput, output: FileHandle.standardOutput, environment: LiveEnvironment.make())
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -121,6 +121,9 @@ extension NormalizationPass {
 
         if cue(at: i) == .cardinal {
             let lower = letters.allSatisfy(Scalars.isLower)
+            // "Chapter C", "Part M": a lone L, C, D or M after a cue word is a letter (appendices, codes),
+            // not 50, 100, 500 or 1,000; a book does not number its first parts that way.
+            if letters.count == 1, let only = letters.first, !"IVXivx".unicodeScalars.contains(only) { return nil }
             guard let value = RomanNumerals.value(of: letters, lowercase: lower) else { return nil }
             let words = speller.cardinal(value)
             emit((cueCapitalized ? capitalized(words) : words) + suffix)

@@ -83,6 +83,11 @@ import Testing
         "The Reform Act (1832) widened the vote.",
         "It happened in June (1998) as planned.",
         "The film (1998) was long.",
+        // A year after the title of a work, not after an author.
+        "We saw the film Titanic (1997) twice.",
+        "Cameron's Titanic (1997) was long.",
+        "In the novel Emma (1815) she meddles.",
+        "They sailed on the Titanic (1912) once.",
         "Ibid is not a word here (nor is ibidem).",
         "He wrote (as Varga did in 2010) a letter.",
     ])

@@ -339,6 +339,62 @@ import Testing
         #expect(index.sections.map(\.words) == plain.sections.map(\.words))
         #expect(index.sections.allSatisfy { $0.included })
     }
+
+    @Test func aHeadingAloneInItsFileIntroducesWhatFollows() throws {
+        // A named part page ("Economics of Freedom", no "Part" in it) in a file of its own, between chapters.
+        let book = MemoryBook(
+            spine: [
+                ("beginnings.xhtml", "<h1>1. Beginnings</h1>\(prose(300))"),
+                ("economics.xhtml", "<h1>Economics of Freedom</h1>"),
+                ("markets.xhtml", "<h1>2. Markets</h1>\(prose(300))"),
+                ("commons.xhtml", "<h1>3. Commons</h1>\(prose(300))"),
+            ],
+            toc: [
+                entry("1. Beginnings", "beginnings.xhtml"), entry("Economics of Freedom", "economics.xhtml"),
+                entry("2. Markets", "markets.xhtml"), entry("3. Commons", "commons.xhtml"),
+            ])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.kind) == [.chapter, .part, .chapter, .chapter])
+        #expect(index.sections.allSatisfy { $0.included }, "a divider is read: only its kind changes")
+        #expect(index.sections[1].reasons.contains { $0.contains("only a heading") })
+    }
+
+    @Test func aPictureWithAltTextIsReadAsItsAltText() throws {
+        // A picture book: each page is an image the author described.
+        let pages = [
+            "A small boat leaves the harbour at dawn, its sail full of wind.",
+            "The keeper waves from the top of the lighthouse as the boat passes the rocks.",
+        ]
+        let book = MemoryBook(
+            spine: pages.enumerated().map {
+                ("page\($0.offset).xhtml", "<div><img src='p\($0.offset).png' alt='\($0.element)'/></div>")
+            },
+            toc: pages.indices.map { entry("Page \($0 + 1)", "page\($0).xhtml") })
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.allSatisfy { $0.included }, "\(index.sections.map(\.reasons))")
+        let blocks = try SpokenTextExtractor.blocks(for: index.sections[1], in: book)
+        #expect(blocks.contains { $0.text.contains("The keeper waves") })
+    }
+
+    @Test func aTitleOverNumberedPiecesNamesOneWork() throws {
+        // A poem in numbered parts: its title stands alone, then "I" and "II".
+        let book = MemoryBook(
+            spine: [
+                ("poems.xhtml", "<h2 id='t'>The Swan</h2><h2 id='i'>I</h2>\(verse(20))<h2 id='ii'>II</h2>\(verse(20))")
+            ],
+            toc: [entry("The Swan", "poems.xhtml#t"), entry("I", "poems.xhtml#i"), entry("II", "poems.xhtml#ii")])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.first?.kind != .part)
+        #expect(index.sections.first?.title == "The Swan")
+    }
+
+    @Test func aClosingHeadingWithNothingAfterItIsNoPart() throws {
+        let book = MemoryBook(
+            spine: [("ch1.xhtml", "<h1>One</h1>\(prose(300))"), ("end.xhtml", "<h1>Afterwards</h1>")],
+            toc: [entry("One", "ch1.xhtml"), entry("Afterwards", "end.xhtml")])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.last?.kind != .part)
+    }
 }
 
 /// The paragraph-heading family rules on their own.

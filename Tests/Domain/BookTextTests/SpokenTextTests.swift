@@ -167,6 +167,41 @@ import Testing
         #expect(try text(body, options: skip) == ["So x squared grows."])
     }
 
+    /// MathML without alternative text: simple expressions read from the markup, others announced.
+    @Test(arguments: [
+        ("<msup><mi>x</mi><mn>2</mn></msup>", "So x squared grows."),
+        ("<mrow><mi>a</mi><mo>+</mo><msup><mi>b</mi><mn>3</mn></msup></mrow>", "So a plus b cubed grows."),
+        ("<mfrac><mn>1</mn><mi>n</mi></mfrac>", "So 1 over n grows."),
+        ("<msqrt><mi>x</mi><mo>+</mo><mn>1</mn></msqrt>", "So the square root of x plus 1 grows."),
+        ("<mroot><mi>y</mi><mn>3</mn></mroot>", "So the cube root of y grows."),
+        (
+            "<msub><mi>x</mi><mi>i</mi></msub><mo>=</mo><msup><mi>e</mi><mi>t</mi></msup>",
+            "So x sub i equals e to the power t grows."
+        ),
+        ("<mi>α</mi><mo>∈</mo><mi>ℂ</mi>", "So α is in ℂ grows."),
+        ("<msup><mi>S</mi><mrow><mo>-</mo><mn>1</mn></mrow></msup>", "So S inverse grows."),
+        ("<mo>□</mo>", "So grows."),
+        // Too much to follow by ear: a matrix, and a long sum.
+        ("<mtable><mtr><mtd><mn>1</mn></mtd></mtr></mtable>", "So equation grows."),
+        (String(repeating: "<mi>a</mi><mo>+</mo>", count: 13) + "<mi>b</mi>", "So equation grows."),
+    ])
+    func mathWithoutAltTextIsReadFromItsMarkup(math: String, expected: String) throws {
+        #expect(try text("<p>So <math>\(math)</math> grows.</p>") == [expected])
+    }
+
+    @Test func displayMathWithoutAltTextIsReadOrAnnounced() throws {
+        let simple = "<math display='block'><mfrac><mi>a</mi><mi>b</mi></mfrac></math>"
+        #expect(try text(simple) == ["a over b"])
+        let matrix = "<math display='block'><mtable><mtr><mtd><mn>1</mn></mtd></mtr></mtable></math>"
+        #expect(try text(matrix) == ["Equation omitted."])
+    }
+
+    @Test func mathIsReadInTheLanguageOfItsBlock() throws {
+        let math = "<math><msup><mi>x</mi><mn>2</mn></msup><mo>=</mo><mfrac><mn>1</mn><mn>4</mn></mfrac></math>"
+        #expect(try text("<p xml:lang='fr'>Soit \(math).</p>") == ["Soit x au carré égale 1 sur 4."])
+        #expect(try text("<p xml:lang='de'>Sei \(math).</p>") == ["Sei x Quadrat gleich 1 durch 4."])
+    }
+
     @Test func placeholderAltTextIsNeverSpoken() throws {
         let body = """
             <p>Form the matrix <math alttext='Alternative text not available'><mi>A</mi></math> and reduce it.</p>
@@ -195,6 +230,17 @@ import Testing
         let figures =
             "<table><tr><th>Year</th><th>Count</th></tr><tr><td>1901</td><td>12</td></tr><tr><td>1902</td><td>14</td></tr></table>"
         #expect(try text(figures) == ["Table omitted."])
+        // Names and their years: more words than figures, whatever the header says.
+        let names =
+            "<table><tr><th>Governor</th><th>Term</th></tr><tr><td>James Edward Oglethorpe</td><td>1732-1743</td></tr>"
+            + "<tr><td>William Stephens</td><td>1743-1751</td></tr></table>"
+        #expect(
+            try text(names) == ["Governor, Term", "James Edward Oglethorpe, 1732-1743", "William Stephens, 1743-1751"])
+        // A label and its figures: the header's words do not make it a table of words.
+        let counts =
+            "<table><tr><th>Wheel name</th><th>Teeth count</th><th>Turns per day</th></tr>"
+            + "<tr><td>Units</td><td>10</td><td>240</td></tr><tr><td>Tens</td><td>10</td><td>24</td></tr></table>"
+        #expect(try text(counts) == ["Table omitted."])
     }
 
     @Test func footnotesAreSkippedOrReadAtTheEnd() throws {

@@ -7,6 +7,10 @@ let englishCases: [(String, String)] = [
     // Roman numerals: headings cue words, monarchs and popes, and words that only look like numerals.
     ("Chapter IV", "Chapter Four"),
     ("Part III", "Part Three"),
+    ("Chapter V", "Chapter Five"),
+    ("Part C Core", "Part C Core"),  // a lone C, D, L or M is a letter, not 100
+    ("Chapter M Matrices", "Chapter M Matrices"),
+    ("Part XL", "Part Forty"),
     ("PART II", "PART Two"),
     ("see Chapter XII for details", "see Chapter Twelve for details"),
     ("Book the Second", "Book the Second"),

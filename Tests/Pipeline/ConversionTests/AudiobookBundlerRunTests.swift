@@ -10,15 +10,21 @@ import Testing
     .enabled(if: BundlerFixture.toolsInstalled, "ffmpeg/ffprobe are not installed (make deps installs them)"))
 struct AudiobookBundlerRunTests {
     @Test("300 sections: every chapter kept at its running frame sum; unchanged inputs are not rebuilt")
-    func manySections() throws {
+    func manySections() async throws {
         let fixture = try BundlerFixture(sections: 300)
         defer { fixture.remove() }
         let bundler = AudiobookBundler(format: .m4b, ffmpegPath: try #require(AudiobookBundler.locateFFmpeg()))
         let metadata = AudiobookMetadata(title: "Many", authors: ["A. Writer"])
-        let first = try bundler.bundle(directory: fixture.directory, numbers: fixture.numbers, metadata: metadata)
+        let first = try await bundler.bundle(directory: fixture.directory, numbers: fixture.numbers, metadata: metadata)
         #expect(first.rebuilt)
         #expect(first.chapters == 300)
         #expect(first.path == fixture.directory + "/Many - A. Writer.m4b")
+        // Nero chpl counts chapters in one byte: above 255 the chapter track alone, and a warning.
+        #expect(first.warnings.count == 1)
+        #expect(first.warnings.first?.contains("Nero") == true)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: first.path))
+        #expect(bytes.range(of: Data("chpl".utf8)) == nil, "no Nero chapter list")
+        #expect(bytes.range(of: Data("chap".utf8)) != nil, "a chapter track reference")
 
         let probe = try BundlerFixture.probe(first.path)
         let chapters = try #require(probe["chapters"] as? [[String: Any]])
@@ -31,24 +37,188 @@ struct AudiobookBundlerRunTests {
         #expect(
             !(try FileManager.default.contentsOfDirectory(atPath: fixture.directory)).contains { $0.hasPrefix(".") })
 
-        let again = try bundler.bundle(directory: fixture.directory, numbers: fixture.numbers, metadata: metadata)
+        let again = try await bundler.bundle(directory: fixture.directory, numbers: fixture.numbers, metadata: metadata)
         #expect(!again.rebuilt)
 
         // A section made again with other text: the bundle is rebuilt.
         var manifest = try #require(try Manifest.load(fromDirectory: fixture.directory))
         manifest.sections[7].textSHA256 = "changed"
         try manifest.write(toDirectory: fixture.directory)
-        #expect(try bundler.bundle(directory: fixture.directory, numbers: fixture.numbers, metadata: metadata).rebuilt)
+        #expect(
+            try await bundler.bundle(directory: fixture.directory, numbers: fixture.numbers, metadata: metadata).rebuilt
+        )
+    }
+
+    @Test("255 sections: the Nero chapter list too, no warning")
+    func neroChapterLimit() async throws {
+        let fixture = try BundlerFixture(sections: 255)
+        defer { fixture.remove() }
+        let bundler = AudiobookBundler(format: .m4b, ffmpegPath: try #require(AudiobookBundler.locateFFmpeg()))
+        let result = try await bundler.bundle(
+            directory: fixture.directory, numbers: fixture.numbers, metadata: .init(title: "Many"))
+        #expect(result.warnings.isEmpty)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: result.path))
+        #expect(bytes.range(of: Data("chpl".utf8)) != nil)
+        let chapters = try #require(try BundlerFixture.probe(result.path)["chapters"] as? [[String: Any]])
+        #expect(chapters.count == 255)
+    }
+
+    @Test("255 sections in FLAC: no cue sheet (it holds 254), a warning, every chapter in the comments")
+    func flacCueSheetLimit() async throws {
+        let fixture = try BundlerFixture(sections: 255)
+        defer { fixture.remove() }
+        let bundler = AudiobookBundler(format: .flac, ffmpegPath: try #require(AudiobookBundler.locateFFmpeg()))
+        let result = try await bundler.bundle(
+            directory: fixture.directory, numbers: fixture.numbers, metadata: .init(title: "Many"))
+        #expect(result.warnings.count == 1)
+        #expect(!(try BundlerFixture.flacBlocks(result.path)).contains { $0.type == 5 })
+        let chapters = try #require(try BundlerFixture.probe(result.path)["chapters"] as? [[String: Any]])
+        #expect(chapters.count == 255)
+        let last = try #require((chapters.last?["start_time"] as? String).flatMap { Double($0) })
+        #expect(abs(last - Double(fixture.starts[254]) / Double(BundlerFixture.rate)) <= 0.001)
+    }
+
+    @Test(
+        "MP3, Opus, Vorbis and FLAC bundles: chapters at the exact offsets, titles, tags and cover read back",
+        arguments: [BundleFormat.mp3, .opus, .ogg, .flac])
+    func otherFormats(format: BundleFormat) async throws {
+        let fixture = try BundlerFixture(sections: 4)
+        defer { fixture.remove() }
+        let cover = try #require(AudiobookCover(data: try BundlerFixture.jpeg(in: fixture.directory)))
+        let bundler = AudiobookBundler(format: format, ffmpegPath: try #require(AudiobookBundler.locateFFmpeg()))
+        let metadata = AudiobookMetadata(
+            title: "Lamp Ölig", authors: ["Ada Keeper", "Bo Writer"], date: "1907-05-01",
+            description: "Three lamps; one keeper.", narrator: "espeak-ng, voice en-us")
+        let progress = Locked<[BundleProgress]>([])
+        let result = try await bundler.bundle(
+            directory: fixture.directory, numbers: fixture.numbers, metadata: metadata, cover: cover
+        ) { value in progress.withLock { $0.append(value) } }
+        #expect(result.path.hasSuffix("/Lamp Ölig - Ada Keeper, Bo Writer.\(format.fileExtension)"))
+        #expect(result.warnings.isEmpty)
+        let total = Double(fixture.totalFrames) / Double(BundlerFixture.rate)
+        #expect(progress.value.first?.audioSeconds == 0)
+        #expect(progress.value.last == BundleProgress(audioSeconds: total, totalSeconds: total))
+
+        let probe = try BundlerFixture.probe(result.path)
+        let chapters = try #require(probe["chapters"] as? [[String: Any]])
+        #expect(chapters.count == 4)
+        for (index, chapter) in chapters.enumerated() {
+            let start = try #require((chapter["start_time"] as? String).flatMap { Double($0) })
+            let expected = Double(fixture.starts[index]) / Double(BundlerFixture.rate)
+            #expect(abs(start - expected) <= 0.001, "chapter \(index + 1): \(start) vs \(expected)")
+            #expect((chapter["tags"] as? [String: Any])?["title"] as? String == "Section \(index + 1)")
+        }
+        // Ogg keeps its comments on the stream, the others on the file.
+        let streams = try #require(probe["streams"] as? [[String: Any]])
+        let audio = try #require(streams.first { $0["codec_type"] as? String == "audio" })
+        var tags: [String: String] = [:]
+        for source in [(probe["format"] as? [String: Any])?["tags"], audio["tags"]] {
+            for (key, value) in source as? [String: Any] ?? [:] { tags[key.lowercased()] = value as? String }
+        }
+        #expect(tags["title"] == "Lamp Ölig")
+        #expect(tags["album"] == "Lamp Ölig")
+        #expect(tags["artist"] == "Ada Keeper, Bo Writer")
+        #expect(tags["album_artist"] == "Ada Keeper, Bo Writer")
+        #expect(tags["genre"] == "Audiobook")
+        #expect(tags["date"] == "1907-05-01")
+        #expect(tags["comment"] == "Three lamps; one keeper.")
+        #expect(tags["composer"] == "espeak-ng, voice en-us")
+        let expectedCodec: [BundleFormat: String] = [.mp3: "mp3", .opus: "opus", .ogg: "vorbis", .flac: "flac"]
+        #expect(audio["codec_name"] as? String == expectedCodec[format])
+        let duration = try #require(
+            ((probe["format"] as? [String: Any])?["duration"] as? String).flatMap { Double($0) })
+        #expect(abs(duration - total) < 0.1, "duration \(duration) vs \(total)")
+
+        let picture = try #require(
+            streams.first { $0["codec_type"] as? String == "video" }, "the cover is embedded")
+        #expect((picture["disposition"] as? [String: Any])?["attached_pic"] as? Int == 1)
+        #expect(picture["codec_name"] as? String == "mjpeg")
+
+        // The frames and comments themselves, as the format's own readers see them.
+        let head = try Data(contentsOf: URL(fileURLWithPath: result.path)).prefix(1 << 20)
+        let expectedMarks = format == .mp3 ? ["CTOC", "CHAP", "APIC"] : ["CHAPTER001=00:00:00.000", "CHAPTER004NAME="]
+        for mark in expectedMarks { #expect(head.range(of: Data(mark.utf8)) != nil, "\(mark)") }
+        if format == .opus || format == .ogg { #expect(head.range(of: Data("METADATA_BLOCK_PICTURE=".utf8)) != nil) }
+
+        if format == .flac {
+            // The cue sheet: one track per chapter at its exact first sample, then the lead-out.
+            let blocks = try BundlerFixture.flacBlocks(result.path)
+            let cueSheet = try #require(blocks.first { $0.type == 5 }?.body)
+            #expect(cueSheet[395] == 5)
+            for index in 0..<4 {
+                let offset = cueSheet[396 + 48 * index..<396 + 48 * index + 8].reduce(0) { $0 << 8 | Int($1) }
+                #expect(offset == fixture.starts[index])
+                #expect(cueSheet[396 + 48 * index + 8] == UInt8(index + 1))
+            }
+            #expect(blocks.map(\.type).first == 0)
+            #expect(blocks.contains { $0.type == 6 }, "a PICTURE block")
+        }
+    }
+
+    @Test("cancelled while ffmpeg runs: no bundle, no temporary file; the sections stay")
+    func cancelledBundle() async throws {
+        let fixture = try BundlerFixture(sections: 20, framesEach: 22_050 * 20)
+        defer { fixture.remove() }
+        let bundler = AudiobookBundler(format: .m4b, ffmpegPath: try #require(AudiobookBundler.locateFFmpeg()))
+        // Cancelled from its own first report of encoded audio: ffmpeg is surely running then.
+        await #expect(throws: ConversionError.cancelled) {
+            try await bundler.bundle(
+                directory: fixture.directory, numbers: fixture.numbers, metadata: .init(title: "T")
+            ) {
+                if $0.audioSeconds > 0 { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: fixture.directory)
+        #expect(!names.contains { $0.hasSuffix(".m4b") || $0.hasPrefix(".") }, "\(names)")
+        #expect(names.filter { $0.hasSuffix(".wav") }.count == 20)
+    }
+
+    @Test("a GIF cover becomes a PNG through ffmpeg; SVG is no raster")
+    func gifCover() throws {
+        let fixture = try BundlerFixture(sections: 1)
+        defer { fixture.remove() }
+        let gif = try BundlerFixture.image(in: fixture.directory, type: "gif")
+        #expect(AudiobookCover(data: gif) == nil)
+        #expect(AudiobookCover.isConvertibleRaster(gif))
+        #expect(!AudiobookCover.isConvertibleRaster(Array("<svg xmlns=".utf8)))
+        let ffmpeg = try #require(AudiobookBundler.locateFFmpeg())
+        let cover = try #require(AudiobookCover.convertedToPNG(gif, ffmpegPath: ffmpeg))
+        #expect(cover.fileExtension == "png")
+        #expect(FLACMetadata.imageSize(cover.data)?.width == 32)
+        #expect(AudiobookCover.convertedToPNG(Array("GIF89a broken".utf8), ffmpegPath: "/bin/false") == nil)
+    }
+
+    @Test("bundles of two formats in one folder: each rebuilt only when its own inputs change")
+    func twoFormats() async throws {
+        let fixture = try BundlerFixture(sections: 3)
+        defer { fixture.remove() }
+        let ffmpeg = try #require(AudiobookBundler.locateFFmpeg())
+        let (m4b, flac) = (
+            AudiobookBundler(format: .m4b, ffmpegPath: ffmpeg), AudiobookBundler(format: .flac, ffmpegPath: ffmpeg)
+        )
+        let metadata = AudiobookMetadata(title: "Two")
+        for bundler in [m4b, flac] {
+            #expect(
+                try await bundler.bundle(directory: fixture.directory, numbers: fixture.numbers, metadata: metadata)
+                    .rebuilt)
+        }
+        for bundler in [m4b, flac] {
+            #expect(
+                !(try await bundler.bundle(directory: fixture.directory, numbers: fixture.numbers, metadata: metadata)
+                    .rebuilt))
+        }
+        let record = try #require(BundleRecord.load(fromDirectory: fixture.directory))
+        #expect(record.bundles["m4b"]?.file == "Two.m4b" && record.bundles["flac"]?.file == "Two.flac")
     }
 
     @Test("a new title: the bundle under the old name is replaced, not left behind")
-    func renamedBundle() throws {
+    func renamedBundle() async throws {
         let fixture = try BundlerFixture(sections: 3)
         defer { fixture.remove() }
         let bundler = AudiobookBundler(format: .m4b, ffmpegPath: try #require(AudiobookBundler.locateFFmpeg()))
-        let first = try bundler.bundle(
+        let first = try await bundler.bundle(
             directory: fixture.directory, numbers: fixture.numbers, metadata: .init(title: "Old"))
-        let second = try bundler.bundle(
+        let second = try await bundler.bundle(
             directory: fixture.directory, numbers: fixture.numbers, metadata: .init(title: "New"))
         #expect(second.rebuilt)
         #expect(!FileManager.default.fileExists(atPath: first.path))
@@ -56,13 +226,14 @@ struct AudiobookBundlerRunTests {
     }
 
     @Test("an unreadable section: bundleFailed with ffmpeg's words, no bundle and no temporary file left")
-    func ffmpegFailure() throws {
+    func ffmpegFailure() async throws {
         let fixture = try BundlerFixture(sections: 3)
         defer { fixture.remove() }
         try Data("not audio".utf8).write(to: URL(fileURLWithPath: fixture.directory + "/002 - Section 2.wav"))
         let bundler = AudiobookBundler(format: .m4b, ffmpegPath: try #require(AudiobookBundler.locateFFmpeg()))
-        #expect {
-            try bundler.bundle(directory: fixture.directory, numbers: fixture.numbers, metadata: .init(title: "T"))
+        await #expect {
+            try await bundler.bundle(
+                directory: fixture.directory, numbers: fixture.numbers, metadata: .init(title: "T"))
         } throws: { error in
             guard case ConversionError.bundleFailed(let reason) = error else { return false }
             return reason.contains("ffmpeg failed")
@@ -82,7 +253,14 @@ struct BundlerFixture {
     /// Each section's first frame in the whole.
     let starts: [Int]
 
-    init(sections count: Int) throws {
+    /// Frames of all the sections.
+    var totalFrames: Int { starts.last.map { $0 + framesOf(numbers.count) } ?? 0 }
+    private let framesEach: Int?
+
+    private func framesOf(_ number: Int) -> Int { framesEach ?? 2_205 + 37 * number }
+
+    init(sections count: Int, framesEach: Int? = nil) throws {
+        self.framesEach = framesEach
         directory =
             FileManager.default.temporaryDirectory.appendingPathComponent("e2a-bundler-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -90,7 +268,8 @@ struct BundlerFixture {
         var starts: [Int] = []
         var start = 0
         for number in 1...count {
-            let frames = 2_205 + 37 * number  // 0.1 s and a little more, never a multiple of an AAC frame
+            // 0.1 s and a little more, never a multiple of an AAC frame
+            let frames = framesEach ?? 2_205 + 37 * number
             let file = String(format: "%03d - Section %d.wav", number, number)
             try Self.wav(frames: frames, tone: number).write(to: URL(fileURLWithPath: directory + "/" + file))
             var record = SectionRecord(number: number, title: "Section \(number)", status: .done, file: file)
@@ -132,5 +311,37 @@ struct BundlerFixture {
 
     static func probe(_ path: String) throws -> [String: Any] {
         try #require(try FFTools.probe(path).json)
+    }
+
+    /// A 32×24 JPEG made by ffmpeg in `directory`, as bytes.
+    static func jpeg(in directory: String) throws -> [UInt8] { try image(in: directory, type: "jpg") }
+
+    /// A 32×24 image of `type` (the file extension ffmpeg picks the format from), as bytes.
+    static func image(in directory: String, type: String) throws -> [UInt8] {
+        let path = directory + "/cover-source." + type
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=red:s=32x24:d=1", "-frames:v", "1", path,
+        ]
+        try process.run()
+        process.waitUntilExit()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// The metadata blocks of a FLAC file: type and body.
+    static func flacBlocks(_ path: String) throws -> [(type: UInt8, body: [UInt8])] {
+        let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        try #require(data.starts(with: Array("fLaC".utf8)))
+        var blocks: [(UInt8, [UInt8])] = []
+        var at = 4
+        while at + 4 <= data.count {
+            let length = Int(data[at + 1]) << 16 | Int(data[at + 2]) << 8 | Int(data[at + 3])
+            blocks.append((data[at] & 0x7F, Array(data[at + 4..<min(data.count, at + 4 + length)])))
+            if data[at] & 0x80 != 0 { break }
+            at += 4 + length
+        }
+        return blocks
     }
 }

@@ -103,8 +103,8 @@ struct AudiobookBundlerTests {
             plain == [
                 "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", "/o/1.wav", "-i", "/o/2.wav",
                 "-f", "ffmetadata", "-i", "/t/m", "-filter_complex_script", "/t/g", "-map", "[audio]",
-                "-map_metadata", "2", "-map_chapters", "2", "-c:a", "aac", "-profile:a", "aac_low", "-b:a", "64k",
-                "-movflags", "+faststart", "-f", "ipod", "/o/x.m4b",
+                "-map_metadata", "2", "-map_chapters", "2", "-c:a", "aac", "-aac_coder", "fast", "-profile:a",
+                "aac_low", "-b:a", "64k", "-movflags", "+faststart", "-f", "ipod", "/o/x.m4b",
             ])
         #expect(!plain.joined(separator: " ").contains("use_metadata_tags"))
         let withCover = AudiobookBundler.ffmpegArguments(
@@ -138,6 +138,125 @@ struct AudiobookBundlerTests {
         #expect(a == AudiobookBundler.inputsSHA256(metadataText: "m", chapters: [], records: records, cover: nil))
         #expect(a != AudiobookBundler.inputsSHA256(metadataText: "m", chapters: [], records: changed, cover: nil))
         #expect(a != AudiobookBundler.inputsSHA256(metadataText: "n", chapters: [], records: records, cover: nil))
+    }
+
+    @Test func vorbisCommentFormatsCarryChaptersAsComments() {
+        let metadata = AudiobookMetadata(title: "T", authors: ["A"], narrator: "espeak-ng, voice en")
+        let chapters = [
+            AudiobookChapter(title: "One", file: "a", startFrame: 0, frames: 33_075),
+            AudiobookChapter(title: "Two = 2", file: "b", startFrame: 33_075, frames: 50),
+        ]
+        let flac = AudiobookBundler.ffmetadata(
+            metadata: metadata, chapters: chapters, sampleRate: 22_050, format: .flac,
+            cover: AudiobookCover(data: [0xFF, 0xD8, 0xFF, 0xE0]))
+        #expect(
+            flac == """
+                ;FFMETADATA1
+                title=T
+                artist=A
+                album=T
+                album_artist=A
+                genre=Audiobook
+                composer=espeak-ng, voice en
+                CHAPTER001=00:00:00.000
+                CHAPTER001NAME=One
+                CHAPTER002=00:00:01.500
+                CHAPTER002NAME=Two \\= 2
+
+                """)
+        let opus = AudiobookBundler.ffmetadata(
+            metadata: metadata, chapters: chapters, sampleRate: 22_050, format: .opus,
+            cover: AudiobookCover(data: [0xFF, 0xD8, 0xFF, 0xE0]))
+        #expect(opus.contains("\nCHAPTER002NAME=Two \\= 2\nMETADATA_BLOCK_PICTURE="))
+        #expect(!opus.contains("[CHAPTER]") && !opus.contains("media_type"))
+        let mp3 = AudiobookBundler.ffmetadata(metadata: metadata, chapters: chapters, sampleRate: 22_050, format: .mp3)
+        #expect(mp3.contains("[CHAPTER]\nTIMEBASE=1/22050\nSTART=33075\nEND=33125\ntitle=Two \\= 2\n"))
+        #expect(!mp3.contains("CHAPTER001"))
+    }
+
+    @Test(arguments: [
+        (0, "00:00:00.000"), (11, "00:00:00.000"), (12, "00:00:00.001"), (22_050 * 3_661 + 11_025, "01:01:01.500"),
+        (22_050 * 3_600 * 101, "101:00:00.000"),
+    ])
+    func vorbisChapterTimes(frames: Int, expected: String) {
+        #expect(AudiobookBundler.vorbisChapterTime(frames: frames, sampleRate: 22_050) == expected)
+    }
+
+    @Test func ffmpegArgumentsPerFormat() {
+        func arguments(_ format: BundleFormat, cover: String? = "/t/c.jpg", nero: Bool = true) -> [String] {
+            AudiobookBundler.ffmpegArguments(
+                format: format, sectionFiles: ["/o/1.wav"], graphFile: "/t/g", metadataFile: "/t/m",
+                coverFile: cover, output: "/o/x", neroChapters: nero)
+        }
+        #expect(arguments(.mp3).joined(separator: " ").contains("-map_chapters 1 -c:a libmp3lame -b:a 64k"))
+        #expect(arguments(.mp3).contains("attached_pic"))
+        #expect(arguments(.flac).joined(separator: " ").contains("-map_chapters -1 -c:a flac -c:v copy"))
+        for ogg in [BundleFormat.opus, .ogg] {
+            // The Ogg cover is a comment: no picture input or stream.
+            #expect(!arguments(ogg).contains("/t/c.jpg") && !arguments(ogg).contains("attached_pic"))
+            #expect(arguments(ogg).suffix(3) == ["-f", "ogg", "/o/x"])
+        }
+        #expect(arguments(.m4b, nero: false).contains("+faststart+disable_chpl"))
+        #expect(arguments(.m4b).contains("+faststart"))
+    }
+
+    @Test func chapterListLimitsWarn() {
+        #expect(AudiobookBundler.warnings(format: .m4b, chapters: 255).isEmpty)
+        #expect(AudiobookBundler.warnings(format: .m4b, chapters: 256).count == 1)
+        #expect(AudiobookBundler.warnings(format: .flac, chapters: 254).isEmpty)
+        #expect(AudiobookBundler.warnings(format: .flac, chapters: 255).count == 1)
+        #expect(AudiobookBundler.warnings(format: .mp3, chapters: 1_000).isEmpty)
+    }
+
+    @Test func flacCueSheetLayout() throws {
+        let sheet = try #require(FLACMetadata.cueSheet(starts: [0, 1_000], totalSamples: 5_000))
+        #expect(sheet.count == 396 + 2 * 48 + 36)
+        #expect(sheet[395] == 3)
+        #expect(sheet[396 + 48 + 7] == UInt8(1_000 & 0xFF) && sheet[396 + 48 + 6] == UInt8(1_000 >> 8))
+        #expect(sheet[396 + 48 + 8] == 2)
+        #expect(sheet[396 + 48 + 35] == 1, "one index point")
+        #expect(sheet[396 + 96 + 8] == 255, "lead-out")
+        #expect(FLACMetadata.cueSheet(starts: Array(0..<255), totalSamples: 300) == nil)
+        #expect(FLACMetadata.cueSheet(starts: [], totalSamples: 0) == nil)
+    }
+
+    @Test func pictureBlockAndImageSizes() throws {
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        png += [0, 0, 1, 0x2C, 0, 0, 0, 0xC8, 8, 6, 0, 0, 0]
+        #expect(FLACMetadata.imageSize(png)! == (300, 200, 32))
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 4, 0, 0, 0xFF, 0xC0, 0, 11, 8, 0, 24, 0, 32, 3]
+        #expect(FLACMetadata.imageSize(jpeg)! == (32, 24, 24))
+        #expect(FLACMetadata.imageSize([0xFF, 0xD8, 0xFF]) == nil)
+        let cover = try #require(AudiobookCover(data: jpeg))
+        let block = FLACMetadata.picture(cover)
+        #expect(Array(block[0..<4]) == [0, 0, 0, 3], "front cover")
+        #expect(String(decoding: block[8..<18], as: UTF8.self) == "image/jpeg")
+        #expect(Array(block.suffix(jpeg.count)) == jpeg)
+        #expect(Data(base64Encoded: FLACMetadata.vorbisCommentPicture(cover)) == Data(block))
+    }
+
+    @Test func folderCoverIsWrittenReplacedAndRemoved() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("e2a-cover-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let files = { try FileManager.default.contentsOfDirectory(atPath: directory).sorted() }
+        let png = try #require(AudiobookCover(data: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1]))
+        let jpeg = try #require(AudiobookCover(data: [0xFF, 0xD8, 0xFF, 0xE0, 2]))
+        #expect(try AudiobookCover.updateFolderCover(png, in: directory) == directory + "/cover.png")
+        #expect(try files() == ["cover.png"])
+        try AudiobookCover.updateFolderCover(jpeg, in: directory)
+        #expect(try files() == ["cover.jpg"])
+        #expect(FileManager.default.contents(atPath: directory + "/cover.jpg") == Data(jpeg.data))
+        #expect(try AudiobookCover.updateFolderCover(nil, in: directory) == nil)
+        #expect(try files().isEmpty)
+    }
+
+    @Test func bundleRecordReadsVersionOneAsItsFormatsEntry() throws {
+        let old = Data(#"{"file":"T - A.m4b","inputsSHA256":"abc","version":1}"#.utf8)
+        let record = try JSONDecoder().decode(BundleRecord.self, from: old)
+        #expect(record.bundles == ["m4b": BundleRecord.Entry(file: "T - A.m4b", inputsSHA256: "abc")])
+        let written = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
+        #expect(written.contains(#""version":2"#) && written.contains(#""bundles":{"m4b":"#))
     }
 
     @Test func locatesFFmpegOnlyOnThePath() {

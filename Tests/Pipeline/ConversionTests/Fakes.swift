@@ -6,7 +6,8 @@ import Testing
 @testable import Conversion
 
 /// A deterministic fake engine: PCM proportional to text length, plus state that carries over from
-/// one call to the next unless `reset()` is called (as espeak-ng's does), so a missing reset shows.
+/// one call to the next unless `reset()` is called, so a missing reset shows. Unlike espeak-ng, whose
+/// reset is best effort, its reset is complete: in-process runs with it are byte-identical.
 final class FakeEngine: SpeechEngine {
     let sampleRate = 8000
     /// Samples per UTF-8 byte of text.
@@ -65,8 +66,8 @@ final class FakeFileSink: AudioSink {
         }
         handle = try FileHandle(forWritingTo: URL(fileURLWithPath: request.path))
         let header =
-            "FAKE \(request.sampleRate) \(request.encoding.format.rawValue)\n\(request.tags.title)\n"
-            + "\(request.tags.album)\n\(request.tags.artist)\n\(request.tags.trackNumber)\n"
+            "FAKE \(request.sampleRate) \(request.encoding.format.rawValue)\n\(request.tags.title ?? "")\n"
+            + "\(request.tags.album ?? "")\n\(request.tags.artist ?? "")\n\(request.tags.trackNumber ?? "")\n"
         try handle.write(contentsOf: Data(header.utf8))
     }
 

@@ -1,10 +1,13 @@
+import AudioFiles
+import BookText
 import Contracts
+import EPUBReader
 import Foundation
 import Testing
 
 @testable import Conversion
 
-/// The live source and sink with a fake engine (espeak-ng is process-global; its own tests cover it).
+/// The EPUB source and the libsndfile writer with a fake engine (espeak-ng is process-global; its own tests cover it).
 @Suite struct LiveEnvironmentTests {
     static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../../samples/the-lighthouse-keepers-daughter.epub").standardizedFileURL.path
@@ -24,12 +27,25 @@ import Testing
         #expect(try again.blocks(section: included[0].number) == blocks)
     }
 
+    /// The CLI hands over the book it indexed: with a relative path, or `--include`, the conversion
+    /// used to open and index it a second time.
+    @Test func anIndexedBookIsReusedForTheSameFileAndSectionOptions() throws {
+        try #require(FileManager.default.fileExists(atPath: Self.sample), "sample book missing: \(Self.sample)")
+        let options = SectionOptions(include: [.preface])
+        let book = try EPUBBook.open(path: Self.sample)
+        let indexed = IndexedBook(
+            path: Self.sample, book: book, sections: try SectionIndexer.index(book, options: options).sections,
+            options: options)
+        let samePath = Self.sample.replacingOccurrences(of: "/samples/", with: "/samples/../samples/")
+        #expect(indexed.serves(BookInput(path: samePath, options: BookOptions(sections: options))))
+        #expect(!indexed.serves(BookInput(path: Self.sample)), "other section options: index anew")
+        #expect(!indexed.serves(BookInput(path: "/elsewhere/book.epub", options: BookOptions(sections: options))))
+    }
+
     @Test func liveSourceAndWriterWithAFakeEngine() async throws {
         try #require(FileManager.default.fileExists(atPath: Self.sample), "sample book missing: \(Self.sample)")
         let sandbox = try Sandbox()
-        let env = ConversionEnvironment(
-            makeSource: ConversionEnvironment.live.makeSource, makeEngine: { FakeEngine() },
-            makeSink: ConversionEnvironment.live.makeSink)
+        let env = epubEnvironment { FakeEngine() }
         var request = ConversionRequest(
             bookPath: Self.sample, outputDirectory: sandbox.output, voice: VoiceSettings(voice: "en"), jobs: 1)
         request.encoding = AudioEncoding(format: .flac)
@@ -47,4 +63,14 @@ import Testing
         // A second run resumes everything.
         #expect(try await Converter(environment: env).run(request).sectionsSkipped == summary.sectionsDone)
     }
+}
+
+/// The library's EPUB source and the libsndfile writer with `engine`: what the CLI composes, with a
+/// fake engine where espeak-ng is not the subject.
+func epubEnvironment(engine: @escaping @Sendable () throws -> any SpeechEngine) -> ConversionEnvironment {
+    .epub(
+        makeEngine: engine,
+        makeSink: {
+            try AudioFileWriter(path: $0.path, encoding: $0.encoding, sampleRate: $0.sampleRate, tags: $0.tags)
+        })
 }

@@ -9,7 +9,7 @@ import Testing
         book: BookRecord(identifier: "urn:isbn:1", title: "Moby-Dick", authors: ["Herman Melville"], sha256: "ab12"),
         settings: AudioSettings(
             voice: VoiceSettings(voice: "en-gb", rate: 160, pitch: 40, volume: 90),
-            encoding: AudioEncoding(format: .mp3, compressionLevel: 0.8, bitrateMode: .constant), notesMode: "end",
+            encoding: AudioEncoding(format: .mp3, compressionLevel: 0.8, bitrateMode: .constant), notes: .end,
             normalisationVersion: 2),
         created: "2025-01-02T03:04:05Z", updated: "2025-01-02T03:05:00Z",
         sections: [
@@ -103,7 +103,7 @@ import Testing
         v.chunking.paragraphMS += 1
         variants.append(v)
         v = base
-        v.notesMode = "end"
+        v.notes = .end
         variants.append(v)
         v = base
         v.normalisationVersion += 1

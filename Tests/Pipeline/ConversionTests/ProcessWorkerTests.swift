@@ -8,7 +8,7 @@ import Testing
 @Suite struct ProcessWorkerTests {
     static let job = WorkerJob(
         book: BookInput(path: "/dev/null"), section: 7, settings: AudioSettings(voice: VoiceSettings(voice: "en")),
-        partPath: "/dev/null", tags: SectionTags(title: "t", album: "a", artist: "b", trackNumber: 7))
+        partPath: "/dev/null", tags: AudioTags(title: "t", album: "a", artist: "b", trackNumber: "7"))
 
     func executor(_ script: String) -> WorkerExecutor {
         WorkerExecutor(launcher: ProcessWorkerLauncher(executable: "/bin/sh", arguments: ["-c", script]))

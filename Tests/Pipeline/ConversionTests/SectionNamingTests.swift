@@ -32,9 +32,7 @@ import Testing
         let first = try #require(chapters.first)
         #expect(try source.blocks(section: first.number).first?.text == "One")
 
-        let env = ConversionEnvironment(
-            makeSource: ConversionEnvironment.live.makeSource, makeEngine: { FakeEngine() },
-            makeSink: ConversionEnvironment.live.makeSink)
+        let env = epubEnvironment { FakeEngine() }
         let request = ConversionRequest(
             bookPath: book, outputDirectory: sandbox.output, selection: .numbers(chapters.map(\.number)),
             voice: VoiceSettings(voice: "en"), jobs: 1)

@@ -82,10 +82,7 @@ final class RecordingEngine: SpeechEngine {
         let path = try Self.book.write(into: sandbox.root)
         let log = Locked<[SpokenChunk]>([])
         let voice = VoiceSettings(voice: "de")
-        let env = ConversionEnvironment(
-            makeSource: ConversionEnvironment.live.makeSource,
-            makeEngine: { try RecordingEngine(settings: voice, log: log) },
-            makeSink: ConversionEnvironment.live.makeSink)
+        let env = epubEnvironment { try RecordingEngine(settings: voice, log: log) }
         let request = ConversionRequest(
             bookPath: path, outputDirectory: sandbox.output, selection: .numbers([1, 2]), voice: voice, jobs: 1)
         let summary = try await Converter(environment: env).run(request)

@@ -16,7 +16,7 @@ import Testing
             let job = WorkerJob(
                 book: BookInput(path: sandbox.book), section: section, settings: settings,
                 partPath: sandbox.output + "/00\(section) - x.wav.part",
-                tags: SectionTags(title: "t", album: "a", artist: "b", trackNumber: section))
+                tags: AudioTags(title: "t", album: "a", artist: "b", trackNumber: String(section)))
             try toWorker.fileHandleForWriting.write(contentsOf: Data((CanonicalJSON.line(job) + "\n").utf8))
         }
         try toWorker.fileHandleForWriting.close()

@@ -65,9 +65,17 @@ import Testing
         #expect(suggestions.first == "German")
     }
 
-    @Test(arguments: ["vulcan", "", "x", "1234"])
+    @Test(arguments: ["vulcan", "", "x", "1234", "no-such-voice", "de-voice", "fr-CA-x"])
     func nonsenseIsRefused(_ requested: String) {
         #expect(throws: SpeechError.self) { try ESpeakSpeechEngine.resolveVoice(requested, installed: installed) }
+    }
+
+    @Test(arguments: [
+        ("fr-ca", true), ("zh-hant-tw", true), ("en-029", true), ("de-de-1996", true), ("en", true),
+        ("no-such-voice", false), ("english", false), ("e", false), ("en-us-nyc", false),
+    ])
+    func languageTagShape(_ tag: String, _ expected: Bool) {
+        #expect(ESpeakSpeechEngine.isLanguageTag(tag) == expected)
     }
 
     @Test func editDistance() {

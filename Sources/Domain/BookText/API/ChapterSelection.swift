@@ -9,6 +9,7 @@ public struct ChapterSelection: Hashable, Sendable, CustomStringConvertible {
         case from(Int)
     }
 
+    /// The numbers and ranges, in the order given.
     public let pieces: [Piece]
 
     /// Parses `text`. Throws `BookTextError.invalidChapterSelection` naming the bad part for
@@ -92,6 +93,7 @@ public struct ChapterSelection: Hashable, Sendable, CustomStringConvertible {
         count < 1 ? [] : (1...count).filter(contains)
     }
 
+    /// The selection as it would be written on the command line (`1-5,8,12-`).
     public var description: String {
         pieces.map { piece in
             switch piece {

@@ -10,6 +10,7 @@ public struct DetectedLanguage: Hashable, Sendable {
     /// words against that of the runner-up's (`best / (best + second)`; 1 when no other language scored).
     public var confidence: Double
 
+    /// A language and how sure the detector is of it.
     public init(language: String, confidence: Double) {
         self.language = language
         self.confidence = confidence
@@ -253,6 +254,7 @@ public struct LanguageMismatch: Hashable, Sendable {
     /// The language the text reads as.
     public var detected: DetectedLanguage
 
+    /// A contradiction between `dc:language` and the detected language.
     public init(declared: String, detected: DetectedLanguage) {
         self.declared = declared
         self.detected = detected

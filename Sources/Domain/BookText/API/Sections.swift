@@ -80,15 +80,18 @@ public struct TextPosition: Hashable, Sendable, Codable, Comparable, CustomStrin
     /// Block ordinal inside the spine item, 0-based.
     public var blockIndex: Int
 
+    /// The block at `blockIndex` of spine item `spineIndex`.
     public init(spineIndex: Int, blockIndex: Int) {
         self.spineIndex = spineIndex
         self.blockIndex = blockIndex
     }
 
+    /// Reading order: by spine item, then by block.
     public static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.spineIndex, lhs.blockIndex) < (rhs.spineIndex, rhs.blockIndex)
     }
 
+    /// `spine.block`, for warnings and `--list --verbose`.
     public var description: String { "\(spineIndex).\(blockIndex)" }
 }
 
@@ -110,7 +113,9 @@ public struct BookSection: Hashable, Sendable, Codable {
     public var href: EPUBLink
     /// Every spine item (href) whose content belongs, wholly or partly, to this section, in order.
     public var spine: [String]
+    /// Front matter, body or back matter.
     public var role: SectionRole
+    /// What the section is (chapter, preface, notes...): decides whether it is read by default.
     public var kind: SectionKind
     /// How sure the classifier is of `role` and `kind`, 0...1.
     public var confidence: Double
@@ -125,6 +130,7 @@ public struct BookSection: Hashable, Sendable, Codable {
     /// First block after the section (the next section's start, or the end of the book).
     public var end: TextPosition
 
+    /// A section; the indexer makes them, tests build them directly.
     public init(
         number: Int, title: String, partTitle: String? = nil, level: Int = 1, href: EPUBLink, spine: [String],
         role: SectionRole, kind: SectionKind, confidence: Double = 1, reasons: [String] = [], words: Int = 0,
@@ -150,6 +156,7 @@ public struct BookSection: Hashable, Sendable, Codable {
         case number, title, partTitle, level, href, spine, role, kind, confidence, reasons, words, included, start, end
     }
 
+    /// Decodes a section as `--list --json` writes it; missing optional keys take their defaults.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         number = try c.decode(Int.self, forKey: .number)
@@ -169,6 +176,7 @@ public struct BookSection: Hashable, Sendable, Codable {
         end = try c.decodeIfPresent(TextPosition.self, forKey: .end) ?? start
     }
 
+    /// Encodes the section as `--list --json` shows it (a stable contract: keys are added, never renamed).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(number, forKey: .number)
@@ -201,7 +209,7 @@ extension EPUBLink {
 }
 
 /// Which sections to cut and which to read.
-public struct SectionOptions: Hashable, Sendable {
+public struct SectionOptions: Hashable, Sendable, Codable {
     /// Depth of the table of contents that makes sections: nil picks the chapter level (leaves,
     /// except that a chapter's sub-sections inside its own file or titled as sections stay in it);
     /// 1 makes only top-level entries sections, 2 adds their children, and so on.
@@ -211,6 +219,7 @@ public struct SectionOptions: Hashable, Sendable {
     /// Read every section, whatever its kind.
     public var includeAll: Bool
 
+    /// Options; the defaults cut at the chapter level and read the body only.
     public init(tocDepth: Int? = nil, include: Set<SectionKind> = [], includeAll: Bool = false) {
         self.tocDepth = tocDepth
         self.include = include
@@ -225,10 +234,12 @@ public struct SectionOptions: Hashable, Sendable {
 
 /// The sections of a book in reading order, with what went wrong while cutting them.
 public struct SectionIndex: Sendable {
+    /// The sections in reading order.
     public var sections: [BookSection]
     /// Problems worked around (TOC links outside the spine, a useless TOC replaced by headings...).
     public var warnings: [EPUBWarning]
 
+    /// An index of `sections` with the problems met while cutting them.
     public init(sections: [BookSection], warnings: [EPUBWarning] = []) {
         self.sections = sections
         self.warnings = warnings
@@ -255,6 +266,7 @@ public enum BookTextError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A chapter selection names sections the book does not have.
     case chapterOutOfRange(Int, count: Int)
 
+    /// A readable sentence naming what could not be read and why.
     public var description: String {
         switch self {
         case .emptySpine: "the book's spine has no content document to read"

@@ -4,7 +4,7 @@ import Foundation
 import Markup
 
 /// What the spoken text keeps of content that does not read well aloud.
-public struct SpokenTextOptions: Hashable, Sendable {
+public struct SpokenTextOptions: Hashable, Sendable, Codable {
     /// Where footnotes and endnotes go.
     public enum Notes: String, Sendable, Codable, CaseIterable {
         /// Not read (the default): note references are removed, note bodies skipped.
@@ -23,12 +23,19 @@ public struct SpokenTextOptions: Hashable, Sendable {
         case read
     }
 
+    /// Where footnotes and endnotes go (`--notes`).
     public var notes: Notes
+    /// Tables: a notice by default.
     public var tables: Omission
+    /// Code listings: a notice by default.
     public var code: Omission
+    /// Images: their alt text, after `imagePrefix`, by default.
     public var images: Omission
+    /// Equations: their alt text, else `equationNotice`, by default.
     public var math: Omission
+    /// Spoken for an omitted table.
     public var tableNotice: String
+    /// Spoken for an omitted code listing.
     public var codeNotice: String
     /// Spoken for an equation without alternative text.
     public var equationNotice: String
@@ -38,6 +45,7 @@ public struct SpokenTextOptions: Hashable, Sendable {
     /// are marked with their language when it differs from this one.
     public var language: String?
 
+    /// Options; the defaults skip notes and replace tables and code with a short notice.
     public init(
         notes: Notes = .skip, tables: Omission = .notice, code: Omission = .notice, images: Omission = .notice,
         math: Omission = .notice, tableNotice: String = "Table omitted.", codeNotice: String = "Code example omitted.",

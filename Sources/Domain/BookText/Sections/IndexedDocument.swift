@@ -14,6 +14,8 @@ struct IndexedBlock: Sendable {
     var isOmitted: Bool
     /// Inside a `<nav>` of the content document: never spoken.
     var isNavigation = false
+    /// The words of an image's description (`alt`), read as "Image: …" unless images are skipped.
+    var imageWords = 0
     var types: [String]
     var words: Int
     var linkWords: Int
@@ -69,6 +71,7 @@ struct IndexedDocument: Sendable {
                 types: b.types, words: b.words, linkWords: b.linkWords, headingLevel: b.headingLevel)
             block.isNumbered = Self.startsWithNumber(b.text)
             block.isNavigation = b.omitted == .navigation
+            if case .image(let alt) = b.omitted { block.imageWords = TextCleaner.wordCount(alt) }
             block.isVerse =
                 b.kind == .poemLine
                 || (b.lineBreaks >= 2 && b.text.utf8.count <= 4 * IndexedBlock.longestVerseLine * (b.lineBreaks + 1)

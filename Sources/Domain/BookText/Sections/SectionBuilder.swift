@@ -228,6 +228,7 @@ struct SectionBuilder {
         var drafts = drafts(between: starts)
         classify(&drafts)
         drafts = merge(drafts)
+        markDividers(&drafts)
         return SectionIndex(sections: finish(drafts), warnings: warnings)
     }
 
@@ -595,6 +596,44 @@ struct SectionBuilder {
         return out
     }
 
+    /// The most text a divider holds: a part's number and name ("Part Two: The Trial", "II").
+    static let longestDivider = 20
+
+    /// A section read as a chapter whose only text is its heading, followed by read sections
+    /// ("II" over a poem's own title, "Part One" in a file of its own), is a part: it introduces
+    /// what follows. Only the kind changes; the text is read as before. A title followed by
+    /// numbered pieces ("The Swan", then "I", "II") names one work in parts and stays a chapter.
+    private func markDividers(_ drafts: inout [Draft]) {
+        for i in drafts.indices.dropLast() where drafts[i].classification.role == .body {
+            guard drafts[i].classification.kind == .chapter || drafts[i].classification.kind == .other,
+                drafts[i + 1].classification.role == .body, isHeadingOnly(drafts[i]),
+                !isBareNumeral(drafts[i + 1].start.label ?? drafts[i + 1].features.headings.first ?? "")
+            else { continue }
+            drafts[i].classification.kind = .part
+            drafts[i].classification.reasons.append("only a heading, before the sections it introduces → part")
+        }
+    }
+
+    /// "IV", "4", "iv.": a title that is only a number.
+    private func isBareNumeral(_ title: String) -> Bool {
+        var word = Substring(TextCleaner.fold(title))
+        while word.last == "." || word.last == " " { word = word.dropLast() }
+        return !word.isEmpty && !word.contains(" ") && Patterns.isNumeral(String(word))
+    }
+
+    /// Whether a draft's text is one or two headings and nothing else.
+    private func isHeadingOnly(_ draft: Draft) -> Bool {
+        var headings = 0
+        var words = 0
+        for (_, block) in blocks(from: draft.start.position, to: draft.end)
+        where block.hasText && !block.isNote && !block.isOmitted {
+            guard block.kind == .heading else { return false }
+            headings += 1
+            words += block.words
+        }
+        return headings > 0 && headings <= 2 && words <= Self.longestDivider
+    }
+
     private func isLinear(_ spineIndex: Int) -> Bool {
         spineIndex < 0 || spineIndex >= package.spine.count || package.spine[spineIndex].linear
     }
@@ -612,6 +651,8 @@ struct SectionBuilder {
             var c = d.classification
             // A notes section's text is its notes (read when it is asked for): count them.
             if c.kind == .notes { f.words = range.reduce(0) { $0 + (!$1.1.isOmitted ? $1.1.words : 0) } }
+            // A page that is only pictures the author described is read as their descriptions.
+            if f.words == 0 { f.words = range.reduce(0) { $0 + $1.1.imageWords } }
             if c.role != .body {
                 // Position decides front or back for kinds that can be either.
                 if let firstBody = bodyIndices.first, i < firstBody {
@@ -624,7 +665,7 @@ struct SectionBuilder {
             var included = options.includes(kind: c.kind, role: c.role)
             if f.words == 0 {
                 if included { reasons.insert("no text to read", at: 0) }
-                included = options.includeAll && f.images == 0 ? false : false
+                included = false
             }
             let number = sections.count + 1
             let title = defaultTitleCandidates(Draft(start: d.start, end: d.end, features: f)) ?? "Section \(number)"

@@ -426,16 +426,18 @@ struct DocumentFlattener {
             }
             return
         case "math":
-            let alt = e.value(of: "alttext").map(TextCleaner.normalize).flatMap { Self.isPlaceholderAlt($0) ? nil : $0 }
+            // The author's words for it first; else a simple expression read from its markup.
+            let alt =
+                e.value(of: "alttext").map(TextCleaner.normalize).flatMap { Self.isPlaceholderAlt($0) ? nil : $0 }
+                ?? MathSpeech.spoken(e, language: ctx.language)
             if e.value(of: "display") == "block" {
                 flush(ctx)
                 appendBlock(kind: .notice, text: alt ?? "", ctx: ctx, omitted: .math(alt: alt))
             } else if let alt, !alt.isEmpty {
-                buffer += " \(alt) "
-            } else {
-                let text = TextCleaner.normalize(e.rawText)
-                buffer += text.count <= 40 ? " \(text) " : " equation "
-            }
+                buffer += " \(alt)"  // the source's own spacing follows: "x squared."
+            } else if e.rawText.contains(where: { $0.isLetter || $0.isNumber }) {
+                buffer += " equation"  // too large to follow by ear, or markup not covered
+            }  // else a mark alone (an end-of-proof square): nothing to say
             recordAnchorsInside(e)
             return
         case "table":
@@ -449,6 +451,7 @@ struct DocumentFlattener {
                 flush(c)
             }
             var rowCells: [[String]] = []
+            var dataCells: [String] = []
             var rowLinkWords: [Int] = []
             var stack: [MarkupElement] = [e]
             while let x = stack.popLast() {
@@ -458,6 +461,7 @@ struct DocumentFlattener {
                             return nil
                         }
                         let t = TextCleaner.normalize(c.rawText)
+                        if c.localName == "td", !t.isEmpty { dataCells.append(t) }
                         return t.isEmpty ? nil : t
                     }
                     if !cells.isEmpty {
@@ -470,7 +474,7 @@ struct DocumentFlattener {
             }
             recordAnchorsInside(e)
             let rows = rowCells.map { $0.joined(separator: ", ") }
-            if Self.isWordTable(rowCells) {
+            if Self.isWordTable(dataCells.isEmpty ? rowCells.flatMap { $0 } : dataCells) {
                 // Definitions, glosses, a layout table of text: words the listener needs, row by row.
                 // A table of links (a printed contents list) keeps its link words for the classifier.
                 for (row, links) in zip(rows, rowLinkWords) {
@@ -596,13 +600,20 @@ struct DocumentFlattener {
         return words
     }
 
-    /// A table of words rather than figures: fewer than a fifth of its cells are without letters
-    /// (numbers, dates, amounts). Such a table is read row by row; a table of figures is announced.
-    static func isWordTable(_ rows: [[String]]) -> Bool {
-        let cells = rows.flatMap { $0 }
+    /// A table of words rather than figures: more of its data cells' words have letters than have
+    /// none (numbers, dates, amounts), as in a list of names and their years or of dates and events;
+    /// header cells are words in any table and do not count. Such a table is read row by row; a
+    /// table mostly of figures is announced.
+    static func isWordTable(_ cells: [String]) -> Bool {
         guard cells.count >= 2 else { return false }
-        let figures = cells.filter { !$0.contains(where: \.isLetter) }.count
-        return figures * 5 < cells.count
+        var words = 0
+        var figures = 0
+        for cell in cells {
+            for token in cell.split(separator: " ") {
+                if token.contains(where: \.isLetter) { words += 1 } else { figures += 1 }
+            }
+        }
+        return words > figures
     }
 
     static func isProseTable(_ table: MarkupElement, types: [String]) -> Bool {

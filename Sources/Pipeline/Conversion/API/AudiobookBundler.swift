@@ -2,13 +2,29 @@ internal import AudioFiles
 public import EPUBReader
 import Foundation
 
-/// `--bundle`: the one-file audiobook formats made from the finished section files.
+/// `--bundle`: the one-file audiobook formats made from the finished section files (all through ffmpeg).
 public enum BundleFormat: String, Hashable, Sendable, Codable, CaseIterable {
-    /// MPEG-4 audiobook: AAC-LC in the `ipod` muxer, chapters, iTunes tags (through ffmpeg).
+    /// MPEG-4 audiobook: AAC-LC in the `ipod` muxer, chapters (QuickTime chapter track and Nero `chpl`),
+    /// iTunes tags.
     case m4b
+    /// MP3 (LAME): ID3v2.4 tags, chapters as `CHAP` frames under a `CTOC`, cover as `APIC`.
+    case mp3
+    /// Ogg Opus: Vorbis comments, chapters as `CHAPTERnnn` comments, cover as `METADATA_BLOCK_PICTURE`.
+    case opus
+    /// Ogg Vorbis: as Opus.
+    case ogg
+    /// FLAC: Vorbis comments with `CHAPTERnnn` chapters, a cue sheet, the cover as a PICTURE block.
+    case flac
 
     /// The file name extension, without the dot.
     public var fileExtension: String { rawValue }
+
+    /// Whether tags are Vorbis comments, where chapters are `CHAPTERnnn` comments (Xiph's chapter
+    /// extension), not ffmpeg chapters.
+    var usesVorbisComments: Bool { self == .opus || self == .ogg || self == .flac }
+
+    /// Ogg cannot carry a picture stream in ffmpeg 5.1: the cover goes in a comment instead.
+    var coverIsComment: Bool { self == .opus || self == .ogg }
 }
 
 /// The tags of a bundle, from the book's metadata.
@@ -19,21 +35,30 @@ public struct AudiobookMetadata: Hashable, Sendable {
     public var date: String?
     /// `dc:description`.
     public var description: String?
+    /// Who reads the book: the engine and its voice (`espeak-ng, voice en-us`), in the composer tag
+    /// where audiobook players look for a narrator.
+    public var narrator: String?
 
-    public init(title: String, authors: [String] = [], date: String? = nil, description: String? = nil) {
+    public init(
+        title: String, authors: [String] = [], date: String? = nil, description: String? = nil,
+        narrator: String? = nil
+    ) {
         self.title = title
         self.authors = authors
         self.date = date
         self.description = description
+        self.narrator = narrator
     }
 }
 
 extension AudiobookMetadata {
     /// The tags of `book`: `title` (the caller's clean title: the metadata's, or the file's name when
     /// there is none), its authors, `dc:date` and `dc:description`.
-    public init(book: EPUBBook, title: String) {
+    public init(book: EPUBBook, title: String, narrator: String? = nil) {
         let metadata = book.package.metadata
-        self.init(title: title, authors: metadata.authors, date: metadata.date, description: metadata.description)
+        self.init(
+            title: title, authors: metadata.authors, date: metadata.date, description: metadata.description,
+            narrator: narrator)
     }
 }
 
@@ -58,12 +83,83 @@ public struct AudiobookCover: Hashable, Sendable {
 
 extension AudiobookCover {
     /// The book's cover image (EPUB 3 `cover-image`, EPUB 2 `meta name="cover"`) when it is a JPEG or
-    /// PNG that can be read; nil otherwise: a bundle without a cover is still a good bundle.
-    public init?(book: EPUBBook) {
+    /// PNG that can be read, or another raster format (GIF, WebP, BMP, TIFF) that `ffmpegPath`, when
+    /// given, converts to PNG; nil otherwise (SVG, no ffmpeg...): a bundle without a cover is still a
+    /// good bundle.
+    public init?(book: EPUBBook, ffmpegPath: String? = nil) {
         guard let href = book.package.metadata.coverImage, let data = try? book.data(forHref: href) else {
             return nil
         }
-        self.init(data: data)
+        if let cover = AudiobookCover(data: data) {
+            self = cover
+        } else if let ffmpegPath, Self.isConvertibleRaster(data),
+            let converted = Self.convertedToPNG(data, ffmpegPath: ffmpegPath)
+        {
+            self = converted
+        } else {
+            return nil
+        }
+    }
+
+    /// Whether `data` starts like a raster image ffmpeg reads that players do not take as a cover:
+    /// GIF, WebP, BMP or TIFF.
+    public static func isConvertibleRaster(_ data: [UInt8]) -> Bool {
+        data.starts(with: Array("GIF8".utf8)) || data.starts(with: Array("BM".utf8))
+            || (data.starts(with: Array("RIFF".utf8)) && data.count > 12 && Array(data[8..<12]) == Array("WEBP".utf8))
+            || data.starts(with: [0x49, 0x49, 0x2A, 0x00]) || data.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
+    }
+
+    /// The first frame of `data` as PNG, through ffmpeg; nil when ffmpeg cannot read it.
+    static func convertedToPNG(_ data: [UInt8], ffmpegPath: String) -> AudiobookCover? {
+        let work = FileManager.default.temporaryDirectory
+            .appendingPathComponent("epub2audio-cover-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        guard (try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: false)) != nil
+        else { return nil }
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let input = OutputPaths.join(work, "cover.img")
+        let output = OutputPaths.join(work, "cover.png")
+        guard FileManager.default.createFile(atPath: input, contents: Data(data)) else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffmpegPath)
+        process.arguments = [
+            "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", input, "-frames:v", "1", "-c:v", "png",
+            "-f", "image2", output,
+        ]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let png = FileManager.default.contents(atPath: output) else { return nil }
+        return AudiobookCover(data: Array(png))
+    }
+
+    /// `cover.jpg` or `cover.png`: the cover's name beside the section files.
+    public var folderFileName: String { "cover.\(fileExtension)" }
+
+    /// The names a folder cover can have; in an output folder they are epub2audio's file names.
+    public static let folderFileNames = ["cover.jpg", "cover.png"]
+
+    /// Puts `cover` beside the section files as `folderFileName` (Audiobookshelf, Plex and most players
+    /// show a folder's `cover.jpg`), atomically, leaving a file that already holds these bytes alone, and
+    /// removes the other name; with no cover (another book, after `--force`), removes both. Returns
+    /// the cover's path, if any. - Throws: `ConversionError.outputUnwritable`.
+    @discardableResult
+    public static func updateFolderCover(_ cover: AudiobookCover?, in directory: String) throws -> String? {
+        for name in folderFileNames where name != cover?.folderFileName {
+            unlink(OutputPaths.join(directory, name))
+        }
+        guard let cover else { return nil }
+        let path = OutputPaths.join(directory, cover.folderFileName)
+        if let existing = FileManager.default.contents(atPath: path), existing.elementsEqual(cover.data) {
+            return path
+        }
+        do {
+            try AtomicFile.write(Data(cover.data), named: cover.folderFileName, in: directory)
+        } catch {
+            throw ConversionError.outputUnwritable(path: path, reason: "\(error)")
+        }
+        return path
     }
 }
 
@@ -91,6 +187,19 @@ public struct BundleResult: Hashable, Sendable {
     /// False when the bundle was already up to date (no section changed) and was left alone.
     public var rebuilt: Bool
     public var chapters: Int
+    /// What the bundle lacks that a reader might expect (more chapters than a chapter list holds).
+    public var warnings: [String] = []
+}
+
+/// How far `AudiobookBundler.bundle` has got: seconds of audio encoded out of the whole.
+public struct BundleProgress: Hashable, Sendable {
+    public var audioSeconds: Double
+    public var totalSeconds: Double
+
+    public init(audioSeconds: Double, totalSeconds: Double) {
+        self.audioSeconds = audioSeconds
+        self.totalSeconds = totalSeconds
+    }
 }
 
 /// Makes one audiobook file from the finished sections of an output folder.
@@ -100,11 +209,19 @@ public struct BundleResult: Hashable, Sendable {
 /// marks drift. Each section's audio is cut (or padded) to exactly the frames the manifest records
 /// before the joint (a filter graph: `aresample`, `apad`, `atrim`, `concat`): MP3 and Opus files
 /// decode with encoder padding at their ends, which the concat demuxer would keep, shifting every
-/// later chapter by tens of milliseconds. Chapters come from the same frame counts, in a
-/// `1/sampleRate` time base, so each starts at the exact first sample of its section. Tags go through
-/// an ffmetadata file; never `-movflags +use_metadata_tags`, which replaces the iTunes tags players
-/// read. The file is written to a temporary name and renamed when complete; `bundle.json` beside it
-/// records a hash of the inputs, and an unchanged bundle is not rebuilt.
+/// later chapter by tens of milliseconds. Chapters come from the same frame counts.
+///
+/// Who writes what: ffmpeg encodes every format and writes the tags it is given in an ffmetadata
+/// file. For m4b and MP3 the chapters are ffmetadata `[CHAPTER]`s in a `1/sampleRate` time base,
+/// which ffmpeg writes as the QuickTime chapter track and Nero `chpl` (m4b; `chpl` only up to 255
+/// chapters, as it counts them in one byte) or ID3v2 `CHAP`/`CTOC` frames (MP3). For Opus, Vorbis and
+/// FLAC the bundler writes the chapters itself as `CHAPTERnnn=HH:MM:SS.mmm` and `CHAPTERnnnNAME=`
+/// comments (ffmpeg 5.1 writes them for Opus only, never for FLAC or Vorbis), the Ogg cover as a
+/// `METADATA_BLOCK_PICTURE` comment (ffmpeg 5.1 cannot mux a picture into Ogg), and the FLAC cue sheet
+/// as a metadata block inserted after encoding (ffmpeg writes none). Never `-movflags
+/// +use_metadata_tags`, which replaces the iTunes tags players read. The file is written to a
+/// temporary name and renamed when complete; `bundle.json` beside it records a hash of the inputs,
+/// and an unchanged bundle is not rebuilt.
 ///
 /// Everything but `bundle` is a pure function, unit-tested; `bundle` runs ffmpeg.
 public struct AudiobookBundler: Sendable {
@@ -112,8 +229,14 @@ public struct AudiobookBundler: Sendable {
     public static let recordFileName = "bundle.json"
     /// AAC bit rate: speech from espeak-ng is mono at 22 kHz; 64 kb/s is transparent for it.
     public static let aacBitRate = "64k"
+    /// MP3 bit rate (constant): 64 kb/s keeps 22 kHz mono speech clean with LAME.
+    public static let mp3BitRate = "64k"
+    /// Opus bit rate: 32 kb/s is transparent for mono speech.
+    public static let opusBitRate = "32k"
     /// iTunes media kind (`stik`) of an audiobook.
     static let audiobookMediaKind = 2
+    /// Nero `chpl` counts chapters in one byte.
+    public static let maxNeroChapters = 255
 
     public var format: BundleFormat
     /// Path of the ffmpeg executable (see `locateFFmpeg`).
@@ -176,25 +299,54 @@ public struct AudiobookBundler: Sendable {
         return (chapters, rate)
     }
 
-    /// The ffmetadata file: global tags, then one `[CHAPTER]` per chapter in a `1/sampleRate` time base.
+    /// The ffmetadata file: global tags, then the chapters: one `[CHAPTER]` each in a `1/sampleRate`
+    /// time base (m4b, MP3), or `CHAPTERnnn` and `CHAPTERnnnNAME` tags (Opus, Vorbis, FLAC). For Ogg
+    /// formats the cover, when given, is a `METADATA_BLOCK_PICTURE` tag.
     public static func ffmetadata(
-        metadata: AudiobookMetadata, chapters: [AudiobookChapter], sampleRate: Int
+        metadata: AudiobookMetadata, chapters: [AudiobookChapter], sampleRate: Int, format: BundleFormat = .m4b,
+        cover: AudiobookCover? = nil
     ) -> String {
         let authors = metadata.authors.filter { !$0.isEmpty }.joined(separator: ", ")
         var tags: [(String, String?)] = [
             ("title", metadata.title), ("artist", authors), ("album", metadata.title), ("album_artist", authors),
             ("genre", "Audiobook"), ("date", metadata.date), ("comment", metadata.description),
-            ("media_type", String(audiobookMediaKind)),
+            ("composer", metadata.narrator),
         ]
+        if format == .m4b { tags.append(("media_type", String(audiobookMediaKind))) }
+        if format.usesVorbisComments {
+            for (index, chapter) in chapters.enumerated() {
+                let key = "CHAPTER" + padded(index + 1, to: 3)
+                tags.append((key, vorbisChapterTime(frames: chapter.startFrame, sampleRate: sampleRate)))
+                tags.append((key + "NAME", chapter.title))
+            }
+            if format.coverIsComment, let cover {
+                tags.append(("METADATA_BLOCK_PICTURE", FLACMetadata.vorbisCommentPicture(cover)))
+            }
+        }
         tags = tags.filter { !($0.1 ?? "").isEmpty }
         var out = ";FFMETADATA1\n"
         for (key, value) in tags { out += "\(key)=\(escapeMetadata(value ?? ""))\n" }
+        guard !format.usesVorbisComments else { return out }
         for chapter in chapters {
             out += "[CHAPTER]\nTIMEBASE=1/\(sampleRate)\n"
             out += "START=\(chapter.startFrame)\nEND=\(chapter.startFrame + chapter.frames)\n"
             out += "title=\(escapeMetadata(chapter.title))\n"
         }
         return out
+    }
+
+    /// `HH:MM:SS.mmm` for a `CHAPTERnnn` comment: the frame's time, rounded to the millisecond
+    /// (hours grow past 99 rather than wrap).
+    public static func vorbisChapterTime(frames: Int, sampleRate: Int) -> String {
+        let milliseconds = (frames * 1_000 + sampleRate / 2) / max(1, sampleRate)
+        let seconds = milliseconds / 1_000
+        return padded(seconds / 3_600, to: 2) + ":" + padded(seconds / 60 % 60, to: 2) + ":"
+            + padded(seconds % 60, to: 2) + "." + padded(milliseconds % 1_000, to: 3)
+    }
+
+    private static func padded(_ value: Int, to width: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
     }
 
     /// A value for an ffmetadata line: `=`, `;`, `#`, `\` and line breaks are escaped with `\`.
@@ -226,11 +378,15 @@ public struct AudiobookBundler: Sendable {
     }
 
     /// ffmpeg's arguments: the section files (in chapter order), the ffmetadata file and the optional
-    /// cover as inputs, the filter graph from a file; AAC-LC in the `ipod` muxer with faststart,
-    /// written to `output`.
+    /// cover as inputs, the filter graph from a file, the encoder and muxer of `format`, written to
+    /// `output`. m4b: AAC-LC in the `ipod` muxer with faststart, without the Nero chapter list when
+    /// there are more chapters than it holds (`neroChapters` false). Ogg formats never take the cover
+    /// as a stream (it is a comment in the metadata file).
     public static func ffmpegArguments(
-        sectionFiles: [String], graphFile: String, metadataFile: String, coverFile: String?, output: String
+        format: BundleFormat = .m4b, sectionFiles: [String], graphFile: String, metadataFile: String,
+        coverFile: String?, output: String, neroChapters: Bool = true
     ) -> [String] {
+        let coverFile = format.coverIsComment ? nil : coverFile
         var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
         for file in sectionFiles { arguments += ["-i", file] }
         arguments += ["-f", "ffmetadata", "-i", metadataFile]
@@ -238,24 +394,42 @@ public struct AudiobookBundler: Sendable {
         let metadataInput = String(sectionFiles.count)
         arguments += ["-filter_complex_script", graphFile, "-map", "[audio]"]
         if coverFile != nil { arguments += ["-map", "\(sectionFiles.count + 1):v"] }
-        arguments += ["-map_metadata", metadataInput, "-map_chapters", metadataInput]
-        arguments += ["-c:a", "aac", "-profile:a", "aac_low", "-b:a", aacBitRate]
+        // Vorbis-comment formats take their chapters from the tags; ffmpeg's own would be written
+        // twice for Opus.
+        arguments += [
+            "-map_metadata", metadataInput, "-map_chapters", format.usesVorbisComments ? "-1" : metadataInput,
+        ]
+        switch format {
+        // ffmpeg's fast AAC coder: 160x real time on one core here for speech, the default
+        // (twoloop) 28x, for no difference a listener of espeak-ng at 64 kb/s would hear.
+        case .m4b: arguments += ["-c:a", "aac", "-aac_coder", "fast", "-profile:a", "aac_low", "-b:a", aacBitRate]
+        case .mp3: arguments += ["-c:a", "libmp3lame", "-b:a", mp3BitRate, "-id3v2_version", "4"]
+        case .opus: arguments += ["-c:a", "libopus", "-b:a", opusBitRate]
+        case .ogg: arguments += ["-c:a", "libvorbis", "-q:a", "4"]
+        case .flac: arguments += ["-c:a", "flac"]
+        }
         if coverFile != nil { arguments += ["-c:v", "copy", "-disposition:v:0", "attached_pic"] }
-        arguments += ["-movflags", "+faststart", "-f", "ipod", output]
-        return arguments
+        switch format {
+        case .m4b: arguments += ["-movflags", neroChapters ? "+faststart" : "+faststart+disable_chpl", "-f", "ipod"]
+        case .mp3: arguments += ["-f", "mp3"]
+        case .opus, .ogg: arguments += ["-f", "ogg"]
+        case .flac: arguments += ["-f", "flac"]
+        }
+        return arguments + [output]
     }
 
     /// SHA-256 over everything the bundle is made from: the tool version, the ffmpeg arguments'
     /// shape, the ffmetadata text, each section's file, text and settings fingerprints, and the cover.
     public static func inputsSHA256(
-        metadataText: String, chapters: [AudiobookChapter], records: [SectionRecord], cover: AudiobookCover?
+        format: BundleFormat = .m4b, metadataText: String, chapters: [AudiobookChapter], records: [SectionRecord],
+        cover: AudiobookCover?
     ) -> String {
         var hash = SHA256()
-        hash.update("epub2audio \(Converter.toolVersion) bundle 1\n")
+        hash.update("epub2audio \(Converter.toolVersion) bundle 2 \(format.rawValue)\n")
         hash.update(
             ffmpegArguments(
-                sectionFiles: records.map { $0.file ?? "" }, graphFile: "G", metadataFile: "M",
-                coverFile: cover.map { _ in "C" }, output: "O"
+                format: format, sectionFiles: records.map { $0.file ?? "" }, graphFile: "G", metadataFile: "M",
+                coverFile: cover.map { _ in "C" }, output: "O", neroChapters: chapters.count <= maxNeroChapters
             ).joined(separator: "\u{0}"))
         hash.update("\n" + metadataText)
         for chapter in chapters { hash.update("\(chapter.file)\u{0}\(chapter.frames)\n") }
@@ -268,16 +442,37 @@ public struct AudiobookBundler: Sendable {
         return hash.finalizeHex()
     }
 
+    /// What a reader of the bundle may miss: m4b's Nero chapter list holds 255 chapters, FLAC's cue
+    /// sheet 254 (the chapter track, the ID3 frames and the comments hold them all).
+    public static func warnings(format: BundleFormat, chapters: Int) -> [String] {
+        switch format {
+        case .m4b where chapters > maxNeroChapters:
+            return [
+                "\(chapters) chapters: more than the \(maxNeroChapters) a Nero chapter list holds; the m4b has "
+                    + "the QuickTime chapter track only (players that read only Nero chapters show none)"
+            ]
+        case .flac where chapters > FLACMetadata.maxCueSheetTracks:
+            return [
+                "\(chapters) chapters: more than the \(FLACMetadata.maxCueSheetTracks) a FLAC cue sheet holds; "
+                    + "the FLAC has the CHAPTERnnn comments only"
+            ]
+        default: return []
+        }
+    }
+
     // MARK: - The run
 
     /// Bundles the finished sections `numbers` (book order) of `directory` into one file there.
     ///
     /// Reads the manifest, skips the work when `bundle.json` records the same inputs and the file is
-    /// there, else runs ffmpeg into a temporary name and renames it. - Throws:
-    /// `ConversionError.bundleFailed` (ffmpeg's own message), `.outputUnwritable`.
+    /// there, else runs ffmpeg into a temporary name and renames it. `progress` is called from time
+    /// to time while ffmpeg encodes. Cancelling the task stops ffmpeg and removes the temporary file.
+    /// - Throws: `ConversionError.bundleFailed` (ffmpeg's own message), `.outputUnwritable`,
+    ///   `.cancelled`.
     public func bundle(
-        directory: String, numbers: [Int], metadata: AudiobookMetadata, cover: AudiobookCover? = nil
-    ) throws -> BundleResult {
+        directory: String, numbers: [Int], metadata: AudiobookMetadata, cover: AudiobookCover? = nil,
+        progress: @escaping @Sendable (BundleProgress) -> Void = { _ in }
+    ) async throws -> BundleResult {
         // ffmpeg runs with its files in another folder: absolute paths only.
         let directory = URL(fileURLWithPath: directory).standardizedFileURL.path
         guard let manifest = try Manifest.load(fromDirectory: directory) else {
@@ -293,15 +488,19 @@ public struct AudiobookBundler: Sendable {
                 throw ConversionError.bundleFailed(reason: "section \(record.number): \(error)")
             }
         }
-        let metadataText = Self.ffmetadata(metadata: metadata, chapters: chapters, sampleRate: sampleRate)
-        let inputs = Self.inputsSHA256(metadataText: metadataText, chapters: chapters, records: records, cover: cover)
+        let metadataText = Self.ffmetadata(
+            metadata: metadata, chapters: chapters, sampleRate: sampleRate, format: format, cover: cover)
+        let inputs = Self.inputsSHA256(
+            format: format, metadataText: metadataText, chapters: chapters, records: records, cover: cover)
         let name = Self.fileName(for: metadata, format: format)
         let target = OutputPaths.join(directory, name)
-        let previous = BundleRecord.load(fromDirectory: directory)
+        let warnings = Self.warnings(format: format, chapters: chapters.count)
+        var record = BundleRecord.load(fromDirectory: directory) ?? BundleRecord()
+        let previous = record.bundles[format.rawValue]
         if let previous, previous.file == name, previous.inputsSHA256 == inputs,
             FileManager.default.fileExists(atPath: target)
         {
-            return BundleResult(path: target, rebuilt: false, chapters: chapters.count)
+            return BundleResult(path: target, rebuilt: false, chapters: chapters.count, warnings: warnings)
         }
 
         // The lists and the cover go to a private folder outside the output folder: only the bundle
@@ -326,50 +525,82 @@ public struct AudiobookBundler: Sendable {
             try AtomicFile.write(Data(cover.data), named: (coverPath as NSString).lastPathComponent, in: work)
         }
         let temp = OutputPaths.join(directory, "\(AtomicFile.tempPrefix)\(getpid())-\(name)")
+        // FLAC: ffmpeg encodes into the work folder, the cue sheet is added on the copy into place.
+        let encoded = format == .flac ? OutputPaths.join(work, "encoded.flac") : temp
         let arguments = Self.ffmpegArguments(
-            sectionFiles: files, graphFile: graphPath, metadataFile: metadataPath, coverFile: coverPath, output: temp)
+            format: format, sectionFiles: files, graphFile: graphPath, metadataFile: metadataPath,
+            coverFile: coverPath, output: encoded, neroChapters: chapters.count <= Self.maxNeroChapters)
+        let totalFrames = chapters.reduce(0) { $0 + $1.frames }
+        let totalSeconds = Double(totalFrames) / Double(sampleRate)
+        progress(BundleProgress(audioSeconds: 0, totalSeconds: totalSeconds))
         do {
-            try FFmpegProcess.run(executable: ffmpegPath, arguments: arguments)
-        } catch {
-            unlink(temp)
-            throw error
-        }
-        do {
+            try await FFmpegProcess.run(
+                executable: ffmpegPath, arguments: arguments, errorLog: OutputPaths.join(work, "ffmpeg.log")
+            ) { seconds in
+                progress(BundleProgress(audioSeconds: min(seconds, totalSeconds), totalSeconds: totalSeconds))
+            }
+            if format == .flac {
+                var blocks: [(FLACMetadata.BlockType, [UInt8])] = []
+                if let cueSheet = FLACMetadata.cueSheet(starts: chapters.map(\.startFrame), totalSamples: totalFrames) {
+                    blocks.append((.cueSheet, cueSheet))
+                }
+                try FLACMetadata.insertBlocks(blocks, from: encoded, to: temp)
+            }
             try AtomicFile.rename(from: temp, to: target, in: directory)
         } catch {
             unlink(temp)
             throw error
         }
-        try BundleRecord(file: name, inputsSHA256: inputs).write(toDirectory: directory)
+        progress(BundleProgress(audioSeconds: totalSeconds, totalSeconds: totalSeconds))
+        record.bundles[format.rawValue] = BundleRecord.Entry(file: name, inputsSHA256: inputs)
+        try record.write(toDirectory: directory)
         // The book's title or authors changed: the bundle under the old name was ours, and is stale.
         if let old = previous?.file, old != name, old.hasSuffix("." + format.fileExtension),
             OutputPaths.isSafeComponent(old)
         {
             unlink(OutputPaths.join(directory, old))
         }
-        return BundleResult(path: target, rebuilt: true, chapters: chapters.count)
+        return BundleResult(path: target, rebuilt: true, chapters: chapters.count, warnings: warnings)
     }
 }
 
-/// `bundle.json`: which bundle was made from which inputs. Versioned; missing keys decode to defaults.
+/// `bundle.json`: which bundle of each format was made from which inputs, so that bundles of
+/// several formats in one folder are each rebuilt only when their inputs change. Versioned; missing
+/// keys decode to defaults; version 1 (one bundle: `file`, `inputsSHA256`) is read as the entry of
+/// its file's format.
 struct BundleRecord: Codable, Hashable {
-    static let currentVersion = 1
-    var version: Int = BundleRecord.currentVersion
-    var file: String
-    var inputsSHA256: String
+    static let currentVersion = 2
 
-    init(file: String, inputsSHA256: String) {
-        self.file = file
-        self.inputsSHA256 = inputsSHA256
+    struct Entry: Codable, Hashable {
+        var file: String
+        var inputsSHA256: String
     }
 
-    private enum CodingKeys: String, CodingKey { case version, file, inputsSHA256 }
+    var version: Int = BundleRecord.currentVersion
+    /// By format (`BundleFormat.rawValue`).
+    var bundles: [String: Entry] = [:]
+
+    init(bundles: [String: Entry] = [:]) { self.bundles = bundles }
+
+    private enum CodingKeys: String, CodingKey { case version, bundles, file, inputsSHA256 }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         version = try c.decodeIfPresent(Int.self, forKey: .version) ?? Self.currentVersion
-        file = try c.decodeIfPresent(String.self, forKey: .file) ?? ""
-        inputsSHA256 = try c.decodeIfPresent(String.self, forKey: .inputsSHA256) ?? ""
+        bundles = try c.decodeIfPresent([String: Entry].self, forKey: .bundles) ?? [:]
+        if let file = try c.decodeIfPresent(String.self, forKey: .file) {
+            let format = (file as NSString).pathExtension
+            if bundles[format] == nil {
+                let inputs = try c.decodeIfPresent(String.self, forKey: .inputsSHA256) ?? ""
+                bundles[format] = Entry(file: file, inputsSHA256: inputs)
+            }
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(Self.currentVersion, forKey: .version)
+        try c.encode(bundles, forKey: .bundles)
     }
 
     /// Nil when absent or unreadable: the bundle is then simply rebuilt.
@@ -390,9 +621,35 @@ struct BundleRecord: Codable, Hashable {
 
 /// Runs ffmpeg and turns a failure into `ConversionError.bundleFailed` with its last error lines.
 enum FFmpegProcess {
-    static func run(executable: String, arguments: [String]) throws {
-        // ffmpeg opens every section file at once: a book of a thousand sections would pass the
-        // usual soft limit of 1,024 descriptors. The child inherits ours, raised to the hard limit.
+    /// Runs `executable` with `arguments` plus `-progress pipe:1`, calling `progress` with the seconds
+    /// of output ffmpeg reports (`out_time_us`) as it goes. ffmpeg's standard error goes to
+    /// `errorLog` (a file: a pipe nobody reads could fill and block it). Cancelling the task kills
+    /// ffmpeg and throws `ConversionError.cancelled` once it has exited: SIGKILL, not SIGTERM, since
+    /// ffmpeg stops gracefully on SIGTERM by closing its inputs, and `apad` then pads every remaining
+    /// section with silence into a file that is about to be removed anyway.
+    static func run(
+        executable: String, arguments: [String], errorLog: String, progress: (Double) -> Void
+    ) async throws {
+        // Process ids are shared with the cancellation handler, which may run on any thread.
+        let state = Locked<(pid: pid_t?, cancelled: Bool)>((nil, false))
+        try await withTaskCancellationHandler {
+            try withRaisedFileLimit {
+                try spawnAndWait(
+                    executable: executable, arguments: ["-progress", "pipe:1", "-nostats"] + arguments,
+                    errorLog: errorLog, state: state, progress: progress)
+            }
+        } onCancel: {
+            let pid = state.withLock { current -> pid_t? in
+                current.cancelled = true
+                return current.pid
+            }
+            if let pid { kill(pid, SIGKILL) }
+        }
+    }
+
+    /// ffmpeg opens every section file at once: a book of a thousand sections would pass the usual
+    /// soft limit of 1,024 descriptors. The child inherits ours, raised to the hard limit.
+    private static func withRaisedFileLimit(_ body: () throws -> Void) throws {
         var saved = rlimit()
         let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
         if getrlimit(resource, &saved) == 0, saved.rlim_cur < saved.rlim_max {
@@ -400,30 +657,61 @@ enum FFmpegProcess {
             raised.rlim_cur = saved.rlim_max
             if setrlimit(resource, &raised) == 0 {
                 defer { _ = setrlimit(resource, &saved) }
-                return try spawnAndWait(executable: executable, arguments: arguments)
+                return try body()
             }
         }
-        try spawnAndWait(executable: executable, arguments: arguments)
+        try body()
     }
 
-    private static func spawnAndWait(executable: String, arguments: [String]) throws {
+    private static func spawnAndWait(
+        executable: String, arguments: [String], errorLog: String,
+        state: Locked<(pid: pid_t?, cancelled: Bool)>, progress: (Double) -> Void
+    ) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
+        guard FileManager.default.createFile(atPath: errorLog, contents: nil),
+            let log = FileHandle(forWritingAtPath: errorLog)
+        else { throw ConversionError.outputUnwritable(path: errorLog, reason: "cannot create ffmpeg's log") }
+        defer { try? log.close() }
+        let output = Pipe()
+        process.standardError = log
+        process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
         do {
             try process.run()
         } catch {
             throw ConversionError.bundleFailed(reason: "cannot start \(executable): \(error)")
         }
-        // Read to the end before waiting: a full pipe would block ffmpeg (and us) forever.
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
+        let cancelledBeforeStart = state.withLock { current -> Bool in
+            current.pid = process.processIdentifier
+            return current.cancelled
+        }
+        if cancelledBeforeStart { kill(process.processIdentifier, SIGKILL) }
+        // `-progress` writes blocks of key=value lines; `out_time_us` is the output's position.
+        var pending = Data()
+        let reader = output.fileHandleForReading
+        while true {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                pending.removeSubrange(pending.startIndex...newline)
+                // Ctrl-C reaches ffmpeg too; what it reports while stopping is no progress.
+                if line.hasPrefix("out_time_us="), let micros = Double(line.dropFirst("out_time_us=".count)),
+                    !state.value.cancelled
+                {
+                    progress(max(0, micros) / 1_000_000)
+                }
+            }
+        }
         process.waitUntilExit()
+        state.withLock { $0.pid = nil }
+        if state.value.cancelled { throw ConversionError.cancelled }
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let lines = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isNewline).suffix(3)
+            let text = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
+            let lines = text.split(whereSeparator: \.isNewline).suffix(3)
             throw ConversionError.bundleFailed(
                 reason: "ffmpeg failed (status \(process.terminationStatus)): " + lines.joined(separator: " / "))
         }

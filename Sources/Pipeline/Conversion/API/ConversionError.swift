@@ -29,6 +29,7 @@ public enum ConversionError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The one-file audiobook (`--bundle`) could not be made; the section files are intact.
     case bundleFailed(reason: String)
 
+    /// A readable sentence naming the path, the section or the reason.
     public var description: String {
         switch self {
         case .outputUnwritable(let path, let reason): "cannot write to \(path): \(reason)"

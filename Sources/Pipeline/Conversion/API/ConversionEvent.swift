@@ -11,6 +11,7 @@ public struct ConversionSummary: Hashable, Sendable, Codable {
     /// Time the run took.
     public var wallSeconds: Double
 
+    /// Totals of a run.
     public init(sectionsDone: Int, sectionsFailed: Int, sectionsSkipped: Int, audioSeconds: Double, wallSeconds: Double)
     {
         self.sectionsDone = sectionsDone
@@ -39,6 +40,11 @@ public enum ConversionEvent: Hashable, Sendable, Codable {
     case error(section: Int?, message: String)
     /// The end.
     case bookDone(ConversionSummary)
+    /// `--bundle`: ffmpeg has encoded `audioSeconds` of the bundle's `totalSeconds` (from 0 when it
+    /// starts; about twice a second). Only after `bookDone`, and only when a bundle is (re)made.
+    case bundleProgress(file: String, audioSeconds: Double, totalSeconds: Double)
+    /// `--bundle`: the bundle is complete (`rebuilt` false: it was up to date and left alone).
+    case bundleDone(file: String, chapters: Int, rebuilt: Bool)
 
     /// The `event` name in JSON.
     public var name: String {
@@ -50,6 +56,8 @@ public enum ConversionEvent: Hashable, Sendable, Codable {
         case .warning: "warning"
         case .error: "error"
         case .bookDone: "book-done"
+        case .bundleProgress: "bundle-progress"
+        case .bundleDone: "bundle-done"
         }
     }
 
@@ -59,8 +67,10 @@ public enum ConversionEvent: Hashable, Sendable, Codable {
     private enum CodingKeys: String, CodingKey {
         case event, title, sections, words, section, wordsDone, wordsTotal, audioSeconds, file, durationSeconds
         case bytes, skipped, message, sectionsDone, sectionsFailed, sectionsSkipped, wallSeconds
+        case totalSeconds, chapters, rebuilt
     }
 
+    /// Encodes the event as its JSON line's object (`event` names it; see docs/library-api.md).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .event)
@@ -95,9 +105,18 @@ public enum ConversionEvent: Hashable, Sendable, Codable {
             try c.encode(summary.sectionsSkipped, forKey: .sectionsSkipped)
             try c.encode(summary.audioSeconds, forKey: .audioSeconds)
             try c.encode(summary.wallSeconds, forKey: .wallSeconds)
+        case .bundleProgress(let file, let audioSeconds, let totalSeconds):
+            try c.encode(file, forKey: .file)
+            try c.encode(audioSeconds, forKey: .audioSeconds)
+            try c.encode(totalSeconds, forKey: .totalSeconds)
+        case .bundleDone(let file, let chapters, let rebuilt):
+            try c.encode(file, forKey: .file)
+            try c.encode(chapters, forKey: .chapters)
+            try c.encode(rebuilt, forKey: .rebuilt)
         }
     }
 
+    /// Decodes an event from its JSON line; throws on an unknown `event`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         switch try c.decode(String.self, forKey: .event) {
@@ -134,6 +153,15 @@ public enum ConversionEvent: Hashable, Sendable, Codable {
                     sectionsSkipped: try c.decode(Int.self, forKey: .sectionsSkipped),
                     audioSeconds: try c.decode(Double.self, forKey: .audioSeconds),
                     wallSeconds: try c.decode(Double.self, forKey: .wallSeconds)))
+        case "bundle-progress":
+            self = .bundleProgress(
+                file: try c.decode(String.self, forKey: .file),
+                audioSeconds: try c.decode(Double.self, forKey: .audioSeconds),
+                totalSeconds: try c.decode(Double.self, forKey: .totalSeconds))
+        case "bundle-done":
+            self = .bundleDone(
+                file: try c.decode(String.self, forKey: .file), chapters: try c.decode(Int.self, forKey: .chapters),
+                rebuilt: try c.decode(Bool.self, forKey: .rebuilt))
         case let other:
             throw DecodingError.dataCorruptedError(forKey: .event, in: c, debugDescription: "unknown event \(other)")
         }

@@ -36,15 +36,16 @@ public struct ConversionRequest: Sendable {
     public var bookPath: String
     /// The output folder; created when missing. Nothing is ever written outside it.
     public var outputDirectory: String
+    /// Which sections to convert.
     public var selection: SectionSelection
+    /// Voice, rate, pitch, volume (the voice resolved, never `auto`).
     public var voice: VoiceSettings
+    /// Format and encoder settings of the section files.
     public var encoding: AudioEncoding
     /// Chunk sizes and pauses.
     public var chunking: ChunkerOptions
-    /// `BookText` notes mode name (`skip`, `end`), passed to the section source.
-    public var notesMode: String
-    /// Further section-source options (see `BookInput.options`).
-    public var sourceOptions: [String: String]
+    /// How the book is read: sections, spoken text (notes...), normalisation.
+    public var bookOptions: BookOptions
     /// How many sections are made at once (each in its own worker process when more than 1).
     public var jobs: Int
     /// Redo every selected section even when the manifest says it is done.
@@ -63,10 +64,11 @@ public struct ConversionRequest: Sendable {
     /// Longest time between manifest writes while a section is in progress, in seconds.
     public var manifestInterval: TimeInterval
 
+    /// A request with the defaults the CLI uses: planned sections, English, WAV, one job per core.
     public init(
         bookPath: String, outputDirectory: String, selection: SectionSelection = .planned,
         voice: VoiceSettings = VoiceSettings(voice: "en"), encoding: AudioEncoding = AudioEncoding(),
-        chunking: ChunkerOptions = ChunkerOptions(), notesMode: String = "skip", sourceOptions: [String: String] = [:],
+        chunking: ChunkerOptions = ChunkerOptions(), bookOptions: BookOptions = BookOptions(),
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
         allowNonEmptyOutput: Bool = false, workerExecutable: String? = nil, workerArguments: [String] = ["worker"],
         workerForksPerJob: Bool = false, manifestInterval: TimeInterval = 3
@@ -77,8 +79,7 @@ public struct ConversionRequest: Sendable {
         self.voice = voice
         self.encoding = encoding
         self.chunking = chunking
-        self.notesMode = notesMode
-        self.sourceOptions = sourceOptions
+        self.bookOptions = bookOptions
         self.jobs = jobs
         self.force = force
         self.allowNonEmptyOutput = allowNonEmptyOutput

@@ -18,11 +18,14 @@ public enum SectionStatus: String, Hashable, Sendable, Codable {
 public struct BookRecord: Hashable, Sendable, Codable {
     /// The package's unique identifier, when it has one.
     public var identifier: String?
+    /// The book's title, when it has one.
     public var title: String?
+    /// The book's authors.
     public var authors: [String]
     /// SHA-256 of the `.epub` file, hex.
     public var sha256: String
 
+    /// A record of the book; every field may be missing in an older manifest.
     public init(identifier: String? = nil, title: String? = nil, authors: [String] = [], sha256: String = "") {
         self.identifier = identifier
         self.title = title
@@ -32,6 +35,7 @@ public struct BookRecord: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey { case identifier, title, authors, sha256 }
 
+    /// Decodes the record; missing keys take their defaults.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         identifier = try c.decodeIfPresent(String.self, forKey: .identifier)
@@ -45,10 +49,13 @@ public struct BookRecord: Hashable, Sendable, Codable {
 public struct SectionRecord: Hashable, Sendable, Codable {
     /// The section number (as `--list` shows it).
     public var number: Int
+    /// The section's title as shown and spoken.
     public var title: String
+    /// Where the section stands.
     public var status: SectionStatus
     /// The audio file's name inside the output folder (no folder part), once decided.
     public var file: String?
+    /// Duration of the finished file, in seconds.
     public var durationSeconds: Double?
     /// PCM frames in the finished file, silences included (exact: chapter marks of a bundle start at
     /// the sum of the frames before them); nil in manifests written before it was recorded.
@@ -72,6 +79,7 @@ public struct SectionRecord: Hashable, Sendable, Codable {
     /// Why the last attempt failed.
     public var error: String?
 
+    /// A section's entry.
     public init(
         number: Int, title: String, status: SectionStatus = .pending, file: String? = nil,
         durationSeconds: Double? = nil, words: Int = 0, wordsDone: Int? = nil, bytes: Int64? = nil,
@@ -98,6 +106,7 @@ public struct SectionRecord: Hashable, Sendable, Codable {
         case settingsSHA256, started, finished, error
     }
 
+    /// Decodes the entry; missing keys take their defaults and an unknown status means `pending`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         number = try c.decodeIfPresent(Int.self, forKey: .number) ?? 0
@@ -132,9 +141,11 @@ public struct Manifest: Hashable, Sendable, Codable {
     /// The manifest's file name inside the output folder.
     public static let fileName = "manifest.json"
 
+    /// The format version of this manifest (`currentVersion` when written by this library).
     public var version: Int
     /// The epub2audio version that last wrote the manifest.
     public var toolVersion: String
+    /// The book the files were made from.
     public var book: BookRecord
     /// The settings of the latest run (each section also keeps a fingerprint of its own).
     public var settings: AudioSettings?
@@ -149,6 +160,7 @@ public struct Manifest: Hashable, Sendable, Codable {
     /// journal that names another identifier is stale and ignored.
     public var journal: String?
 
+    /// A manifest.
     public init(
         version: Int = Manifest.currentVersion, toolVersion: String = Converter.toolVersion,
         book: BookRecord = BookRecord(),
@@ -169,6 +181,7 @@ public struct Manifest: Hashable, Sendable, Codable {
         case version, toolVersion, book, settings, created, updated, sections, journal
     }
 
+    /// Decodes a manifest; every key but `version` may be missing and takes its default.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         version = try c.decodeIfPresent(Int.self, forKey: .version) ?? Manifest.currentVersion

@@ -174,11 +174,14 @@ public enum Playlist {
 
     /// One playlist entry.
     public struct Entry: Hashable, Sendable {
+        /// The section's title.
         public var title: String
         /// File name relative to the playlist (no folder part).
         public var file: String
+        /// The file's duration (`#EXTINF`), in seconds.
         public var durationSeconds: Double
 
+        /// A playlist entry.
         public init(title: String, file: String, durationSeconds: Double) {
             self.title = title
             self.file = file

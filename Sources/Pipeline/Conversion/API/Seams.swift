@@ -2,10 +2,14 @@ import Contracts
 
 /// The book as the manifest and the tags name it.
 public struct BookDescription: Hashable, Sendable, Codable {
+    /// The package's unique identifier, when it has one.
     public var identifier: String?
+    /// The title (the file name when the book has none).
     public var title: String
+    /// The authors, in order.
     public var authors: [String]
 
+    /// A description of a book.
     public init(identifier: String? = nil, title: String, authors: [String] = []) {
         self.identifier = identifier
         self.title = title
@@ -26,6 +30,7 @@ public struct PlannedSection: Hashable, Sendable, Codable {
     /// Whether the book text selects the section by default (front matter is usually not).
     public var included: Bool
 
+    /// A section; `fileTitle` defaults to `title`.
     public init(number: Int, title: String, fileTitle: String? = nil, words: Int, included: Bool = true) {
         self.number = number
         self.title = title
@@ -52,53 +57,24 @@ public protocol SectionSource: Sendable {
 }
 
 extension SectionSource {
+    /// 1: a source without text normalisation.
     public var normalisationVersion: Int { 1 }
 }
 
-/// What a worker needs to rebuild the section source in its own process.
+/// What a section source is built from: the book's path and how to read it.
+///
+/// Part of every worker job, so that a worker that has to read the book builds exactly the same
+/// source as the coordinator.
 public struct BookInput: Hashable, Sendable, Codable {
     /// Path of the `.epub` file.
     public var path: String
-    /// `BookText` notes mode name (`skip`, `end`).
-    public var notesMode: String
-    /// Further options the source factory understands (the live one: `tocDepth`, `tables`, `code`,
-    /// `images`, `math`); part of every job, so that workers build exactly the same source.
-    public var options: [String: String]
+    /// Sections, spoken text and normalisation options.
+    public var options: BookOptions
 
-    public init(path: String, notesMode: String = "skip", options: [String: String] = [:]) {
+    /// The input for the book at `path`, read with `options`.
+    public init(path: String, options: BookOptions = BookOptions()) {
         self.path = path
-        self.notesMode = notesMode
         self.options = options
-    }
-
-    private enum CodingKeys: String, CodingKey { case path, notesMode, options }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        path = try c.decode(String.self, forKey: .path)
-        notesMode = try c.decodeIfPresent(String.self, forKey: .notesMode) ?? "skip"
-        options = try c.decodeIfPresent([String: String].self, forKey: .options) ?? [:]
-    }
-}
-
-/// Metadata written into each section file.
-public struct SectionTags: Hashable, Sendable, Codable {
-    /// The section title.
-    public var title: String
-    /// The book title.
-    public var album: String
-    /// The authors, joined with ", ".
-    public var artist: String
-    /// The section number (not its position in the selection, so a file's bytes do not depend on the selection).
-    public var trackNumber: Int
-    public var genre: String
-
-    public init(title: String, album: String, artist: String, trackNumber: Int, genre: String = "Audiobook") {
-        self.title = title
-        self.album = album
-        self.artist = artist
-        self.trackNumber = trackNumber
-        self.genre = genre
     }
 }
 
@@ -106,12 +82,15 @@ public struct SectionTags: Hashable, Sendable, Codable {
 public struct SinkRequest: Hashable, Sendable, Codable {
     /// Where to write (always a `.part` file inside the output folder).
     public var path: String
+    /// Format and encoder settings.
     public var encoding: AudioEncoding
-    public var tags: SectionTags
+    /// What the file is tagged with.
+    public var tags: AudioTags
     /// Sample rate of the PCM that will be written (the engine's).
     public var sampleRate: Int
 
-    public init(path: String, encoding: AudioEncoding, tags: SectionTags, sampleRate: Int) {
+    /// A request to open `path`.
+    public init(path: String, encoding: AudioEncoding, tags: AudioTags, sampleRate: Int) {
         self.path = path
         self.encoding = encoding
         self.tags = tags
@@ -126,11 +105,12 @@ public struct SinkRequest: Hashable, Sendable, Codable {
 public struct ConversionEnvironment: Sendable {
     /// Builds the section source of a book (called once per process and book).
     public var makeSource: @Sendable (BookInput) throws -> any SectionSource
-    /// Builds a speech engine (called once per process; `reset()` is called before every section).
+    /// Builds a speech engine (called once per process; `reset()`, best effort, before every section).
     public var makeEngine: @Sendable () throws -> any SpeechEngine
     /// Opens an audio sink for one section file.
     public var makeSink: @Sendable (SinkRequest) throws -> any AudioSink
 
+    /// An environment of these three parts.
     public init(
         makeSource: @escaping @Sendable (BookInput) throws -> any SectionSource,
         makeEngine: @escaping @Sendable () throws -> any SpeechEngine,
@@ -157,7 +137,7 @@ public enum SpokenTextFingerprint {
 
 extension ConversionRequest {
     /// What a section source is built from for this request.
-    var bookInput: BookInput { BookInput(path: bookPath, notesMode: notesMode, options: sourceOptions) }
+    var bookInput: BookInput { BookInput(path: bookPath, options: bookOptions) }
 }
 
 extension ConversionEnvironment {

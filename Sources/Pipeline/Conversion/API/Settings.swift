@@ -1,45 +1,5 @@
+public import BookText
 import Contracts
-
-/// The audio container/codec of the section files.
-public enum AudioOutputFormat: String, Codable, Sendable, CaseIterable {
-    case wav, flac, ogg, opus, mp3
-
-    /// The file name extension, without the dot.
-    public var fileExtension: String { rawValue }
-}
-
-/// How a lossy encoder spends bits (MP3 only; libsndfile's bitrate mode).
-public enum AudioBitrateMode: String, Hashable, Sendable, Codable, CaseIterable {
-    case constant, average, variable
-}
-
-/// How the audio is encoded: format plus the knobs that change the bytes.
-///
-/// Missing keys decode to the defaults, so older manifests stay readable.
-public struct AudioEncoding: Hashable, Sendable, Codable {
-    public var format: AudioOutputFormat
-    /// libsndfile's compression level 0...1 (0: best quality, largest file): FLAC effort, Vorbis, Opus
-    /// and MP3 quality; nil keeps the writer's default. Not for WAV.
-    public var compressionLevel: Double?
-    /// MP3 only; nil keeps the writer's default.
-    public var bitrateMode: AudioBitrateMode?
-
-    public init(format: AudioOutputFormat = .wav, compressionLevel: Double? = nil, bitrateMode: AudioBitrateMode? = nil)
-    {
-        self.format = format
-        self.compressionLevel = compressionLevel
-        self.bitrateMode = bitrateMode
-    }
-
-    private enum CodingKeys: String, CodingKey { case format, compressionLevel, bitrateMode }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        format = try c.decodeIfPresent(AudioOutputFormat.self, forKey: .format) ?? .wav
-        compressionLevel = try c.decodeIfPresent(Double.self, forKey: .compressionLevel)
-        bitrateMode = try c.decodeIfPresent(AudioBitrateMode.self, forKey: .bitrateMode)
-    }
-}
 
 /// Everything that changes the bytes of a section's audio file apart from its text.
 ///
@@ -52,30 +12,35 @@ public struct AudioSettings: Hashable, Sendable, Codable {
     public var encoding: AudioEncoding
     /// Chunk sizes and pauses (the Contracts chunker's options).
     public var chunking: ChunkerOptions
-    /// How notes are read (`BookText`'s notes mode name: `skip` or `end`).
-    public var notesMode: String
+    /// How notes are read (`--notes`); the same value as the request's `bookOptions.text.notes`.
+    public var notes: SpokenTextOptions.Notes
     /// Version of the text normalisation (`BookText`) that produced the spoken text.
     public var normalisationVersion: Int
 
+    /// Settings; the defaults are WAV, the default chunking, notes skipped.
     public init(
         voice: VoiceSettings, encoding: AudioEncoding = AudioEncoding(), chunking: ChunkerOptions = ChunkerOptions(),
-        notesMode: String = "skip", normalisationVersion: Int = 1
+        notes: SpokenTextOptions.Notes = .skip, normalisationVersion: Int = 1
     ) {
         self.voice = voice
         self.encoding = encoding
         self.chunking = chunking
-        self.notesMode = notesMode
+        self.notes = notes
         self.normalisationVersion = normalisationVersion
     }
 
-    private enum CodingKeys: String, CodingKey { case voice, encoding, chunking, notesMode, normalisationVersion }
+    // `notesMode`: the key manifests have always used (its values are the `Notes` names).
+    private enum CodingKeys: String, CodingKey {
+        case voice, encoding, chunking, notes = "notesMode", normalisationVersion
+    }
 
+    /// Decodes settings; missing keys take their defaults, an unknown value throws.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         voice = try c.decodeIfPresent(VoiceSettings.self, forKey: .voice) ?? VoiceSettings(voice: "en")
         encoding = try c.decodeIfPresent(AudioEncoding.self, forKey: .encoding) ?? AudioEncoding()
         chunking = try c.decodeIfPresent(ChunkerOptions.self, forKey: .chunking) ?? ChunkerOptions()
-        notesMode = try c.decodeIfPresent(String.self, forKey: .notesMode) ?? "skip"
+        notes = try c.decodeIfPresent(SpokenTextOptions.Notes.self, forKey: .notes) ?? .skip
         normalisationVersion = try c.decodeIfPresent(Int.self, forKey: .normalisationVersion) ?? 1
     }
 

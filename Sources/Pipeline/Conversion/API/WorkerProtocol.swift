@@ -6,16 +6,19 @@ public struct WorkerJob: Hashable, Sendable, Codable {
     public var book: BookInput
     /// The section number.
     public var section: Int
+    /// Everything that changes the bytes apart from the text.
     public var settings: AudioSettings
     /// The `.part` file to write, inside the output folder.
     public var partPath: String
-    public var tags: SectionTags
+    /// What the file is tagged with.
+    public var tags: AudioTags
     /// The section's spoken text, when the coordinator sends it (it always does): the worker then
     /// speaks exactly these blocks without opening the book. Nil makes the worker read the book.
     public var blocks: [SpokenBlock]?
 
+    /// A job for section `section`.
     public init(
-        book: BookInput, section: Int, settings: AudioSettings, partPath: String, tags: SectionTags,
+        book: BookInput, section: Int, settings: AudioSettings, partPath: String, tags: AudioTags,
         blocks: [SpokenBlock]? = nil
     ) {
         self.book = book
@@ -29,15 +32,18 @@ public struct WorkerJob: Hashable, Sendable, Codable {
 
 /// What a finished section measured.
 public struct WorkerResult: Hashable, Sendable, Codable {
+    /// The section number.
     public var section: Int
     /// PCM frames written, silences included.
     public var frames: Int
+    /// Sample rate of the file's PCM as the engine made it.
     public var sampleRate: Int
     /// SHA-256 of the spoken text the worker read (`SpokenTextFingerprint`).
     public var textSHA256: String
     /// Words spoken.
     public var words: Int
 
+    /// A result.
     public init(section: Int, frames: Int, sampleRate: Int, textSHA256: String, words: Int) {
         self.section = section
         self.frames = frames
@@ -77,6 +83,7 @@ public enum WorkerMessage: Hashable, Sendable, Codable {
         case type, section, wordsDone, wordsTotal, frames, sampleRate, result, kind, message, path
     }
 
+    /// Decodes a message line; throws on an unknown `type`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         switch try c.decode(String.self, forKey: .type) {
@@ -100,6 +107,7 @@ public enum WorkerMessage: Hashable, Sendable, Codable {
         }
     }
 
+    /// Encodes the message as its line's object; `type` says which message it is.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         switch self {

@@ -4,7 +4,8 @@ import Synchronization
 
 /// One conversion, run on plain threads (synthesis blocks; it must not sit on Swift's cooperative pool).
 ///
-/// Plan → resume check → manifest → job slots (in-process or worker processes) → playlist.
+/// Folder → book → plan (`ConversionPlanner`: what is done, what to make) → manifest → job slots
+/// (in-process or worker processes) → playlist.
 final class ConversionRun: Sendable {
     private let request: ConversionRequest
     private let environment: ConversionEnvironment
@@ -46,8 +47,23 @@ final class ConversionRun: Sendable {
         if first { for executor in executors.withLock({ $0 }) { executor.kill() } }
     }
 
-    // MARK: - Planning
+    // MARK: - The run
 
+    /// What the run knows once the book is read: its source, settings, and the folder's manifest.
+    private struct Book {
+        var source: any SectionSource
+        var sha256: String
+        var settings: AudioSettings
+        var selected: Set<Int>
+        /// The manifest found in the folder, whatever book it describes.
+        var existing: Manifest?
+        /// `existing` when it describes this book.
+        var previous: Manifest?
+        /// The book's last section number: track numbers read `n/total` (a file's tags do not depend on the selection).
+        var lastNumber: Int?
+    }
+
+    /// A section to make, with the job a worker receives.
     private struct PlannedJob {
         var section: PlannedSection
         var job: WorkerJob
@@ -55,156 +71,126 @@ final class ConversionRun: Sendable {
         var previousFile: String?
     }
 
+    /// Folder → book → plan → manifest → sections → playlist and summary.
     func run(emit: @escaping @Sendable (ConversionEvent) -> Void) throws -> ConversionSummary {
         let start = Date()
         if cancelled.load(ordering: .relaxed) { throw ConversionError.cancelled }
         let directory = try prepareDirectory()
         let lock = try FolderLock(directory: directory)
         defer { lock.release() }
-        let existing = try Manifest.load(fromDirectory: directory)
-
-        let bookSHA = try SHA256.hex(fileAtPath: request.bookPath)
-        let input = request.bookInput
-        let source = try environment.source(for: request)
-        if let existing, !existing.book.sha256.isEmpty, existing.book.sha256 != bookSHA, !request.force {
-            throw ConversionError.bookChanged(
-                manifest: OutputPaths.join(directory, Manifest.fileName), recordedSHA256: existing.book.sha256,
-                currentSHA256: bookSHA)
-        }
-        let sameBook = existing?.book.sha256 == bookSHA
-        let previous = sameBook ? existing : nil
-        // Files any manifest in this folder lists were made by us, whatever book they came from.
-        let ownedFiles = Set(existing?.sections.compactMap(\.file) ?? [])
-
-        let settings = AudioSettings(
-            voice: request.voice, encoding: request.encoding, chunking: request.chunking, notesMode: request.notesMode,
-            normalisationVersion: source.normalisationVersion)
-        let fingerprint = settings.fingerprint
-        let sections = source.sections
-        let selected = try selectedNumbers(sections)
-        let names = OutputNaming.fileNames(
-            for: sections.map { ($0.number, $0.fileTitle) }, fileExtension: request.encoding.format.fileExtension)
-        let book = source.book
-
-        var records: [SectionRecord] = []
-        var jobs: [PlannedJob] = []
-        var resumed: [SectionRecord] = []
-        var blockFailures: [(Int, String)] = []
-        var warnings: [String] = []
-        // By number, once: looking each section up in the manifest's array made planning O(n²).
-        var previousRecords: [Int: SectionRecord] = [:]
-        for record in previous?.sections ?? [] where previousRecords[record.number] == nil {
-            previousRecords[record.number] = record
-        }
-        for (index, section) in sections.enumerated() {
-            let old = previousRecords[section.number]
-            let name = names[index]
-            var record =
-                old
-                ?? SectionRecord(number: section.number, title: section.title, words: section.words)
-            record.title = section.title
-            record.words = section.words
-            guard selected.contains(section.number) else {
-                // Not selected: a finished file stays finished; anything else is just skipped.
-                if record.status != .done { record.status = .skipped }
-                records.append(record)
-                continue
-            }
-            // Each section's text is extracted once: here only when the section may be skipped (the
-            // hash of its text decides, and a changed text is then kept for its job); otherwise by the
-            // job slot that makes it, one section at a time, so memory does not grow with the book.
-            var blocks: [SpokenBlock]?
-            if !request.force, let old, old.status == .done, old.file == name, old.settingsSHA256 == fingerprint,
-                let bytes = old.bytes, fileSize(OutputPaths.join(directory, name)) == bytes
-            {
-                do {
-                    blocks = try source.blocks(section: section.number)
-                } catch {
-                    record.status = .failed
-                    record.error = Self.unreadableText(error)
-                    blockFailures.append((section.number, record.error!))
-                    records.append(record)
-                    continue
-                }
-                if old.textSHA256 == SpokenTextFingerprint.sha256(blocks ?? []) {
-                    records.append(record)
-                    resumed.append(record)
-                    continue
-                }
-            }
-            let finalPath = OutputPaths.join(directory, name)
-            if FileManager.default.fileExists(atPath: finalPath), !ownedFiles.contains(name) {
-                // A file at our name that the manifest does not give to us: never replace it silently.
-                guard request.allowNonEmptyOutput else { throw ConversionError.outputNotEmpty(path: finalPath) }
-                warnings.append("replacing \(finalPath), which epub2audio did not make")
-            }
-            record.status = .pending
-            record.wordsDone = nil
-            record.error = nil
-            let previousFile = old?.file != name ? old?.file : nil
-            record.file = name
-            records.append(record)
-            let tags = SectionTags(
-                title: section.title, album: book.title, artist: book.authors.joined(separator: ", "),
-                trackNumber: section.number)
-            let job = WorkerJob(
-                book: input, section: section.number, settings: settings,
-                partPath: OutputPaths.join(directory, name + ".part"), tags: tags, blocks: blocks)
-            jobs.append(PlannedJob(section: section, job: job, file: name, previousFile: previousFile))
-        }
-
-        // Files the manifest here listed that no section of this run refers to any more (another book's,
-        // after --force; sections renumbered by a new --toc-depth) are ours, and would linger unlisted
-        // beside the new ones: remove them. A renamed section's old file goes once its new one is made.
-        let referenced = Set(records.compactMap(\.file)).union(jobs.compactMap(\.previousFile))
-        for name in ownedFiles.subtracting(referenced) {
-            unlink(OutputPaths.join(directory, name))
-        }
-        removeStaleFiles(in: directory)
-        let manifest = Manifest(
-            book: BookRecord(identifier: book.identifier, title: book.title, authors: book.authors, sha256: bookSHA),
-            settings: settings, created: previous?.created ?? Timestamp.now(), sections: records)
+        let book = try readBook(directory: directory)
+        let plan = try makePlan(book, directory: directory)
+        removeUnlistedFiles(plan, directory: directory)
         // Written before any audio, so an unwritable folder stops the run here.
-        let store = try ManifestStore(manifest: manifest, directory: directory, interval: request.manifestInterval)
+        let store = try ManifestStore(
+            manifest: manifest(book, plan), directory: directory, interval: request.manifestInterval)
         // Stops the writer thread on every way out; the paths below close it first to see its error.
         defer { try? store.close() }
+        announce(book, plan, emit: emit)
+        let jobs = plan.jobs.map { workerJob($0, book: book, directory: directory) }
+        let counts = makeSections(jobs, source: book.source, store: store, directory: directory, emit: emit)
+        try finishFolder(store, selected: book.selected, directory: directory)
+        let audio = store.manifest.sections.filter { book.selected.contains($0.number) && $0.status == .done }
+            .reduce(0.0) { $0 + ($1.durationSeconds ?? 0) }
+        let summary = ConversionSummary(
+            sectionsDone: counts.done, sectionsFailed: counts.failed + plan.unreadable.count,
+            sectionsSkipped: plan.resumed.count, audioSeconds: audio, wallSeconds: Date().timeIntervalSince(start))
+        emit(.bookDone(summary))
+        return summary
+    }
 
-        let selectedSections = sections.filter { selected.contains($0.number) }
+    /// The book's source, hash and settings, and the manifest in the folder; refuses a changed book.
+    private func readBook(directory: String) throws -> Book {
+        let existing = try Manifest.load(fromDirectory: directory)
+        let sha256 = try SHA256.hex(fileAtPath: request.bookPath)
+        let source = try environment.source(for: request)
+        if let existing, !existing.book.sha256.isEmpty, existing.book.sha256 != sha256, !request.force {
+            throw ConversionError.bookChanged(
+                manifest: OutputPaths.join(directory, Manifest.fileName), recordedSHA256: existing.book.sha256,
+                currentSHA256: sha256)
+        }
+        let settings = AudioSettings(
+            voice: request.voice, encoding: request.encoding, chunking: request.chunking,
+            notes: request.bookOptions.text.notes, normalisationVersion: source.normalisationVersion)
+        return Book(
+            source: source, sha256: sha256, settings: settings,
+            selected: try request.selection.numbers(in: source.sections), existing: existing,
+            previous: existing?.book.sha256 == sha256 ? existing : nil, lastNumber: source.sections.map(\.number).max())
+    }
+
+    /// What to make and what is done already (`ConversionPlanner`, given the files in the folder).
+    private func makePlan(_ book: Book, directory: String) throws -> ConversionPlan {
+        let sections = book.source.sections
+        let inputs = ConversionPlanner.Inputs(
+            sections: sections, selected: book.selected,
+            fileNames: OutputNaming.fileNames(
+                for: sections.map { ($0.number, $0.fileTitle) }, fileExtension: request.encoding.format.fileExtension),
+            previous: book.previous, ownedFiles: Set(book.existing?.sections.compactMap(\.file) ?? []),
+            filesOnDisk: filesOnDisk(directory), settingsFingerprint: book.settings.fingerprint, force: request.force,
+            allowNonEmptyOutput: request.allowNonEmptyOutput, directory: directory)
+        return try ConversionPlanner.plan(inputs) { try book.source.blocks(section: $0) }
+    }
+
+    /// Removes the files the plan found unlisted, and what an interrupted run left (`.part`, temp files).
+    private func removeUnlistedFiles(_ plan: ConversionPlan, directory: String) {
+        for name in plan.unlistedFiles { unlink(OutputPaths.join(directory, name)) }
+        removeStaleFiles(in: directory)
+    }
+
+    /// The manifest this run starts from: the plan's records for this book and settings.
+    private func manifest(_ book: Book, _ plan: ConversionPlan) -> Manifest {
+        let description = book.source.book
+        return Manifest(
+            book: BookRecord(
+                identifier: description.identifier, title: description.title, authors: description.authors,
+                sha256: book.sha256),
+            settings: book.settings, created: book.previous?.created ?? Timestamp.now(), sections: plan.records)
+    }
+
+    /// The events before any section is made: the book, warnings, sections already done, unreadable text.
+    private func announce(_ book: Book, _ plan: ConversionPlan, emit: @Sendable (ConversionEvent) -> Void) {
+        let selected = book.source.sections.filter { book.selected.contains($0.number) }
         emit(
             .bookStarted(
-                title: book.title, sections: selectedSections.count, words: selectedSections.reduce(0) { $0 + $1.words }
-            ))
-        for warning in warnings { emit(.warning(message: warning)) }
-        for record in resumed {
+                title: book.source.book.title, sections: selected.count, words: selected.reduce(0) { $0 + $1.words }))
+        for warning in plan.warnings { emit(.warning(message: warning)) }
+        for record in plan.resumed {
             emit(
                 .sectionDone(
                     section: record.number, file: record.file ?? "", durationSeconds: record.durationSeconds ?? 0,
                     words: record.words, bytes: record.bytes ?? 0, skipped: true))
         }
-        for (number, message) in blockFailures { emit(.error(section: number, message: message)) }
+        for (number, message) in plan.unreadable { emit(.error(section: number, message: message)) }
+    }
 
+    /// The worker job of a planned section: its settings, `.part` path and tags.
+    private func workerJob(_ planned: ConversionPlan.Job, book: Book, directory: String) -> PlannedJob {
+        let description = book.source.book
+        let authors = description.authors.joined(separator: ", ")
+        let tags = AudioTags(
+            title: planned.section.title, album: description.title, artist: authors.isEmpty ? nil : authors,
+            trackNumber: book.lastNumber.map { "\(planned.section.number)/\($0)" } ?? String(planned.section.number),
+            genre: "Audiobook")
+        let job = WorkerJob(
+            book: request.bookInput, section: planned.section.number, settings: book.settings,
+            partPath: OutputPaths.join(directory, planned.file + ".part"), tags: tags, blocks: planned.blocks)
+        return PlannedJob(section: planned.section, job: job, file: planned.file, previousFile: planned.previousFile)
+    }
+
+    /// Makes the sections in job slots (threads, each driving an executor), longest first; returns
+    /// how many were made and how many failed.
+    private func makeSections(
+        _ jobs: [PlannedJob], source: any SectionSource, store: ManifestStore, directory: String,
+        emit: @escaping @Sendable (ConversionEvent) -> Void
+    ) -> (done: Int, failed: Int) {
         // Longest first, so no core sits idle at the end waiting on one long chapter. Reversed, so that
         // taking the next job is `popLast()` (`removeFirst()` moved every job left: O(n²) per book).
         let queue = Mutex(
             Array(
                 jobs.sorted { ($0.section.words, -$0.section.number) > ($1.section.words, -$1.section.number) }
                     .reversed()))
-        let counts = Mutex((done: 0, failed: blockFailures.count))
-        var slots = min(max(request.jobs, 1), jobs.count)
-        if slots > 1 && launcher == nil {
-            emit(.warning(message: "no worker executable given: making one section at a time"))
-            slots = 1
-        }
-        // With a worker executable every section is made in a fresh worker process, also with one
-        // job: that is what keeps the bytes identical across resumes and job counts (see WorkerExecutor).
-        // A fork server gives each section a fresh process of its own: one server per slot.
-        let made: [any SectionExecutor] = (0..<slots).map { _ in
-            guard let launcher else { return InProcessExecutor(environment: environment) }
-            return WorkerExecutor(launcher: launcher, freshWorkerPerJob: !request.workerForksPerJob)
-        }
-        executors.withLock { $0 = made }
-        if cancelled.load(ordering: .relaxed) { for executor in made { executor.kill() } }
-
+        let counts = Mutex((done: 0, failed: 0))
+        let made = makeExecutors(count: min(max(request.jobs, 1), jobs.count), emit: emit)
         let group = DispatchGroup()
         for executor in made {
             group.enter()
@@ -218,7 +204,9 @@ final class ConversionRun: Sendable {
                         if next.job.blocks == nil { next.job.blocks = try source.blocks(section: next.section.number) }
                         ok = runSection(next, executor: executor, store: store, directory: directory, emit: emit)
                     } catch {
-                        fail(next.section.number, message: Self.unreadableText(error), store: store, emit: emit)
+                        fail(
+                            next.section.number, message: ConversionPlanner.unreadableText(error), store: store,
+                            emit: emit)
                     }
                     counts.withLock { counts in
                         if ok { counts.done += 1 } else { counts.failed += 1 }
@@ -230,33 +218,48 @@ final class ConversionRun: Sendable {
             thread.start()
         }
         group.wait()
+        return counts.withLock { $0 }
+    }
 
+    /// One executor per job slot: in this process without a worker executable (one slot then), else
+    /// a worker per slot. With a worker executable every section is made in a fresh worker process,
+    /// also with one job: that is what keeps the bytes identical across resumes and job counts (see
+    /// `WorkerExecutor`); a fork server gives each section a fresh process of its own.
+    private func makeExecutors(count: Int, emit: @Sendable (ConversionEvent) -> Void) -> [any SectionExecutor] {
+        var slots = count
+        if slots > 1 && launcher == nil {
+            emit(.warning(message: "no worker executable given: making one section at a time"))
+            slots = 1
+        }
+        let made: [any SectionExecutor] = (0..<slots).map { _ in
+            guard let launcher else { return InProcessExecutor(environment: environment) }
+            return WorkerExecutor(launcher: launcher, freshWorkerPerJob: !request.workerForksPerJob)
+        }
+        executors.withLock { $0 = made }
+        if cancelled.load(ordering: .relaxed) { for executor in made { executor.kill() } }
+        return made
+    }
+
+    /// Closes the manifest and writes the playlist; after a stop, first leaves a consistent folder
+    /// (nothing in progress, no `.part` files) and throws why the run stopped.
+    private func finishFolder(_ store: ManifestStore, selected: Set<Int>, directory: String) throws {
         let stoppedBy: ConversionError? =
             fatal.withLock { $0 } ?? (cancelled.load(ordering: .relaxed) ? .cancelled : nil)
-        if let stoppedBy {
-            // Leave a consistent folder: nothing in progress, no .part files.
-            removeStaleFiles(in: directory)
-            try? store.updateAll { manifest in
-                for index in manifest.sections.indices where manifest.sections[index].status == .inProgress {
-                    manifest.sections[index].status = .pending
-                    manifest.sections[index].wordsDone = nil
-                }
-            }
-            try? store.close()
-            try? writePlaylist(store.manifest, selected: selected, directory: directory)
-            throw stoppedBy
+        guard let stoppedBy else {
+            try store.close()
+            try writePlaylist(store.manifest, selected: selected, directory: directory)
+            return
         }
-        try store.close()
-        let final = store.manifest
-        try writePlaylist(final, selected: selected, directory: directory)
-        let audio = final.sections.filter { selected.contains($0.number) && $0.status == .done }
-            .reduce(0.0) { $0 + ($1.durationSeconds ?? 0) }
-        let (done, failed) = counts.withLock { ($0.done, $0.failed) }
-        let summary = ConversionSummary(
-            sectionsDone: done, sectionsFailed: failed, sectionsSkipped: resumed.count, audioSeconds: audio,
-            wallSeconds: Date().timeIntervalSince(start))
-        emit(.bookDone(summary))
-        return summary
+        removeStaleFiles(in: directory)
+        try? store.updateAll { manifest in
+            for index in manifest.sections.indices where manifest.sections[index].status == .inProgress {
+                manifest.sections[index].status = .pending
+                manifest.sections[index].wordsDone = nil
+            }
+        }
+        try? store.close()
+        try? writePlaylist(store.manifest, selected: selected, directory: directory)
+        throw stoppedBy
     }
 
     // MARK: - One section
@@ -266,8 +269,19 @@ final class ConversionRun: Sendable {
         _ planned: PlannedJob, executor: any SectionExecutor, store: ManifestStore, directory: String,
         emit: @escaping @Sendable (ConversionEvent) -> Void
     ) -> Bool {
-        let number = planned.section.number
-        let part = planned.job.partPath
+        guard markInProgress(planned.section.number, store: store, directory: directory) else { return false }
+        emit(.sectionStarted(section: planned.section.number, title: planned.section.title))
+        unlink(planned.job.partPath)
+        let outcome = execute(planned, executor: executor, store: store, emit: emit)
+        if isStopping {
+            unlink(planned.job.partPath)
+            return false
+        }
+        return settle(outcome, planned, store: store, directory: directory, emit: emit)
+    }
+
+    /// Records in the manifest that the section is being made; false (the run stops) when it cannot.
+    private func markInProgress(_ number: Int, store: ManifestStore, directory: String) -> Bool {
         do {
             try store.update(section: number) {
                 $0.status = .inProgress
@@ -276,16 +290,22 @@ final class ConversionRun: Sendable {
                 $0.error = nil
                 $0.wordsDone = 0
             }
+            return true
         } catch let error as ConversionError {
             stopWithFatal(error)
-            return false
         } catch {
             stopWithFatal(.outputUnwritable(path: directory, reason: "\(error)"))
-            return false
         }
-        emit(.sectionStarted(section: number, title: planned.section.title))
-        unlink(part)
+        return false
+    }
 
+    /// Runs the job on `executor`, passing progress on (at most 4 events a second), and once more when
+    /// the worker died without an answer.
+    private func execute(
+        _ planned: PlannedJob, executor: any SectionExecutor, store: ManifestStore,
+        emit: @escaping @Sendable (ConversionEvent) -> Void
+    ) -> ExecutionOutcome {
+        let number = planned.section.number
         var lastEvent = Date.distantPast
         let shouldStop: @Sendable () -> Bool = { [self] in isStopping }
         let progress: (WorkerMessage) -> Void = { message in
@@ -300,34 +320,32 @@ final class ConversionRun: Sendable {
             }
             try? store.progress(section: number, wordsDone: wordsDone)
         }
-        var outcome = executor.execute(planned.job, shouldStop: shouldStop, progress: progress)
-        if case .died(let reason) = outcome, !isStopping {
-            emit(.warning(message: "section \(number): the worker died (\(reason)); trying again"))
-            unlink(part)
-            outcome = executor.execute(planned.job, shouldStop: shouldStop, progress: progress)
-        }
-        if isStopping {
-            unlink(part)
-            return false
-        }
+        let outcome = executor.execute(planned.job, shouldStop: shouldStop, progress: progress)
+        guard case .died(let reason) = outcome, !isStopping else { return outcome }
+        emit(.warning(message: "section \(number): the worker died (\(reason)); trying again"))
+        unlink(planned.job.partPath)
+        return executor.execute(planned.job, shouldStop: shouldStop, progress: progress)
+    }
+
+    /// What an attempt's outcome means for the section and the run; true when the file is complete.
+    private func settle(
+        _ outcome: ExecutionOutcome, _ planned: PlannedJob, store: ManifestStore, directory: String,
+        emit: @escaping @Sendable (ConversionEvent) -> Void
+    ) -> Bool {
+        let number = planned.section.number
+        let part = planned.job.partPath
         switch outcome {
         case .done(let result):
             return finish(planned, result: result, store: store, directory: directory, emit: emit)
         case .failed(let kind, let message, let path):
             unlink(part)
             switch kind {
-            case .diskFull:
-                stopWithFatal(.diskFull(path: path ?? part))
-                return false
-            case .unwritable:
-                stopWithFatal(.outputUnwritable(path: path ?? part, reason: message))
-                return false
-            case .cancelled:
-                return false
-            case .section, .protocolError:
-                fail(number, message: message, store: store, emit: emit)
-                return false
+            case .diskFull: stopWithFatal(.diskFull(path: path ?? part))
+            case .unwritable: stopWithFatal(.outputUnwritable(path: path ?? part, reason: message))
+            case .cancelled: break
+            case .section, .protocolError: fail(number, message: message, store: store, emit: emit)
             }
+            return false
         case .died(let reason):
             unlink(part)
             fail(
@@ -374,10 +392,6 @@ final class ConversionRun: Sendable {
                 PosixFailure.map(error, path: finalPath) ?? .outputUnwritable(path: finalPath, reason: "\(error)"))
             return false
         }
-    }
-
-    private static func unreadableText(_ error: any Error) -> String {
-        "cannot read the section's text: \(error)"
     }
 
     private func fail(_ number: Int, message: String, store: ManifestStore, emit: @Sendable (ConversionEvent) -> Void) {
@@ -445,14 +459,19 @@ final class ConversionRun: Sendable {
         return digits.count >= 3 && name.dropFirst(digits.count).hasPrefix(" - ")
     }
 
-    private func selectedNumbers(_ sections: [PlannedSection]) throws -> Set<Int> {
-        try request.selection.numbers(in: sections)
-    }
-
     private func writePlaylist(_ manifest: Manifest, selected: Set<Int>, directory: String) throws {
         let entries = manifest.sections.filter { selected.contains($0.number) && $0.status == .done && $0.file != nil }
             .map { Playlist.Entry(title: $0.title, file: $0.file!, durationSeconds: $0.durationSeconds ?? 0) }
         try AtomicFile.write(Data(Playlist.text(entries).utf8), named: Playlist.fileName, in: directory)
+    }
+
+    /// Name → size of the files in `directory` (`stat` follows links, as opening them would).
+    private func filesOnDisk(_ directory: String) -> [String: Int64] {
+        var sizes: [String: Int64] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+            if let size = fileSize(OutputPaths.join(directory, name)) { sizes[name] = size }
+        }
+        return sizes
     }
 
     private func fileSize(_ path: String) -> Int64? {

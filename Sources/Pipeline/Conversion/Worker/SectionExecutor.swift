@@ -56,8 +56,9 @@ final class InProcessExecutor: SectionExecutor, @unchecked Sendable {
 ///
 /// With `freshWorkerPerJob` (the default) every section gets a new worker process: espeak-ng keeps
 /// state that no API resets, and only a fresh process gives bit-identical audio for the same text,
-/// which resume and "same bytes whatever `jobs`" rely on. A process start and re-reading the book
-/// cost milliseconds against seconds of synthesis.
+/// which resume and "same bytes whatever `jobs`" rely on. A fork server (`freshWorkerPerJob` false)
+/// gives the same guarantee more cheaply: it serves every job of its slot from a child forked from the
+/// state right after initialisation.
 final class WorkerExecutor: SectionExecutor, Sendable {
     private let launcher: any WorkerLauncher
     private let freshWorkerPerJob: Bool

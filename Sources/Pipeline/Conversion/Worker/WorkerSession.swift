@@ -1,12 +1,20 @@
 import Contracts
 import Foundation
 
-/// Makes sections one after another with one engine: the code a worker process runs, and the
-/// code the coordinator runs in-process when `jobs == 1`, so both give the same bytes.
+/// Makes sections one after another with one engine: the code a worker process (or a fork server's
+/// child) runs, and the code the coordinator runs in-process when it has no worker executable.
+///
+/// The same code, but not always the same bytes: a fresh process per section gives bit-identical
+/// audio; in one process the engine is only `reset()` between sections, which is best effort.
 final class WorkerSession {
     private let environment: ConversionEnvironment
     private var sources: [BookInput: any SectionSource] = [:]
     private var engine: (any SpeechEngine)?
+    /// The voice the engine was last configured for by this session (nil: as the engine started).
+    private var configuredVoice: VoiceSettings?
+    /// Whether the engine has spoken in this process since it was configured: only then is a
+    /// `reset()` needed (a fork server's child inherits an engine that never spoke).
+    private var engineSpoke = false
 
     init(environment: ConversionEnvironment) {
         self.environment = environment
@@ -17,6 +25,14 @@ final class WorkerSession {
     /// Makes the engine now rather than at the first section (the fork server's children share it).
     func prepareEngine() throws {
         if engine == nil { engine = try environment.makeEngine() }
+    }
+
+    /// Configures the engine for `voice` now, so that children forked next inherit it ready to speak
+    /// (the fork server calls this before each fork; it does something only when the voice changes).
+    /// A child then starts from the state a fresh process reaches for the same job: the engine made,
+    /// then configured for the job's voice, and nothing spoken.
+    func prepareEngine(for voice: VoiceSettings) throws {
+        _ = try preparedEngine(voice)
     }
 
     /// Runs, once, what every section does apart from speaking and writing (chunking, hashing,
@@ -86,18 +102,43 @@ final class WorkerSession {
     {
         let blocks = try job.blocks ?? source(for: job.book).blocks(section: job.section)
         let chunks = Self.chunks(section: job.section, blocks: blocks, settings: job.settings.chunking)
-        let engine = try self.engine ?? environment.makeEngine()
-        self.engine = engine
-        // Every section starts from a fresh engine state, whatever this engine spoke before:
-        // that is what makes resume and any `jobs` value give byte-identical files.
-        try engine.reset()
-        try engine.configure(job.settings.voice)
+        let engine = try preparedEngine(job.settings.voice)
         let sampleRate = engine.sampleRate
         let wordsTotal = chunks.reduce(0) { $0 + Self.wordCount($1.text) }
         if shouldStop() { throw Stopped() }
-        let sink: any AudioSink
+        let sink = try openSink(job, sampleRate: sampleRate)
+        let frames = try speak(
+            chunks, engine: engine, sampleRate: sampleRate, into: sink, job: job, wordsTotal: wordsTotal,
+            shouldStop: shouldStop, send: send)
+        return WorkerResult(
+            section: job.section, frames: frames, sampleRate: sampleRate,
+            textSHA256: SpokenTextFingerprint.sha256(blocks), words: wordsTotal)
+    }
+
+    /// This session's engine (made at the first section), configured for `voice`, and reset when it
+    /// has spoken before in this process.
+    private func preparedEngine(_ voice: VoiceSettings) throws -> any SpeechEngine {
+        let engine = try self.engine ?? environment.makeEngine()
+        self.engine = engine
+        // Back to the configured voice and as close to a fresh state as the engine allows (best effort:
+        // espeak-ng keeps some state no API resets). Byte-identical files across resumes and `jobs`
+        // values come from making each section in a fresh process, where nothing has spoken yet and
+        // the voice is configured once: the same steps in every process, and no voice lookup to repeat.
+        if engineSpoke {
+            try engine.reset()
+            engineSpoke = false
+        }
+        if configuredVoice != voice {
+            try engine.configure(voice)
+            configuredVoice = voice
+        }
+        return engine
+    }
+
+    /// Opens the job's `.part` file; a failure is the section's, or the run's when the disk is full.
+    private func openSink(_ job: WorkerJob, sampleRate: Int) throws -> any AudioSink {
         do {
-            sink = try environment.makeSink(
+            return try environment.makeSink(
                 SinkRequest(path: job.partPath, encoding: job.settings.encoding, tags: job.tags, sampleRate: sampleRate)
             )
         } catch {
@@ -105,6 +146,14 @@ final class WorkerSession {
                 ?? ConversionError.sectionFailed(
                     section: job.section, reason: "cannot open \(job.partPath): \(error)")
         }
+    }
+
+    /// Speaks `chunks` into `sink` with their pauses, reporting progress after each, and closes the
+    /// sink; returns the frames written.
+    private func speak(
+        _ chunks: [SpeechChunk], engine: any SpeechEngine, sampleRate: Int, into sink: any AudioSink, job: WorkerJob,
+        wordsTotal: Int, shouldStop: () -> Bool, send: (WorkerMessage) throws -> Void
+    ) throws -> Int {
         var frames = 0
         var wordsDone = 0
         var closed = false
@@ -121,6 +170,7 @@ final class WorkerSession {
             for chunk in chunks {
                 if shouldStop() { throw Stopped() }
                 try silence(chunk.pauseBeforeMS)
+                engineSpoke = true
                 var stopped = false
                 try engine.synthesize(chunk.text, language: chunk.language) { samples in
                     if shouldStop() {
@@ -152,9 +202,7 @@ final class WorkerSession {
         } catch {
             throw PosixFailure.map(error, path: job.partPath) ?? error
         }
-        return WorkerResult(
-            section: job.section, frames: frames, sampleRate: sampleRate,
-            textSHA256: SpokenTextFingerprint.sha256(blocks), words: wordsTotal)
+        return frames
     }
 
     /// The chunks of a section, from the Contracts chunker.

@@ -1,0 +1,62 @@
+/// What a block of spoken text is, as far as the ear cares: it decides the pauses around it.
+public enum BlockKind: String, Sendable, Codable, CaseIterable {
+    /// The section's own title, spoken first.
+    case title
+    /// A heading inside the section.
+    case heading
+    case paragraph
+    case listItem
+    case blockQuote
+    /// One line of verse; consecutive lines form a stanza.
+    case poemLine
+    /// The end of a stanza (no text; a pause).
+    case stanzaBreak
+    /// A scene break (`<hr>`, a row of asterisks; no text; a pause).
+    case sceneBreak
+    /// A short spoken notice that replaces content we do not read ("Table omitted.").
+    case notice
+    /// A caption of a figure or table.
+    case caption
+    /// A note read at the end of its section (`--notes end`).
+    case note
+}
+
+/// Where a block comes from in the book: the spine item and the block's ordinal inside it.
+///
+/// Stable across runs for the same book, so a chunk id built from it survives a restart. Within
+/// one section no two blocks share a position. A block that stands for no block of the book (a
+/// section's spoken title when no heading repeats it) has `blockIndex` -1 on the section's first
+/// spine item.
+public struct SourcePosition: Hashable, Sendable, Codable {
+    /// Index of the spine item, 0-based.
+    public var spineIndex: Int
+    /// Ordinal of the block inside its spine item, 0-based, counting every block the extractor saw;
+    /// -1 for a block made up by the extractor (a section's title).
+    public var blockIndex: Int
+
+    /// The block at `blockIndex` of spine item `spineIndex`.
+    public init(spineIndex: Int, blockIndex: Int) {
+        self.spineIndex = spineIndex
+        self.blockIndex = blockIndex
+    }
+}
+
+/// One block of text exactly as it will be spoken (citations, note references already removed).
+public struct SpokenBlock: Hashable, Sendable, Codable {
+    /// What the block is: decides the pauses around it.
+    public var kind: BlockKind
+    /// The text to speak; empty for pause-only blocks (scene and stanza breaks).
+    public var text: String
+    /// BCP 47 language of the block when it differs from or refines the book's (`xml:lang`).
+    public var language: String?
+    /// Where the block comes from in the book.
+    public var source: SourcePosition
+
+    /// A block to speak.
+    public init(kind: BlockKind, text: String, language: String? = nil, source: SourcePosition) {
+        self.kind = kind
+        self.text = text
+        self.language = language
+        self.source = source
+    }
+}

@@ -1,0 +1,366 @@
+import Foundation
+
+/// Removes in-text citations and page markers that a listener does not want to hear.
+///
+/// Removed: parenthesised author-year citations — "(Smith, 2020)", "(Smith & Jones 2019; Lee et al.,
+/// 2021a, p. 4)", "(see Miller 1999)", "(Royal Society 1902, vol. iii, pp. ix–xi)", "(Varga, quoted in
+/// Keller 2010, 88)", "(ibid., p. 4)", "(Haddon, op. cit., p. 9)" — the year after an author named outside
+/// the brackets ("Okafor (2017) found" → "Okafor found"), citations after prose inside a parenthesis
+/// ("(a point disputed since; cf. Brandt 2003)" → "(a point disputed since)"), numeric citations "[12]",
+/// "[3-5]", "[1, 4]", "[7, p. 22]", and page markers "[Pg 12]". Kept: prose in parentheses, years in
+/// running text "(in 1984)", ranges of years "(1914–1918)", intervals "[0, 1]", "the interval [2, 9]
+/// seconds", indexes "y[5]". What is left of a parenthesis never reads "(; )", "()" or "(cf.)".
+public enum CitationFilter {
+    private static let name =
+        #"(?:(?:van|von|de|der|den|du|di|da|la|le|del|della|dos|das|ten|ter|al|el|bin|ibn|d'|O')\s*)*(?-i:\p{Lu})[\p{L}'’\-]+"#
+    /// One author: a name of up to four capitalised words ("Royal Geographical Society").
+    private static let names = #"\#(name)(?:\s+(?-i:\p{Lu})[\p{L}'’\-]+){0,3}"#
+    private static let authors =
+        #"\#(names)(?:\s*,\s*\#(names))*(?:,?\s+(?:and|&|und|et|y|e)\s+\#(names))?(?:\s+(?:et\s+al\.?|and\s+others|u\.\s?a\.))?"#
+    private static let year = #"(?:1[5-9]\d{2}|20\d{2})[a-z]?|n\.\s?d\.|in press|forthcoming"#
+    private static let locator =
+        #"(?:\s*[,:]\s*(?:pp?\.|ch\.|chap\.|sec\.|§|fig\.|vol\.|para\.|S\.)?\s*[0-9ivxlc]+(?:\s*[-–]\s*[0-9ivxlc]+)?)"#
+    private static let prefix = #"(?:see\s+also|see|cf\.|e\.\s?g\.,?|compare|vgl\.|voir)\s+"#
+    /// "Varga, quoted in Keller 2010": the author quoted, then the work that quotes them.
+    private static let quotedIn = #"\#(authors)\s*,?\s+(?:as\s+)?(?:quoted|cited)\s+in\s+"#
+    private static let cite = [
+        #"(?:\#(prefix))?(?:\#(quotedIn))?(\#(authors))(?:\s*,\s*|\s+)(?:\#(year))(?:\s*,\s*(?:\#(year)))*\#(locator)*"#,
+        #"(?:\#(prefix))?(?:ibid\.?|ibidem|id\.)\#(locator)*"#,  // the work cited just before
+        #"(?:\#(prefix))?\#(authors)\s*,?\s*(?:op|loc)\.\s?cit\.\#(locator)*"#,  // an author's work cited before
+    ].joined(separator: "|")
+    private static let authorYear = try! NSRegularExpression(
+        pattern: #"^\s*(?:\#(cite))(?:\s*;\s*(?:\#(cite)))*\s*$"#, options: [.caseInsensitive])
+    private static let firstWordOfCite = try! NSRegularExpression(
+        pattern: #"(?:^|;)\s*(?:\#(prefix))?([\p{L}'’\-]+)"#, options: [.caseInsensitive])
+    /// What a parenthesis holds after an author named outside it: "(1998, pp. 12–14)", "(2015a)",
+    /// "(op. cit., p. 9)".
+    private static let bareYear = try! NSRegularExpression(
+        pattern: #"^\s*(?:(?:\#(year))(?:\s*,\s*(?:\#(year)))*|(?:op|loc)\.\s?cit\.)\#(locator)*\s*$"#,
+        options: [.caseInsensitive])
+    static let numeric = try! NSRegularExpression(
+        pattern: #"\s?\[\s*\d{1,3}[a-z]?(?:\s*[-–,]\s*\d{1,3}[a-z]?)*"#
+            + #"(?:\s*,\s*pp?\.\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?)?\s*\]"#)
+    static let pageMarker = try! NSRegularExpression(
+        pattern: #"\s?\[\s*(?:Pg|Page|p\.|S\.)\s*[0-9ivxlc]+\s*\]"#, options: [.caseInsensitive])
+    /// What a removed citation can leave in a parenthesis: "()", "(see)", "(cf.)", "(; x)", "(x; )".
+    private static let residue = try! NSRegularExpression(
+        pattern: #"\s*(?<!\w)\(\s*(?:(?:see\s+also|see|cf\.|e\.\s?g\.,?|compare|vgl\.|voir)\s*)?[;,]?\s*\)"#
+            + #"|(?<=\()\s*[;,]\s*|\s*[;,]\s*(?=\))"#,
+        options: [.caseInsensitive])
+
+    /// Words that start parentheses like "(Born 1952)" or "(Summer 1969)": never an author.
+    private static let notAuthors: Set<String> = [
+        "in", "born", "died", "d", "b", "since", "from", "until", "till", "circa", "ca", "c", "about", "around",
+        "after",
+        "before", "during", "the", "a", "an", "and", "or", "but", "summer", "winter", "spring", "autumn", "fall",
+        "christmas", "easter", "anno", "ad", "bc", "bce", "ce", "published", "written", "founded", "est", "reprinted",
+        "edition", "ed", "revised", "translated", "printed", "copyright", "vol", "volume", "no", "chapter", "page",
+        "act", "scene", "january", "february", "march", "april", "may", "june", "july", "august", "september",
+        "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
+        "nov", "dec", "by", "of", "on", "at", "to", "year", "years", "age", "aged", "now", "then", "as", "is", "was",
+        "first", "last", "late", "early", "mid", "ending", "ended", "began", "begun", "till", "through", "op",
+        "number", "figure", "fig", "table", "plate", "section", "part", "book", "letter", "im", "seit", "en", "dans",
+        "depuis", "vers", "desde", "hasta", "nel", "dal", "em", "ate",
+    ]
+
+    /// Words before a year in brackets that name a thing, not an author: "the Reform Act (1832)".
+    private static let notNamesBeforeYear: Set<String> = [
+        "war", "treaty", "revolution", "census", "report", "law", "statute", "exhibition", "convention",
+        "agreement", "accord", "declaration", "charter", "constitution", "olympics", "games", "election", "bill",
+    ]
+    /// Words before "[2, 9]" that make it an interval.
+    private static let intervalWords: Set<String> = [
+        "interval", "intervals", "range", "ranges", "domain", "segment", "window", "bounds", "closed", "open",
+    ]
+    /// Units after "[2, 9]" that make it an interval: "the interval [2, 9] seconds".
+    private static let intervalUnits: Set<String> = [
+        "s", "ms", "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes", "h", "hour", "hours", "day",
+        "days", "week", "weeks", "month", "months", "year", "years", "m", "cm", "mm", "km", "metres", "meters", "kg",
+        "g", "grams", "degrees", "°", "%", "hz", "khz", "v", "volts", "units",
+    ]
+    /// Symbols before "[2, 9]" that make it an interval: "x ∈ [2, 9]".
+    private static let intervalSymbols: Set<Character> = ["∈", "∉", "=", "<", ">", "≤", "≥", "⊂", "⊆", "×", "∪", "∩"]
+
+    /// Returns `text` without citations and page markers, spaces tidied.
+    public static func removeCitations(from text: String) -> String {
+        // A byte search: neither bracket is part of another character where a citation could follow.
+        guard text.utf8.contains(0x28) || text.utf8.contains(0x5B) else { return text }
+        var result = text
+        var changed = false
+        // Both patterns start with a literal "[": without one that can start a match, neither can match.
+        for regex in [pageMarker, numeric] where mayMatchAfterBracket(result, pageMarker: regex === pageMarker) {
+            let ns = result as NSString
+            let matches = regex.matches(in: result, range: NSRange(location: 0, length: ns.length))
+            guard !matches.isEmpty else { continue }
+            var pieces: [String] = []
+            var cursor = 0
+            for m in matches {
+                if regex === numeric && !isNumericCitation(m.range, in: ns) { continue }
+                pieces.append(ns.substring(with: NSRange(location: cursor, length: m.range.location - cursor)))
+                cursor = m.range.location + m.range.length
+                changed = true
+            }
+            pieces.append(ns.substring(from: cursor))
+            result = pieces.joined()
+        }
+        if mayHaveAuthorYear(result), TextCleaner.containsCharacter(result, ascii: "(") {
+            let stripped = removeAuthorYear(result)
+            if stripped != result {
+                result = stripped
+                changed = true
+            }
+        }
+        return changed ? tidy(result) : result
+    }
+
+    /// Whether `text` has a "[" where `pageMarker` or `numeric` could match: after the bracket and
+    /// any ASCII spaces, a scalar that can start "Pg", "Page", "p.", "S." (ignoring case) or a digit
+    /// (`\d`) respectively. Any scalar other than ASCII and the Devanagari letters and marks
+    /// (neither a space, a digit nor a case variant of "p" or "s") may: then yes.
+    static func mayMatchAfterBracket(_ text: String, pageMarker: Bool) -> Bool {
+        guard text.utf8.contains(0x5B) else { return false }
+        var afterBracket = false
+        for u in text.unicodeScalars {
+            let v = u.value
+            if v == 0x5B {
+                afterBracket = true
+            } else if afterBracket {
+                if v == 0x20 || (0x09...0x0D).contains(v) { continue }
+                afterBracket = false
+                if v >= 0x80 {
+                    if (0x900...0x97F).contains(v), !(0x966...0x96F).contains(v) { continue }
+                    return true
+                }
+                if pageMarker ? (v | 0x20 == 0x70 || v | 0x20 == 0x73) : (v &- 0x30 < 10) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Whether some "(" may open a citation: `isAuthorYear` needs a number, "n.d", "ibid" or "cit."
+    /// inside. Byte by byte from each "(" up to the first ")" and the byte after it: when those are
+    /// ASCII, they are the characters `removeAuthorYear` looks at, so an ASCII digit or one of those
+    /// words must be among them; any other byte may be (or join) a character that counts, so: maybe.
+    static func mayHaveAuthorYear(_ text: String) -> Bool {
+        var inside = false
+        var closed = false
+        var window: UInt32 = 0  // the last four bytes inside, ASCII letters lower-cased
+        for b in text.utf8 {
+            if closed {
+                if b >= 0x80 { return true }  // may extend the ")"
+                closed = false
+                inside = false
+            }
+            if b == 0x28 {
+                inside = true
+                window = 0
+                continue
+            }
+            guard inside else { continue }
+            if b >= 0x80 || b &- 0x30 < 10 { return true }
+            if b == 0x29 {
+                closed = true
+                continue
+            }
+            window = window << 8 | UInt32(b | 0x20)
+            // "n.d", "ibid", "cit."
+            if window & 0xFF_FFFF == 0x6E_2E64 || window == 0x6962_6964 || window == 0x6369_742E { return true }
+        }
+        return false
+    }
+
+    /// Whether a parenthesis may hold a citation: what `mayHaveAuthorYear` looks for, by character.
+    static func mayBeCitation(_ inner: some StringProtocol) -> Bool {
+        var window: UInt32 = 0
+        var ascii = true
+        for b in inner.utf8 {
+            if b &- 0x30 < 10 { return true }
+            if b >= 0x80 { ascii = false }
+            window = window << 8 | UInt32(b | 0x20)
+            if window & 0xFF_FFFF == 0x6E_2E64 || window == 0x6962_6964 || window == 0x6369_742E { return true }
+        }
+        if ascii { return false }  // the bytes said it all
+        if inner.contains(where: \.isNumber) { return true }
+        let lower = inner.lowercased()
+        return lower.contains("n.d") || lower.contains("ibid") || lower.contains("cit.")
+    }
+
+    /// Whether a bracket of numbers is a citation rather than an interval ("[0, 1]", "the interval [2, 9]
+    /// seconds", "x ∈ [2, 9]") or an index ("y[5]", "a[i][2]"). `range` is a match of `numeric`.
+    static func isNumericCitation(_ range: NSRange, in ns: NSString) -> Bool {
+        let glued = ns.character(at: range.location) == 0x5B && range.location > 0
+        let start = glued || ns.character(at: range.location) == 0x5B ? range.location : range.location + 1
+        let bracket = ns.substring(with: NSRange(location: start, length: NSMaxRange(range) - start))
+        let numbers = bracket.split(whereSeparator: { !$0.isNumber })
+        if numbers.contains(where: { $0.first == "0" }) { return false }
+        let interval = numbers.count == 2 && !bracket.contains("p") && !bracket.contains("-") && !bracket.contains("–")
+        guard glued || interval else { return true }
+        let lookBehind = max(0, start - 40)
+        let before = ns.substring(with: NSRange(location: lookBehind, length: start - lookBehind))
+        if glued {
+            // An index follows a name without a space; a citation follows a word, a number or punctuation.
+            if before.last == "]" { return false }
+            let word = before.reversed().prefix(while: { $0.isLetter || $0.isNumber || $0 == "_" })
+            if !word.isEmpty, !word.allSatisfy(\.isNumber),
+                word.count <= 3 || word.contains("_") || word.contains(where: \.isNumber)
+            {
+                return false
+            }
+        }
+        // Two ascending numbers after an interval word or symbol, or before a unit: an interval.
+        guard interval, let a = Int(numbers[0]), let b = Int(numbers[1]), a < b else { return true }
+        let trimmed = before.reversed().drop(while: \.isWhitespace)
+        if let symbol = trimmed.first, intervalSymbols.contains(symbol) { return false }
+        let previous = String(trimmed.prefix(while: \.isLetter).reversed()).lowercased()
+        if intervalWords.contains(previous) { return false }
+        let end = NSMaxRange(range)
+        let after = ns.substring(with: NSRange(location: end, length: min(20, ns.length - end)))
+        let next = after.drop(while: \.isWhitespace).prefix(while: { !$0.isWhitespace && !",.;:)".contains($0) })
+        return !intervalUnits.contains(next.lowercased())
+    }
+
+    /// Removes parenthesised citations, the year after an author named outside the brackets and the
+    /// citations that follow or precede prose inside a parenthesis.
+    private static func removeAuthorYear(_ text: String) -> String {
+        var out = ""
+        var index = text.startIndex
+        while let open = text[index...].firstIndex(of: "(") {
+            guard let close = text[open...].firstIndex(of: ")") else { break }
+            let inner = String(text[text.index(after: open)..<close])
+            var before = text[index..<open]
+            let kept = inner.contains("(") || !mayBeCitation(inner) ? nil : prose(of: inner, after: text[..<open])
+            if let kept {
+                if kept.isEmpty {
+                    while before.last == " " { before.removeLast() }
+                    out += before
+                } else {
+                    out += before + "(" + kept + ")"
+                }
+                index = text.index(after: close)
+            } else {
+                out += text[index...open]
+                index = text.index(after: open)
+            }
+        }
+        out += text[index...]
+        return out
+    }
+
+    /// What a parenthesis should keep once its citations are gone: "" for one that is all citation,
+    /// its prose for one that mixes both, nil when it holds no citation. `preceding` is the text
+    /// before it, for an author named outside the brackets ("Okafor (2017)").
+    private static func prose(of inner: String, after preceding: Substring) -> String? {
+        if isAuthorYear(inner) { return "" }
+        if endsWithAuthor(preceding),
+            bareYear.firstMatch(in: inner, range: NSRange(inner.startIndex..., in: inner)) != nil
+        {
+            return ""
+        }
+        guard inner.count <= 300 else { return nil }
+        let segments = inner.split(separator: ";", omittingEmptySubsequences: false)
+        var kept: [Substring] = []
+        var dropped = false
+        for segment in segments {
+            if segments.count > 1, mayBeCitation(segment), isAuthorYear(String(segment)) {
+                dropped = true
+            } else if let cut = citationTail(of: segment) {
+                kept.append(segment[..<cut])
+                dropped = true
+            } else {
+                kept.append(segment)
+            }
+        }
+        guard dropped else { return nil }
+        return kept.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "; ")
+    }
+
+    /// Where a citation introduced by ", see", ", cf." or ", e.g." ends a stretch of prose.
+    private static func citationTail(of segment: Substring) -> Substring.Index? {
+        guard mayBeCitation(segment) else { return nil }
+        // Only where a comma and a space are followed by one of the words that open a citation.
+        var index = segment.utf8.startIndex
+        while let comma = segment.utf8[index...].firstIndex(of: 0x2C) {
+            index = segment.utf8.index(after: comma)
+            let rest = segment[index...]
+            guard rest.utf8.first == 0x20 else { continue }
+            let head = rest.dropFirst().prefix(8).lowercased()
+            let opensCitation = ["see ", "cf. ", "e.g.", "compare ", "vgl. ", "voir "].contains(where: head.hasPrefix)
+            guard opensCitation else { continue }
+            if isAuthorYear(String(rest)) { return comma }
+        }
+        return nil
+    }
+
+    /// Whether `text` ends with an author's name, as before "(2017)" in "Okafor (2017)": a capitalised
+    /// word, possibly possessive or followed by "et al.", that is not a month, "Act" or the like.
+    static func endsWithAuthor(_ text: Substring) -> Bool {
+        var t = text
+        while t.last == " " { t.removeLast() }
+        if t.hasSuffix("et al.") {
+            t = t.dropLast(6)
+            while t.last == " " { t.removeLast() }
+        }
+        var word = String(t.reversed().prefix(while: { $0.isLetter || "'’-".contains($0) }).reversed())
+        if word.hasSuffix("'s") || word.hasSuffix("’s") { word.removeLast(2) }
+        guard word.count >= 2, let first = word.unicodeScalars.first, first.properties.isUppercase else { return false }
+        let lower = word.lowercased()
+        return !notAuthors.contains(lower) && !notNamesBeforeYear.contains(lower) && !namesAWork(before: t)
+    }
+
+    /// Words that introduce the title of a work: "the film Titanic (1997)", "the novel Emma (1815)".
+    private static let workNouns: Set<String> = [
+        "film", "movie", "picture", "documentary", "novel", "book", "novella", "story", "poem", "play", "opera",
+        "musical", "ballet", "symphony", "album", "song", "single", "record", "series", "show", "sitcom", "game",
+        "painting", "magazine", "newspaper", "journal", "ship", "the", "le", "la", "les", "der", "die", "das",
+    ]
+
+    /// Whether the capitalised words ending `text` are the title of a work rather than an author:
+    /// the word before them is "the", a noun such as "film", or a possessive ("Cameron's Titanic").
+    private static func namesAWork(before text: Substring) -> Bool {
+        var words = text.split(separator: " ").suffix(5)
+        // Skip the capitalised words of the name itself.
+        while let last = words.last, let first = last.unicodeScalars.first, first.properties.isUppercase {
+            words.removeLast()
+            if words.isEmpty { return false }
+            // "Cameron's Titanic": a possessive name before the title.
+            if let previous = words.last, let head = previous.unicodeScalars.first, head.properties.isUppercase,
+                previous.hasSuffix("'s") || previous.hasSuffix("’s")
+            {
+                return true
+            }
+        }
+        guard let before = words.last else { return false }
+        return workNouns.contains(before.lowercased())
+    }
+
+    /// Whether the text inside parentheses is one or more citations.
+    static func isAuthorYear(_ inner: String) -> Bool {
+        guard inner.count <= 300, mayBeCitation(inner) else { return false }
+        let ns = inner as NSString
+        let range = NSRange(location: 0, length: ns.length)
+        guard authorYear.firstMatch(in: inner, range: range) != nil else { return false }
+        // The pattern is case-insensitive for "and", "see"...; authors must still start upper case.
+        for m in firstWordOfCite.matches(in: inner, range: range) {
+            let word = ns.substring(with: m.range(at: 1))
+            let lower = word.lowercased()
+            if lower == "ibid" || lower == "ibidem" || lower == "id" { continue }
+            if notAuthors.contains(lower) { return false }
+            guard let first = word.unicodeScalars.first,
+                first.properties.isUppercase || word.hasPrefix("d'")
+                    || ["van", "von", "de", "der", "den", "du", "di", "da", "la", "le", "del"].contains(word)
+            else { return false }
+        }
+        return true
+    }
+
+    private static func tidy(_ text: String) -> String {
+        var s = text
+        if s.utf8.contains(0x28) {
+            s = residue.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: "")
+        }
+        for (bad, good) in [(" ,", ","), (" .", "."), (" ;", ";"), (" :", ":"), (" ?", "?"), (" !", "!"), ("  ", " ")] {
+            while s.contains(bad) { s = s.replacingOccurrences(of: bad, with: good) }
+        }
+        return s.trimmingCharacters(in: .whitespaces)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension WorkerMain {
+    /// Runs jobs from standard input as `run` does, each in a child process forked from this one once
+    /// the engine is initialised: `epub2audio fork-server` (a hidden entry point of the CLI).
+    ///
+    /// A fresh worker process per section is what makes the audio byte-identical whatever ran
+    /// before (espeak-ng keeps state no API resets), but it cost about 40 ms of CPU per section
+    /// (loading 60 libraries, Swift start-up, espeak-ng reading its voices) against 2–3 ms of speech
+    /// for a short one. A child forked from a process that has only initialised the engine starts
+    /// every section from that same state, as a fresh process does, for a fraction of the cost.
+    ///
+    /// Forking is only safe from a process in which no other thread can hold a lock: the caller must
+    /// call this from the main thread of a process that has started no other thread (the CLI calls it
+    /// before Swift's concurrency machinery starts). espeak-ng starts one thread of its own at
+    /// initialisation, used only for asynchronous output (we use synchronous output), which waits on
+    /// a condition variable and holds no lock; the server checks before every fork that no other
+    /// thread has appeared and that espeak-ng's is asleep, and stops (exit status 3) otherwise.
+    ///
+    /// Messages go from the child straight to standard output. A child that ends without exit status
+    /// 0 ends the server too (exit status 1, the reason on standard error), so the coordinator sees a
+    /// dead worker, as with a fresh process. Exit status 0: the input ended; 2: a job line was not valid.
+    public static func runForkServer(environment: ConversionEnvironment) -> Int32 {
+        let send = messageWriter(FileHandle(fileDescriptor: 1, closeOnDealloc: false))
+        func stop(_ reason: String) -> Int32 {
+            try? FileHandle.standardError.write(contentsOf: Data("epub2audio fork-server: \(reason)\n".utf8))
+            return 3
+        }
+        guard ForkSafety.otherThreads().isEmpty else {
+            return stop("other threads are running before the engine starts: cannot fork safely")
+        }
+        let session = WorkerSession(environment: environment)
+        // An engine that cannot start is left to each child, which then reports the error for its
+        // section exactly as a fresh worker would.
+        try? session.prepareEngine()
+        WorkerSession.warmUp()
+        let engineThreads = ForkSafety.otherThreads()
+        let reader = LineReader(fileDescriptor: 0)
+        while true {
+            let job: WorkerJob
+            switch nextJob(reader, send: send) {
+            case .end: return 0
+            case .invalid: return 2
+            case .job(let next): job = next
+            }
+            // The job's voice, configured here once for every child (a no-op while it does not change).
+            try? session.prepareEngine(for: job.settings.voice)
+            guard ForkSafety.otherThreads() == engineThreads else {
+                return stop("a thread appeared after the engine started: cannot fork safely")
+            }
+            guard ForkSafety.waitUntilAsleep(engineThreads) else {
+                return stop("the engine's thread does not go to sleep: cannot fork safely")
+            }
+            let child = fork()
+            if child == 0 {
+                // The child: one section, then `_exit`, so no exit handler of the server's runs twice.
+                var status: Int32 = 0
+                do { try session.perform(job, shouldStop: { false }, send: send) } catch { status = 1 }
+                _exit(status)
+            }
+            guard child > 0 else {
+                let reason = String(cString: strerror(errno))
+                try? send(.failed(section: job.section, kind: .section, message: "cannot fork: \(reason)", path: nil))
+                continue
+            }
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) < 0 {
+                guard errno == EINTR else { return stop("waitpid: \(String(cString: strerror(errno)))") }
+            }
+            // The <sys/wait.h> macros, which Swift does not import.
+            let signal = status & 0x7F
+            let code = (status >> 8) & 0xFF
+            if signal != 0 || code != 0 {
+                let how = signal != 0 ? "was killed by signal \(signal)" : "ended with exit status \(code)"
+                try? FileHandle.standardError.write(
+                    contentsOf: Data("section \(job.section): the forked worker \(how)\n".utf8))
+                return 1
+            }
+        }
+        return 0
+    }
+}
+
+/// What the fork server checks before forking: the threads of this process besides the main one.
+enum ForkSafety {
+    /// Thread ids of this process other than the main thread's (whose id is the process id).
+    static func otherThreads() -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        let main = getpid()
+        return entries.compactMap { Int32($0) }.filter { $0 != main }.sorted()
+    }
+
+    /// Waits (up to half a second) until each thread is asleep (state `S`): blocked, here in a
+    /// condition wait, so not inside a critical section it could leave locked in the child.
+    static func waitUntilAsleep(_ threads: [Int32]) -> Bool {
+        let deadline = Date().addingTimeInterval(0.5)
+        while true {
+            if threads.allSatisfy({ state(of: $0) == "S" }) { return true }
+            if Date() > deadline { return false }
+            usleep(1_000)
+        }
+    }
+
+    /// The state letter in `/proc/self/task/TID/stat` (after the parenthesised command name).
+    private static func state(of thread: Int32) -> Character? {
+        guard let data = FileManager.default.contents(atPath: "/proc/self/task/\(thread)/stat"),
+            let text = String(data: data, encoding: .utf8), let close = text.lastIndex(of: ")")
+        else { return nil }
+        return text[text.index(after: close)...].first { $0 != " " }
+    }
+}

@@ -1,0 +1,85 @@
+import BookText
+import Contracts
+import EPUBReader
+import Foundation
+import Normalization
+
+/// A book read from an `.epub` file: sections from `SectionIndexer`, text from `SpokenTextExtractor`.
+///
+/// `@unchecked Sendable`: the `EPUBBook` owns a libzip handle and is not thread-safe; every use of
+/// it after `init` goes through `lock`. The other stored properties are immutable values.
+final class EPUBSectionSource: SectionSource, @unchecked Sendable {
+    let book: BookDescription
+    let sections: [PlannedSection]
+    private let bookSections: [Int: BookSection]
+    private let epub: EPUBBook
+    private let textOptions: SpokenTextOptions
+    /// Built once: the extractor would otherwise rebuild it over the whole spine for each section.
+    private let spinePaths: SpinePaths
+    private let normalizer: TextNormalizer?
+    private let lock = NSLock()
+
+    /// Version of what `blocks(section:)` produces from the same book: 2 since the spoken text goes
+    /// through `TextNormalizer`. Recorded in the manifest, so a change redoes the sections.
+    var normalisationVersion: Int { normalizer == nil ? 1 : 2 }
+
+    convenience init(input: BookInput) throws {
+        let epub = try EPUBBook.open(path: input.path)
+        let options = input.options.sections
+        let index = try SectionIndexer.index(epub, options: options)
+        try self.init(
+            input: input, indexed: IndexedBook(path: input.path, book: epub, sections: index.sections, options: options)
+        )
+    }
+
+    init(input: BookInput, indexed: IndexedBook) throws {
+        epub = indexed.book
+        let index = SectionIndex(sections: indexed.sections)
+        textOptions = input.options.text
+        spinePaths = SpinePaths(epub.package)
+        bookSections = Dictionary(index.sections.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+        // "III" under "Volume I" is named "Volume I — III" in files, tags and the playlist.
+        sections = index.sections.map {
+            PlannedSection(
+                number: $0.number, title: OutputNaming.displayTitle($0.title, partTitle: $0.partTitle),
+                words: $0.words, included: $0.included)
+        }
+        let metadata = epub.package.metadata
+        if !input.options.normalize {
+            normalizer = nil
+        } else {
+            let lexicon = try input.options.lexiconPath.map { try Lexicon.load(path: $0) } ?? .empty
+            let language = input.options.text.language ?? metadata.languages.first ?? "en"
+            normalizer = TextNormalizer(language: language, lexicon: lexicon)
+        }
+        let fallbackTitle = URL(fileURLWithPath: input.path).deletingPathExtension().lastPathComponent
+        book = BookDescription(
+            identifier: metadata.identifier, title: metadata.title ?? fallbackTitle, authors: metadata.authors)
+    }
+
+    func blocks(section: Int) throws -> [SpokenBlock] {
+        guard let bookSection = bookSections[section] else { throw ConversionError.unknownSection(section) }
+        let blocks = try lock.withLock {
+            try SpokenTextExtractor.blocks(for: bookSection, in: epub, options: textOptions, spinePaths: spinePaths)
+        }
+        guard let normalizer else { return blocks }
+        return blocks.map { block in
+            var block = block
+            let context: NormalizationContext = block.kind == .title || block.kind == .heading ? .heading : .running
+            // A block in another language keeps its own rules (or none): the book's rules would misread it.
+            if let language = block.language, !Self.sameLanguage(language, normalizer.language) {
+                block.text = TextNormalizer(language: language).normalize(block.text, context: context)
+            } else {
+                block.text = normalizer.normalize(block.text, context: context)
+            }
+            return block
+        }
+    }
+
+    private static func sameLanguage(_ a: String, _ b: String) -> Bool {
+        func primary(_ tag: String) -> Substring {
+            tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? ""
+        }
+        return primary(a) == primary(b)
+    }
+}
