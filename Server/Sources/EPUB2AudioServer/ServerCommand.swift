@@ -155,7 +155,8 @@ struct SectionWorker: ParsableCommand {
         signal(SIGINT, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
         let status = WorkerMain.run(
-            input: FileHandle.standardInput, output: FileHandle.standardOutput, environment: .live)
+            input: FileHandle.standardInput, output: FileHandle.standardOutput,
+            environment: ConversionAdapter.liveEnvironment())
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -1,3 +1,4 @@
+import AudioFiles
 import BookText
 import Contracts
 import Conversion
@@ -78,14 +79,20 @@ package enum ConversionAdapter {
         bookPath: String, outputDirectory: String, section: Int, options: JobOptions, plan: JobPlan,
         workerExecutable: String, workerArguments: [String]
     ) throws -> ConversionRequest {
-        guard let format = AudioOutputFormat(rawValue: options.format) else {
+        guard let format = AudioFormat(rawValue: options.format) else {
             throw Failure(description: "unknown format \(options.format)")
         }
+        guard let notes = SpokenTextOptions.Notes(rawValue: options.notes) else {
+            throw Failure(description: "unknown notes mode \(options.notes)")
+        }
+        // The options the CLI's flags give, with the language the plan chose when dc:language is contradicted.
+        var text = SpokenTextOptions(notes: notes)
+        text.language = plan.sourceOptions["language"]
         var request = ConversionRequest(
             bookPath: bookPath, outputDirectory: outputDirectory, selection: .numbers([section]),
             voice: VoiceSettings(voice: plan.voice, rate: options.rate, pitch: options.pitch, volume: options.volume),
-            encoding: AudioEncoding(format: format), notesMode: options.notes, jobs: 1)
-        request.sourceOptions = plan.sourceOptions
+            encoding: AudioEncoding(format: format),
+            bookOptions: BookOptions(sections: SectionOptions(tocDepth: nil), text: text), jobs: 1)
         request.workerExecutable = workerExecutable
         request.workerArguments = workerArguments
         request.workerForksPerJob = false
@@ -116,7 +123,20 @@ package enum ConversionAdapter {
 
     /// The environment the section runs use: the live one, reusing the book a process already indexed.
     package static func environment(bookPath: String, cache: IndexCache) throws -> ConversionEnvironment {
-        .live(reusing: try cache.indexed(path: bookPath))
+        liveEnvironment(reusing: try cache.indexed(path: bookPath))
+    }
+
+    /// The server's composition root, the CLI's parts: the library's EPUB source, espeak-ng in
+    /// process, the libsndfile writer. The section workers use it too, so a section comes out the
+    /// same whichever process makes it.
+    package static func liveEnvironment(reusing indexed: IndexedBook? = nil) -> ConversionEnvironment {
+        .epub(
+            reusing: indexed, makeEngine: { try ESpeakSpeechEngine() },
+            makeSink: { request in
+                try AudioFileWriter(
+                    path: request.path, encoding: request.encoding, sampleRate: request.sampleRate,
+                    tags: request.tags)
+            })
     }
 
     /// Puts the sections' files together in `outputDirectory`: the files themselves, a manifest, the
@@ -124,7 +144,7 @@ package enum ConversionAdapter {
     package static func finalize(
         results: [SectionResult], jobDirectory: String, outputDirectory: String, bookPath: String, options: JobOptions,
         plan: JobPlan
-    ) throws -> Double {
+    ) async throws -> Double {
         try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         var manifest: Manifest?
         var records: [Int: SectionRecord] = [:]
@@ -164,9 +184,11 @@ package enum ConversionAdapter {
                 throw Failure(description: "bundle needs ffmpeg, which is not installed on the server")
             }
             let book = try EPUBBook.open(path: bookPath)
-            _ = try AudiobookBundler(format: .m4b, ffmpegPath: ffmpeg).bundle(
+            _ = try await AudiobookBundler(format: .m4b, ffmpegPath: ffmpeg).bundle(
                 directory: outputDirectory, numbers: plan.sections,
-                metadata: AudiobookMetadata(book: book, title: plan.displayTitle), cover: AudiobookCover(book: book))
+                metadata: AudiobookMetadata(
+                    book: book, title: plan.displayTitle, narrator: "espeak-ng, voice \(plan.voice)"),
+                cover: AudiobookCover(book: book, ffmpegPath: ffmpeg))
         }
         return entries.reduce(0) { $0 + $1.durationSeconds }
     }

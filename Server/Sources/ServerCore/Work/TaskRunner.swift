@@ -186,7 +186,7 @@ package final class TaskRunner: Sendable {
             let jobDirectory = try blobs.jobDirectory(task.jobID)
             let results = try await store.sectionResults(jobID: task.jobID)
             let output = jobDirectory + "/out"
-            let seconds = try ConversionAdapter.finalize(
+            let seconds = try await ConversionAdapter.finalize(
                 results: results, jobDirectory: jobDirectory, outputDirectory: output, bookPath: bookPath,
                 options: task.options, plan: plan)
             let outputs = try Self.describeOutputs(in: output)
