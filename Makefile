@@ -5,7 +5,7 @@ SWIFT_FLAGS ?=
 # The strict build CI enforces (docs/architecture.md, "Style"): warnings are errors, and a target may import
 # only modules it declares as dependencies. `make test` builds with these flags too, so nothing compiles twice.
 STRICT_FLAGS := -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
-LINT_PATHS := Package.swift Sources Tests Fuzz/Package.swift Fuzz/Sources
+LINT_PATHS := Package.swift Sources Tests Fuzz/Package.swift Fuzz/Sources Server/Package.swift Server/Sources Server/Tests
 # System packages the build and the tests need (Debian 12 names). ffmpeg is optional at run time
 # (only `--bundle` needs it) but installed here so the tests of the bundle run, in CI too.
 APT_PACKAGES := libxml2-dev libzip-dev libespeak-ng-dev libsndfile1-dev libsoxr-dev espeak-ng-data pkg-config zip ffmpeg
@@ -15,7 +15,7 @@ SAMPLE := samples/the-lighthouse-keepers-daughter.epub
 DEMO_OUT := demo-output
 BIN := .build/release/epub2audio
 
-.PHONY: all deps bench-deps build debug check lint format test test-unit test-integration demo install uninstall samples eval bench clean
+.PHONY: all deps bench-deps build debug check lint format test test-unit test-integration server-test demo install uninstall samples eval bench clean
 
 all: build
 
@@ -48,13 +48,18 @@ format:
 # the built binary (CLITests), an external tool (ffmpeg) or ../shared/corpus; the unit lane is the rest
 # and takes seconds. `make test` runs both (CI too).
 INTEGRATION_TESTS := ^(CLITests|ESpeakEngineTests\.ESpeakSpeechEngineTests|EPUBReaderTests\.CorpusTests|BookTextTests\.CorpusDumpTests|ConversionTests\.(VoiceSwitchingTests|AudiobookBundlerRunTests))
-test: test-unit test-integration
+test: test-unit test-integration server-test
 
 test-unit: check
 	$(SWIFT) test $(STRICT_FLAGS) $(SWIFT_FLAGS) --skip '$(INTEGRATION_TESTS)'
 
 test-integration: check
 	$(SWIFT) test $(STRICT_FLAGS) $(SWIFT_FLAGS) --filter '$(INTEGRATION_TESTS)'
+
+# The conversion service (Server/, a package of its own: docs/service.md): its strict build and its tests,
+# end-to-end conversions with espeak-ng included.
+server-test: deps
+	$(MAKE) -C Server test SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)"
 
 demo: build
 	@./scripts/demo.sh $(BIN) $(SAMPLE) $(DEMO_OUT)

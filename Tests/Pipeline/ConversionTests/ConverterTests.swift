@@ -72,7 +72,8 @@ import Testing
         let sandbox = try Sandbox()
         _ = try await Converter(environment: environment(source: .make(count: 2))).run(sandbox.request())
         let header = String(decoding: try #require(sandbox.contents("002 - Chapter 2.wav")).prefix(80), as: UTF8.self)
-        #expect(header.hasPrefix("FAKE 8000 wav\nChapter 2\nThe Test Book\nA. Author, B. Writer\n2/2\n"), "track n/total")
+        #expect(
+            header.hasPrefix("FAKE 8000 wav\nChapter 2\nThe Test Book\nA. Author, B. Writer\n2/2\n"), "track n/total")
     }
 
     @Test func rerunSkipsDoneSectionsAndRedoesChangedOnes() async throws {

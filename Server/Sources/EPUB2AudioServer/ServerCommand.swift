@@ -1,0 +1,176 @@
+import ArgumentParser
+import Conversion
+import Foundation
+import Hummingbird
+import Logging
+import ServerCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `epub2audio-server`: the conversion service (docs/service.md).
+@main
+struct ServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "epub2audio-server", abstract: "The epub2audio conversion service.",
+        subcommands: [Serve.self, Worker.self, TokenCommand.self, SectionWorker.self], defaultSubcommand: Serve.self)
+}
+
+/// Options every mode shares.
+struct CommonOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Folder for the database, the books and the outputs.", valueName: "DIR"))
+    var data: String
+
+    @Option(help: ArgumentHelp("Sections made at once by this process (default: cores).", valueName: "N"))
+    var slots: Int?
+
+    @Option(help: ArgumentHelp("Days a finished job's outputs are kept.", valueName: "DAYS"))
+    var keepDays: Double = 7
+
+    @Option(help: ArgumentHelp("Seconds a task stays a worker's without a heartbeat.", valueName: "SECONDS"))
+    var lease: Double = 30
+
+    func validate() throws {
+        if let slots, slots < 0 { throw ValidationError("--slots must be 0 or more") }
+        guard keepDays > 0 else { throw ValidationError("--keep-days must be more than 0") }
+        guard lease >= 1 else { throw ValidationError("--lease must be at least 1 second") }
+    }
+
+    func services(logger: Logger) throws -> ServiceContext {
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let store = try SQLiteJobStore(path: data + "/jobs.sqlite", outputLifetime: keepDays * 24 * 3600)
+        let blobs = try DiskBlobStore(root: data)
+        var worker = WorkerConfiguration(
+            executable: Self.executablePath, arguments: [SectionWorker.configuration.commandName ?? "section-worker"],
+            slots: slots ?? ProcessInfo.processInfo.activeProcessorCount)
+        worker.lease = lease
+        worker.heartbeat = max(0.5, lease / 4)
+        return ServiceContext(store: store, blobs: blobs, worker: worker, runsWorkers: slots != 0)
+    }
+
+    /// This very binary: worker processes run the same code.
+    static var executablePath: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}
+
+/// `epub2audio-server [serve] --data DIR [--listen HOST:PORT]`: the API and, unless `--slots 0`, workers.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Serve the HTTP API (and run workers unless --slots 0).")
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: ArgumentHelp("Address to listen on.", valueName: "HOST:PORT"))
+    var listen: String = "127.0.0.1:8080"
+
+    @Option(help: ArgumentHelp("Largest book upload, in MiB.", valueName: "MIB"))
+    var maxUploadMiB: Int = 200
+
+    @Flag(help: "Require a bearer token (epub2audio-server token create) on every /v1 request.")
+    var auth = false
+
+    func validate() throws {
+        guard ListenAddress(listen) != nil else {
+            throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080")
+        }
+        guard maxUploadMiB > 0 else { throw ValidationError("--max-upload-mib must be more than 0") }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "epub2audio-server")
+        logger.logLevel = .info
+        let context = try common.services(logger: logger)
+        let address = ListenAddress(listen)!
+        let app = try ServerApplication.build(
+            context: context, host: address.host, port: address.port,
+            limits: ServiceLimits(maxUploadBytes: Int64(maxUploadMiB) << 20, requireTokens: auth), logger: logger)
+        try await app.runService()
+    }
+}
+
+/// `epub2audio-server worker --data DIR`: only the workers, beside a server on the same data folder.
+struct Worker: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker", abstract: "Run tasks only (beside a server using the same --data).")
+
+    @OptionGroup var common: CommonOptions
+
+    func run() async throws {
+        let logger = Logger(label: "epub2audio-worker")
+        let context = try common.services(logger: logger)
+        try await ServerApplication.runWorkers(context: context, logger: logger)
+    }
+}
+
+/// `epub2audio-server token create --data DIR --name NAME`: a bearer token, printed once; the store
+/// keeps only its SHA-256.
+struct TokenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token", abstract: "Manage bearer tokens.", subcommands: [Create.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create", abstract: "Create a token and print its secret (shown once).")
+
+        @Option(help: ArgumentHelp("Folder for the database, the books and the outputs.", valueName: "DIR"))
+        var data: String
+
+        @Option(help: "A name for the token (its jobs are listed under it).")
+        var name: String
+
+        @Option(help: ArgumentHelp("Jobs of this token converted at once.", valueName: "N"))
+        var maxRunning: Int = 2
+
+        @Option(help: ArgumentHelp("Jobs of this token waiting in the queue; one more gets 429.", valueName: "N"))
+        var maxQueued: Int = 20
+
+        func validate() throws {
+            guard (1...64).contains(name.utf8.count) else { throw ValidationError("--name takes 1 to 64 bytes") }
+            guard maxRunning > 0, maxQueued > 0 else { throw ValidationError("the limits must be more than 0") }
+        }
+
+        func run() async throws {
+            try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+            let store = try SQLiteJobStore(path: data + "/jobs.sqlite")
+            let secret = TokenSecret.generate()
+            try await store.addToken(
+                Token(name: name, maxRunning: maxRunning, maxQueued: maxQueued),
+                secretSHA256: TokenSecret.sha256(secret),
+                now: Date())
+            print(secret)
+        }
+    }
+}
+
+/// `epub2audio-server section-worker` (hidden): the library's worker process, as `epub2audio worker`.
+struct SectionWorker: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "section-worker", abstract: "Internal: a conversion worker process.", shouldDisplay: false)
+
+    func run() throws {
+        // As the CLI's worker: the coordinator decides when to stop us; a write past a file-size
+        // limit fails with EFBIG instead of killing the process.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
+        let status = WorkerMain.run(
+            input: FileHandle.standardInput, output: FileHandle.standardOutput,
+            environment: ConversionAdapter.liveEnvironment())
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+/// `HOST:PORT`.
+struct ListenAddress {
+    var host: String
+    var port: Int
+
+    init?(_ text: String) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65535).contains(port), colon > text.startIndex
+        else { return nil }
+        host = String(text[..<colon])
+        self.port = port
+    }
+}

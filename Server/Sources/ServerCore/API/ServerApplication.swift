@@ -1,0 +1,188 @@
+import Foundation
+import Hummingbird
+import HummingbirdAuth
+import Logging
+import OpenAPIHummingbird
+import OpenAPIRuntime
+import ServiceLifecycle
+
+/// What the API and the workers share: the job store, the blob store, how sections are made.
+package struct ServiceContext: Sendable {
+    package var store: any JobStore
+    package var blobs: any BlobStore
+    package var worker: WorkerConfiguration
+    /// False: this process serves the API only (`--slots 0`); workers elsewhere run the tasks.
+    package var runsWorkers: Bool
+    /// What `/metrics` shows.
+    package var metrics = ServiceMetrics()
+
+    package init(store: any JobStore, blobs: any BlobStore, worker: WorkerConfiguration, runsWorkers: Bool) {
+        self.store = store
+        self.blobs = blobs
+        self.worker = worker
+        self.runsWorkers = runsWorkers
+    }
+}
+
+/// Limits on what a request may ask.
+package struct ServiceLimits: Sendable {
+    /// Largest book accepted, checked on Content-Length and while the body streams in.
+    package var maxUploadBytes: Int64
+    /// Every `/v1` request needs a bearer token the store knows (`--auth`).
+    package var requireTokens: Bool
+    /// What a 429 tells the client to wait, in seconds.
+    package var retryAfterSeconds: Int = 30
+
+    package init(maxUploadBytes: Int64 = 200 << 20, requireTokens: Bool = false) {
+        self.maxUploadBytes = maxUploadBytes
+        self.requireTokens = requireTokens
+    }
+}
+
+/// Runs a `TaskRunner` as a service: on graceful shutdown it claims nothing more, and the sections
+/// it is making finish and are recorded before it returns.
+struct TaskRunnerService: Service {
+    let runner: TaskRunner
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            await runner.run()
+        }
+    }
+}
+
+/// Builds the HTTP application: the generated OpenAPI routes plus the JSON error middleware.
+package enum ServerApplication {
+    /// The router with every route of openapi.yaml.
+    package static func router(context: ServiceContext, limits: ServiceLimits, logger: Logger) throws -> Router<
+        BasicRequestContext
+    > {
+        let router = Router()
+        // Outermost: the metrics see the status the client gets, the JSON errors' too.
+        router.middlewares.add(MetricsMiddleware(metrics: context.metrics))
+        router.middlewares.add(JSONErrorMiddleware(logger: logger))
+        if limits.requireTokens { router.middlewares.add(BearerTokenMiddleware(store: context.store)) }
+        let api = ServiceAPI(context: context, limits: limits, logger: logger)
+        try api.registerHandlers(on: router)
+        return router
+    }
+
+    /// The application: the API on `host:port`, and the workers when the context runs them.
+    package static func build(
+        context: ServiceContext, host: String, port: Int, limits: ServiceLimits, logger: Logger
+    ) throws -> some ApplicationProtocol {
+        var services: [any Service] = []
+        if context.runsWorkers {
+            services.append(
+                TaskRunnerService(
+                    runner: TaskRunner(
+                        store: context.store, blobs: context.blobs, configuration: context.worker, logger: logger)))
+        }
+        return Application(
+            router: try router(context: context, limits: limits, logger: logger),
+            configuration: .init(address: .hostname(host, port: port), serverName: "epub2audio-server"),
+            services: services, logger: logger)
+    }
+
+    /// Only the workers, until SIGINT or SIGTERM (gracefully: running sections finish).
+    package static func runWorkers(context: ServiceContext, logger: Logger) async throws {
+        let runner = TaskRunner(
+            store: context.store, blobs: context.blobs, configuration: context.worker, logger: logger)
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: TaskRunnerService(runner: runner))],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}
+
+/// Turns every error a handler throws into a JSON `Error` body with a fitting status; a request
+/// never gets a bare 500 for its own mistakes.
+struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        do {
+            var response = try await next(request, context)
+            // The OpenAPI runtime percent-encodes header values it serialises; Content-Range
+            // (`bytes 0-9/100`) must reach the client as written.
+            if let range = response.headers[.contentRange], range.contains("%") {
+                response.headers[.contentRange] = range.removingPercentEncoding ?? range
+            }
+            return response
+        } catch let error as HTTPError {
+            return Self.response(
+                status: error.status, code: Self.code(error.status), message: error.body ?? "\(error.status)")
+        } catch let error as any HTTPResponseError {
+            return Self.response(status: error.status, code: Self.code(error.status), message: "\(error)")
+        } catch let error as ServerError {
+            // The generated code's errors carry their status: 400 for a request it could not decode,
+            // 415 for a wrong content type, 500 for a handler that threw.
+            if error.httpStatus.code >= 500 {
+                logger.error("\(request.method) \(request.uri.path): \(error.underlyingError)")
+                return Self.response(status: error.httpStatus, code: "internal", message: "internal error")
+            }
+            return Self.response(
+                status: error.httpStatus, code: Self.code(error.httpStatus),
+                message: Self.firstLine(error.causeDescription))
+        } catch {
+            logger.error("\(request.method) \(request.uri.path): \(error)")
+            return Self.response(status: .internalServerError, code: "internal", message: "internal error")
+        }
+    }
+
+    static func code(_ status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 400: return "bad-request"
+        case 404: return "not-found"
+        case 405: return "method-not-allowed"
+        case 401: return "unauthorized"
+        case 409: return "conflict"
+        case 413: return "too-large"
+        case 415: return "unsupported-media-type"
+        default: return "error"
+        }
+    }
+
+    static func firstLine(_ text: String) -> String {
+        String(text.prefix { $0 != "\n" }.prefix(500))
+    }
+
+    static func response(status: HTTPResponse.Status, code: String, message: String) -> Response {
+        let body = try? JSONSerialization.data(
+            withJSONObject: ["error": code, "message": message], options: [.sortedKeys, .withoutEscapingSlashes])
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(
+            status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: Array(body ?? Data()))))
+    }
+}
+
+/// The token a request came with, for the handlers (nil when the server runs without `--auth`).
+enum RequestIdentity {
+    @TaskLocal static var token: Token?
+}
+
+/// With `--auth`: a `/v1` request needs `Authorization: Bearer <secret>` naming a stored token
+/// (the store keeps the secret's SHA-256 only); else 401.
+struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
+    let store: any JobStore
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        guard request.uri.path.hasPrefix("/v1/") else { return try await next(request, context) }
+        guard let bearer = request.headers.bearer,
+            let token = try await store.token(secretSHA256: TokenSecret.sha256(bearer.token))
+        else {
+            var response = JSONErrorMiddleware<Context>.response(
+                status: .unauthorized, code: "unauthorized",
+                message: "this server needs Authorization: Bearer <token> (epub2audio-server token create)")
+            response.headers[.wwwAuthenticate] = "Bearer"
+            return response
+        }
+        return try await RequestIdentity.$token.withValue(token) { try await next(request, context) }
+    }
+}

@@ -1,0 +1,358 @@
+import Foundation
+import Logging
+import OpenAPIRuntime
+
+/// The handlers of openapi.yaml: requests and responses are the generated types; every identifier
+/// is validated before it reaches a store.
+struct ServiceAPI: APIProtocol {
+    let context: ServiceContext
+    let limits: ServiceLimits
+    let logger: Logger
+
+    private var store: any JobStore { context.store }
+    private var blobs: any BlobStore { context.blobs }
+
+    // MARK: Service
+
+    func health(_ input: Operations.health.Input) async throws -> Operations.health.Output {
+        .ok(.init(body: .json(.init(status: "ok"))))
+    }
+
+    func ready(_ input: Operations.ready.Input) async throws -> Operations.ready.Output {
+        guard blobs.isReady() else {
+            return .serviceUnavailable(
+                .init(body: .json(.init(error: "unavailable", message: "the data folder is not writable"))))
+        }
+        guard await store.isReady() else {
+            return .serviceUnavailable(
+                .init(body: .json(.init(error: "unavailable", message: "the job store does not answer"))))
+        }
+        return .ok(.init(body: .json(.init(status: "ready"))))
+    }
+
+    func metrics(_ input: Operations.metrics.Input) async throws -> Operations.metrics.Output {
+        .ok(.init(body: .plainText(HTTPBody(try await context.metrics.exposition(store: store)))))
+    }
+
+    func listVoices(_ input: Operations.listVoices.Input) async throws -> Operations.listVoices.Output {
+        let voices = ConversionAdapter.voices().map {
+            Components.Schemas.Voice(identifier: $0.identifier, name: $0.name, languages: $0.languages)
+        }
+        return .ok(.init(body: .json(.init(voices: voices))))
+    }
+
+    // MARK: Books
+
+    func putBook(_ input: Operations.putBook.Input) async throws -> Operations.putBook.Output {
+        let sha = input.path.sha256
+        guard Identifiers.isSHA256(sha) else {
+            return .badRequest(.init("bad-request", "the book's name must be its SHA-256: 64 lower-case hex digits"))
+        }
+        let body: HTTPBody
+        switch input.body {
+        case .application_epub_plus_zip(let content): body = content
+        case .binary(let content): body = content
+        }
+        if case .known(let length) = body.length, length > limits.maxUploadBytes {
+            return .contentTooLarge(
+                .init("too-large", "the book is \(length) bytes; the limit is \(limits.maxUploadBytes)"))
+        }
+        if blobs.hasBook(sha256: sha), try await store.hasBook(sha256: sha) {
+            // Idempotent: the bytes are not read again (they would have to hash the same).
+            let size =
+                (try? FileManager.default.attributesOfItem(atPath: blobs.bookPath(sha256: sha))[.size] as? Int64) ?? 0
+            return .ok(.init(body: .json(.init(sha256: sha, size: size))))
+        }
+        do {
+            let size = try await blobs.putBook(sha256: sha, body: body, limit: limits.maxUploadBytes)
+            _ = try await store.addBook(sha256: sha, size: size)
+            return .created(.init(body: .json(.init(sha256: sha, size: size))))
+        } catch let error as BlobStoreError {
+            switch error {
+            case .tooLarge: return .contentTooLarge(.init("too-large", error.description))
+            case .hashMismatch: return .unprocessableContent(.init("hash-mismatch", error.description))
+            case .invalidName: return .badRequest(.init("bad-request", error.description))
+            }
+        }
+    }
+
+    func getBook(_ input: Operations.getBook.Input) async throws -> Operations.getBook.Output {
+        let sha = input.path.sha256
+        guard Identifiers.isSHA256(sha) else {
+            return .badRequest(.init("bad-request", "the book's name must be its SHA-256: 64 lower-case hex digits"))
+        }
+        guard blobs.hasBook(sha256: sha) else { return .notFound(.init("not-found", "no book \(sha)")) }
+        let data: Data
+        do {
+            data = try ConversionAdapter.listing(bookPath: try blobs.bookPath(sha256: sha), displayName: sha)
+        } catch {
+            return .unprocessableContent(.init("unreadable-book", "the book cannot be read: \(error)"))
+        }
+        let listing = try JSONDecoder().decode(Components.Schemas.BookListing.self, from: data)
+        return .ok(.init(body: .json(listing)))
+    }
+
+    // MARK: Jobs
+
+    func listJobs(_ input: Operations.listJobs.Input) async throws -> Operations.listJobs.Output {
+        let limit = input.query.limit ?? 100
+        guard (1...1000).contains(limit) else { return .badRequest(.init("bad-request", "limit must be 1 to 1000")) }
+        let jobs = try await store.jobs(limit: limit, owner: RequestIdentity.token?.name).map(Self.job)
+        return .ok(.init(body: .json(.init(jobs: jobs))))
+    }
+
+    func createJob(_ input: Operations.createJob.Input) async throws -> Operations.createJob.Output {
+        guard case .json(let request) = input.body else {
+            return .badRequest(.init("bad-request", "a JSON body is required"))
+        }
+        if let key = input.headers.Idempotency_hyphen_Key, key.isEmpty || key.utf8.count > 128 {
+            return .badRequest(.init("bad-request", "Idempotency-Key must be 1 to 128 characters"))
+        }
+        let id = UUID().uuidString.lowercased()
+        switch try await create(id: id, request: request, key: input.headers.Idempotency_hyphen_Key) {
+        case .created(let job): return .created(.init(body: .json(job)))
+        case .existing(let job): return .ok(.init(body: .json(job)))
+        case .bad(let error): return .badRequest(error)
+        case .notFound(let error): return .notFound(error)
+        case .conflict(let error): return .conflict(error)
+        case .tooMany(let error): return .tooManyRequests(error)
+        }
+    }
+
+    func putJob(_ input: Operations.putJob.Input) async throws -> Operations.putJob.Output {
+        guard Identifiers.isJobID(input.path.id) else { return .badRequest(Self.badJobID) }
+        guard case .json(let request) = input.body else {
+            return .badRequest(.init("bad-request", "a JSON body is required"))
+        }
+        switch try await create(id: input.path.id, request: request, key: nil) {
+        case .created(let job): return .created(.init(body: .json(job)))
+        case .existing(let job): return .ok(.init(body: .json(job)))
+        case .bad(let error): return .badRequest(error)
+        case .notFound(let error): return .notFound(error)
+        case .conflict(let error): return .conflict(error)
+        case .tooMany(let error): return .tooManyRequests(error)
+        }
+    }
+
+    func getJob(_ input: Operations.getJob.Input) async throws -> Operations.getJob.Output {
+        guard Identifiers.isJobID(input.path.id) else { return .badRequest(Self.badJobID) }
+        guard let job = try await visibleJob(input.path.id) else { return .notFound(Self.noJob(input.path.id)) }
+        return .ok(.init(body: .json(Self.job(job))))
+    }
+
+    func deleteJob(_ input: Operations.deleteJob.Input) async throws -> Operations.deleteJob.Output {
+        let id = input.path.id
+        guard Identifiers.isJobID(id) else { return .badRequest(Self.badJobID) }
+        guard try await visibleJob(id) != nil else { return .notFound(Self.noJob(id)) }
+        // Cancel first: a worker making one of its sections stops at its next heartbeat.
+        _ = try await store.cancelJob(id: id, now: Date())
+        _ = try await store.deleteJob(id: id)
+        try blobs.removeJob(id)
+        return .noContent(.init())
+    }
+
+    func cancelJob(_ input: Operations.cancelJob.Input) async throws -> Operations.cancelJob.Output {
+        guard Identifiers.isJobID(input.path.id) else { return .badRequest(Self.badJobID) }
+        guard try await visibleJob(input.path.id) != nil,
+            let job = try await store.cancelJob(id: input.path.id, now: Date())
+        else {
+            return .notFound(Self.noJob(input.path.id))
+        }
+        return .ok(.init(body: .json(Self.job(job))))
+    }
+
+    func jobEvents(_ input: Operations.jobEvents.Input) async throws -> Operations.jobEvents.Output {
+        let id = input.path.id
+        guard Identifiers.isJobID(id) else { return .badRequest(Self.badJobID) }
+        var after: Int64 = 0
+        if let last = input.headers.Last_hyphen_Event_hyphen_ID {
+            guard let value = Int64(last), value >= 0 else {
+                return .badRequest(.init("bad-request", "Last-Event-ID must be an event id (digits)"))
+            }
+            after = value
+        }
+        guard try await visibleJob(id) != nil else { return .notFound(Self.noJob(id)) }
+        let stream = EventStream(store: store, jobID: id, after: after)
+        return .ok(
+            .init(
+                body: .text_event_hyphen_stream(HTTPBody(stream.chunks(), length: .unknown, iterationBehavior: .single))
+            ))
+    }
+
+    func getOutput(_ input: Operations.getOutput.Input) async throws -> Operations.getOutput.Output {
+        let id = input.path.id
+        let name = input.path.name
+        guard Identifiers.isJobID(id) else { return .badRequest(Self.badJobID) }
+        // Only a name the job lists reaches the file system.
+        guard let job = try await visibleJob(id), let output = job.outputs.first(where: { $0.name == name }) else {
+            return .notFound(.init("not-found", "job \(id) has no output named '\(name)'"))
+        }
+        let path = try blobs.outputPath(jobID: id, name: output.name)
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int64 else {
+            return .notFound(.init("not-found", "the output '\(name)' of job \(id) is gone (expired?)"))
+        }
+        guard let header = input.headers.Range else {
+            return .ok(
+                .init(
+                    headers: .init(Accept_hyphen_Ranges: "bytes"),
+                    body: .binary(FileBody.body(path: path, range: 0..<size))))
+        }
+        switch ByteRange.parse(header, size: size) {
+        case .none:
+            return .ok(
+                .init(
+                    headers: .init(Accept_hyphen_Ranges: "bytes"),
+                    body: .binary(FileBody.body(path: path, range: 0..<size))))
+        case .unsatisfiable:
+            return .rangeNotSatisfiable(
+                .init(
+                    headers: .init(Content_hyphen_Range: "bytes */\(size)"),
+                    body: .json(.init(error: "range-not-satisfiable", message: "the file has \(size) bytes"))))
+        case .range(let range):
+            return .partialContent(
+                .init(
+                    headers: .init(Content_hyphen_Range: "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"),
+                    body: .binary(FileBody.body(path: path, range: range))))
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The job, when the request's token (if any) made it: another token's job does not exist for it.
+    private func visibleJob(_ id: String) async throws -> JobRecord? {
+        guard let job = try await store.job(id: id) else { return nil }
+        if let token = RequestIdentity.token, job.owner != token.name { return nil }
+        return job
+    }
+
+    private enum Creation {
+        case created(Components.Schemas.Job)
+        case existing(Components.Schemas.Job)
+        case bad(Components.Responses.BadRequest)
+        case notFound(Components.Responses.NotFound)
+        case conflict(Components.Responses.Conflict)
+        case tooMany(Components.Responses.TooManyRequests)
+    }
+
+    private func create(id: String, request: Components.Schemas.JobRequest, key: String?) async throws -> Creation {
+        guard Identifiers.isSHA256(request.book) else {
+            return .bad(.init("bad-request", "book must be the SHA-256 of an uploaded book"))
+        }
+        let options: JobOptions
+        do {
+            options = try Self.options(request.options)
+            try ConversionAdapter.validate(options)
+        } catch {
+            return .bad(.init("bad-request", "\(error)"))
+        }
+        do {
+            let (job, created) = try await store.createJob(
+                NewJob(
+                    id: id, book: request.book, options: options, idempotencyKey: key, owner: RequestIdentity.token),
+                now: Date())
+            return created ? .created(Self.job(job)) : .existing(Self.job(job))
+        } catch let error as JobStoreError {
+            switch error {
+            case .conflict: return .conflict(.init("conflict", error.description))
+            case .bookNotFound: return .notFound(.init("not-found", error.description))
+            case .tooManyQueued: return .tooMany(.init(limits.retryAfterSeconds, error.description))
+            case .tokenExists: return .conflict(.init("conflict", error.description))
+            }
+        }
+    }
+
+    /// The request's options with the CLI's defaults, checked against the CLI's ranges.
+    static func options(_ given: Components.Schemas.JobOptions?) throws -> JobOptions {
+        var options = JobOptions()
+        guard let given else { return options }
+        if let chapters = given.chapters {
+            guard !chapters.isEmpty, chapters.count <= 10_000, chapters.allSatisfy({ (1...1_000_000).contains($0) })
+            else {
+                throw ConversionAdapter.Failure(description: "chapters must be 1 to 10,000 section numbers from 1")
+            }
+            options.chapters = Array(Set(chapters)).sorted()
+        }
+        if let voice = given.voice {
+            guard (1...64).contains(voice.utf8.count),
+                voice.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_+".contains($0)) })
+            else { throw ConversionAdapter.Failure(description: "voice must be a voice name or language, or auto") }
+            options.voice = voice
+        }
+        if let rate = given.rate {
+            guard (80...450).contains(rate) else {
+                throw ConversionAdapter.Failure(description: "rate must be 80 to 450")
+            }
+            options.rate = rate
+        }
+        if let pitch = given.pitch {
+            guard (0...100).contains(pitch) else {
+                throw ConversionAdapter.Failure(description: "pitch must be 0 to 100")
+            }
+            options.pitch = pitch
+        }
+        if let volume = given.volume {
+            guard (0...200).contains(volume) else {
+                throw ConversionAdapter.Failure(description: "volume must be 0 to 200")
+            }
+            options.volume = volume
+        }
+        if let format = given.format { options.format = format.rawValue }
+        if let notes = given.notes { options.notes = notes.rawValue }
+        if let bundle = given.bundle { options.bundle = bundle.rawValue }
+        return options
+    }
+
+    static func job(_ record: JobRecord) -> Components.Schemas.Job {
+        let options = record.options
+        return Components.Schemas.Job(
+            id: record.id, book: record.book,
+            options: .init(
+                chapters: options.chapters, voice: options.voice, rate: options.rate, pitch: options.pitch,
+                volume: options.volume, format: .init(rawValue: options.format), notes: .init(rawValue: options.notes),
+                bundle: options.bundle.flatMap { .init(rawValue: $0) }),
+            state: .init(rawValue: record.state.rawValue) ?? .failed,
+            sections: .init(
+                total: record.sections.total, queued: record.sections.queued, running: record.sections.running,
+                done: record.sections.done, failed: record.sections.failed),
+            audioSeconds: record.audioSeconds,
+            outputs: record.outputs.map { .init(name: $0.name, size: $0.size, sha256: $0.sha256) },
+            error: record.error, created: record.created, updated: record.updated, expires: record.expires)
+    }
+
+    static var badJobID: Components.Responses.BadRequest {
+        .init("bad-request", "a job id is 1 to 64 letters, digits, '_' or '-', starting with a letter or digit")
+    }
+
+    static func noJob(_ id: String) -> Components.Responses.NotFound {
+        .init("not-found", "no job \(id)")
+    }
+}
+
+// One initialiser per error response of openapi.yaml: `.notFound(.init("not-found", "no job x"))`.
+extension Components.Responses.BadRequest {
+    init(_ code: String, _ message: String) { self.init(body: .json(.init(error: code, message: message))) }
+}
+
+extension Components.Responses.NotFound {
+    init(_ code: String, _ message: String) { self.init(body: .json(.init(error: code, message: message))) }
+}
+
+extension Components.Responses.Conflict {
+    init(_ code: String, _ message: String) { self.init(body: .json(.init(error: code, message: message))) }
+}
+
+extension Components.Responses.TooLarge {
+    init(_ code: String, _ message: String) { self.init(body: .json(.init(error: code, message: message))) }
+}
+
+extension Components.Responses.Unprocessable {
+    init(_ code: String, _ message: String) { self.init(body: .json(.init(error: code, message: message))) }
+}
+
+extension Components.Responses.TooManyRequests {
+    init(_ retryAfter: Int, _ message: String) {
+        self.init(
+            headers: .init(Retry_hyphen_After: retryAfter),
+            body: .json(.init(error: "too-many-requests", message: message)))
+    }
+}

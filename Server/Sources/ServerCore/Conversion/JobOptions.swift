@@ -1,0 +1,65 @@
+import Foundation
+
+/// A job's conversion options, with the CLI's defaults filled in: the same body means the same job.
+///
+/// The names and defaults are the CLI's flags (`--chapters`, `--voice`, `--rate`, `--pitch`, `--volume`,
+/// `--format`, `--notes`, `--bundle`); `ConversionAdapter` turns them into the library's request.
+package struct JobOptions: Sendable, Equatable, Codable {
+    /// Section numbers as `--list` shows them; nil: the sections the book text includes.
+    package var chapters: [Int]?
+    package var voice: String = "auto"
+    package var rate: Int = 175
+    package var pitch: Int = 50
+    package var volume: Int = 100
+    package var format: String = "wav"
+    package var notes: String = "skip"
+    package var bundle: String?
+
+    package init(
+        chapters: [Int]? = nil, voice: String = "auto", rate: Int = 175, pitch: Int = 50, volume: Int = 100,
+        format: String = "wav", notes: String = "skip", bundle: String? = nil
+    ) {
+        self.chapters = chapters
+        self.voice = voice
+        self.rate = rate
+        self.pitch = pitch
+        self.volume = volume
+        self.format = format
+        self.notes = notes
+        self.bundle = bundle
+    }
+
+    /// Sorted-keys JSON: what the store keeps and compares.
+    package var canonicalJSON: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var normalised = self
+        normalised.chapters = chapters.map { Array(Set($0)).sorted() }
+        // Encoding plain values cannot fail.
+        return String(decoding: (try? encoder.encode(normalised)) ?? Data(), as: UTF8.self)
+    }
+
+    /// Decodes what `canonicalJSON` wrote.
+    package static func decode(_ json: String) throws -> JobOptions {
+        try JSONDecoder().decode(JobOptions.self, from: Data(json.utf8))
+    }
+}
+
+/// What planning decided for a job, once, from the book: every task then uses it.
+package struct JobPlan: Sendable, Equatable, Codable {
+    /// The engine voice, resolved (never `auto`).
+    package var voice: String
+    /// The library's section-source options (as the CLI sets them).
+    package var sourceOptions: [String: String]
+    /// The sections to make, in book order.
+    package var sections: [Int]
+    /// The title the CLI shows and bundles under.
+    package var displayTitle: String
+
+    package init(voice: String, sourceOptions: [String: String], sections: [Int], displayTitle: String) {
+        self.voice = voice
+        self.sourceOptions = sourceOptions
+        self.sections = sections
+        self.displayTitle = displayTitle
+    }
+}

@@ -1,0 +1,169 @@
+import Crypto
+import Foundation
+
+/// Where books and a job's files live. The default is a folder on the local disk (`DiskBlobStore`);
+/// an object store (S3) is the other implementation a multi-machine setup needs.
+///
+/// Every name a caller passes was validated first (`Identifiers`); the store never joins an
+/// unchecked request string to a path.
+package protocol BlobStore: Sendable {
+    /// Streams `body` to the book named `sha256`, hashing it on the way; refuses it past `limit`
+    /// bytes or when its hash differs. Returns the size; an existing book is kept (idempotent).
+    func putBook<Body: AsyncSequence & Sendable>(sha256: String, body: Body, limit: Int64) async throws -> Int64
+    where Body.Element: Sequence & Sendable, Body.Element.Element == UInt8
+    /// A local path of the book for the reader and the workers.
+    func bookPath(sha256: String) throws -> String
+    func hasBook(sha256: String) -> Bool
+    /// The job's folder on the local disk (created when missing).
+    func jobDirectory(_ jobID: String) throws -> String
+    /// A file of a job's outputs: its local path.
+    func outputPath(jobID: String, name: String) throws -> String
+    /// Removes everything a job wrote.
+    func removeJob(_ jobID: String) throws
+    /// True when books and outputs can be written.
+    func isReady() -> Bool
+}
+
+/// Why a blob could not be stored.
+package enum BlobStoreError: Error, Equatable, CustomStringConvertible {
+    case tooLarge(limit: Int64)
+    case hashMismatch(expected: String, actual: String)
+    case invalidName(String)
+
+    package var description: String {
+        switch self {
+        case .tooLarge(let limit): return "the body is larger than the limit of \(limit) bytes"
+        case .hashMismatch(let expected, let actual):
+            return "the body's SHA-256 is \(actual), not \(expected) as the path says"
+        case .invalidName(let name): return "invalid name '\(name)'"
+        }
+    }
+}
+
+/// Books and jobs in a folder: `books/<sha256>.epub`, `jobs/<id>/`.
+package struct DiskBlobStore: BlobStore {
+    package let root: String
+
+    /// Creates the folders under `root`.
+    package init(root: String) throws {
+        self.root = URL(fileURLWithPath: root).standardizedFileURL.path
+        for folder in ["books", "jobs", "uploads"] {
+            try FileManager.default.createDirectory(
+                atPath: self.root + "/" + folder, withIntermediateDirectories: true)
+        }
+        removeStaleUploads(olderThan: 24 * 3600)
+    }
+
+    /// Uploads a crash left behind: a live upload writes its file at least every few seconds.
+    func removeStaleUploads(olderThan age: TimeInterval) {
+        let folder = root + "/uploads"
+        let limit = Date().addingTimeInterval(-age)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".part") {
+            let path = folder + "/" + name
+            if let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                modified < limit
+            {
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
+    }
+
+    package func isReady() -> Bool {
+        FileManager.default.isWritableFile(atPath: root + "/uploads")
+            && FileManager.default.isWritableFile(atPath: root + "/jobs")
+    }
+
+    package func putBook<Body: AsyncSequence & Sendable>(sha256: String, body: Body, limit: Int64) async throws
+        -> Int64
+    where Body.Element: Sequence & Sendable, Body.Element.Element == UInt8 {
+        guard Identifiers.isSHA256(sha256) else { throw BlobStoreError.invalidName(sha256) }
+        let final = try bookPath(sha256: sha256)
+        // Each upload writes a file of its own, so two uploads of the same book never mix their bytes.
+        let temporary = root + "/uploads/" + UUID().uuidString.lowercased() + ".part"
+        guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        var renamed = false
+        defer { if !renamed { try? FileManager.default.removeItem(atPath: temporary) } }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
+        var hasher = Crypto.SHA256()
+        var size: Int64 = 0
+        do {
+            var buffer: [UInt8] = []
+            for try await chunk in body {
+                buffer.removeAll(keepingCapacity: true)
+                buffer.append(contentsOf: chunk)
+                size += Int64(buffer.count)
+                if size > limit { throw BlobStoreError.tooLarge(limit: limit) }
+                hasher.update(data: buffer)
+                try handle.write(contentsOf: buffer)
+            }
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            try? handle.close()
+            throw error
+        }
+        let actual = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        guard actual == sha256 else { throw BlobStoreError.hashMismatch(expected: sha256, actual: actual) }
+        // rename(2) replaces atomically: a concurrent upload of the same book leaves the same bytes.
+        guard rename(temporary, final) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        renamed = true
+        return size
+    }
+
+    package func bookPath(sha256: String) throws -> String {
+        guard Identifiers.isSHA256(sha256) else { throw BlobStoreError.invalidName(sha256) }
+        return root + "/books/" + sha256 + ".epub"
+    }
+
+    package func hasBook(sha256: String) -> Bool {
+        guard let path = try? bookPath(sha256: sha256) else { return false }
+        return FileManager.default.fileExists(atPath: path)
+    }
+
+    package func jobDirectory(_ jobID: String) throws -> String {
+        guard Identifiers.isJobID(jobID) else { throw BlobStoreError.invalidName(jobID) }
+        let path = root + "/jobs/" + jobID
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    package func outputPath(jobID: String, name: String) throws -> String {
+        guard Identifiers.isJobID(jobID) else { throw BlobStoreError.invalidName(jobID) }
+        guard Identifiers.isFileName(name) else { throw BlobStoreError.invalidName(name) }
+        return root + "/jobs/" + jobID + "/out/" + name
+    }
+
+    package func removeJob(_ jobID: String) throws {
+        guard Identifiers.isJobID(jobID) else { throw BlobStoreError.invalidName(jobID) }
+        let path = root + "/jobs/" + jobID
+        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+    }
+}
+
+/// The shapes of the names a request may carry; checked before any use.
+package enum Identifiers {
+    /// 64 lower-case hex digits.
+    package static func isSHA256(_ value: String) -> Bool {
+        value.utf8.count == 64 && value.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    /// `[A-Za-z0-9][A-Za-z0-9_-]{0,63}`: no dot, no slash, so never a path.
+    package static func isJobID(_ value: String) -> Bool {
+        let bytes = Array(value.utf8)
+        guard (1...64).contains(bytes.count), isAlphanumeric(bytes[0]) else { return false }
+        return bytes.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+    }
+
+    /// A single file name: no slash, no NUL, not `.` or `..`, not hidden, at most 255 bytes.
+    package static func isFileName(_ value: String) -> Bool {
+        let bytes = Array(value.utf8)
+        guard (1...255).contains(bytes.count), bytes[0] != UInt8(ascii: ".") else { return false }
+        return !bytes.contains(UInt8(ascii: "/")) && !bytes.contains(0)
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
+    }
+}

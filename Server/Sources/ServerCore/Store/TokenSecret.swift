@@ -1,0 +1,17 @@
+import Crypto
+import Foundation
+
+/// Bearer token secrets: 32 random bytes, hex, with a recognisable prefix; stored as their SHA-256.
+package enum TokenSecret {
+    /// A new secret, `e2a_` and 64 hex digits, from the system's random generator.
+    package static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return "e2a_" + bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// What the store keeps of a secret.
+    package static func sha256(_ secret: String) -> String {
+        Crypto.SHA256.hash(data: Array(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,235 @@
+import Conversion
+import Crypto
+import Foundation
+import Logging
+
+/// How a worker runs tasks.
+package struct WorkerConfiguration: Sendable {
+    /// The executable each section is made by, as a fresh worker process (the CLI's `worker` protocol).
+    package var executable: String
+    package var arguments: [String]
+    /// Tasks run at once (sections, each in its own process).
+    package var slots: Int
+    /// A claimed task is the owner's for this long without a heartbeat.
+    package var lease: TimeInterval = 30
+    /// How often a running task renews its lease.
+    package var heartbeat: TimeInterval = 5
+    /// How long an idle slot waits before it looks for work again.
+    package var idlePoll: TimeInterval = 0.25
+
+    package init(executable: String, arguments: [String], slots: Int) {
+        self.executable = executable
+        self.arguments = arguments
+        self.slots = max(1, slots)
+    }
+}
+
+/// Claims tasks from the store and runs them: plans, sections (each in a fresh worker process),
+/// finalisation. Also reaps expired leases and expired jobs. Any number of runners may share a store.
+package final class TaskRunner: Sendable {
+    private let store: any JobStore
+    private let blobs: any BlobStore
+    private let configuration: WorkerConfiguration
+    private let cache = IndexCache()
+    private let name: String
+    private let logger: Logger
+
+    package init(store: any JobStore, blobs: any BlobStore, configuration: WorkerConfiguration, logger: Logger) {
+        self.store = store
+        self.blobs = blobs
+        self.configuration = configuration
+        self.logger = logger
+        let host = ProcessInfo.processInfo.hostName
+        name = "\(host)-\(getpid())-\(UUID().uuidString.prefix(8).lowercased())"
+    }
+
+    /// Runs until the calling task is cancelled; then running tasks finish (they are not cancelled)
+    /// and nothing new is claimed.
+    package func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            for slot in 0..<configuration.slots {
+                group.addTask { await self.slotLoop(slot) }
+            }
+            group.addTask { await self.reaperLoop() }
+        }
+    }
+
+    private func slotLoop(_ slot: Int) async {
+        let owner = "\(name)-\(slot)"
+        while !Task.isCancelled {
+            let worked = await runOne(owner: owner)
+            if !worked { try? await Task.sleep(for: .seconds(configuration.idlePoll)) }
+        }
+    }
+
+    private func reaperLoop() async {
+        while !Task.isCancelled {
+            do {
+                let reaped = try await store.reapExpiredLeases(now: Date())
+                if reaped > 0 { logger.warning("requeued \(reaped) task(s) whose lease expired") }
+                for job in try await store.expiredJobs(now: Date()) {
+                    try blobs.removeJob(job)
+                    _ = try await store.deleteJob(id: job)
+                    logger.info("job \(job) expired: removed")
+                }
+            } catch {
+                logger.error("reaper: \(error)")
+            }
+            try? await Task.sleep(for: .seconds(max(1, configuration.lease / 3)))
+        }
+    }
+
+    /// Claims and runs one task; false when there was none. The task runs to its end even when the
+    /// caller is cancelled (graceful shutdown), unless its lease is lost or its job cancelled.
+    package func runOne(owner: String) async -> Bool {
+        let claimed: ClaimedTask?
+        do {
+            claimed = try await store.claim(owner: owner, lease: configuration.lease, now: Date())
+        } catch {
+            logger.error("claim: \(error)")
+            return false
+        }
+        guard let task = claimed else { return false }
+        // Unstructured: a shutdown does not cancel a section half-way; the heartbeat can.
+        let work = Task { await self.execute(task) }
+        let outcome = await work.value
+        guard let outcome else { return true }
+        do {
+            // Recorded even during a graceful shutdown (a cancelled caller): the work is done.
+            let store = self.store
+            let accepted = try await Task { try await store.complete(task, outcome: outcome, now: Date()) }.value
+            if !accepted {
+                logger.warning("\(task.jobID) \(task.kind.rawValue) \(task.section): result ignored (lease lost)")
+            }
+        } catch {
+            logger.error("complete: \(error)")
+        }
+        return true
+    }
+
+    /// Runs the task with a heartbeat beside it; nil when the lease was lost (nothing to record).
+    private func execute(_ task: ClaimedTask) async -> TaskOutcome? {
+        let work = Task { try await self.perform(task) }
+        let lost = ManagedFlag()
+        let beat = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(configuration.heartbeat))
+                if Task.isCancelled { return }
+                if let held = try? await store.heartbeat(task, lease: configuration.lease, now: Date()), !held {
+                    lost.set()
+                    work.cancel()
+                    return
+                }
+            }
+        }
+        let result = await work.result
+        beat.cancel()
+        if lost.isSet { return nil }
+        switch result {
+        case .success(let outcome): return outcome
+        case .failure(let error as ConversionAdapter.Failure): return .failed(message: error.description, retry: false)
+        case .failure(let error as ConversionError):
+            switch error {
+            case .unreadableBook, .unknownSection, .noSections, .invalidRequest, .sectionFailed, .bundleFailed:
+                return .failed(message: error.description, retry: false)
+            default: return .failed(message: error.description, retry: true)
+            }
+        case .failure(let error): return .failed(message: "\(error)", retry: true)
+        }
+    }
+
+    private func perform(_ task: ClaimedTask) async throws -> TaskOutcome {
+        let bookPath = try blobs.bookPath(sha256: task.book)
+        switch task.kind {
+        case .plan:
+            do {
+                return .planned(
+                    try ConversionAdapter.plan(bookPath: bookPath, displayName: task.book, options: task.options))
+            } catch let error as ConversionAdapter.Failure {
+                throw error
+            } catch {
+                // The reader refused the book: retrying will not help.
+                throw ConversionAdapter.Failure(description: "the book cannot be read: \(error)")
+            }
+        case .section:
+            guard let plan = task.plan else { throw ConversionAdapter.Failure(description: "the job has no plan") }
+            let jobDirectory = try blobs.jobDirectory(task.jobID)
+            // A folder per attempt: a late writer from an attempt that lost its lease never touches this one's files.
+            let relative = "work/\(task.section)-\(task.attempt)"
+            let directory = jobDirectory + "/" + relative
+            if FileManager.default.fileExists(atPath: directory) {
+                try FileManager.default.removeItem(atPath: directory)
+            }
+            let request = try ConversionAdapter.sectionRequest(
+                bookPath: bookPath, outputDirectory: directory, section: task.section, options: task.options,
+                plan: plan,
+                workerExecutable: configuration.executable, workerArguments: configuration.arguments)
+            let converter = Converter(
+                environment: try ConversionAdapter.environment(bookPath: bookPath, cache: cache))
+            let errors = ManagedMessages()
+            let summary = try await converter.run(request) { event in
+                if case .error(_, let message) = event { errors.append(message) }
+            }
+            if summary.sectionsFailed > 0 {
+                throw ConversionAdapter.Failure(
+                    description: errors.all.last ?? "section \(task.section) failed")
+            }
+            guard let record = try Manifest.load(fromDirectory: directory)?.section(task.section),
+                record.status == .done, let file = record.file
+            else { throw ConversionAdapter.Failure(description: "section \(task.section): no file was made") }
+            return .sectionDone(
+                SectionResult(
+                    section: task.section, directory: relative, file: file,
+                    durationSeconds: record.durationSeconds ?? 0))
+        case .finalize:
+            guard let plan = task.plan else { throw ConversionAdapter.Failure(description: "the job has no plan") }
+            let jobDirectory = try blobs.jobDirectory(task.jobID)
+            let results = try await store.sectionResults(jobID: task.jobID)
+            let output = jobDirectory + "/out"
+            let seconds = try await ConversionAdapter.finalize(
+                results: results, jobDirectory: jobDirectory, outputDirectory: output, bookPath: bookPath,
+                options: task.options, plan: plan)
+            let outputs = try Self.describeOutputs(in: output)
+            try? FileManager.default.removeItem(atPath: jobDirectory + "/work")
+            return .finalized(
+                outputs: outputs, audioSeconds: seconds, failedSections: plan.sections.count - results.count)
+        }
+    }
+
+    /// Every file of the output folder with its size and SHA-256, sorted by name.
+    static func describeOutputs(in directory: String) throws -> [OutputRecord] {
+        try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+            .filter { Identifiers.isFileName($0) && !$0.hasSuffix(".part") }
+            .map { name in
+                let path = directory + "/" + name
+                let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+                defer { try? handle.close() }
+                var hasher = Crypto.SHA256()
+                var size: Int64 = 0
+                while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                    hasher.update(data: chunk)
+                    size += Int64(chunk.count)
+                }
+                let hex = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+                return OutputRecord(name: name, size: size, sha256: hex)
+            }
+    }
+}
+
+/// A flag set once from one task and read from another.
+final class ManagedFlag: @unchecked Sendable {
+    // @unchecked Sendable: `value` is only touched under `lock`.
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+}
+
+/// Messages collected from the library's event callback (any thread).
+final class ManagedMessages: @unchecked Sendable {
+    // @unchecked Sendable: `messages` is only touched under `lock`.
+    private let lock = NSLock()
+    private var messages: [String] = []
+    func append(_ message: String) { lock.withLock { messages.append(message) } }
+    var all: [String] { lock.withLock { messages } }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import Testing
+
+@testable import ServerCore
+
+/// The SQLite store's queue semantics: exclusive claims, leases, attempts, late writes, idempotency.
+@Suite struct JobStoreTests {
+    let folder: TemporaryFolder
+    let store: SQLiteJobStore
+    let book = String(repeating: "ab", count: 32)
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    init() async throws {
+        folder = try TemporaryFolder()
+        store = try SQLiteJobStore(path: folder.path + "/jobs.sqlite")
+        _ = try await store.addBook(sha256: book, size: 10)
+    }
+
+    func plan(_ sections: [Int]) -> JobPlan {
+        JobPlan(voice: "gmw/en", sourceOptions: [:], sections: sections, displayTitle: "Book")
+    }
+
+    @Test func sameBodyGivesTheSameJobAndAnotherBodyConflicts() async throws {
+        defer { folder.remove() }
+        let first = try await store.createJob(NewJob(id: "job-1", book: book, options: JobOptions()), now: now)
+        #expect(first.created)
+        #expect(first.job.state == .queued)
+        // The defaults filled in: an explicit default is the same body.
+        let again = try await store.createJob(
+            NewJob(id: "job-1", book: book, options: JobOptions(format: "wav")), now: now)
+        #expect(!again.created)
+        #expect(again.job.id == "job-1")
+        await #expect(throws: JobStoreError.self) {
+            _ = try await store.createJob(
+                NewJob(id: "job-1", book: book, options: JobOptions(format: "flac")), now: now)
+        }
+    }
+
+    @Test func idempotencyKeyNamesOneJob() async throws {
+        defer { folder.remove() }
+        let first = try await store.createJob(
+            NewJob(id: "a", book: book, options: JobOptions(), idempotencyKey: "key-1"), now: now)
+        let second = try await store.createJob(
+            NewJob(id: "b", book: book, options: JobOptions(), idempotencyKey: "key-1"), now: now)
+        #expect(first.created && !second.created)
+        #expect(second.job.id == "a")
+        await #expect(throws: JobStoreError.conflict("the Idempotency-Key was used for a job with another body")) {
+            _ = try await store.createJob(
+                NewJob(id: "c", book: book, options: JobOptions(rate: 200), idempotencyKey: "key-1"), now: now)
+        }
+        #expect(try await store.jobs(limit: 10, owner: nil).count == 1)
+    }
+
+    @Test func aJobNeedsAStoredBook() async throws {
+        defer { folder.remove() }
+        await #expect(throws: JobStoreError.bookNotFound(String(repeating: "0", count: 64))) {
+            _ = try await store.createJob(
+                NewJob(id: "x", book: String(repeating: "0", count: 64), options: JobOptions()), now: now)
+        }
+    }
+
+    @Test func twoClaimersNeverGetTheSameTask() async throws {
+        defer { folder.remove() }
+        for index in 0..<10 {
+            _ = try await store.createJob(NewJob(id: "job-\(index)", book: book, options: JobOptions()), now: now)
+        }
+        // 20 claimers race for 10 plan tasks: each task is taken exactly once.
+        let claimed = try await withThrowingTaskGroup(of: ClaimedTask?.self) { group in
+            for index in 0..<20 {
+                group.addTask { try await store.claim(owner: "w\(index)", lease: 30, now: now) }
+            }
+            var all: [ClaimedTask] = []
+            for try await task in group { if let task { all.append(task) } }
+            return all
+        }
+        #expect(claimed.count == 10)
+        #expect(Set(claimed.map(\.jobID)).count == 10)
+        #expect(try await store.claim(owner: "late", lease: 30, now: now) == nil)
+    }
+
+    @Test func aJobRunsPlanSectionsThenFinalize() async throws {
+        defer { folder.remove() }
+        _ = try await store.createJob(NewJob(id: "j", book: book, options: JobOptions()), now: now)
+        let planTask = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        #expect(planTask.kind == .plan)
+        #expect(try await store.job(id: "j")?.state == .running)
+        #expect(try await store.complete(planTask, outcome: .planned(plan([2, 3])), now: now))
+        var sections: [ClaimedTask] = []
+        for _ in 0..<2 { sections.append(try #require(try await store.claim(owner: "w", lease: 30, now: now))) }
+        #expect(sections.map(\.kind) == [.section, .section])
+        #expect(sections.map(\.section) == [2, 3])
+        #expect(sections.allSatisfy { $0.plan == plan([2, 3]) })
+        // No finalize before the last section is done.
+        #expect(try await store.claim(owner: "w", lease: 30, now: now) == nil)
+        for task in sections {
+            let result = SectionResult(
+                section: task.section, directory: "work/\(task.section)-1", file: "00\(task.section) - X.wav",
+                durationSeconds: 1.5)
+            #expect(try await store.complete(task, outcome: .sectionDone(result), now: now))
+        }
+        #expect(
+            try await store.job(id: "j")?.sections == SectionCounts(total: 2, queued: 0, running: 0, done: 2, failed: 0)
+        )
+        let finalize = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        #expect(finalize.kind == .finalize)
+        #expect(try await store.sectionResults(jobID: "j").map(\.section) == [2, 3])
+        let outputs = [OutputRecord(name: "002 - X.wav", size: 10, sha256: "00")]
+        #expect(
+            try await store.complete(
+                finalize, outcome: .finalized(outputs: outputs, audioSeconds: 3, failedSections: 0), now: now))
+        let job = try #require(try await store.job(id: "j"))
+        #expect(job.state == .succeeded)
+        #expect(job.outputs == outputs)
+        #expect(job.audioSeconds == 3)
+        #expect(job.expires != nil)
+        let events = try await store.events(jobID: "j", after: 0, limit: 100)
+        #expect(events.map(\.type) == ["state", "state", "planned", "section", "section", "state"])
+        #expect(events.map(\.id) == events.map(\.id).sorted())
+        #expect(try await store.events(jobID: "j", after: events[2].id, limit: 100).count == 3)
+    }
+
+    @Test func anExpiredLeaseRequeuesTheTaskAndTheLateWriteIsIgnored() async throws {
+        defer { folder.remove() }
+        _ = try await store.createJob(NewJob(id: "j", book: book, options: JobOptions()), now: now)
+        let first = try #require(try await store.claim(owner: "dead", lease: 10, now: now))
+        // Still held: nothing to reap, and nobody else can take it.
+        #expect(try await store.reapExpiredLeases(now: now.addingTimeInterval(5)) == 0)
+        #expect(try await store.claim(owner: "other", lease: 10, now: now.addingTimeInterval(5)) == nil)
+        #expect(try await store.reapExpiredLeases(now: now.addingTimeInterval(11)) == 1)
+        let second = try #require(try await store.claim(owner: "alive", lease: 10, now: now.addingTimeInterval(12)))
+        #expect(second.attempt == 2)
+        // The dead worker wakes up: its heartbeat and its result are refused.
+        #expect(!(try await store.heartbeat(first, lease: 10, now: now.addingTimeInterval(13))))
+        #expect(!(try await store.complete(first, outcome: .planned(plan([1])), now: now.addingTimeInterval(13))))
+        #expect(try await store.heartbeat(second, lease: 10, now: now.addingTimeInterval(13)))
+        #expect(try await store.complete(second, outcome: .planned(plan([7])), now: now.addingTimeInterval(14)))
+        let section = try #require(try await store.claim(owner: "alive", lease: 10, now: now.addingTimeInterval(15)))
+        #expect(section.section == 7)
+    }
+
+    @Test func aTaskFailsForGoodAfterThreeAttempts() async throws {
+        defer { folder.remove() }
+        _ = try await store.createJob(NewJob(id: "j", book: book, options: JobOptions()), now: now)
+        var time = now
+        for attempt in 1...3 {
+            let task = try #require(try await store.claim(owner: "w\(attempt)", lease: 1, now: time))
+            #expect(task.attempt == attempt)
+            time.addTimeInterval(2)
+            #expect(try await store.reapExpiredLeases(now: time) == 1)
+        }
+        #expect(try await store.claim(owner: "w4", lease: 1, now: time) == nil)
+        let job = try #require(try await store.job(id: "j"))
+        #expect(job.state == .failed)
+        #expect(job.error?.contains("lease expired") == true)
+    }
+
+    @Test func aFailedSectionStillFinalizesAndFailsTheJob() async throws {
+        defer { folder.remove() }
+        _ = try await store.createJob(NewJob(id: "j", book: book, options: JobOptions()), now: now)
+        let planTask = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        _ = try await store.complete(planTask, outcome: .planned(plan([1])), now: now)
+        let section = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        _ = try await store.complete(section, outcome: .failed(message: "the engine refused", retry: false), now: now)
+        #expect(try await store.job(id: "j")?.sections.failed == 1)
+        let finalize = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        #expect(finalize.kind == .finalize)
+        _ = try await store.complete(
+            finalize, outcome: .finalized(outputs: [], audioSeconds: 0, failedSections: 1), now: now)
+        #expect(try await store.job(id: "j")?.state == .failed)
+    }
+
+    @Test func cancellingStopsQueuedAndRunningTasks() async throws {
+        defer { folder.remove() }
+        _ = try await store.createJob(NewJob(id: "j", book: book, options: JobOptions()), now: now)
+        let planTask = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        _ = try await store.complete(planTask, outcome: .planned(plan([1, 2])), now: now)
+        let running = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        let job = try #require(try await store.cancelJob(id: "j", now: now))
+        #expect(job.state == .cancelled)
+        #expect(!(try await store.heartbeat(running, lease: 30, now: now)))
+        #expect(try await store.claim(owner: "w", lease: 30, now: now) == nil)
+        // A cancelled job stays cancelled.
+        _ = try await store.complete(running, outcome: .failed(message: "cancelled", retry: true), now: now)
+        #expect(try await store.job(id: "j")?.state == .cancelled)
+        #expect(try await store.cancelJob(id: "nope", now: now) == nil)
+    }
+
+    @Test func jobsSurviveReopeningTheDatabase() async throws {
+        defer { folder.remove() }
+        _ = try await store.createJob(NewJob(id: "j", book: book, options: JobOptions(chapters: [3, 1])), now: now)
+        let reopened = try SQLiteJobStore(path: folder.path + "/jobs.sqlite")
+        let job = try #require(try await reopened.job(id: "j"))
+        #expect(job.options.chapters == [1, 3])
+        #expect(try await reopened.claim(owner: "w", lease: 30, now: now)?.kind == .plan)
+    }
+
+    @Test func aTokenHasLimitsOnQueuedAndRunningJobs() async throws {
+        defer { folder.remove() }
+        let token = Token(name: "alice", maxRunning: 1, maxQueued: 2)
+        try await store.addToken(token, secretSHA256: TokenSecret.sha256("secret"), now: now)
+        #expect(try await store.token(secretSHA256: TokenSecret.sha256("secret")) == token)
+        #expect(try await store.token(secretSHA256: TokenSecret.sha256("other")) == nil)
+        await #expect(throws: JobStoreError.tokenExists("alice")) {
+            try await store.addToken(token, secretSHA256: TokenSecret.sha256("again"), now: now)
+        }
+        _ = try await store.createJob(NewJob(id: "a1", book: book, options: JobOptions(), owner: token), now: now)
+        _ = try await store.createJob(NewJob(id: "a2", book: book, options: JobOptions(), owner: token), now: now)
+        await #expect(throws: JobStoreError.tooManyQueued(limit: 2)) {
+            _ = try await store.createJob(NewJob(id: "a3", book: book, options: JobOptions(), owner: token), now: now)
+        }
+        // Another owner's queue is its own.
+        _ = try await store.createJob(NewJob(id: "b1", book: book, options: JobOptions()), now: now)
+        #expect(try await store.jobs(limit: 10, owner: "alice").map(\.id).sorted() == ["a1", "a2"])
+        #expect(try await store.jobs(limit: 10, owner: nil).count == 3)
+        // One running job at a time for alice: her second plan waits, b1's does not.
+        let first = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        #expect(first.jobID == "a1")
+        let second = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        #expect(second.jobID == "b1")
+        #expect(try await store.claim(owner: "w", lease: 30, now: now) == nil)
+        // A job started: a third may be queued again.
+        _ = try await store.createJob(NewJob(id: "a3", book: book, options: JobOptions(), owner: token), now: now)
+        // The same id or key from another token is not its job.
+        await #expect(throws: JobStoreError.self) {
+            _ = try await store.createJob(NewJob(id: "a1", book: book, options: JobOptions()), now: now)
+        }
+    }
+
+    @Test func finishedJobsExpire() async throws {
+        defer { folder.remove() }
+        let store = try SQLiteJobStore(path: folder.path + "/expiry.sqlite", outputLifetime: 60)
+        _ = try await store.addBook(sha256: book, size: 1)
+        _ = try await store.createJob(NewJob(id: "old", book: book, options: JobOptions()), now: now)
+        _ = try await store.createJob(NewJob(id: "live", book: book, options: JobOptions()), now: now)
+        _ = try await store.cancelJob(id: "old", now: now)
+        let job = try #require(try await store.job(id: "old"))
+        #expect(job.expires == now.addingTimeInterval(60))
+        #expect(try await store.expiredJobs(now: now.addingTimeInterval(59)).isEmpty)
+        // A job that has not finished never expires.
+        #expect(try await store.expiredJobs(now: now.addingTimeInterval(3600)) == ["old"])
+    }
+}
