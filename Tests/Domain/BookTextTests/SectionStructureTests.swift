@@ -376,6 +376,18 @@ import Testing
         #expect(blocks.contains { $0.text.contains("The keeper waves") })
     }
 
+    @Test func aScannedPageLabelIsNoPicturePage() throws {
+        // A scan's label as alt text ("leaf 0002") says nothing a listener needs.
+        let book = MemoryBook(
+            spine: [
+                ("leaf1.xhtml", "<div><img src='l1.png' alt='leaf 0002'/></div>"),
+                ("text.xhtml", "<h1>The Tale</h1>\(prose(300))"),
+            ],
+            toc: [entry("Leaf", "leaf1.xhtml"), entry("The Tale", "text.xhtml")])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.included) == [false, true])
+    }
+
     @Test func aTitleOverNumberedPiecesNamesOneWork() throws {
         // A poem in numbered parts: its title stands alone, then "I" and "II".
         let book = MemoryBook(

@@ -596,6 +596,9 @@ struct SectionBuilder {
         return out
     }
 
+    /// The fewest words of image descriptions that make a page of pictures worth reading: a sentence.
+    static let shortestPictureText = 8
+
     /// The most text a divider holds: a part's number and name ("Part Two: The Trial", "II").
     static let longestDivider = 20
 
@@ -651,8 +654,12 @@ struct SectionBuilder {
             var c = d.classification
             // A notes section's text is its notes (read when it is asked for): count them.
             if c.kind == .notes { f.words = range.reduce(0) { $0 + (!$1.1.isOmitted ? $1.1.words : 0) } }
-            // A page that is only pictures the author described is read as their descriptions.
-            if f.words == 0 { f.words = range.reduce(0) { $0 + $1.1.imageWords } }
+            // A page that is only pictures the author described is read as their descriptions, when
+            // they say something: a scan's label ("leaf 0002") or a cover's title is no page of a story.
+            if f.words == 0 {
+                let described = range.reduce(0) { $0 + $1.1.imageWords }
+                if described >= Self.shortestPictureText { f.words = described }
+            }
             if c.role != .body {
                 // Position decides front or back for kinds that can be either.
                 if let firstBody = bodyIndices.first, i < firstBody {
