@@ -2,45 +2,19 @@ import BookText
 import EPUBReader
 import Foundation
 
-/// The shape of `--list --json`: a contract other tools read. Fields may be added, never removed
-/// or renamed.
-struct ListDocument: Encodable {
-    var title: String
-    var authors: [String]
-    var language: String?
-    var identifier: String?
-    var publisher: String?
-    var date: String?
-    var epubVersion: String
-    var tocSource: String
-    var sections: [BookSection]
-    var warnings: [String]
-    /// Words in the sections read (`included`), and in the sections skipped.
-    var readWords: Int
-    var skippedWords: Int
-}
-
 /// Renders a book's section index for people (aligned columns) or for programs (JSON).
 struct ListRenderer {
     var style: TerminalStyle
     var verbose: Bool
 
-    static func document(for loaded: LoadedBook) -> ListDocument {
-        let metadata = loaded.book.package.metadata
-        let totals = ReadingTotals(sections: loaded.sections)
-        return ListDocument(
-            title: loaded.displayTitle, authors: metadata.authors, language: metadata.languages.first,
-            identifier: metadata.identifier, publisher: metadata.publisher, date: metadata.date,
-            epubVersion: loaded.book.package.version, tocSource: loaded.book.package.tocSource.rawValue,
-            sections: loaded.sections, warnings: loaded.warnings.map(\.description), readWords: totals.readWords,
-            skippedWords: totals.skippedWords)
+    static func document(for loaded: LoadedBook) -> SectionListing {
+        SectionListing(
+            package: loaded.book.package, title: loaded.displayTitle, sections: loaded.sections,
+            warnings: loaded.warnings)
     }
 
     static func json(for loaded: LoadedBook) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(document(for: loaded))
-        return String(decoding: data, as: UTF8.self) + "\n"
+        String(decoding: try document(for: loaded).json(), as: UTF8.self) + "\n"
     }
 
     /// The human index: a header with the clean title and authors, then one aligned row per section.

@@ -24,16 +24,10 @@ package enum ConversionAdapter {
         let warnings =
             (book.package.warnings + book.lookupWarnings + index.warnings
             + (mismatch.map { [$0.warning] } ?? [])).filter { seen.insert($0).inserted }
-        let metadata = book.package.metadata
-        let totals = ReadingTotals(sections: index.sections)
-        let document = ListDocument(
-            title: displayTitle(book, name: displayName), authors: metadata.authors, language: metadata.languages.first,
-            identifier: metadata.identifier, publisher: metadata.publisher, date: metadata.date,
-            epubVersion: book.package.version, tocSource: book.package.tocSource.rawValue, sections: index.sections,
-            warnings: warnings.map(\.description), readWords: totals.readWords, skippedWords: totals.skippedWords)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(document)
+        return try SectionListing(
+            package: book.package, title: displayTitle(book, name: displayName), sections: index.sections,
+            warnings: warnings
+        ).json()
     }
 
     /// Reads and indexes the book once, and decides what every task of the job uses.
@@ -218,22 +212,6 @@ package enum ConversionAdapter {
         if let title = book.package.metadata.title, !title.isEmpty { return title }
         return "\(name) (no title in the book)"
     }
-}
-
-/// The shape of `--list --json` (the CLI's `ListDocument`): fields may be added, never removed or renamed.
-private struct ListDocument: Encodable {
-    var title: String
-    var authors: [String]
-    var language: String?
-    var identifier: String?
-    var publisher: String?
-    var date: String?
-    var epubVersion: String
-    var tocSource: String
-    var sections: [BookSection]
-    var warnings: [String]
-    var readWords: Int
-    var skippedWords: Int
 }
 
 /// Books a process has read and indexed, so the sections of a job do not index the book each time.

@@ -1,0 +1,51 @@
+public import EPUBReader
+public import Foundation
+
+/// The shape of `epub2audio BOOK --list --json` and of the service's `GET /v1/books/{sha256}`: a
+/// contract other tools read. Fields may be added, never removed or renamed.
+///
+/// One type for both front ends, so the two documents cannot drift apart.
+public struct SectionListing: Encodable, Sendable {
+    public var title: String
+    public var authors: [String]
+    public var language: String?
+    public var identifier: String?
+    public var publisher: String?
+    public var date: String?
+    public var epubVersion: String
+    /// Where the sections came from: `nav`, `ncx` or `none` (`TOCSource`).
+    public var tocSource: String
+    /// In reading order; `included` is the final decision (classifier, `--include`, `--chapters`).
+    public var sections: [BookSection]
+    /// Everything worked around while reading and cutting, each once, in order.
+    public var warnings: [String]
+    /// Words in the sections read (`included`), and in the sections skipped.
+    public var readWords: Int
+    public var skippedWords: Int
+
+    /// The listing of `package` cut into `sections`; `title` is the title to show (the metadata's,
+    /// or a name for a book without one). The word totals follow the sections' `included` flags.
+    public init(package: EPUBPackage, title: String, sections: [BookSection], warnings: [EPUBWarning]) {
+        let metadata = package.metadata
+        let totals = ReadingTotals(sections: sections)
+        self.title = title
+        authors = metadata.authors
+        language = metadata.languages.first
+        identifier = metadata.identifier
+        publisher = metadata.publisher
+        date = metadata.date
+        epubVersion = package.version
+        tocSource = package.tocSource.rawValue
+        self.sections = sections
+        self.warnings = warnings.map(\.description)
+        readWords = totals.readWords
+        skippedWords = totals.skippedWords
+    }
+
+    /// The JSON document: pretty-printed, keys sorted, slashes as written.
+    public func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+}
