@@ -1,5 +1,6 @@
 import Contracts
 import EPUBReader
+import Markup
 import Testing
 
 @testable import BookText
@@ -200,6 +201,36 @@ import Testing
         let math = "<math><msup><mi>x</mi><mn>2</mn></msup><mo>=</mo><mfrac><mn>1</mn><mn>4</mn></mfrac></math>"
         #expect(try text("<p xml:lang='fr'>Soit \(math).</p>") == ["Soit x au carré égale 1 sur 4."])
         #expect(try text("<p xml:lang='de'>Sei \(math).</p>") == ["Sei x Quadrat gleich 1 durch 4."])
+    }
+
+    /// A content document without a language of its own follows the book's only when its text agrees.
+    @Test func aDocumentWithoutALanguagePlainlyInAnotherIsReadInThat() throws {
+        let german =
+            "Der Wärter stieg in der Dämmerung die schmale Treppe hinauf und zündete die große Lampe an. "
+            + "Der Wind wehte über das Meer, und die Möwen schrien laut über dem alten Leuchtturm. "
+            + "Im Winter war es sehr kalt, aber er hat das Licht nie ausgehen lassen, und die Schiffe fuhren sicher."
+        let english = "The keeper climbed the narrow stair at dusk and lit the great lamp for the ships."
+        let book = MemoryBook(
+            spine: [
+                ("one.xhtml", "<h1>One</h1><p>\(english) \(english) \(english)</p>"),
+                ("zwei.xhtml", "<h1>Kapitel IV</h1><p>\(german)</p><p>\(german)</p>"),
+            ],
+            toc: [entry("One", "one.xhtml"), entry("Kapitel IV", "zwei.xhtml")], language: "en",
+            documentLanguage: nil)
+        let sections = try SectionIndexer.index(book).sections
+        let first = try SpokenTextExtractor.blocks(for: sections[0], in: book)
+        let second = try SpokenTextExtractor.blocks(for: sections[1], in: book)
+        #expect(first.allSatisfy { $0.language == nil }, "English text in an English book: the book's voice")
+        #expect(second.allSatisfy { $0.language == "de" }, "\(second.map(\.language))")
+        // Too short to tell: the book's language.
+        #expect(
+            SpokenTextExtractor.inferredLanguage(
+                of: DocumentFlattener.flatten(
+                    try MarkupParser.parseXHTML(
+                        Array("<html xmlns='http://www.w3.org/1999/xhtml'><body><p>Guten Tag.</p></body></html>".utf8),
+                        documentName: "x"
+                    ).root,
+                    documentPath: "x"), bookLanguage: "en") == nil)
     }
 
     @Test func placeholderAltTextIsNeverSpoken() throws {

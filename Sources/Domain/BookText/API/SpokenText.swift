@@ -112,8 +112,11 @@ public enum SpokenTextExtractor {
         while s < package.spine.count, s <= section.end.spineIndex {
             let from = s == section.start.spineIndex ? section.start.blockIndex : 0
             if s == section.end.spineIndex, section.end.blockIndex == 0 { break }
-            let doc = try cache.flat(spineIndex: s)
+            var doc = try cache.flat(spineIndex: s)
             let to = s == section.end.spineIndex ? min(section.end.blockIndex, doc.blocks.count) : doc.blocks.count
+            if from < to, let inferred = Self.inferredLanguage(of: doc, bookLanguage: bookLanguage) {
+                for k in doc.blocks.indices where doc.blocks[k].language == nil { doc.blocks[k].language = inferred }
+            }
             if from < to {
                 for k in from..<to {
                     let b = doc.blocks[k]
@@ -188,6 +191,34 @@ public enum SpokenTextExtractor {
     }
 
     /// The text to speak for one raw block under the options (none, one or several blocks).
+    /// Words of a content document's text the language check reads, and the fewest it decides on.
+    static let languageSampleWords = 400
+    static let fewestWordsForLanguage = 100
+    /// How sure the detector must be (`DetectedLanguage.confidence`) before one document's text
+    /// overrides the book's language: more than for the whole book, since a document is a small
+    /// sample (dialect verse can look like another language's stop words).
+    static let documentLanguageConfidence = 0.85
+
+    /// The language of a content document that declares none, when its text plainly contradicts the
+    /// language the book is read in (`LanguageDetector.contradicts`): the German chapter of an English
+    /// book written without `xml:lang`. Nil otherwise: a document that declares its language, or whose
+    /// text agrees or is too short to tell, follows the book.
+    static func inferredLanguage(of doc: FlatDocument, bookLanguage: String?) -> String? {
+        guard doc.language == nil, let bookLanguage, !bookLanguage.isEmpty else { return nil }
+        var text = ""
+        var words = 0
+        for block in doc.blocks where block.noteID == nil && block.language == nil && !block.text.isEmpty {
+            text += block.text + "\n"
+            words += block.words
+            if words >= languageSampleWords { break }
+        }
+        guard words >= fewestWordsForLanguage, let detected = LanguageDetector.detect(text),
+            detected.confidence >= documentLanguageConfidence,
+            LanguageDetector.contradicts(declared: bookLanguage, detected: detected)
+        else { return nil }
+        return detected.language
+    }
+
     static func spoken(_ b: RawBlock, source: SourcePosition, options: SpokenTextOptions, language: String?)
         -> [SpokenBlock]
     {
