@@ -6,12 +6,19 @@ public import Foundation
 ///
 /// One type for both front ends, so the two documents cannot drift apart.
 public struct SectionListing: Encodable, Sendable {
+    /// The title to show: the metadata's, or a name for a book without one.
     public var title: String
+    /// `dc:creator`s, in the book's order.
     public var authors: [String]
+    /// The first `dc:language`.
     public var language: String?
+    /// The package's unique identifier.
     public var identifier: String?
+    /// `dc:publisher`.
     public var publisher: String?
+    /// `dc:date` as written.
     public var date: String?
+    /// The package document's `version` (`2.0`, `3.0`).
     public var epubVersion: String
     /// Where the sections came from: `nav`, `ncx` or `none` (`TOCSource`).
     public var tocSource: String
@@ -21,6 +28,7 @@ public struct SectionListing: Encodable, Sendable {
     public var warnings: [String]
     /// Words in the sections read (`included`), and in the sections skipped.
     public var readWords: Int
+    /// Words in the sections not read.
     public var skippedWords: Int
 
     /// The listing of `package` cut into `sections`; `title` is the title to show (the metadata's,

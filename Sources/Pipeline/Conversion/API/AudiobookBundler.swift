@@ -29,7 +29,9 @@ public enum BundleFormat: String, Hashable, Sendable, Codable, CaseIterable {
 
 /// The tags of a bundle, from the book's metadata.
 public struct AudiobookMetadata: Hashable, Sendable {
+    /// The book's title (title and album tags).
     public var title: String
+    /// The authors (artist and album-artist tags), in the book's order.
     public var authors: [String]
     /// `dc:date` as written in the book (players show its year).
     public var date: String?
@@ -39,6 +41,7 @@ public struct AudiobookMetadata: Hashable, Sendable {
     /// where audiobook players look for a narrator.
     public var narrator: String?
 
+    /// Tags with the given values; the absent ones are not written.
     public init(
         title: String, authors: [String] = [], date: String? = nil, description: String? = nil,
         narrator: String? = nil
@@ -64,6 +67,7 @@ extension AudiobookMetadata {
 
 /// The cover picture attached to a bundle: JPEG or PNG bytes, copied as they are.
 public struct AudiobookCover: Hashable, Sendable {
+    /// The image file's bytes.
     public var data: [UInt8]
     /// `jpg` or `png`, from the bytes' signature.
     public var fileExtension: String
@@ -165,13 +169,16 @@ extension AudiobookCover {
 
 /// One chapter of a bundle: a section file and where its first frame lands in the whole.
 public struct AudiobookChapter: Hashable, Sendable {
+    /// The chapter title, as `--list` shows the section.
     public var title: String
     /// The section's file name inside the output folder.
     public var file: String
     /// Frames of all the sections before this one.
     public var startFrame: Int
+    /// The section's length in frames (from the manifest).
     public var frames: Int
 
+    /// A chapter for the section file `file`, starting `startFrame` frames into the bundle.
     public init(title: String, file: String, startFrame: Int, frames: Int) {
         self.title = title
         self.file = file
@@ -186,6 +193,7 @@ public struct BundleResult: Hashable, Sendable {
     public var path: String
     /// False when the bundle was already up to date (no section changed) and was left alone.
     public var rebuilt: Bool
+    /// How many chapters the bundle holds (one per section).
     public var chapters: Int
     /// What the bundle lacks that a reader might expect (more chapters than a chapter list holds).
     public var warnings: [String] = []
@@ -193,9 +201,12 @@ public struct BundleResult: Hashable, Sendable {
 
 /// How far `AudiobookBundler.bundle` has got: seconds of audio encoded out of the whole.
 public struct BundleProgress: Hashable, Sendable {
+    /// Seconds of audio ffmpeg has encoded so far.
     public var audioSeconds: Double
+    /// Seconds of audio in the whole bundle.
     public var totalSeconds: Double
 
+    /// Progress of `audioSeconds` out of `totalSeconds`.
     public init(audioSeconds: Double, totalSeconds: Double) {
         self.audioSeconds = audioSeconds
         self.totalSeconds = totalSeconds
@@ -238,10 +249,12 @@ public struct AudiobookBundler: Sendable {
     /// Nero `chpl` counts chapters in one byte.
     public static let maxNeroChapters = 255
 
+    /// The container and codec of the bundle.
     public var format: BundleFormat
     /// Path of the ffmpeg executable (see `locateFFmpeg`).
     public var ffmpegPath: String
 
+    /// A bundler writing `format` with the ffmpeg at `ffmpegPath`.
     public init(format: BundleFormat, ffmpegPath: String) {
         self.format = format
         self.ffmpegPath = ffmpegPath
