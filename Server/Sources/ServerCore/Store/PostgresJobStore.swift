@@ -93,7 +93,8 @@ package final class PostgresJobStore: JobStore {
         try await client.withConnection { connection in
             try await connection.query("BEGIN", logger: logger)
             do {
-                try await connection.query("SELECT pg_advisory_xact_lock(hashtext('epub2audio-schema'))", logger: logger)
+                try await connection.query(
+                    "SELECT pg_advisory_xact_lock(hashtext('epub2audio-schema'))", logger: logger)
                 for statement in statements {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
@@ -547,7 +548,9 @@ package final class PostgresJobStore: JobStore {
 
     // MARK: Helpers (inside a transaction)
 
-    private static func first<T: PostgresDecodable & Sendable>(_ rows: PostgresRowSequence, as type: T.Type) async throws -> T? {
+    private static func first<T: PostgresDecodable & Sendable>(_ rows: PostgresRowSequence, as type: T.Type)
+        async throws -> T?
+    {
         for try await value in rows.decode(T.self) { return value }
         return nil
     }
