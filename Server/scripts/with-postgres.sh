@@ -38,7 +38,7 @@ stop() {
 }
 trap stop EXIT
 
-"${run_as[@]}" "$bin/initdb" -D "$dir/data" -A trust -U "$user" --no-sync >"$dir/initdb.log" 2>&1 || {
+"${run_as[@]}" "$bin/initdb" -D "$dir/data" -A trust -U "$user" --no-sync --locale=C -E UTF8 >"$dir/initdb.log" 2>&1 || {
     cat "$dir/initdb.log" >&2
     exit 1
 }
