@@ -132,6 +132,40 @@ import Testing
         #expect(try await store.events(jobID: "j", after: events[2].id, limit: 100).count == 3)
     }
 
+    @Test(arguments: StoreKind.available) func sectionsCompletedAtOnceQueueOneFinalize(_ kind: StoreKind)
+        async throws
+    {
+        defer { folder.remove() }
+        let store = try await open(kind)
+        _ = try await store.createJob(NewJob(id: "j", book: book, options: JobOptions()), now: now)
+        let planTask = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        _ = try await store.complete(planTask, outcome: .planned(plan(Array(1...12))), now: now)
+        var sections: [ClaimedTask] = []
+        for index in 0..<12 {
+            sections.append(try #require(try await store.claim(owner: "w\(index)", lease: 30, now: now)))
+        }
+        // Every worker finishes at the same moment: the last one to commit still queues the finalize task.
+        let accepted = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for task in sections {
+                group.addTask {
+                    let result = SectionResult(
+                        section: task.section, directory: "work/\(task.section)-1", file: "\(task.section).wav",
+                        durationSeconds: 1)
+                    return try await store.complete(task, outcome: .sectionDone(result), now: now)
+                }
+            }
+            var all: [Bool] = []
+            for try await value in group { all.append(value) }
+            return all
+        }
+        #expect(accepted == Array(repeating: true, count: 12))
+        #expect(try await store.job(id: "j")?.sections.done == 12)
+        let finalize = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        #expect(finalize.kind == .finalize)
+        #expect(try await store.claim(owner: "w", lease: 30, now: now) == nil)
+        #expect(try await store.sectionResults(jobID: "j").map(\.section) == Array(1...12))
+    }
+
     @Test(arguments: StoreKind.available) func anExpiredLeaseRequeuesTheTaskAndTheLateWriteIsIgnored(_ kind: StoreKind)
         async throws
     {
