@@ -8,7 +8,7 @@ STRICT_FLAGS := -Xswiftc -warnings-as-errors --explicit-target-dependency-import
 LINT_PATHS := Package.swift Sources Tests Fuzz/Package.swift Fuzz/Sources Server/Package.swift Server/Sources Server/Tests
 # System packages the build and the tests need (Debian 12 names). ffmpeg is optional at run time
 # (only `--bundle` needs it) but installed here so the tests of the bundle run, in CI too.
-APT_PACKAGES := libxml2-dev libzip-dev libespeak-ng-dev libsndfile1-dev libsoxr-dev espeak-ng-data pkg-config zip ffmpeg
+APT_PACKAGES := libxml2-dev libzip-dev libespeak-ng-dev libsndfile1-dev libsoxr-dev espeak-ng-data pkg-config zip ffmpeg postgresql
 # Extra packages only `make bench` needs (the raw engine and the usual alternative for text extraction).
 BENCH_PACKAGES := espeak-ng pandoc time
 SAMPLE := samples/the-lighthouse-keepers-daughter.epub

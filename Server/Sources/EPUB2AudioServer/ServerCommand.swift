@@ -22,6 +22,11 @@ struct CommonOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Folder for the database, the books and the outputs.", valueName: "DIR"))
     var data: String
 
+    @Option(
+        help: ArgumentHelp(
+            "A shared PostgreSQL job store instead of DIR's SQLite one.", valueName: "postgres://USER@HOST:PORT/DB"))
+    var db: String?
+
     @Option(help: ArgumentHelp("Sections made at once by this process (default: cores).", valueName: "N"))
     var slots: Int?
 
@@ -37,9 +42,9 @@ struct CommonOptions: ParsableArguments {
         guard lease >= 1 else { throw ValidationError("--lease must be at least 1 second") }
     }
 
-    func services(logger: Logger) throws -> ServiceContext {
+    func services(logger: Logger) async throws -> ServiceContext {
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-        let store = try SQLiteJobStore(path: data + "/jobs.sqlite", outputLifetime: keepDays * 24 * 3600)
+        let store = try await openJobStore(db: db, data: data, outputLifetime: keepDays * 24 * 3600, logger: logger)
         let blobs = try DiskBlobStore(root: data)
         var worker = WorkerConfiguration(
             executable: Self.executablePath, arguments: [SectionWorker.configuration.commandName ?? "section-worker"],
@@ -81,7 +86,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "epub2audio-server")
         logger.logLevel = .info
-        let context = try common.services(logger: logger)
+        let context = try await common.services(logger: logger)
         let address = ListenAddress(listen)!
         let app = try ServerApplication.build(
             context: context, host: address.host, port: address.port,
@@ -99,7 +104,7 @@ struct Worker: AsyncParsableCommand {
 
     func run() async throws {
         let logger = Logger(label: "epub2audio-worker")
-        let context = try common.services(logger: logger)
+        let context = try await common.services(logger: logger)
         try await ServerApplication.runWorkers(context: context, logger: logger)
     }
 }
@@ -117,6 +122,12 @@ struct TokenCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("Folder for the database, the books and the outputs.", valueName: "DIR"))
         var data: String
 
+        @Option(
+            help: ArgumentHelp(
+                "A shared PostgreSQL job store instead of DIR's SQLite one.", valueName: "postgres://USER@HOST:PORT/DB")
+        )
+        var db: String?
+
         @Option(help: "A name for the token (its jobs are listed under it).")
         var name: String
 
@@ -133,7 +144,7 @@ struct TokenCommand: AsyncParsableCommand {
 
         func run() async throws {
             try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-            let store = try SQLiteJobStore(path: data + "/jobs.sqlite")
+            let store = try await openJobStore(db: db, data: data, logger: Logger(label: "epub2audio-token"))
             let secret = TokenSecret.generate()
             try await store.addToken(
                 Token(name: name, maxRunning: maxRunning, maxQueued: maxQueued),

@@ -3,25 +3,34 @@ import Testing
 
 @testable import ServerCore
 
-/// The SQLite store's queue semantics: exclusive claims, leases, attempts, late writes, idempotency.
+/// The stores' queue semantics: exclusive claims, leases, attempts, late writes, idempotency. Each
+/// test runs against SQLite and, when `EPUB2AUDIO_TEST_POSTGRES_URL` names a server
+/// (scripts/with-postgres.sh), against PostgreSQL.
 @Suite struct JobStoreTests {
     let folder: TemporaryFolder
-    let store: SQLiteJobStore
     let book = String(repeating: "ab", count: 32)
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    init() async throws {
+    init() throws {
         folder = try TemporaryFolder()
-        store = try SQLiteJobStore(path: folder.path + "/jobs.sqlite")
+    }
+
+    /// The test's store, with the book stored.
+    func open(_ kind: StoreKind) async throws -> any JobStore {
+        let store = try await kind.open(folder: folder, name: "jobs")
         _ = try await store.addBook(sha256: book, size: 10)
+        return store
     }
 
     func plan(_ sections: [Int]) -> JobPlan {
         JobPlan(voice: "gmw/en", sourceOptions: [:], sections: sections, displayTitle: "Book")
     }
 
-    @Test func sameBodyGivesTheSameJobAndAnotherBodyConflicts() async throws {
+    @Test(arguments: StoreKind.available) func sameBodyGivesTheSameJobAndAnotherBodyConflicts(_ kind: StoreKind)
+        async throws
+    {
         defer { folder.remove() }
+        let store = try await open(kind)
         let first = try await store.createJob(NewJob(id: "job-1", book: book, options: JobOptions()), now: now)
         #expect(first.created)
         #expect(first.job.state == .queued)
@@ -36,8 +45,9 @@ import Testing
         }
     }
 
-    @Test func idempotencyKeyNamesOneJob() async throws {
+    @Test(arguments: StoreKind.available) func idempotencyKeyNamesOneJob(_ kind: StoreKind) async throws {
         defer { folder.remove() }
+        let store = try await open(kind)
         let first = try await store.createJob(
             NewJob(id: "a", book: book, options: JobOptions(), idempotencyKey: "key-1"), now: now)
         let second = try await store.createJob(
@@ -51,16 +61,18 @@ import Testing
         #expect(try await store.jobs(limit: 10, owner: nil).count == 1)
     }
 
-    @Test func aJobNeedsAStoredBook() async throws {
+    @Test(arguments: StoreKind.available) func aJobNeedsAStoredBook(_ kind: StoreKind) async throws {
         defer { folder.remove() }
+        let store = try await open(kind)
         await #expect(throws: JobStoreError.bookNotFound(String(repeating: "0", count: 64))) {
             _ = try await store.createJob(
                 NewJob(id: "x", book: String(repeating: "0", count: 64), options: JobOptions()), now: now)
         }
     }
 
-    @Test func twoClaimersNeverGetTheSameTask() async throws {
+    @Test(arguments: StoreKind.available) func twoClaimersNeverGetTheSameTask(_ kind: StoreKind) async throws {
         defer { folder.remove() }
+        let store = try await open(kind)
         for index in 0..<10 {
             _ = try await store.createJob(NewJob(id: "job-\(index)", book: book, options: JobOptions()), now: now)
         }
@@ -78,8 +90,9 @@ import Testing
         #expect(try await store.claim(owner: "late", lease: 30, now: now) == nil)
     }
 
-    @Test func aJobRunsPlanSectionsThenFinalize() async throws {
+    @Test(arguments: StoreKind.available) func aJobRunsPlanSectionsThenFinalize(_ kind: StoreKind) async throws {
         defer { folder.remove() }
+        let store = try await open(kind)
         _ = try await store.createJob(NewJob(id: "j", book: book, options: JobOptions()), now: now)
         let planTask = try #require(try await store.claim(owner: "w", lease: 30, now: now))
         #expect(planTask.kind == .plan)
@@ -119,8 +132,45 @@ import Testing
         #expect(try await store.events(jobID: "j", after: events[2].id, limit: 100).count == 3)
     }
 
-    @Test func anExpiredLeaseRequeuesTheTaskAndTheLateWriteIsIgnored() async throws {
+    @Test(arguments: StoreKind.available) func sectionsCompletedAtOnceQueueOneFinalize(_ kind: StoreKind)
+        async throws
+    {
         defer { folder.remove() }
+        let store = try await open(kind)
+        _ = try await store.createJob(NewJob(id: "j", book: book, options: JobOptions()), now: now)
+        let planTask = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        _ = try await store.complete(planTask, outcome: .planned(plan(Array(1...12))), now: now)
+        var sections: [ClaimedTask] = []
+        for index in 0..<12 {
+            sections.append(try #require(try await store.claim(owner: "w\(index)", lease: 30, now: now)))
+        }
+        // Every worker finishes at the same moment: the last one to commit still queues the finalize task.
+        let accepted = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for task in sections {
+                group.addTask {
+                    let result = SectionResult(
+                        section: task.section, directory: "work/\(task.section)-1", file: "\(task.section).wav",
+                        durationSeconds: 1)
+                    return try await store.complete(task, outcome: .sectionDone(result), now: now)
+                }
+            }
+            var all: [Bool] = []
+            for try await value in group { all.append(value) }
+            return all
+        }
+        #expect(accepted == Array(repeating: true, count: 12))
+        #expect(try await store.job(id: "j")?.sections.done == 12)
+        let finalize = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        #expect(finalize.kind == .finalize)
+        #expect(try await store.claim(owner: "w", lease: 30, now: now) == nil)
+        #expect(try await store.sectionResults(jobID: "j").map(\.section) == Array(1...12))
+    }
+
+    @Test(arguments: StoreKind.available) func anExpiredLeaseRequeuesTheTaskAndTheLateWriteIsIgnored(_ kind: StoreKind)
+        async throws
+    {
+        defer { folder.remove() }
+        let store = try await open(kind)
         _ = try await store.createJob(NewJob(id: "j", book: book, options: JobOptions()), now: now)
         let first = try #require(try await store.claim(owner: "dead", lease: 10, now: now))
         // Still held: nothing to reap, and nobody else can take it.
@@ -138,8 +188,9 @@ import Testing
         #expect(section.section == 7)
     }
 
-    @Test func aTaskFailsForGoodAfterThreeAttempts() async throws {
+    @Test(arguments: StoreKind.available) func aTaskFailsForGoodAfterThreeAttempts(_ kind: StoreKind) async throws {
         defer { folder.remove() }
+        let store = try await open(kind)
         _ = try await store.createJob(NewJob(id: "j", book: book, options: JobOptions()), now: now)
         var time = now
         for attempt in 1...3 {
@@ -154,8 +205,11 @@ import Testing
         #expect(job.error?.contains("lease expired") == true)
     }
 
-    @Test func aFailedSectionStillFinalizesAndFailsTheJob() async throws {
+    @Test(arguments: StoreKind.available) func aFailedSectionStillFinalizesAndFailsTheJob(_ kind: StoreKind)
+        async throws
+    {
         defer { folder.remove() }
+        let store = try await open(kind)
         _ = try await store.createJob(NewJob(id: "j", book: book, options: JobOptions()), now: now)
         let planTask = try #require(try await store.claim(owner: "w", lease: 30, now: now))
         _ = try await store.complete(planTask, outcome: .planned(plan([1])), now: now)
@@ -169,8 +223,9 @@ import Testing
         #expect(try await store.job(id: "j")?.state == .failed)
     }
 
-    @Test func cancellingStopsQueuedAndRunningTasks() async throws {
+    @Test(arguments: StoreKind.available) func cancellingStopsQueuedAndRunningTasks(_ kind: StoreKind) async throws {
         defer { folder.remove() }
+        let store = try await open(kind)
         _ = try await store.createJob(NewJob(id: "j", book: book, options: JobOptions()), now: now)
         let planTask = try #require(try await store.claim(owner: "w", lease: 30, now: now))
         _ = try await store.complete(planTask, outcome: .planned(plan([1, 2])), now: now)
@@ -185,17 +240,19 @@ import Testing
         #expect(try await store.cancelJob(id: "nope", now: now) == nil)
     }
 
-    @Test func jobsSurviveReopeningTheDatabase() async throws {
+    @Test(arguments: StoreKind.available) func jobsSurviveReopeningTheDatabase(_ kind: StoreKind) async throws {
         defer { folder.remove() }
+        let store = try await open(kind)
         _ = try await store.createJob(NewJob(id: "j", book: book, options: JobOptions(chapters: [3, 1])), now: now)
-        let reopened = try SQLiteJobStore(path: folder.path + "/jobs.sqlite")
+        let reopened = try await kind.open(folder: folder, name: "jobs")
         let job = try #require(try await reopened.job(id: "j"))
         #expect(job.options.chapters == [1, 3])
         #expect(try await reopened.claim(owner: "w", lease: 30, now: now)?.kind == .plan)
     }
 
-    @Test func aTokenHasLimitsOnQueuedAndRunningJobs() async throws {
+    @Test(arguments: StoreKind.available) func aTokenHasLimitsOnQueuedAndRunningJobs(_ kind: StoreKind) async throws {
         defer { folder.remove() }
+        let store = try await open(kind)
         let token = Token(name: "alice", maxRunning: 1, maxQueued: 2)
         try await store.addToken(token, secretSHA256: TokenSecret.sha256("secret"), now: now)
         #expect(try await store.token(secretSHA256: TokenSecret.sha256("secret")) == token)
@@ -226,9 +283,9 @@ import Testing
         }
     }
 
-    @Test func finishedJobsExpire() async throws {
+    @Test(arguments: StoreKind.available) func finishedJobsExpire(_ kind: StoreKind) async throws {
         defer { folder.remove() }
-        let store = try SQLiteJobStore(path: folder.path + "/expiry.sqlite", outputLifetime: 60)
+        let store = try await kind.open(folder: folder, name: "expiry", outputLifetime: 60)
         _ = try await store.addBook(sha256: book, size: 1)
         _ = try await store.createJob(NewJob(id: "old", book: book, options: JobOptions()), now: now)
         _ = try await store.createJob(NewJob(id: "live", book: book, options: JobOptions()), now: now)
@@ -238,5 +295,53 @@ import Testing
         #expect(try await store.expiredJobs(now: now.addingTimeInterval(59)).isEmpty)
         // A job that has not finished never expires.
         #expect(try await store.expiredJobs(now: now.addingTimeInterval(3600)) == ["old"])
+    }
+}
+
+/// A job store the tests run against.
+enum StoreKind: String, CustomStringConvertible, CaseIterable, Sendable {
+    case sqlite, postgres
+
+    /// The server scripts/with-postgres.sh started, if any.
+    static var postgresURL: String? {
+        ProcessInfo.processInfo.environment["EPUB2AUDIO_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// SQLite always; PostgreSQL when a server is there.
+    static var available: [StoreKind] { postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
+
+    var description: String { rawValue }
+
+    /// The store `name` of this test: a file in the test's folder, or a schema of the test's own.
+    func open(folder: TemporaryFolder, name: String, outputLifetime: TimeInterval = 7 * 24 * 3600) async throws
+        -> any JobStore
+    {
+        switch self {
+        case .sqlite:
+            return try SQLiteJobStore(path: folder.path + "/\(name).sqlite", outputLifetime: outputLifetime)
+        case .postgres:
+            let url = try #require(Self.postgresURL)
+            let unique = folder.path.split(separator: "-").suffix(5).joined()
+            return try await PostgresJobStore(
+                url: url, schema: "test_\(unique)_\(name)", outputLifetime: outputLifetime)
+        }
+    }
+}
+
+/// Says why the PostgreSQL runs are missing; in CI they must not be.
+@Suite struct PostgresAvailability {
+    @Test func postgresStoreTestsRunInCI() {
+        if StoreKind.postgresURL == nil {
+            print(
+                "JobStoreTests: PostgreSQL store tests skipped: no EPUB2AUDIO_TEST_POSTGRES_URL (make -C Server test sets it)"
+            )
+            #expect(ProcessInfo.processInfo.environment["CI"] != "true", "CI must run the PostgreSQL store tests")
+        }
+    }
+
+    @Test func aBadURLIsRefused() async {
+        await #expect(throws: PostgresURLError.self) {
+            _ = try await PostgresJobStore(url: "mysql://localhost/db")
+        }
     }
 }

@@ -1,0 +1,691 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The shared job store (`--db postgres://…`): one PostgreSQL database that API nodes and workers on
+/// several machines use as one queue. Same semantics as `SQLiteJobStore`: a claim takes a task with
+/// `SELECT … FOR UPDATE SKIP LOCKED`, so two claimers never get the same one; `complete` locks the
+/// job's row first, checks the owner and attempt, and ignores a late write; the reaper runs only where
+/// `pg_try_advisory_xact_lock` is won, so one machine reaps at a time. Idle workers and event streams
+/// poll, as with SQLite (the `JobStore` protocol has no wake-up hook yet).
+package final class PostgresJobStore: JobStore {
+    private let client: PostgresClient
+    private let runner: Task<Void, Never>
+    private let logger: Logger
+    /// How long a finished job's outputs are kept, in seconds.
+    private let outputLifetime: TimeInterval
+    /// The key of the reaper's advisory lock: one per schema.
+    private let reaperLockKey: String
+
+    /// Connects to `url` (`postgres://user[:password]@host[:port]/database`) and creates the tables
+    /// when missing; `schema` (created when missing) keeps the tables apart from other users of the
+    /// database.
+    package init(
+        url: String, schema: String = "public", outputLifetime: TimeInterval = 7 * 24 * 3600,
+        logger: Logger = Logger(label: "epub2audio-postgres")
+    ) async throws {
+        guard let components = URLComponents(string: url),
+            components.scheme == "postgres" || components.scheme == "postgresql",
+            let host = components.host, !host.isEmpty
+        else { throw PostgresURLError(url: url) }
+        guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }), !schema.isEmpty else {
+            throw PostgresURLError(url: "schema \(schema)")
+        }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        var configuration = PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
+            password: components.password, database: database.isEmpty ? nil : database, tls: .disable)
+        configuration.options.additionalStartupParameters = [("search_path", schema)]
+        configuration.options.maximumConnections = 8
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.logger = logger
+        self.outputLifetime = outputLifetime
+        self.reaperLockKey = "epub2audio-reaper:" + schema
+        runner = Task { await client.run() }
+        do {
+            try await Self.createSchema(client, schema: schema, logger: logger)
+        } catch {
+            runner.cancel()
+            throw error
+        }
+    }
+
+    deinit { runner.cancel() }
+
+    /// Closes the connections.
+    package func shutdown() { runner.cancel() }
+
+    private static func createSchema(_ client: PostgresClient, schema: String, logger: Logger) async throws {
+        let statements = [
+            "CREATE SCHEMA IF NOT EXISTS \(schema)",
+            "CREATE TABLE IF NOT EXISTS books (sha256 TEXT PRIMARY KEY, size BIGINT NOT NULL, created DOUBLE PRECISION NOT NULL)",
+            """
+            CREATE TABLE IF NOT EXISTS jobs (
+                seq BIGSERIAL UNIQUE, id TEXT PRIMARY KEY, book TEXT NOT NULL, options TEXT NOT NULL,
+                fingerprint TEXT NOT NULL, idempotency_key TEXT UNIQUE, state TEXT NOT NULL, error TEXT, plan TEXT,
+                created DOUBLE PRECISION NOT NULL, updated DOUBLE PRECISION NOT NULL, expires DOUBLE PRECISION,
+                audio_seconds DOUBLE PRECISION NOT NULL DEFAULT 0, outputs TEXT NOT NULL DEFAULT '[]', owner TEXT)
+            """,
+            "CREATE INDEX IF NOT EXISTS jobs_created ON jobs(created)",
+            "CREATE INDEX IF NOT EXISTS jobs_owner ON jobs(owner, state)",
+            """
+            CREATE TABLE IF NOT EXISTS tasks (
+                job_id TEXT NOT NULL REFERENCES jobs(id) ON DELETE CASCADE, kind TEXT NOT NULL,
+                section BIGINT NOT NULL, state TEXT NOT NULL, attempts BIGINT NOT NULL DEFAULT 0,
+                owner TEXT, lease_until DOUBLE PRECISION, result TEXT, error TEXT, created DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (job_id, kind, section))
+            """,
+            "CREATE INDEX IF NOT EXISTS tasks_queue ON tasks(state, created)",
+            """
+            CREATE TABLE IF NOT EXISTS events (
+                id BIGSERIAL PRIMARY KEY, job_id TEXT NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+                type TEXT NOT NULL, data TEXT NOT NULL, created DOUBLE PRECISION NOT NULL)
+            """,
+            "CREATE INDEX IF NOT EXISTS events_job ON events(job_id, id)",
+            """
+            CREATE TABLE IF NOT EXISTS tokens (
+                secret_sha256 TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE,
+                max_running BIGINT NOT NULL, max_queued BIGINT NOT NULL, created DOUBLE PRECISION NOT NULL)
+            """,
+        ]
+        // Two processes starting at once may both create: one lock orders them.
+        try await client.withConnection { connection in
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                try await connection.query(
+                    "SELECT pg_advisory_xact_lock(hashtext('epub2audio-schema'))", logger: logger)
+                for statement in statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query("COMMIT", logger: logger)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` in a transaction; retried when PostgreSQL broke a deadlock or a serialisation
+    /// conflict by aborting it. The body's own errors come out as they are.
+    private func transaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await client.withConnection { connection in
+                    try await connection.query("BEGIN", logger: logger)
+                    do {
+                        let value = try await body(connection)
+                        try await connection.query("COMMIT", logger: logger)
+                        return value
+                    } catch {
+                        _ = try? await connection.query("ROLLBACK", logger: logger)
+                        throw error
+                    }
+                }
+            } catch let error as PSQLError where attempt < 5 {
+                let code = error.serverInfo?[.sqlState]
+                guard code == "40P01" || code == "40001" else { throw error }
+            }
+        }
+    }
+
+    private func read<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in try await body(connection) }
+    }
+
+    // MARK: Books
+
+    package func addBook(sha256: String, size: Int64) async throws -> Bool {
+        try await transaction { db in
+            let rows = try await db.query(
+                """
+                INSERT INTO books (sha256, size, created) VALUES (\(sha256), \(Int(size)), \(Date().timeIntervalSince1970))
+                ON CONFLICT DO NOTHING RETURNING 1
+                """, logger: self.logger)
+            return try await Self.first(rows, as: Int32.self) != nil
+        }
+    }
+
+    package func hasBook(sha256: String) async throws -> Bool {
+        try await read { db in
+            try await Self.first(
+                db.query("SELECT 1 FROM books WHERE sha256 = \(sha256)", logger: self.logger), as: Int32.self) != nil
+        }
+    }
+
+    // MARK: Jobs
+
+    package func createJob(_ job: NewJob, now: Date) async throws -> (job: JobRecord, created: Bool) {
+        let id = try await transaction { db -> (String, Bool) in
+            // One creation at a time: the per-token queue limit and the id checks see each other.
+            try await db.query("SELECT pg_advisory_xact_lock(hashtext('epub2audio-create'))", logger: self.logger)
+            guard
+                try await Self.first(
+                    db.query("SELECT 1 FROM books WHERE sha256 = \(job.book)", logger: self.logger), as: Int32.self)
+                    != nil
+            else { throw JobStoreError.bookNotFound(job.book) }
+            let key = job.idempotencyKey.map { (job.owner?.name ?? "") + "\u{1}" + $0 }
+            if let key,
+                let row = try await Self.first(
+                    db.query("SELECT id, fingerprint FROM jobs WHERE idempotency_key = \(key)", logger: self.logger),
+                    as: (String, String).self)
+            {
+                guard row.1 == job.bodyFingerprint else {
+                    throw JobStoreError.conflict("the Idempotency-Key was used for a job with another body")
+                }
+                return (row.0, false)
+            }
+            if let row = try await Self.first(
+                db.query("SELECT fingerprint, owner FROM jobs WHERE id = \(job.id)", logger: self.logger),
+                as: (String, String?).self)
+            {
+                guard row.0 == job.bodyFingerprint, row.1 == job.owner?.name else {
+                    throw JobStoreError.conflict("job \(job.id) exists with another body")
+                }
+                return (job.id, false)
+            }
+            if let owner = job.owner {
+                let queued =
+                    try await Self.first(
+                        db.query(
+                            "SELECT COUNT(*) FROM jobs WHERE owner = \(owner.name) AND state = 'queued'",
+                            logger: self.logger), as: Int.self) ?? 0
+                if queued >= owner.maxQueued { throw JobStoreError.tooManyQueued(limit: owner.maxQueued) }
+            }
+            let time = now.timeIntervalSince1970
+            try await db.query(
+                """
+                INSERT INTO jobs (id, book, options, fingerprint, idempotency_key, state, created, updated, owner)
+                VALUES (\(job.id), \(job.book), \(job.options.canonicalJSON), \(job.bodyFingerprint), \(key),
+                        'queued', \(time), \(time), \(job.owner?.name))
+                """, logger: self.logger)
+            try await Self.insertTask(db, jobID: job.id, kind: .plan, section: 0, now: time, logger: self.logger)
+            try await Self.event(
+                db, jobID: job.id, type: "state", data: ["state": JobState.queued.rawValue], now: time,
+                logger: self.logger)
+            return (job.id, true)
+        }
+        guard let record = try await self.job(id: id.0) else { throw JobStoreError.conflict("job \(id.0) vanished") }
+        return (record, id.1)
+    }
+
+    private static let jobColumns =
+        "id, owner, book, options, state, error, created, updated, expires, audio_seconds, outputs"
+    private typealias JobRow = (
+        String, String?, String, String, String, String?, Double, Double, Double?, Double, String
+    )
+
+    package func job(id: String) async throws -> JobRecord? {
+        try await read { db in
+            guard
+                let row = try await Self.first(
+                    db.query(
+                        PostgresQuery(
+                            unsafeSQL: "SELECT \(Self.jobColumns) FROM jobs WHERE id = $1",
+                            binds: Self.binds(id)), logger: self.logger), as: JobRow.self)
+            else { return nil }
+            return try await Self.record(db, row: row, logger: self.logger)
+        }
+    }
+
+    package func jobs(limit: Int, owner: String?) async throws -> [JobRecord] {
+        try await read { db in
+            var binds = PostgresBindings()
+            binds.append(owner)
+            binds.append(limit)
+            let rows = try await db.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT \(Self.jobColumns) FROM jobs WHERE ($1::text IS NULL OR owner = $1)
+                        ORDER BY created DESC, seq DESC LIMIT $2
+                        """, binds: binds), logger: self.logger)
+            var found: [JobRow] = []
+            for try await row in rows.decode(JobRow.self) { found.append(row) }
+            var records: [JobRecord] = []
+            for row in found { records.append(try await Self.record(db, row: row, logger: self.logger)) }
+            return records
+        }
+    }
+
+    package func addToken(_ token: Token, secretSHA256: String, now: Date) async throws {
+        try await transaction { db in
+            try await db.query("SELECT pg_advisory_xact_lock(hashtext('epub2audio-token'))", logger: self.logger)
+            guard
+                try await Self.first(
+                    db.query("SELECT 1 FROM tokens WHERE name = \(token.name)", logger: self.logger), as: Int32.self)
+                    == nil
+            else { throw JobStoreError.tokenExists(token.name) }
+            try await db.query(
+                """
+                INSERT INTO tokens (secret_sha256, name, max_running, max_queued, created)
+                VALUES (\(secretSHA256), \(token.name), \(token.maxRunning), \(token.maxQueued),
+                        \(now.timeIntervalSince1970))
+                """, logger: self.logger)
+        }
+    }
+
+    package func token(secretSHA256: String) async throws -> Token? {
+        try await read { db in
+            try await Self.first(
+                db.query(
+                    "SELECT name, max_running, max_queued FROM tokens WHERE secret_sha256 = \(secretSHA256)",
+                    logger: self.logger), as: (String, Int, Int).self
+            ).map { Token(name: $0.0, maxRunning: $0.1, maxQueued: $0.2) }
+        }
+    }
+
+    package func cancelJob(id: String, now: Date) async throws -> JobRecord? {
+        let found = try await transaction { db -> Bool in
+            guard
+                let state = try await Self.first(
+                    db.query("SELECT state FROM jobs WHERE id = \(id) FOR UPDATE", logger: self.logger),
+                    as: String.self)
+            else { return false }
+            if JobState(rawValue: state)?.isTerminal == true { return true }
+            let time = now.timeIntervalSince1970
+            try await db.query(
+                """
+                UPDATE jobs SET state = 'cancelled', updated = \(time), expires = \(time + self.outputLifetime)
+                WHERE id = \(id)
+                """, logger: self.logger)
+            // Running tasks stop at their next heartbeat, which sees the job cancelled.
+            try await db.query(
+                "UPDATE tasks SET state = 'cancelled', owner = NULL WHERE job_id = \(id) AND state = 'queued'",
+                logger: self.logger)
+            try await Self.event(
+                db, jobID: id, type: "state", data: ["state": JobState.cancelled.rawValue], now: time,
+                logger: self.logger)
+            return true
+        }
+        return found ? try await job(id: id) : nil
+    }
+
+    package func deleteJob(id: String) async throws -> Bool {
+        try await transaction { db in
+            try await Self.first(
+                db.query("DELETE FROM jobs WHERE id = \(id) RETURNING 1", logger: self.logger), as: Int32.self) != nil
+        }
+    }
+
+    package func expiredJobs(now: Date) async throws -> [String] {
+        try await read { db in
+            let rows = try await db.query(
+                "SELECT id FROM jobs WHERE expires IS NOT NULL AND expires < \(now.timeIntervalSince1970)",
+                logger: self.logger)
+            var ids: [String] = []
+            for try await id in rows.decode(String.self) { ids.append(id) }
+            return ids
+        }
+    }
+
+    // MARK: Tasks
+
+    package func claim(owner: String, lease: TimeInterval, now: Date) async throws -> ClaimedTask? {
+        try await transaction { db -> ClaimedTask? in
+            let time = now.timeIntervalSince1970
+            guard
+                let row = try await Self.first(
+                    db.query(
+                        """
+                        SELECT t.job_id, t.kind, t.section, t.attempts, j.book, j.options, j.plan
+                        FROM tasks t JOIN jobs j ON j.id = t.job_id
+                        WHERE t.state = 'queued' AND j.state IN ('queued', 'running')
+                          AND (j.state = 'running' OR j.owner IS NULL
+                               OR (SELECT COUNT(*) FROM jobs r WHERE r.owner = j.owner AND r.state = 'running')
+                                  < COALESCE((SELECT max_running FROM tokens k WHERE k.name = j.owner), 1000000000))
+                        ORDER BY t.created, j.created, t.kind = 'section', t.section LIMIT 1
+                        FOR UPDATE OF t SKIP LOCKED
+                        """, logger: self.logger), as: (String, String, Int, Int, String, String, String?).self)
+            else { return nil }
+            let (jobID, kind, section) = (row.0, row.1, row.2)
+            let attempt = row.3 + 1
+            try await db.query(
+                """
+                UPDATE tasks SET state = 'running', owner = \(owner), attempts = \(attempt), lease_until = \(time + lease)
+                WHERE job_id = \(jobID) AND kind = \(kind) AND section = \(section)
+                """, logger: self.logger)
+            let started = try await Self.first(
+                db.query(
+                    "UPDATE jobs SET state = 'running', updated = \(time) WHERE id = \(jobID) AND state = 'queued' RETURNING 1",
+                    logger: self.logger), as: Int32.self)
+            if started != nil {
+                try await Self.event(
+                    db, jobID: jobID, type: "state", data: ["state": JobState.running.rawValue], now: time,
+                    logger: self.logger)
+            }
+            return ClaimedTask(
+                jobID: jobID, kind: TaskKind(rawValue: kind) ?? .plan, section: section, attempt: attempt,
+                owner: owner, book: row.4, options: try JobOptions.decode(row.5),
+                plan: try row.6.map { try JSONDecoder().decode(JobPlan.self, from: Data($0.utf8)) })
+        }
+    }
+
+    package func heartbeat(_ task: ClaimedTask, lease: TimeInterval, now: Date) async throws -> Bool {
+        try await transaction { db in
+            try await Self.first(
+                db.query(
+                    """
+                    UPDATE tasks SET lease_until = \(now.timeIntervalSince1970 + lease)
+                    WHERE job_id = \(task.jobID) AND kind = \(task.kind.rawValue) AND section = \(task.section)
+                      AND state = 'running' AND owner = \(task.owner) AND attempts = \(task.attempt)
+                      AND (SELECT state FROM jobs WHERE id = tasks.job_id) = 'running'
+                    RETURNING 1
+                    """, logger: self.logger), as: Int32.self) != nil
+        }
+    }
+
+    package func complete(_ task: ClaimedTask, outcome: TaskOutcome, now: Date) async throws -> Bool {
+        try await transaction { db -> Bool in
+            let time = now.timeIntervalSince1970
+            // The job's row first: completions of one job run one at a time, so the last section's
+            // sees the others done and queues the finalize task.
+            let jobState = try await Self.first(
+                db.query("SELECT state FROM jobs WHERE id = \(task.jobID) FOR UPDATE", logger: self.logger),
+                as: String.self)
+            // Only the owner of the current attempt may finish the task: a worker that lost its lease
+            // (and whose task was given to another) writes nothing.
+            guard
+                try await Self.first(
+                    db.query(
+                        """
+                        SELECT 1 FROM tasks WHERE job_id = \(task.jobID) AND kind = \(task.kind.rawValue)
+                          AND section = \(task.section) AND state = 'running' AND owner = \(task.owner)
+                          AND attempts = \(task.attempt)
+                        FOR UPDATE
+                        """, logger: self.logger), as: Int32.self) != nil
+            else { return false }
+            if jobState != JobState.running.rawValue {
+                // Cancelled meanwhile: the result is not wanted.
+                try await Self.setTask(db, task, state: "cancelled", result: nil, error: nil, logger: self.logger)
+                return true
+            }
+            switch outcome {
+            case .planned(let plan):
+                try await Self.setTask(db, task, state: "done", result: nil, error: nil, logger: self.logger)
+                let planJSON = String(decoding: try JSONEncoder().encode(plan), as: UTF8.self)
+                try await db.query(
+                    "UPDATE jobs SET plan = \(planJSON), updated = \(time) WHERE id = \(task.jobID)",
+                    logger: self.logger)
+                for section in plan.sections {
+                    try await Self.insertTask(
+                        db, jobID: task.jobID, kind: .section, section: section, now: time, logger: self.logger)
+                }
+                try await Self.event(
+                    db, jobID: task.jobID, type: "planned", data: ["sections": plan.sections], now: time,
+                    logger: self.logger)
+            case .sectionDone(let result):
+                let resultJSON = String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
+                try await Self.setTask(db, task, state: "done", result: resultJSON, error: nil, logger: self.logger)
+                try await Self.event(
+                    db, jobID: task.jobID, type: "section",
+                    data: [
+                        "section": task.section, "state": "done", "file": result.file,
+                        "durationSeconds": result.durationSeconds,
+                    ], now: time, logger: self.logger)
+                try await Self.finalizeWhenReady(db, jobID: task.jobID, now: time, logger: self.logger)
+            case .finalized(let outputs, let audioSeconds, let failedSections):
+                try await Self.setTask(db, task, state: "done", result: nil, error: nil, logger: self.logger)
+                let outputsJSON = String(decoding: try JSONEncoder().encode(outputs), as: UTF8.self)
+                let state: JobState = failedSections > 0 ? .failed : .succeeded
+                let error = failedSections > 0 ? "\(failedSections) section(s) failed" : nil
+                try await db.query(
+                    """
+                    UPDATE jobs SET state = \(state.rawValue), error = \(error), outputs = \(outputsJSON),
+                        audio_seconds = \(audioSeconds), updated = \(time), expires = \(time + self.outputLifetime)
+                    WHERE id = \(task.jobID)
+                    """, logger: self.logger)
+                var data: [String: any Sendable] = ["state": state.rawValue, "audioSeconds": audioSeconds]
+                if let error { data["error"] = error }
+                try await Self.event(db, jobID: task.jobID, type: "state", data: data, now: time, logger: self.logger)
+            case .failed(let message, let retry):
+                try await Self.fail(
+                    db, task: task, message: message, retry: retry, now: time, lifetime: self.outputLifetime,
+                    logger: self.logger)
+            }
+            return true
+        }
+    }
+
+    package func reapExpiredLeases(now: Date) async throws -> Int {
+        try await transaction { db -> Int in
+            // One reaper at a time across machines: the others find the lock taken and do nothing.
+            guard
+                try await Self.first(
+                    db.query("SELECT pg_try_advisory_xact_lock(hashtext(\(self.reaperLockKey)))", logger: self.logger),
+                    as: Bool.self) == true
+            else { return 0 }
+            let time = now.timeIntervalSince1970
+            let rows = try await db.query(
+                """
+                SELECT t.job_id, t.kind, t.section, t.attempts, t.owner, j.state FROM tasks t
+                JOIN jobs j ON j.id = t.job_id
+                WHERE t.state = 'running' AND t.lease_until < \(time)
+                ORDER BY t.job_id
+                FOR UPDATE OF j, t
+                """, logger: self.logger)
+            var expired: [(String, String, Int, Int, String?, String)] = []
+            for try await row in rows.decode((String, String, Int, Int, String?, String).self) { expired.append(row) }
+            for row in expired {
+                let task = ClaimedTask(
+                    jobID: row.0, kind: TaskKind(rawValue: row.1) ?? .plan, section: row.2, attempt: row.3,
+                    owner: row.4 ?? "", book: "", options: JobOptions(), plan: nil)
+                if row.5 != JobState.running.rawValue {
+                    try await Self.setTask(db, task, state: "cancelled", result: nil, error: nil, logger: self.logger)
+                } else {
+                    try await Self.fail(
+                        db, task: task, message: "the worker stopped answering (lease expired)", retry: true, now: time,
+                        lifetime: self.outputLifetime, logger: self.logger)
+                }
+            }
+            return expired.count
+        }
+    }
+
+    package func sectionResults(jobID: String) async throws -> [SectionResult] {
+        try await read { db in
+            let rows = try await db.query(
+                """
+                SELECT result FROM tasks WHERE job_id = \(jobID) AND kind = 'section' AND state = 'done'
+                ORDER BY section
+                """, logger: self.logger)
+            var results: [SectionResult] = []
+            for try await json in rows.decode(String.self) {
+                results.append(try JSONDecoder().decode(SectionResult.self, from: Data(json.utf8)))
+            }
+            return results
+        }
+    }
+
+    // MARK: Events
+
+    package func appendEvent(jobID: String, type: String, data: String, now: Date) async throws {
+        try await transaction { db in
+            _ = try await db.query(
+                """
+                INSERT INTO events (job_id, type, data, created)
+                VALUES (\(jobID), \(type), \(data), \(now.timeIntervalSince1970))
+                """, logger: self.logger)
+        }
+    }
+
+    package func events(jobID: String, after: Int64, limit: Int) async throws -> [JobEvent] {
+        try await read { db in
+            let rows = try await db.query(
+                "SELECT id, type, data FROM events WHERE job_id = \(jobID) AND id > \(Int(after)) ORDER BY id LIMIT \(limit)",
+                logger: self.logger)
+            var events: [JobEvent] = []
+            for try await (id, type, data) in rows.decode((Int, String, String).self) {
+                events.append(JobEvent(id: Int64(id), jobID: jobID, type: type, data: data))
+            }
+            return events
+        }
+    }
+
+    package func counts() async throws -> (jobs: [String: Int], tasks: [String: Int]) {
+        try await read { db in
+            var jobs: [String: Int] = [:]
+            for try await (state, n) in try await db.query(
+                "SELECT state, COUNT(*) FROM jobs GROUP BY state", logger: self.logger
+            ).decode((String, Int).self) {
+                jobs[state] = n
+            }
+            var tasks: [String: Int] = [:]
+            for try await (kind, state, n) in try await db.query(
+                "SELECT kind, state, COUNT(*) FROM tasks GROUP BY kind, state", logger: self.logger
+            ).decode((String, String, Int).self) {
+                tasks[kind + "/" + state] = n
+            }
+            return (jobs, tasks)
+        }
+    }
+
+    package func isReady() async -> Bool {
+        (try? await read { db in try await Self.first(db.query("SELECT 1", logger: self.logger), as: Int32.self) })
+            == 1
+    }
+
+    // MARK: Helpers (inside a transaction)
+
+    private static func first<T: PostgresDecodable & Sendable>(_ rows: PostgresRowSequence, as type: T.Type)
+        async throws -> T?
+    {
+        for try await value in rows.decode(T.self) { return value }
+        return nil
+    }
+
+    private static func first<each T: PostgresDecodable & Sendable>(
+        _ rows: PostgresRowSequence, as type: (repeat each T).Type
+    ) async throws -> (repeat each T)? {
+        for try await value in rows.decode((repeat each T).self) { return value }
+        return nil
+    }
+
+    private static func binds(_ value: String) -> PostgresBindings {
+        var binds = PostgresBindings()
+        binds.append(value)
+        return binds
+    }
+
+    private static func insertTask(
+        _ db: PostgresConnection, jobID: String, kind: TaskKind, section: Int, now: Double, logger: Logger
+    ) async throws {
+        try await db.query(
+            """
+            INSERT INTO tasks (job_id, kind, section, state, created)
+            VALUES (\(jobID), \(kind.rawValue), \(section), 'queued', \(now))
+            """, logger: logger)
+    }
+
+    private static func setTask(
+        _ db: PostgresConnection, _ task: ClaimedTask, state: String, result: String?, error: String?, logger: Logger
+    ) async throws {
+        try await db.query(
+            """
+            UPDATE tasks SET state = \(state), result = \(result), error = \(error), lease_until = NULL
+            WHERE job_id = \(task.jobID) AND kind = \(task.kind.rawValue) AND section = \(task.section)
+            """, logger: logger)
+    }
+
+    /// A failed attempt: back to the queue while attempts remain and a retry may help; else failed
+    /// for good (a plan or finalize task that fails fails the job).
+    private static func fail(
+        _ db: PostgresConnection, task: ClaimedTask, message: String, retry: Bool, now: Double,
+        lifetime: TimeInterval, logger: Logger
+    ) async throws {
+        if retry && task.attempt < maxAttempts {
+            try await db.query(
+                """
+                UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, error = \(message)
+                WHERE job_id = \(task.jobID) AND kind = \(task.kind.rawValue) AND section = \(task.section)
+                """, logger: logger)
+            try await event(
+                db, jobID: task.jobID, type: "retry",
+                data: [
+                    "task": task.kind.rawValue, "section": task.section, "attempt": task.attempt, "message": message,
+                ], now: now, logger: logger)
+            return
+        }
+        try await setTask(db, task, state: "failed", result: nil, error: message, logger: logger)
+        switch task.kind {
+        case .section:
+            try await event(
+                db, jobID: task.jobID, type: "section",
+                data: ["section": task.section, "state": "failed", "message": message], now: now, logger: logger)
+            try await finalizeWhenReady(db, jobID: task.jobID, now: now, logger: logger)
+        case .plan, .finalize:
+            try await db.query(
+                """
+                UPDATE jobs SET state = 'failed', error = \(message), updated = \(now), expires = \(now + lifetime)
+                WHERE id = \(task.jobID)
+                """, logger: logger)
+            try await event(
+                db, jobID: task.jobID, type: "state", data: ["state": JobState.failed.rawValue, "error": message],
+                now: now, logger: logger)
+        }
+    }
+
+    /// Queues the finalize task once no section task is left to run (the caller holds the job's row).
+    private static func finalizeWhenReady(_ db: PostgresConnection, jobID: String, now: Double, logger: Logger)
+        async throws
+    {
+        let open =
+            try await first(
+                db.query(
+                    """
+                    SELECT COUNT(*) FROM tasks WHERE job_id = \(jobID) AND kind = 'section'
+                      AND state IN ('queued', 'running')
+                    """, logger: logger), as: Int.self) ?? 0
+        guard open == 0 else { return }
+        try await db.query(
+            """
+            INSERT INTO tasks (job_id, kind, section, state, created) VALUES (\(jobID), 'finalize', 0, 'queued', \(now))
+            ON CONFLICT DO NOTHING
+            """, logger: logger)
+    }
+
+    private static func event(
+        _ db: PostgresConnection, jobID: String, type: String, data: [String: any Sendable], now: Double,
+        logger: Logger
+    ) async throws {
+        let json = try JSONSerialization.data(withJSONObject: data, options: [.sortedKeys, .withoutEscapingSlashes])
+        try await db.query(
+            """
+            INSERT INTO events (job_id, type, data, created)
+            VALUES (\(jobID), \(type), \(String(decoding: json, as: UTF8.self)), \(now))
+            """, logger: logger)
+    }
+
+    private static func record(_ db: PostgresConnection, row: JobRow, logger: Logger) async throws -> JobRecord {
+        let id = row.0
+        var counts = SectionCounts()
+        let rows = try await db.query(
+            "SELECT state, COUNT(*) FROM tasks WHERE job_id = \(id) AND kind = 'section' GROUP BY state",
+            logger: logger)
+        for try await (state, n) in rows.decode((String, Int).self) {
+            counts.total += n
+            switch state {
+            case "queued": counts.queued += n
+            case "running": counts.running += n
+            case "done": counts.done += n
+            case "failed": counts.failed += n
+            default: break
+            }
+        }
+        return JobRecord(
+            id: id, owner: row.1, book: row.2, options: try JobOptions.decode(row.3),
+            state: JobState(rawValue: row.4) ?? .failed, error: row.5,
+            created: Date(timeIntervalSince1970: row.6), updated: Date(timeIntervalSince1970: row.7),
+            expires: row.8.map(Date.init(timeIntervalSince1970:)), audioSeconds: row.9,
+            sections: counts, outputs: try JSONDecoder().decode([OutputRecord].self, from: Data(row.10.utf8)))
+    }
+}
+
+/// A `--db` that is not a `postgres://` URL.
+package struct PostgresURLError: Error, CustomStringConvertible {
+    package var url: String
+    package var description: String {
+        "not a PostgreSQL URL: \(url) (expected postgres://user[:password]@host[:port]/database)"
+    }
+}
