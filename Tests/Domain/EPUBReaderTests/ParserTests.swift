@@ -114,6 +114,25 @@ import Testing
         #expect(opf.warnings.isEmpty)
     }
 
+    @Test func aCreatorWithSeveralRolesIsAnAuthorWhenOneIsAut() throws {
+        // Standard Ebooks refine one creator as annotator and author: the first role is not the only one.
+        let opf = """
+            <?xml version="1.0"?>
+            <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
+            <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">x</dc:identifier>
+            <dc:title>T</dc:title><dc:language>en</dc:language>
+            <dc:creator id="author">H. G. Wells</dc:creator>
+            <meta property="role" refines="#author" scheme="marc:relators">ann</meta>
+            <meta property="role" refines="#author" scheme="marc:relators">aut</meta>
+            <dc:creator id="ill">A. Artist</dc:creator>
+            <meta property="role" refines="#ill" scheme="marc:relators">ill</meta>
+            </metadata><manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/></manifest>
+            <spine><itemref idref="c"/></spine></package>
+            """
+        let parsed = try PackageParser(bytes: Array(opf.utf8), path: "content.opf")
+        #expect(parsed.metadata.authors == ["H. G. Wells"])
+    }
+
     @Test func readsEPUB2MetadataAndGuide() throws {
         let opf = try PackageParser(bytes: try fixture("package-epub2.opf"), path: "content.opf")
         #expect(opf.packageDirectory == "")

@@ -223,7 +223,14 @@ public struct PackageParser: Sendable {
             dc(local).compactMap { creator in
                 let name = creator.cleanText
                 guard !name.isEmpty else { return nil }
-                let role = creator.anyAttribute("role", namespace: Namespace.opf) ?? refined(creator, "role")
+                // A creator may be refined with several roles ("ann" and "aut"): an author among them is an author.
+                let roles =
+                    creator.anyAttribute("id").map { id in
+                        (refinements[id] ?? []).filter { $0.0 == "role" }.map { $0.1.trimmingWhitespace() }
+                    } ?? []
+                let role =
+                    creator.anyAttribute("role", namespace: Namespace.opf)
+                    ?? (roles.contains("aut") ? "aut" : roles.first)
                 let fileAs = creator.anyAttribute("file-as", namespace: Namespace.opf) ?? refined(creator, "file-as")
                 return EPUBCreator(name: name, role: role?.trimmingWhitespace(), fileAs: fileAs)
             }
