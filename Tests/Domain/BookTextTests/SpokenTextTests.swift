@@ -168,6 +168,25 @@ import Testing
         #expect(try text(body, options: skip) == ["So x squared grows."])
     }
 
+    /// A listing that reads as language (pseudo-code, a command line) is read by default; markup and
+    /// program text full of symbols are announced.
+    @Test(arguments: [
+        ("set source to font file\nwhile outer < 52 and not (source at EOF)\n    increment outer", true),
+        ("pip install moto server", true),
+        ("<p id=\"rubyp\">\n  <ruby>2H<sub>2</sub></ruby>\n</p>", false),
+        ("for line in open(path):\n    words = line.split()\n    print(len(words))", false),
+        ("set x", false),  // too few words to tell
+    ])
+    func codeThatReadsAsLanguageIsRead(listing: String, isRead: Bool) throws {
+        let escaped = listing.replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        let lines = try text("<pre><code>\(escaped)</code></pre>")
+        if isRead {
+            #expect(lines == listing.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        } else {
+            #expect(lines == ["Code example omitted."])
+        }
+    }
+
     /// MathML without alternative text: simple expressions read from the markup, others announced.
     @Test(arguments: [
         ("<msup><mi>x</mi><mn>2</mn></msup>", "So x squared grows."),

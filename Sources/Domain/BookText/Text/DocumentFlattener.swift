@@ -367,6 +367,8 @@ struct DocumentFlattener {
         }
     }
 
+    /// One element: its id and context, then the element's own handling (an element that is
+    /// spoken in a way of its own, else an inline run or a block).
     private mutating func walk(_ e: MarkupElement, _ parent: Context, depth: Int) {
         let name = e.localName
         // A block element closes the running block before its id is recorded, so the id points
@@ -377,192 +379,268 @@ struct DocumentFlattener {
         let types = e.semanticTypes
         let classes = e.classes
         if Self.skipped.contains(name) || (name != "body" && Self.isHidden(e, types: types, classes: classes)) {
-            if name == "svg", let t = e.firstChild(named: "title") { _ = t }  // SVG titles are not read
-            return
+            return  // SVG titles, ruby readings, scripts, hidden page numbers: never read
         }
+        let ctx = context(of: e, types: types, classes: classes, parent: parent)
+        if walkSpecialElement(e, ctx, classes: classes, depth: depth) { return }
+        if Self.blockElements.contains(name) {
+            walkBlock(e, ctx, types: types, classes: classes, parent: parent, depth: depth)
+        } else {
+            walkInline(e, ctx, parent: parent, depth: depth)
+        }
+    }
+
+    /// The context below `e`: its language, semantic types, navigation, and the note it is part of.
+    private func context(of e: MarkupElement, types: [String], classes: [String], parent: Context) -> Context {
+        let name = e.localName
         var ctx = parent
         if name == "nav" { ctx.inNavigation = true }
         if let lang = e.languageValue { ctx.language = lang }
         if !types.isEmpty, name != "a", name != "span" { ctx.types += types }
-
+        guard name != "a" else { return ctx }
         // Footnote and endnote bodies: kept apart, not read inline. The innermost note wins, so a
         // list of endnotes gives one note per item.
-        if name != "a" {
-            let isTarget = e.idValue.map(noteTargets.contains) ?? false && Self.blockElements.contains(name)
-            let isSingleNote =
-                types.contains(where: { ["footnote", "endnote", "rearnote", "note"].contains($0) })
-                || classes.contains(where: { ["footnote", "endnote"].contains($0) })
-            let isNoteList =
-                types.contains(where: { ["footnotes", "endnotes", "rearnotes"].contains($0) })
-                || classes.contains(where: { ["footnotes", "endnotes"].contains($0) })
-            if isTarget || isSingleNote {
-                ctx.noteID = e.idValue ?? "note-\(doc.blocks.count)"
-            } else if isNoteList, ctx.noteID == nil {
-                ctx.noteID = e.idValue ?? "notes-\(doc.blocks.count)"
-            }
+        let isTarget = e.idValue.map(noteTargets.contains) ?? false && Self.blockElements.contains(name)
+        let isSingleNote =
+            types.contains(where: { ["footnote", "endnote", "rearnote", "note"].contains($0) })
+            || classes.contains(where: { ["footnote", "endnote"].contains($0) })
+        let isNoteList =
+            types.contains(where: { ["footnotes", "endnotes", "rearnotes"].contains($0) })
+            || classes.contains(where: { ["footnotes", "endnotes"].contains($0) })
+        if isTarget || isSingleNote {
+            ctx.noteID = e.idValue ?? "note-\(doc.blocks.count)"
+        } else if isNoteList, ctx.noteID == nil {
+            ctx.noteID = e.idValue ?? "notes-\(doc.blocks.count)"
         }
+        return ctx
+    }
 
-        switch name {
-        case "br":
-            if ctx.inPoem {
-                flush(ctx)
-            } else {
-                buffer += " "
-                bufferLineBreaks += 1
-            }
-            return
+    /// Elements spoken in a way of their own. False when `e` is to be walked as any other element
+    /// (a prose table, a link inside a link, a superscript that is text).
+    private mutating func walkSpecialElement(
+        _ e: MarkupElement, _ ctx: Context, classes: [String], depth: Int
+    ) -> Bool {
+        switch e.localName {
+        case "br": lineBreak(ctx)
         case "hr":
             flush(ctx)
             appendBlock(kind: .sceneBreak, text: "", ctx: ctx)
-            return
-        case "img", "image":
-            doc.imageCount += 1
-            let alt = TextCleaner.normalize(e.value(of: "alt") ?? "")
-            if alt.count == 1, alt.first!.isLetter {
-                buffer += alt  // a drop capital: the first letter of the paragraph
-            } else if Self.isMeaningfulAlt(alt), buffer.allSatisfy(\.isWhitespace) {
-                flush(ctx)
-                appendBlock(kind: .notice, text: "Image: \(alt)", ctx: ctx, omitted: .image(alt: alt))
-            }
-            return
-        case "math":
-            // The author's words for it first; else a simple expression read from its markup.
-            let alt =
-                e.value(of: "alttext").map(TextCleaner.normalize).flatMap { Self.isPlaceholderAlt($0) ? nil : $0 }
-                ?? MathSpeech.spoken(e, language: ctx.language)
-            if e.value(of: "display") == "block" {
-                flush(ctx)
-                appendBlock(kind: .notice, text: alt ?? "", ctx: ctx, omitted: .math(alt: alt))
-            } else if let alt, !alt.isEmpty {
-                buffer += " \(alt)"  // the source's own spacing follows: "x squared."
-            } else if e.rawText.contains(where: { $0.isLetter || $0.isNumber }) {
-                buffer += " equation"  // too large to follow by ear, or markup not covered
-            }  // else a mark alone (an end-of-proof square): nothing to say
-            recordAnchorsInside(e)
-            return
-        case "table":
+        case "img", "image": image(e, ctx)
+        case "math": math(e, ctx)
+        case "table": return table(e, ctx, depth: depth)
+        case "pre": preformatted(e, ctx, classes: classes)
+        case "a": return link(e, ctx, depth: depth)
+        case "sup": return superscript(e, ctx)
+        default: return false
+        }
+        return true
+    }
+
+    /// `<br>`: a new line of a poem, else a space (counted: a paragraph of broken lines is a stanza).
+    private mutating func lineBreak(_ ctx: Context) {
+        if ctx.inPoem {
             flush(ctx)
-            // Drama and prose laid out in tables (speaker | speech) are read cell by cell.
-            if Self.isProseTable(e, types: ctx.types) { break }
-            if let caption = e.firstChild(named: "caption") {
-                var c = ctx
-                c.inCaption = true
-                walk(caption, c, depth: depth + 1)
-                flush(c)
-            }
-            var rowCells: [[String]] = []
-            var dataCells: [String] = []
-            var rowLinkWords: [Int] = []
-            var stack: [MarkupElement] = [e]
-            while let x = stack.popLast() {
-                if x.localName == "tr" {
-                    let cells = x.children.compactMap { node -> String? in
-                        guard case .element(let c) = node, c.localName == "td" || c.localName == "th" else {
-                            return nil
-                        }
-                        let t = TextCleaner.normalize(c.rawText)
-                        if c.localName == "td", !t.isEmpty { dataCells.append(t) }
-                        return t.isEmpty ? nil : t
-                    }
-                    if !cells.isEmpty {
-                        rowCells.append(cells)
-                        rowLinkWords.append(Self.linkWords(in: x))
-                    }
-                } else if x.localName != "caption" {
-                    for case .element(let c) in x.children.reversed() { stack.append(c) }
-                }
-            }
-            recordAnchorsInside(e)
-            let rows = rowCells.map { $0.joined(separator: ", ") }
-            if Self.isWordTable(dataCells.isEmpty ? rowCells.flatMap { $0 } : dataCells) {
-                // Definitions, glosses, a layout table of text: words the listener needs, row by row.
-                // A table of links (a printed contents list) keeps its link words for the classifier.
-                for (row, links) in zip(rows, rowLinkWords) {
-                    appendBlock(
-                        kind: .paragraph, text: CitationFilter.removeCitations(from: row), ctx: ctx, linkWords: links)
-                }
-            } else if !rows.isEmpty {
-                appendBlock(kind: .notice, text: "Table omitted.", ctx: ctx, omitted: .table(rows: rows))
-            }
-            return
-        case "pre":
+        } else {
+            buffer += " "
+            bufferLineBreaks += 1
+        }
+    }
+
+    /// An image: a drop capital's letter joins the text; a meaningful description is a notice.
+    private mutating func image(_ e: MarkupElement, _ ctx: Context) {
+        doc.imageCount += 1
+        let alt = TextCleaner.normalize(e.value(of: "alt") ?? "")
+        if alt.count == 1, alt.first!.isLetter {
+            buffer += alt  // a drop capital: the first letter of the paragraph
+        } else if Self.isMeaningfulAlt(alt), buffer.allSatisfy(\.isWhitespace) {
             flush(ctx)
-            let isCode =
-                e.firstDescendant(where: { $0.localName == "code" || $0.localName == "samp" }) != nil
-                || classes.contains(where: { $0.contains("code") || $0.contains("program") || $0.contains("listing") })
-            recordAnchorsInside(e)
-            if isCode {
-                appendBlock(kind: .notice, text: "Code example omitted.", ctx: ctx, omitted: .code(e.rawText))
-            } else {
-                for line in e.rawText.split(separator: "\n") {
-                    let t = TextCleaner.normalize(String(line))
-                    if !t.isEmpty { appendBlock(kind: ctx.inPoem ? .poemLine : .paragraph, text: t, ctx: ctx) }
-                }
+            appendBlock(kind: .notice, text: "Image: \(alt)", ctx: ctx, omitted: .image(alt: alt))
+        }
+    }
+
+    /// MathML: the author's words for it first; else a simple expression read from its markup.
+    private mutating func math(_ e: MarkupElement, _ ctx: Context) {
+        let alt =
+            e.value(of: "alttext").map(TextCleaner.normalize).flatMap { Self.isPlaceholderAlt($0) ? nil : $0 }
+            ?? MathSpeech.spoken(e, language: ctx.language)
+        if e.value(of: "display") == "block" {
+            flush(ctx)
+            appendBlock(kind: .notice, text: alt ?? "", ctx: ctx, omitted: .math(alt: alt))
+        } else if let alt, !alt.isEmpty {
+            buffer += " \(alt)"  // the source's own spacing follows: "x squared."
+        } else if e.rawText.contains(where: { $0.isLetter || $0.isNumber }) {
+            buffer += " equation"  // too large to follow by ear, or markup not covered
+        }  // else a mark alone (an end-of-proof square): nothing to say
+        recordAnchorsInside(e)
+    }
+
+    /// A table: read row by row when it holds words, else a notice with its rows. False for drama
+    /// and prose laid out in tables (speaker | speech), which are walked cell by cell.
+    private mutating func table(_ e: MarkupElement, _ ctx: Context, depth: Int) -> Bool {
+        flush(ctx)
+        if Self.isProseTable(e, types: ctx.types) { return false }
+        if let caption = e.firstChild(named: "caption") {
+            var c = ctx
+            c.inCaption = true
+            walk(caption, c, depth: depth + 1)
+            flush(c)
+        }
+        let cells = Self.tableCells(e)
+        recordAnchorsInside(e)
+        let rows = cells.rows.map { $0.joined(separator: ", ") }
+        if Self.isWordTable(cells.data.isEmpty ? cells.rows.flatMap { $0 } : cells.data) {
+            // Definitions, glosses, a layout table of text: words the listener needs, row by row.
+            // A table of links (a printed contents list) keeps its link words for the classifier.
+            for (row, links) in zip(rows, cells.linkWords) {
+                appendBlock(
+                    kind: .paragraph, text: CitationFilter.removeCitations(from: row), ctx: ctx, linkWords: links)
             }
+        } else if !rows.isEmpty {
+            appendBlock(kind: .notice, text: "Table omitted.", ctx: ctx, omitted: .table(rows: rows))
+        }
+        return true
+    }
+
+    /// A table's non-empty rows (cell texts, header cells included), its data cells, and the link
+    /// words of each row, in document order; the caption is left out.
+    static func tableCells(_ table: MarkupElement) -> (rows: [[String]], data: [String], linkWords: [Int]) {
+        var rows: [[String]] = []
+        var data: [String] = []
+        var rowLinkWords: [Int] = []
+        var stack: [MarkupElement] = [table]
+        while let x = stack.popLast() {
+            if x.localName == "tr" {
+                let cells = x.children.compactMap { node -> String? in
+                    guard case .element(let c) = node, c.localName == "td" || c.localName == "th" else {
+                        return nil
+                    }
+                    let t = TextCleaner.normalize(c.rawText)
+                    if c.localName == "td", !t.isEmpty { data.append(t) }
+                    return t.isEmpty ? nil : t
+                }
+                if !cells.isEmpty {
+                    rows.append(cells)
+                    rowLinkWords.append(linkWords(in: x))
+                }
+            } else if x.localName != "caption" {
+                for case .element(let c) in x.children.reversed() { stack.append(c) }
+            }
+        }
+        return (rows, data, rowLinkWords)
+    }
+
+    /// `<pre>`: a code listing is read when it reads as language, else announced; other
+    /// preformatted text (verse, letters) is read line by line.
+    private mutating func preformatted(_ e: MarkupElement, _ ctx: Context, classes: [String]) {
+        flush(ctx)
+        let isCode =
+            e.firstDescendant(where: { $0.localName == "code" || $0.localName == "samp" }) != nil
+            || classes.contains(where: { $0.contains("code") || $0.contains("program") || $0.contains("listing") })
+        recordAnchorsInside(e)
+        let source = e.rawText
+        if isCode, !Self.readsAsLanguage(code: source) {
+            appendBlock(kind: .notice, text: "Code example omitted.", ctx: ctx, omitted: .code(source))
             return
-        case "a":
-            if Self.isNoteReference(e) {
-                if let href = e.value(of: "href") { bufferNoteRefs.append(href) }
-                // "...when clicking on <a epub:type='noteref'>this link</a>": the words are part of the sentence.
-                if !ctx.inNoteLink, Self.hasWordsOfItsOwn(e) {
-                    ctx.inNoteLink = true
-                    ctx.inLink = true
-                    let before = TextCleaner.wordCount(buffer)
-                    walkChildren(e, ctx, depth: depth)
-                    while let last = buffer.last, last.isWhitespace || "*†‡".contains(last) { buffer.removeLast() }
-                    bufferLinkWords += max(0, TextCleaner.wordCount(buffer) - before)
-                    return
-                }
-                recordAnchorsInside(e)
-                return
-            }
-            if ctx.noteID != nil, Self.isBackLink(e) { return }
-            if e.value(of: "href") != nil, !ctx.inLink {
+        }
+        for line in source.split(separator: "\n") {
+            let t = TextCleaner.normalize(String(line))
+            if !t.isEmpty { appendBlock(kind: ctx.inPoem ? .poemLine : .paragraph, text: t, ctx: ctx) }
+        }
+    }
+
+    /// The share of a code listing's visible characters that may be symbols for it to be read
+    /// aloud: pseudo-code ("set source to font file", "while outer < 52") and shell commands stay
+    /// under it; markup (`<p id="x">`, 20-30%) and most programming languages (10-20%: brackets,
+    /// operators, punctuation) are over it and are announced.
+    static let maxSymbolShareOfReadableCode = 0.08
+
+    /// Whether a listing is words a listener can follow: at least a few words, and few symbols
+    /// among its visible characters.
+    static func readsAsLanguage(code: String) -> Bool {
+        var visible = 0
+        var symbols = 0
+        for scalar in code.unicodeScalars where !scalar.properties.isWhitespace {
+            visible += 1
+            if !scalar.properties.isAlphabetic, !("0"..."9").contains(scalar) { symbols += 1 }
+        }
+        guard visible > 0, TextCleaner.wordCount(code) >= 4 else { return false }
+        return Double(symbols) <= Double(visible) * maxSymbolShareOfReadableCode
+    }
+
+    /// A link: a note reference is dropped (its words kept when it has some); a link's words are
+    /// counted as link words. False for a link inside a link or without a target.
+    private mutating func link(_ e: MarkupElement, _ parent: Context, depth: Int) -> Bool {
+        var ctx = parent
+        if Self.isNoteReference(e) {
+            if let href = e.value(of: "href") { bufferNoteRefs.append(href) }
+            // "...when clicking on <a epub:type='noteref'>this link</a>": the words are part of the sentence.
+            if !ctx.inNoteLink, Self.hasWordsOfItsOwn(e) {
+                ctx.inNoteLink = true
                 ctx.inLink = true
                 let before = TextCleaner.wordCount(buffer)
                 walkChildren(e, ctx, depth: depth)
+                while let last = buffer.last, last.isWhitespace || "*†‡".contains(last) { buffer.removeLast() }
                 bufferLinkWords += max(0, TextCleaner.wordCount(buffer) - before)
-                return
+                return true
             }
-        case "sup":
-            // A superscript holding only a linked marker is a note reference ("<sup><a>1</a></sup>").
-            if let only = onlyElementChild(e), only.localName == "a", Self.isNoteReference(only) {
-                if let href = only.value(of: "href") { bufferNoteRefs.append(href) }
-                recordAnchorsInside(e)
-                return
-            }
-            // A marker inside a note link with words, and citation superscripts: "<sup>14,15</sup>",
-            // "<sup>3–5</sup>", "ended.<sup>7</sup>". Not "x<sup>2</sup>" or "1<sup>st</sup>".
-            let sup = TextCleaner.normalize(e.rawText)
-            if (ctx.inNoteLink && Self.isNoteMarker(sup)) || Self.isCitationSuperscript(sup, after: buffer) {
-                var stack: [MarkupElement] = [e]
-                while let x = stack.popLast() {
-                    if x.localName == "a", let href = x.value(of: "href") { bufferNoteRefs.append(href) }
-                    for case .element(let c) in x.children { stack.append(c) }
-                }
-                recordAnchorsInside(e)
-                return
-            }
-        default:
-            break
+            recordAnchorsInside(e)
+            return true
         }
+        if ctx.noteID != nil, Self.isBackLink(e) { return true }
+        guard e.value(of: "href") != nil, !ctx.inLink else { return false }
+        ctx.inLink = true
+        let before = TextCleaner.wordCount(buffer)
+        walkChildren(e, ctx, depth: depth)
+        bufferLinkWords += max(0, TextCleaner.wordCount(buffer) - before)
+        return true
+    }
 
-        guard Self.blockElements.contains(name) else {
-            // A passage in another language (a whole sentence, not a borrowed word) becomes a block
-            // of its own, so that it can be spoken with a voice for that language.
-            if let lang = e.languageValue, lang.lowercased() != (parent.language ?? "").lowercased(),
-                ctx.headingLevel == nil, TextCleaner.wordCount(e.rawText) >= 3
-            {
-                flush(parent)
-                walkChildren(e, ctx, depth: depth)
-                flush(ctx)
-                return
-            }
+    /// A superscript that marks a note or a citation is dropped (its targets recorded). False for
+    /// a superscript that is text: "x<sup>2</sup>", "1<sup>st</sup>".
+    private mutating func superscript(_ e: MarkupElement, _ ctx: Context) -> Bool {
+        // A superscript holding only a linked marker is a note reference ("<sup><a>1</a></sup>").
+        if let only = onlyElementChild(e), only.localName == "a", Self.isNoteReference(only) {
+            if let href = only.value(of: "href") { bufferNoteRefs.append(href) }
+            recordAnchorsInside(e)
+            return true
+        }
+        // A marker inside a note link with words, and citation superscripts: "<sup>14,15</sup>",
+        // "<sup>3–5</sup>", "ended.<sup>7</sup>".
+        let sup = TextCleaner.normalize(e.rawText)
+        guard (ctx.inNoteLink && Self.isNoteMarker(sup)) || Self.isCitationSuperscript(sup, after: buffer) else {
+            return false
+        }
+        var stack: [MarkupElement] = [e]
+        while let x = stack.popLast() {
+            if x.localName == "a", let href = x.value(of: "href") { bufferNoteRefs.append(href) }
+            for case .element(let c) in x.children { stack.append(c) }
+        }
+        recordAnchorsInside(e)
+        return true
+    }
+
+    /// An inline element: its text joins the running block, except a passage in another language
+    /// (a whole sentence, not a borrowed word), which becomes a block of its own so that it can be
+    /// spoken with a voice for that language.
+    private mutating func walkInline(_ e: MarkupElement, _ ctx: Context, parent: Context, depth: Int) {
+        if let lang = e.languageValue, lang.lowercased() != (parent.language ?? "").lowercased(),
+            ctx.headingLevel == nil, TextCleaner.wordCount(e.rawText) >= 3
+        {
+            flush(parent)
             walkChildren(e, ctx, depth: depth)
+            flush(ctx)
             return
         }
+        walkChildren(e, ctx, depth: depth)
+    }
 
-        // A block element: close the running block, set the context, walk, close again.
+    /// A block element: close the running block, set the context (heading, list, quote, caption,
+    /// poem), walk, close again; a stanza of a poem ends with a stanza break.
+    private mutating func walkBlock(
+        _ e: MarkupElement, _ blockContext: Context, types: [String], classes: [String], parent: Context, depth: Int
+    ) {
+        let name = e.localName
+        var ctx = blockContext
         flush(parent)
         if let level = Self.headingLevel(name) { ctx.headingLevel = ctx.headingLevel ?? level }
         if name == "hgroup" { ctx.headingLevel = ctx.headingLevel ?? 1 }
