@@ -500,4 +500,35 @@ import Testing
             KindExpectation.misfit(kind: .notes, features: features(words: 9000, numbered: 8), markedBySemantics: false)
                 == nil)
     }
+
+    /// An appendix longer than any page of front matter is one when it is a minor part of the book.
+    @Test(arguments: [(14_000, 150_000, true), (14_000, 40_000, false), (4_000, 4_500, true), (60_000, 70_000, false)])
+    func anAppendixIsAMinorPartOfTheBook(words: Int, bookWords: Int, fits: Bool) {
+        var f = features(words: words)
+        f.bookWords = bookWords
+        #expect((KindExpectation.misfit(kind: .appendix, features: f, markedBySemantics: false) == nil) == fits)
+    }
+}
+
+/// A section that takes in the files after it (no start of their own) is judged on all its text.
+@Suite struct GrownSectionTests {
+    @Test func partHeadingFilesFollowedByHeadinglessFilesAreReadWhole() throws {
+        let prose = String(repeating: "The king spoke to the assembly at length and the people listened. ", count: 40)
+        var spine = [("title.xhtml", "<h1>The Epic</h1>")]
+        for (part, name) in ["The Beginning", "The Assembly", "The Forest"].enumerated() {
+            // The middle part's first file holds text of its own: the only section that looks
+            // like a chapter before the headingless files join the sections.
+            let opening = part == 1 ? "<p>\(String(repeating: prose, count: 4))</p>" : ""
+            spine.append(("p\(part).xhtml", "<h1>\(name)</h1>\(opening)"))
+            for canto in 1...4 { spine.append(("p\(part)c\(canto).xhtml", "<p>\(prose)</p>")) }
+        }
+        let book = MemoryBook(spine: spine, toc: [])
+        let index = try SectionIndexer.index(book)
+        let read = index.sections.filter(\.included).reduce(0) { $0 + $1.words }
+        let total = index.sections.reduce(0) { $0 + $1.words }
+        #expect(total - read <= 3, "only the title page may be skipped: \(index.sections.map { ($0.title, $0.kind) })")
+        let first = try #require(index.sections.first { $0.title == "The Beginning" })
+        #expect(first.included)
+        #expect(first.words > 1_000)
+    }
 }

@@ -24,6 +24,10 @@ struct KindExpectation: Sendable {
     var shapes: [Shape] = []
     /// Most words with one of those shapes (a poem of short lines is no 20,000-word contents list); nil: any.
     var maximumWordsWithShape: Int? = nil
+    /// Share of the book's words a section of the kind may hold however long it is: supplementary
+    /// material (an appendix of tables, proofs or worked examples) runs to tens of pages in a
+    /// technical book, yet stays a minor part of it; a "appendix" holding most of a book is not one.
+    var maximumShareOfBook: Double? = nil
     /// Whether the book's own `epub:type`/`role` on the content lifts the size limit (long prose
     /// kinds: an introduction marked as one is one, however long).
     var semanticsLiftLimit = false
@@ -33,6 +37,9 @@ struct KindExpectation: Sendable {
 
     /// Share of verse lines that makes a section a poem rather than prose.
     static let verseShare = 0.6
+
+    /// Most of a book that supplementary material (an appendix) can be: a fifth.
+    static let supplementShare = 0.2
 
     /// A list shape needs at least this many text blocks to count (three links are no contents list).
     static let minimumListBlocks = 6
@@ -68,7 +75,9 @@ struct KindExpectation: Sendable {
             KindExpectation(maximumWords: 2000, shapes: [.shortLines, .links], maximumWordsWithShape: 5000)
         case .foreword, .preface, .introduction, .afterword:
             KindExpectation(maximumWords: 5000, semanticsLiftLimit: true, isProse: true)
-        case .acknowledgments, .appendix: KindExpectation(maximumWords: 5000, semanticsLiftLimit: true)
+        case .acknowledgments: KindExpectation(maximumWords: 5000, semanticsLiftLimit: true)
+        case .appendix:
+            KindExpectation(maximumWords: 5000, maximumShareOfBook: supplementShare, semanticsLiftLimit: true)
         case .other: KindExpectation(maximumWords: 1500)
         }
     }
@@ -85,6 +94,7 @@ struct KindExpectation: Sendable {
         if expectation.semanticsLiftLimit, markedBySemantics { return nil }
         let shapeFits = expectation.shapes.contains { has($0, f) }
         if shapeFits, f.words <= expectation.maximumWordsWithShape ?? .max { return nil }
+        if let share = expectation.maximumShareOfBook, Double(f.words) <= share * Double(f.bookWords) { return nil }
         let name = kind == .other ? "front or back matter" : "a \(kind.rawValue) section"
         return
             "\(grouped(f.words)) words of running text: too long for \(name) (at most \(grouped(expectation.maximumWords)))"

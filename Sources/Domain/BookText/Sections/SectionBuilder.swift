@@ -228,6 +228,7 @@ struct SectionBuilder {
         var drafts = drafts(between: starts)
         classify(&drafts)
         drafts = merge(drafts)
+        reassessGrown(&drafts)
         markDividers(&drafts)
         return SectionIndex(sections: finish(drafts), warnings: warnings)
     }
@@ -279,12 +280,31 @@ struct SectionBuilder {
             let end = i + 1 < starts.count ? starts[i + 1].position : endPosition
             guard start.position < end else { continue }
             var draft = Draft(start: start, end: end)
-            draft.features = features(of: draft)
-            draft.evidence = SectionClassifier.evidence(draft.features)
-            draft.features.openingText = ""  // read once for the evidence: not kept for every section
+            assess(&draft)
             drafts.append(draft)
         }
         return drafts
+    }
+
+    /// A draft's features and the evidence they give, for the text it covers now.
+    private func assess(_ draft: inout Draft) {
+        draft.features = features(of: draft)
+        draft.evidence = SectionClassifier.evidence(draft.features)
+        draft.features.openingText = ""  // read once for the evidence: not kept for every section
+    }
+
+    /// A section that took in the text after it (files without a start of their own) is judged
+    /// again on all of its text: the first file of a part can be a heading alone, "very short" and
+    /// "before the first chapter", while the section runs for 100,000 words. Its size and shape,
+    /// not its first page's, decide what it is.
+    private func reassessGrown(_ drafts: inout [Draft]) {
+        let grown = drafts.indices.filter { drafts[$0].grown }
+        guard !grown.isEmpty else { return }
+        for i in grown {
+            assess(&drafts[i])
+            decide(&drafts[i])
+        }
+        addPositionEvidence(&drafts, to: grown)
     }
 
     /// Chapters found among the headings inside a part the TOC lists take that part's title.
@@ -427,6 +447,8 @@ struct SectionBuilder {
         var spine: [Int] = []
         var words = 0
         var title: String?
+        /// Took in the text of drafts after it (`merge`): its features are its first part's.
+        var grown = false
     }
 
     func blocks(from start: TextPosition, to end: TextPosition) -> [(TextPosition, IndexedBlock)] {
@@ -531,14 +553,19 @@ struct SectionBuilder {
     /// Decides each draft from its evidence (computed with its features), then by position.
     private func classify(_ drafts: inout [Draft]) {
         for i in drafts.indices { decide(&drafts[i]) }
-        // Position: front matter clusters before the first chapter, back matter after the last.
+        addPositionEvidence(&drafts, to: Array(drafts.indices))
+    }
+
+    /// Position: front matter clusters before the first chapter, back matter after the last; a
+    /// short section of text there is taken as front or back matter.
+    private func addPositionEvidence(_ drafts: inout [Draft], to candidates: [Int]) {
         let strongBody = drafts.indices.filter { i in
             let c = drafts[i].classification
             return c.role == .body && drafts[i].features.words > 0
                 && (c.bodyWeight >= 1.5 || drafts[i].features.words >= 1500)
         }
         guard let first = strongBody.first, let last = strongBody.last else { return }
-        for i in drafts.indices where i < first || i > last {
+        for i in candidates where i < first || i > last {
             let words = drafts[i].features.words
             guard words < 1500, drafts[i].classification.role == .body else { continue }
             let role: SectionRole = i < first ? .front : .back
@@ -588,6 +615,7 @@ struct SectionBuilder {
                 && (isInside || (!ownChapterHeading && (!ownEvidence || (c.role == p.role && c.kind == p.kind))))
             if joins {
                 prev.end = d.end
+                prev.grown = true
                 out[out.count - 1] = prev
             } else {
                 out.append(d)
