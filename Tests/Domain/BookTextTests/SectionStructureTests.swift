@@ -502,11 +502,37 @@ import Testing
     }
 
     /// An appendix longer than any page of front matter is one when it is a minor part of the book.
-    @Test(arguments: [(14_000, 150_000, true), (14_000, 40_000, false), (4_000, 4_500, true), (60_000, 70_000, false)])
+    @Test(arguments: [(14_000, 150_000, true), (14_000, 40_000, false), (4_000, 9_000, true), (60_000, 70_000, false)])
     func anAppendixIsAMinorPartOfTheBook(words: Int, bookWords: Int, fits: Bool) {
         var f = features(words: words)
         f.bookWords = bookWords
         #expect((KindExpectation.misfit(kind: .appendix, features: f, markedBySemantics: false) == nil) == fits)
+    }
+}
+
+/// A book in one file: its file name and its short length say nothing of one kind of matter.
+@Suite struct OneFileBookTests {
+    @Test(arguments: ["index.html", "index_split_000.html", "toc.xhtml", "copyright.xhtml"])
+    func aShortBookInOneFileIsReadWhateverTheFileIsCalled(fileName: String) throws {
+        let book = MemoryBook(
+            spine: [(fileName, "<h1>Hefty Water</h1>" + prose(300, "water"))],
+            toc: [entry("Hefty Water", fileName)])
+        let sections = try SectionIndexer.index(book).sections
+        let decisions = sections.map { ($0.kind, $0.reasons) }
+        let allRead = sections.allSatisfy { $0.included }
+        #expect(allRead, "\(decisions)")
+    }
+
+    @Test func mostOfTheBookIsNeverFrontOrBackMatterUnlessTheBookSaysSo() {
+        var f = SectionFeatures(title: "")
+        f.words = 380
+        f.textBlocks = 3
+        f.bookWords = 400
+        #expect(KindExpectation.misfit(kind: .index, features: f, markedBySemantics: false) != nil)
+        #expect(KindExpectation.misfit(kind: .titlepage, features: f, markedBySemantics: false) != nil)
+        #expect(KindExpectation.misfit(kind: .titlepage, features: f, markedBySemantics: true) == nil)
+        f.bookWords = 4000
+        #expect(KindExpectation.misfit(kind: .titlepage, features: f, markedBySemantics: false) == nil)
     }
 }
 

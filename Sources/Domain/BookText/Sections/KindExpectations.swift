@@ -38,6 +38,11 @@ struct KindExpectation: Sendable {
     /// Share of verse lines that makes a section a poem rather than prose.
     static let verseShare = 0.6
 
+    /// Share of the book's words that no front or back matter holds unless the book marks it so:
+    /// a section holding more than half of the book is the text (the whole book in one file
+    /// named `index.html`, a "title page" the rest of the book follows inside).
+    static let mostOfTheBook = 0.5
+
     /// Most of a book that supplementary material (an appendix) can be: a fifth.
     static let supplementShare = 0.2
 
@@ -89,6 +94,9 @@ struct KindExpectation: Sendable {
             Double(f.verseLines) >= verseShare * Double(f.textBlocks)
         {
             return "\(f.verseLines) of \(f.textBlocks) lines are verse: a poem, not a \(kind.rawValue)"
+        }
+        if !markedBySemantics, f.bookWords > 0, Double(f.words) > mostOfTheBook * Double(f.bookWords) {
+            return "\(grouped(f.words)) of the book's \(grouped(f.bookWords)) words: the text itself"
         }
         guard f.words > expectation.maximumWords else { return nil }
         if expectation.semanticsLiftLimit, markedBySemantics { return nil }

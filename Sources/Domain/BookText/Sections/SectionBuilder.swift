@@ -53,14 +53,15 @@ struct SectionBuilder {
     static let generatedNameTokenFiles = 3
     /// Tokens of file names that say nothing about a file in this book (see `generatedNameTokenFiles`).
     private(set) var commonFileTokens: Set<String> = []
-    /// Words of the whole book outside notes.
+    /// Words of the whole book outside notes, image descriptions included (a book of pictures
+    /// is read from them).
     let bookWords: Int
 
     init(package: EPUBPackage, docs: [IndexedDocument], options: SectionOptions) {
         self.package = package
         self.docs = docs
         self.options = options
-        bookWords = docs.reduce(0) { $0 + $1.words }
+        bookWords = docs.reduce(0) { $0 + $1.words + $1.blocks.reduce(0) { $0 + $1.imageWords } }
         var files: [String: Int] = [:]
         for item in package.spine {
             for token in Set(Patterns.tokens(ofName: item.href)) where token.first?.isLetter == true {
@@ -513,6 +514,7 @@ struct SectionBuilder {
         if startItem < package.spine.count {
             let path = package.spine[startItem].href
             f.fileNames = [path]
+            f.startFileWords = startItem < docs.count ? docs[startItem].words : 0
             f.allNonLinear = items.allSatisfy { $0 < package.spine.count && !package.spine[$0].linear }
             let fragment = d.start.link?.fragment
             f.fragment = fragment

@@ -49,7 +49,13 @@ struct SectionFeatures: Sendable {
     var commonFileTokens: Set<String> = []
     /// Words of the whole book (outside notes).
     var bookWords = 0
+    /// Words of the file the section starts in.
+    var startFileWords = 0
     var bookTitle: String?
+
+    /// Whether the section's first file holds most of the book: its name is the book's
+    /// (`index.html` of a one-file export), not the name of one kind of matter.
+    var startsInTheBooksMainFile: Bool { bookWords > 0 && startFileWords * 2 > bookWords }
 }
 
 /// Result of classifying one section.
@@ -159,7 +165,7 @@ enum SectionClassifier {
     static func nameEvidence(_ f: SectionFeatures) -> [Evidence] {
         var out: [Evidence] = []
         var fileKinds: Set<SectionKind> = []
-        for name in f.fileNames.prefix(1) {
+        for name in f.fileNames.prefix(1) where !f.startsInTheBooksMainFile {
             for token in Patterns.tokens(ofName: name) where !f.commonFileTokens.contains(token) {
                 if let k = Patterns.fileTokens[token], !fileKinds.contains(k) {
                     fileKinds.insert(k)
