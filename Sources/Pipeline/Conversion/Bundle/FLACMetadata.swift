@@ -2,7 +2,8 @@ import Foundation
 
 /// FLAC metadata blocks the bundler writes itself: the cue sheet (ffmpeg 5.1 writes none) and the
 /// picture block that Ogg files carry base64-encoded as a `METADATA_BLOCK_PICTURE` comment (ffmpeg 5.1
-/// cannot put a picture stream in Ogg). Pure over bytes, except `insertBlocks`, which streams a file.
+/// cannot put a picture stream in Ogg); the section files' cover (`CoverArt`) uses the same picture
+/// block and `rewrite`. Pure over bytes, except `insertBlocks` and `rewrite`, which stream a file.
 ///
 /// Layouts follow the FLAC format specification (RFC 9639), sections 8.7 (CUESHEET) and 8.8 (PICTURE).
 enum FLACMetadata {
