@@ -323,6 +323,35 @@ import Testing
         #expect(try sandbox.manifest().settings?.coverSHA256 == nil)
     }
 
+    @Test func aCoverTooLargeToEmbedIsLeftOutWithAWarningAndWAVNeverTakesOne() async throws {
+        let sandbox = try Sandbox()
+        let env = ConversionEnvironment(
+            makeSource: { _ in FakeSource.make(count: 1) }, makeEngine: { FakeEngine() },
+            makeSink: {
+                try AudioFileWriter(path: $0.path, encoding: $0.encoding, sampleRate: $0.sampleRate, tags: $0.tags)
+            })
+        var request = sandbox.request()
+        request.selection = .all
+        request.encoding = AudioEncoding(format: .flac)
+        request.cover = Self.largeJPEG(count: CoverArt.maxCoverBytes + 1)
+        let log = EventLog()
+        #expect(try await Converter(environment: env).run(request, onEvent: log.append).sectionsDone == 1)
+        let warnings = log.all.compactMap { event -> String? in
+            if case .warning(let message) = event { return message }
+            return nil
+        }
+        #expect(warnings.contains { $0.contains("not embedded") }, "\(warnings)")
+        #expect(try sandbox.manifest().settings?.coverSHA256 == nil)
+        #expect(!sandbox.files().contains { $0.hasPrefix("cover.") })
+
+        let wav = try Sandbox()
+        var plain = wav.request()
+        plain.selection = .all
+        plain.cover = Self.cover
+        #expect(try await Converter(environment: env).run(plain).sectionsDone == 1)
+        #expect(try wav.manifest().settings?.coverSHA256 == nil, "WAV files carry no cover")
+    }
+
     @Test func settingsWithoutACoverKeepTheirFingerprint() throws {
         let settings = AudioSettings(voice: VoiceSettings(voice: "en"))
         #expect(!String(decoding: CanonicalJSON.encode(settings), as: UTF8.self).contains("cover"))
