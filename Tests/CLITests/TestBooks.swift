@@ -28,6 +28,8 @@ struct TestBook {
     var summary: String?
     /// 3: a navigation document and `epub:type`; 2: an NCX, an OPF 2.0 and no `epub:type`.
     var version = 3
+    /// A PNG cover image (`OEBPS/cover.png`: `cover-image` in EPUB 3, `meta name="cover"` in EPUB 2).
+    var coverPNG: [UInt8]?
 
     /// The EPUB bytes: mimetype, container, OPF, nav (or NCX), one XHTML file per chapter.
     func epub() -> [UInt8] {
@@ -42,11 +44,16 @@ struct TestBook {
                 </container>
                 """
             ))
-        let manifest = chapters.indices.map {
+        var manifest = chapters.indices.map {
             "<item id=\"c\($0 + 1)\" href=\"c\($0 + 1).xhtml\" media-type=\"application/xhtml+xml\"/>"
         }.joined()
         let spine = chapters.indices.map { "<itemref idref=\"c\($0 + 1)\"/>" }.joined()
         let isEPUB2 = version == 2
+        if coverPNG != nil {
+            manifest +=
+                "<item id=\"cover\" href=\"cover.png\" media-type=\"image/png\"\(isEPUB2 ? "" : " properties=\"cover-image\"")/>"
+        }
+        let coverMeta = coverPNG != nil && isEPUB2 ? "<meta name=\"cover\" content=\"cover\"/>" : ""
         let creators =
             authors.map { "<dc:creator>\(escaped($0))</dc:creator>" }.joined()
             + (date.map { "<dc:date>\(escaped($0))</dc:date>" } ?? "")
@@ -59,7 +66,7 @@ struct TestBook {
                 <package xmlns="http://www.idpf.org/2007/opf" version="\(isEPUB2 ? "2.0" : "3.0")" unique-identifier="id">
                 <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">\(identifier)</dc:identifier>
                 <dc:title>\(escaped(title))</dc:title>\(creators)<dc:language>\(language)</dc:language>
-                <meta property="dcterms:modified">2024-01-01T00:00:00Z</meta></metadata>
+                <meta property="dcterms:modified">2024-01-01T00:00:00Z</meta>\(coverMeta)</metadata>
                 <manifest>\(isEPUB2 ? Self.ncxItem : Self.navItem)\(manifest)</manifest>
                 <spine\(isEPUB2 ? " toc=\"ncx\"" : "")>\(spine)</spine>
                 </package>
@@ -91,7 +98,8 @@ struct TestBook {
                     """
                 ))
         }
-        return makeStoredZip(files.map { ($0.0, Array($0.1.utf8)) })
+        return makeStoredZip(
+            files.map { ($0.0, Array($0.1.utf8)) } + (coverPNG.map { [("OEBPS/cover.png", $0)] } ?? []))
     }
 
     private static let navItem =

@@ -61,6 +61,10 @@ extension ConvertCommand {
         let indexed = IndexedBook(
             path: loaded.path, book: loaded.book, sections: loaded.index.sections, options: loaded.options)
         if text { return exportText(request, indexed: indexed, book: path, style: stderrStyle) }
+        // Read from the book once: embedded in the section files, written beside them, and bundled.
+        let cover = AudiobookCover(
+            book: loaded.book, ffmpegPath: bundler?.ffmpegPath ?? AudiobookBundler.locateFFmpeg())
+        if !noCoverArt { request.cover = cover }
 
         let mode: ProgressRenderer.Mode
         switch (quiet, progress) {
@@ -82,7 +86,7 @@ extension ConvertCommand {
             renderer.summary(
                 summary, totals: ReadingTotals(sections: loaded.sections), chosen: loaded.chosenByNumber,
                 outputDirectory: directory)
-            writeCover(of: loaded, to: directory, renderer: renderer)
+            writeCover(cover, to: directory, renderer: renderer)
             if summary.sectionsFailed > 0 {
                 interruption.stop()
                 return .partialFailure
@@ -94,7 +98,7 @@ extension ConvertCommand {
             // Ctrl-C while ffmpeg runs stops it and removes the partial bundle; the sections stay.
             let narrator = "espeak-ng, voice \(request.voice.voice)"
             let status = await makeBundle(
-                bundler, loaded: loaded, directory: directory, narrator: narrator, renderer: renderer,
+                bundler, loaded: loaded, cover: cover, directory: directory, narrator: narrator, renderer: renderer,
                 interruption: interruption, style: stderrStyle)
             interruption.stop()
             return status
@@ -116,13 +120,12 @@ extension ConvertCommand {
 
     /// `--bundle`: one audiobook file of the selected sections, once they are all converted.
     private func makeBundle(
-        _ bundler: AudiobookBundler, loaded: LoadedBook, directory: String, narrator: String,
+        _ bundler: AudiobookBundler, loaded: LoadedBook, cover: AudiobookCover?, directory: String, narrator: String,
         renderer: ProgressRenderer, interruption: InterruptionWatcher, style: TerminalStyle
     ) async -> Exit {
         let metadata = AudiobookMetadata(book: loaded.book, title: loaded.displayTitle, narrator: narrator)
         let file = AudiobookBundler.fileName(for: metadata, format: bundler.format)
         let numbers = loaded.selectedSections.map(\.number)
-        let cover = AudiobookCover(book: loaded.book, ffmpegPath: bundler.ffmpegPath)
         let task = Task {
             try await bundler.bundle(directory: directory, numbers: numbers, metadata: metadata, cover: cover) {
                 renderer.handle(
@@ -161,9 +164,8 @@ extension ConvertCommand {
 
     /// `cover.jpg` (or `.png`) beside the section files, when the book has a JPEG or PNG cover (none
     /// when it has not); a failure is a warning (the audio is all there).
-    private func writeCover(of loaded: LoadedBook, to directory: String, renderer: ProgressRenderer) {
+    private func writeCover(_ cover: AudiobookCover?, to directory: String, renderer: ProgressRenderer) {
         do {
-            let cover = AudiobookCover(book: loaded.book, ffmpegPath: AudiobookBundler.locateFFmpeg())
             try AudiobookCover.updateFolderCover(cover, in: directory)
         } catch {
             renderer.handle(.warning(message: "the cover was not written: \(error)"))

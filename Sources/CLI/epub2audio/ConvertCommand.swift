@@ -120,6 +120,9 @@ struct ConvertCommand: AsyncParsableCommand {
             valueName: "FORMAT"))
     var bundle: BundleFormat?
 
+    @Flag(help: "Do not embed the book's cover in the section files (cover.jpg beside them is still written).")
+    var noCoverArt = false
+
     @Option(help: ArgumentHelp("Sections converted at once, each in its own process (default: cores).", valueName: "N"))
     var jobs: Int?
 

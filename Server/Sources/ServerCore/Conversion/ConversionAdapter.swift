@@ -90,6 +90,10 @@ package enum ConversionAdapter {
         request.workerExecutable = workerExecutable
         request.workerArguments = workerArguments
         request.workerForksPerJob = false
+        // The cover in every section file, as the CLI embeds it (the same bytes: JPEG or PNG as it is,
+        // another raster converted by ffmpeg when installed). Opening the book reads its package only.
+        request.cover = AudiobookCover(
+            book: try EPUBBook.open(path: bookPath), ffmpegPath: AudiobookBundler.locateFFmpeg())
         return request
     }
 

@@ -63,6 +63,11 @@ public struct ConversionRequest: Sendable {
     public var workerForksPerJob: Bool
     /// Longest time between manifest writes while a section is in progress, in seconds.
     public var manifestInterval: TimeInterval
+    /// The picture embedded in every section file (FLAC, MP3, Opus, Vorbis; not WAV), written beside
+    /// them as `cover.jpg` or `cover.png` first; nil: the files carry none. The CLI reads it from
+    /// the book once (`AudiobookCover(book:ffmpegPath:)`) unless `--no-cover-art` is given. A cover
+    /// over 8 MB is not embedded (a warning says so).
+    public var cover: AudiobookCover?
 
     /// A request with the defaults the CLI uses: planned sections, English, WAV, one job per core.
     public init(
@@ -71,7 +76,7 @@ public struct ConversionRequest: Sendable {
         chunking: ChunkerOptions = ChunkerOptions(), bookOptions: BookOptions = BookOptions(),
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
         allowNonEmptyOutput: Bool = false, workerExecutable: String? = nil, workerArguments: [String] = ["worker"],
-        workerForksPerJob: Bool = false, manifestInterval: TimeInterval = 3
+        workerForksPerJob: Bool = false, manifestInterval: TimeInterval = 3, cover: AudiobookCover? = nil
     ) {
         self.bookPath = bookPath
         self.outputDirectory = outputDirectory
@@ -87,5 +92,6 @@ public struct ConversionRequest: Sendable {
         self.workerArguments = workerArguments
         self.workerForksPerJob = workerForksPerJob
         self.manifestInterval = manifestInterval
+        self.cover = cover
     }
 }

@@ -16,22 +16,27 @@ public struct AudioSettings: Hashable, Sendable, Codable {
     public var notes: SpokenTextOptions.Notes
     /// Version of the text normalisation (`BookText`) that produced the spoken text.
     public var normalisationVersion: Int
+    /// SHA-256 of the cover embedded in every section file (`ConversionRequest.cover`); nil when the
+    /// files carry none (no cover, `--no-cover-art`, WAV). Absent from the JSON when nil, so the
+    /// fingerprint of settings without a cover is what it was before covers were embedded.
+    public var coverSHA256: String?
 
-    /// Settings; the defaults are WAV, the default chunking, notes skipped.
+    /// Settings; the defaults are WAV, the default chunking, notes skipped, no cover.
     public init(
         voice: VoiceSettings, encoding: AudioEncoding = AudioEncoding(), chunking: ChunkerOptions = ChunkerOptions(),
-        notes: SpokenTextOptions.Notes = .skip, normalisationVersion: Int = 1
+        notes: SpokenTextOptions.Notes = .skip, normalisationVersion: Int = 1, coverSHA256: String? = nil
     ) {
         self.voice = voice
         self.encoding = encoding
         self.chunking = chunking
         self.notes = notes
         self.normalisationVersion = normalisationVersion
+        self.coverSHA256 = coverSHA256
     }
 
     // `notesMode`: the key manifests have always used (its values are the `Notes` names).
     private enum CodingKeys: String, CodingKey {
-        case voice, encoding, chunking, notes = "notesMode", normalisationVersion
+        case voice, encoding, chunking, notes = "notesMode", normalisationVersion, coverSHA256
     }
 
     /// Decodes settings; missing keys take their defaults, an unknown value throws.
@@ -42,6 +47,7 @@ public struct AudioSettings: Hashable, Sendable, Codable {
         chunking = try c.decodeIfPresent(ChunkerOptions.self, forKey: .chunking) ?? ChunkerOptions()
         notes = try c.decodeIfPresent(SpokenTextOptions.Notes.self, forKey: .notes) ?? .skip
         normalisationVersion = try c.decodeIfPresent(Int.self, forKey: .normalisationVersion) ?? 1
+        coverSHA256 = try c.decodeIfPresent(String.self, forKey: .coverSHA256)
     }
 
     /// SHA-256 of the settings' canonical JSON (sorted keys): what the manifest compares on resume.

@@ -15,11 +15,14 @@ public struct WorkerJob: Hashable, Sendable, Codable {
     /// The section's spoken text, when the coordinator sends it (it always does): the worker then
     /// speaks exactly these blocks without opening the book. Nil makes the worker read the book.
     public var blocks: [SpokenBlock]?
+    /// The cover to embed in the finished file (`cover.jpg` or `cover.png` in the output folder,
+    /// whose SHA-256 is `settings.coverSHA256`); nil: none.
+    public var coverPath: String?
 
     /// A job for section `section`.
     public init(
         book: BookInput, section: Int, settings: AudioSettings, partPath: String, tags: AudioTags,
-        blocks: [SpokenBlock]? = nil
+        blocks: [SpokenBlock]? = nil, coverPath: String? = nil
     ) {
         self.book = book
         self.section = section
@@ -27,6 +30,7 @@ public struct WorkerJob: Hashable, Sendable, Codable {
         self.partPath = partPath
         self.tags = tags
         self.blocks = blocks
+        self.coverPath = coverPath
     }
 }
 

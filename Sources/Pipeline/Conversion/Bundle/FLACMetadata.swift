@@ -2,7 +2,8 @@ import Foundation
 
 /// FLAC metadata blocks the bundler writes itself: the cue sheet (ffmpeg 5.1 writes none) and the
 /// picture block that Ogg files carry base64-encoded as a `METADATA_BLOCK_PICTURE` comment (ffmpeg 5.1
-/// cannot put a picture stream in Ogg). Pure over bytes, except `insertBlocks`, which streams a file.
+/// cannot put a picture stream in Ogg); the section files' cover (`CoverArt`) uses the same picture
+/// block and `rewrite`. Pure over bytes, except `insertBlocks` and `rewrite`, which stream a file.
 ///
 /// Layouts follow the FLAC format specification (RFC 9639), sections 8.7 (CUESHEET) and 8.8 (PICTURE).
 enum FLACMetadata {
@@ -105,25 +106,43 @@ enum FLACMetadata {
     /// - Throws: `ConversionError.bundleFailed` when `source` is not a FLAC file or a block is too
     ///   large, `.outputUnwritable` when a file cannot be read or written.
     static func insertBlocks(_ blocks: [(BlockType, [UInt8])], from source: String, to destination: String) throws {
+        do {
+            try rewrite(from: source, to: destination) { parsed in
+                [parsed[0]] + blocks.map { (type: $0.0.rawValue, body: $0.1[...]) } + parsed.dropFirst()
+            }
+        } catch let error as FileFormatError {
+            throw ConversionError.bundleFailed(reason: "the encoded FLAC file \(error.reason)")
+        }
+    }
+
+    /// One metadata block: its type (the last-block flag cleared) and its body.
+    typealias Block = (type: UInt8, body: ArraySlice<UInt8>)
+
+    /// Rewrites the FLAC file at `source` into `destination` with the metadata blocks `edit` returns
+    /// from the file's own (STREAMINFO first); the last-block flags are set anew and the audio frames
+    /// are copied as they are, streamed.
+    ///
+    /// - Throws: `FileFormatError` when `source` is not a FLAC file, does not start with STREAMINFO, or a
+    ///   block would exceed `maxBlockBytes`; `ConversionError.outputUnwritable` (or `.diskFull`) when a
+    ///   file cannot be read or written.
+    static func rewrite(from source: String, to destination: String, edit: ([Block]) -> [Block]) throws {
         guard let input = FileHandle(forReadingAtPath: source) else {
-            throw ConversionError.outputUnwritable(path: source, reason: "cannot read the encoded bundle")
+            throw ConversionError.outputUnwritable(path: source, reason: "cannot read the file")
         }
         defer { try? input.close() }
         // The metadata ends within the first blocks; a picture can make that a few megabytes.
         var head = [UInt8]()
-        var parsed: [(type: UInt8, body: ArraySlice<UInt8>)] = []
+        var parsed: [Block] = []
         func need(_ count: Int) throws {
             while head.count < count {
                 guard let more = try input.read(upToCount: max(65_536, count - head.count)), !more.isEmpty else {
-                    throw ConversionError.bundleFailed(reason: "the encoded FLAC file ends inside its metadata")
+                    throw FileFormatError(reason: "ends inside its metadata")
                 }
                 head += more
             }
         }
-        try need(4)
-        guard head.starts(with: Array("fLaC".utf8)) else {
-            throw ConversionError.bundleFailed(reason: "ffmpeg did not write a FLAC file")
-        }
+        do { try need(4) } catch is FileFormatError { throw FileFormatError(reason: "is not a FLAC file") }
+        guard head.starts(with: Array("fLaC".utf8)) else { throw FileFormatError(reason: "is not a FLAC file") }
         var at = 4
         var last = false
         while !last {
@@ -135,16 +154,12 @@ enum FLACMetadata {
             at += 4 + length
         }
         guard parsed.first?.type == BlockType.streamInfo.rawValue else {
-            throw ConversionError.bundleFailed(reason: "the encoded FLAC file does not start with STREAMINFO")
+            throw FileFormatError(reason: "does not start with STREAMINFO")
         }
-        var all = [parsed[0]]
-        for (type, body) in blocks {
-            guard body.count <= maxBlockBytes else {
-                throw ConversionError.bundleFailed(reason: "a FLAC metadata block would exceed 16 MB")
-            }
-            all.append((type.rawValue, body[...]))
+        let all = edit(parsed)
+        guard all.allSatisfy({ $0.body.count <= maxBlockBytes }) else {
+            throw FileFormatError(reason: "would have a metadata block larger than 16 MB")
         }
-        all += parsed.dropFirst()
         var out = Array("fLaC".utf8)
         for (index, block) in all.enumerated() {
             out.append((index == all.count - 1 ? 0x80 : 0) | block.type)
@@ -155,14 +170,15 @@ enum FLACMetadata {
 
         guard FileManager.default.createFile(atPath: destination, contents: Data(out)),
             let output = FileHandle(forWritingAtPath: destination)
-        else { throw ConversionError.outputUnwritable(path: destination, reason: "cannot write the bundle") }
+        else { throw ConversionError.outputUnwritable(path: destination, reason: "cannot create the file") }
         defer { try? output.close() }
         do {
             try output.seekToEnd()
             while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty { try output.write(contentsOf: chunk) }
             try output.synchronize()
         } catch {
-            throw ConversionError.outputUnwritable(path: destination, reason: "\(error)")
+            throw PosixFailure.map(error, path: destination)
+                ?? ConversionError.outputUnwritable(path: destination, reason: "\(error)")
         }
     }
 

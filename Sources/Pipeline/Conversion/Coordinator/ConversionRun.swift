@@ -61,6 +61,10 @@ final class ConversionRun: Sendable {
         var previous: Manifest?
         /// The book's last section number: track numbers read `n/total` (a file's tags do not depend on the selection).
         var lastNumber: Int?
+        /// The cover embedded in the section files (`settings.coverSHA256` is its hash), if any.
+        var cover: AudiobookCover?
+        /// Why the request's cover is not embedded, when it is not.
+        var coverWarning: String?
     }
 
     /// A section to make, with the job a worker receives.
@@ -87,7 +91,9 @@ final class ConversionRun: Sendable {
         // Stops the writer thread on every way out; the paths below close it first to see its error.
         defer { try? store.close() }
         announce(book, plan, emit: emit)
-        let jobs = plan.jobs.map { workerJob($0, book: book, directory: directory) }
+        if let warning = book.coverWarning { emit(.warning(message: warning)) }
+        let coverPath = try writeCover(book, jobs: plan.jobs.count, directory: directory)
+        let jobs = plan.jobs.map { workerJob($0, book: book, directory: directory, coverPath: coverPath) }
         let counts = makeSections(jobs, source: book.source, store: store, directory: directory, emit: emit)
         try finishFolder(store, selected: book.selected, directory: directory)
         let audio = store.manifest.sections.filter { book.selected.contains($0.number) && $0.status == .done }
@@ -109,13 +115,30 @@ final class ConversionRun: Sendable {
                 manifest: OutputPaths.join(directory, Manifest.fileName), recordedSHA256: existing.book.sha256,
                 currentSHA256: sha256)
         }
+        var cover = CoverArt.embeds(in: request.encoding.format) ? request.cover : nil
+        var coverWarning: String?
+        if let size = cover?.data.count, size > CoverArt.maxCoverBytes {
+            coverWarning =
+                "the cover (\(size / 1_000_000) MB) is larger than \(CoverArt.maxCoverBytes >> 20) MB: "
+                + "it is not embedded in the section files"
+            cover = nil
+        }
         let settings = AudioSettings(
             voice: request.voice, encoding: request.encoding, chunking: request.chunking,
-            notes: request.bookOptions.text.notes, normalisationVersion: source.normalisationVersion)
+            notes: request.bookOptions.text.notes, normalisationVersion: source.normalisationVersion,
+            coverSHA256: cover.map { SHA256.hex($0.data) })
         return Book(
             source: source, sha256: sha256, settings: settings,
             selected: try request.selection.numbers(in: source.sections), existing: existing,
-            previous: existing?.book.sha256 == sha256 ? existing : nil, lastNumber: source.sections.map(\.number).max())
+            previous: existing?.book.sha256 == sha256 ? existing : nil, lastNumber: source.sections.map(\.number).max(),
+            cover: cover, coverWarning: coverWarning)
+    }
+
+    /// Puts the cover to embed beside the section files (`cover.jpg` or `cover.png`), where the
+    /// workers read it; returns its path. Nothing when there is no cover or no section to make.
+    private func writeCover(_ book: Book, jobs: Int, directory: String) throws -> String? {
+        guard let cover = book.cover, jobs > 0 else { return nil }
+        return try AudiobookCover.updateFolderCover(cover, in: directory)
     }
 
     /// What to make and what is done already (`ConversionPlanner`, given the files in the folder).
@@ -164,7 +187,9 @@ final class ConversionRun: Sendable {
     }
 
     /// The worker job of a planned section: its settings, `.part` path and tags.
-    private func workerJob(_ planned: ConversionPlan.Job, book: Book, directory: String) -> PlannedJob {
+    private func workerJob(_ planned: ConversionPlan.Job, book: Book, directory: String, coverPath: String?)
+        -> PlannedJob
+    {
         let description = book.source.book
         let authors = description.authors.joined(separator: ", ")
         let tags = AudioTags(
@@ -173,7 +198,8 @@ final class ConversionRun: Sendable {
             genre: "Audiobook")
         let job = WorkerJob(
             book: request.bookInput, section: planned.section.number, settings: book.settings,
-            partPath: OutputPaths.join(directory, planned.file + ".part"), tags: tags, blocks: planned.blocks)
+            partPath: OutputPaths.join(directory, planned.file + ".part"), tags: tags, blocks: planned.blocks,
+            coverPath: coverPath)
         return PlannedJob(section: planned.section, job: job, file: planned.file, previousFile: planned.previousFile)
     }
 

@@ -110,6 +110,7 @@ final class WorkerSession {
         let frames = try speak(
             chunks, engine: engine, sampleRate: sampleRate, into: sink, job: job, wordsTotal: wordsTotal,
             shouldStop: shouldStop, send: send)
+        try embedCover(job)
         return WorkerResult(
             section: job.section, frames: frames, sampleRate: sampleRate,
             textSHA256: SpokenTextFingerprint.sha256(blocks), words: wordsTotal)
@@ -203,6 +204,22 @@ final class WorkerSession {
             throw PosixFailure.map(error, path: job.partPath) ?? error
         }
         return frames
+    }
+
+    /// Embeds the job's cover in its finished `.part` file (`CoverArt`), before the coordinator gives
+    /// the file its final name; a file that cannot be edited fails the section.
+    private func embedCover(_ job: WorkerJob) throws {
+        guard let coverPath = job.coverPath else { return }
+        do {
+            try CoverArt.embed(
+                coverAt: coverPath, expectedSHA256: job.settings.coverSHA256, format: job.settings.encoding.format,
+                inFileAt: job.partPath)
+        } catch let error as FileFormatError {
+            throw ConversionError.sectionFailed(
+                section: job.section, reason: "cannot embed the cover in \(job.partPath): \(error.reason)")
+        } catch {
+            throw PosixFailure.map(error, path: job.partPath) ?? error
+        }
     }
 
     /// The chunks of a section, from the Contracts chunker.

@@ -1,0 +1,92 @@
+/// The ID3v2 tag at the start of an MP3 file, edited to carry the cover as an `APIC` frame.
+///
+/// libsndfile's MP3 writer (LAME) starts the file with an ID3v2.3 tag holding `TSSE`, `TIT2`, `TPE1`,
+/// `TALB`, `TRCK`, `TCON`; the picture joins those frames, every other frame is kept as it is. Pure
+/// over bytes. Layouts: ID3v2.3 (id3.org, "ID3 tag version 2.3.0", 3 and 4.15) and ID3v2.4
+/// ("ID3 tag version 2.4.0 - Main Structure", 3.1 and 4.1: frame sizes become syncsafe).
+enum ID3v2 {
+    /// The tag header: "ID3", version, revision, flags, syncsafe size.
+    static let headerBytes = 10
+
+    /// A tag's size field has 28 bits (syncsafe).
+    static let maxTagBytes = (1 << 28) - 1
+
+    /// The whole tag's length (header included) when `header` starts one, else nil.
+    static func tagLength(header: [UInt8]) -> Int? {
+        guard header.count >= headerBytes, header.starts(with: Array("ID3".utf8)),
+            let size = syncsafe(header[6..<10])
+        else { return nil }
+        // A v2.4 footer repeats the header after the frames.
+        let footer = header[3] == 4 && header[5] & 0x10 != 0 ? headerBytes : 0
+        return headerBytes + size + footer
+    }
+
+    /// One frame: its identifier and its whole bytes (header included).
+    struct Frame: Hashable {
+        var id: String
+        var bytes: [UInt8]
+    }
+
+    /// The frames of `tag` (a whole tag: header, frames, padding), in order; padding is dropped.
+    ///
+    /// - Throws: `FileFormatError` for a version other than 2.3 and 2.4, a tag with unsynchronisation,
+    ///   an extended header or a footer (libsndfile writes none of these), or a frame past the tag's end.
+    static func frames(of tag: [UInt8]) throws -> (version: UInt8, frames: [Frame]) {
+        guard let length = tagLength(header: Array(tag.prefix(headerBytes))), length <= tag.count else {
+            throw FileFormatError(reason: "has a truncated ID3v2 tag")
+        }
+        let version = tag[3]
+        guard version == 3 || version == 4 else {
+            throw FileFormatError(reason: "has an ID3v2.\(version) tag (only 2.3 and 2.4 are edited)")
+        }
+        guard tag[5] & 0xD0 == 0 else {
+            throw FileFormatError(reason: "has an ID3v2 tag with unsynchronisation, an extended header or a footer")
+        }
+        var frames: [Frame] = []
+        var at = headerBytes
+        while at + headerBytes <= length, tag[at] != 0 {
+            let sizeBytes = tag[at + 4..<at + 8]
+            let size = version == 4 ? syncsafe(sizeBytes) : sizeBytes.reduce(0) { $0 << 8 | Int($1) }
+            guard let size, at + headerBytes + size <= length else {
+                throw FileFormatError(reason: "has an ID3v2 frame that runs past the tag")
+            }
+            let id = String(decoding: tag[at..<at + 4], as: UTF8.self)
+            frames.append(Frame(id: id, bytes: Array(tag[at..<at + headerBytes + size])))
+            at += headerBytes + size
+        }
+        return (version, frames)
+    }
+
+    /// `tag` (nil: the file has none) with the cover as its only `APIC` frame, after the other
+    /// frames, without padding; a new tag is version 2.3, which every player reads.
+    ///
+    /// - Throws: `FileFormatError` as `frames(of:)` does, or when the tag would exceed `maxTagBytes`.
+    static func tag(_ tag: [UInt8]?, withPicture cover: AudiobookCover) throws -> [UInt8] {
+        let (version, frames) = try tag.map(frames(of:)) ?? (3, [])
+        var body = frames.filter { $0.id != "APIC" }.flatMap(\.bytes)
+        body += pictureFrame(cover, version: version)
+        guard body.count <= maxTagBytes else {
+            throw FileFormatError(reason: "would have an ID3v2 tag larger than 256 MB")
+        }
+        return Array("ID3".utf8) + [version, 0, 0] + syncsafe(body.count) + body
+    }
+
+    /// An `APIC` frame: Latin-1 text, the MIME type, front cover (3), no description, the image.
+    static func pictureFrame(_ cover: AudiobookCover, version: UInt8) -> [UInt8] {
+        let mime = Array((cover.fileExtension == "png" ? "image/png" : "image/jpeg").utf8)
+        let body = [0] + mime + [0, 3, 0] + cover.data
+        let size = version == 4 ? syncsafe(body.count) : FLACMetadata.bigEndian(UInt64(body.count), bytes: 4)
+        return Array("APIC".utf8) + size + [0, 0] + body
+    }
+
+    /// `value` in four bytes of seven bits each (most significant first).
+    static func syncsafe(_ value: Int) -> [UInt8] {
+        [21, 14, 7, 0].map { UInt8(truncatingIfNeeded: (value >> $0) & 0x7F) }
+    }
+
+    /// The value of four syncsafe bytes; nil when one has its top bit set.
+    static func syncsafe(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard bytes.count == 4, bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return bytes.reduce(0) { $0 << 7 | Int($1) }
+    }
+}

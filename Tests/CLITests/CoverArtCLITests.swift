@@ -1,0 +1,123 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The book's cover in every section file, through the built binary with the real espeak-ng, read
+/// back with ffprobe (skipped without it).
+enum CoverArtBooks {
+    /// An 8×8 RGB PNG (made once with ffmpeg).
+    static let png: [UInt8] = [
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
+        0x00, 0x08, 0x00, 0x00, 0x00, 0x08, 0x08, 0x02, 0x00, 0x00, 0x00, 0x4B, 0x6D, 0x29, 0xDC, 0x00, 0x00, 0x00,
+        0x09, 0x70, 0x48, 0x59, 0x73, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x4F, 0x25, 0xC4, 0xD6,
+        0x00, 0x00, 0x00, 0x11, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x30, 0x4C, 0x39, 0x89, 0x15, 0x31, 0x0C,
+        0x2D, 0x09, 0x00, 0x0A, 0xC6, 0x57, 0x81, 0x07, 0xBB, 0xEB, 0x38, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E,
+        0x44, 0xAE, 0x42, 0x60, 0x82,
+    ]
+
+    /// A short generated book of three chapters with `png` as its cover.
+    static func book(in scratch: Scratch) throws -> String {
+        var book = TestBook(
+            title: "The Painted Lamp", authors: ["Ada Keeper"],
+            chapters: (1...3).map { TestBook.Chapter(title: "Chapter \($0)", paragraphs: prose(words: 20, seed: $0)) })
+        book.coverPNG = png
+        let url = scratch.file("book.epub")
+        try book.write(to: url)
+        return url.path
+    }
+
+    /// The streams ffprobe finds in `path`.
+    static func streams(_ path: String) throws -> [[String: Any]] {
+        let probe = try FFTools.probe(path)
+        #expect(probe.status == 0, "ffprobe failed on \(path)")
+        return try #require(probe.json?["streams"] as? [[String: Any]])
+    }
+
+    /// The attached picture stream of `path`, if any.
+    static func picture(_ path: String) throws -> [String: Any]? {
+        try streams(path).first { ($0["disposition"] as? [String: Any])?["attached_pic"] as? Int == 1 }
+    }
+}
+
+extension EndToEnd {
+    @Suite("The cover in every section file")
+    struct CoverArt {
+        @Test(
+            "flac, mp3, opus: every section file carries the PNG cover as an attached picture, tags intact",
+            .enabled(if: FFTools.installed, "ffmpeg/ffprobe are not installed (make deps installs them)"),
+            arguments: ["flac", "mp3", "opus"])
+        func everySectionFileHasTheCover(format: String) async throws {
+            let scratch = try Scratch("cover-\(format)")
+            let book = try CoverArtBooks.book(in: scratch)
+            let out = scratch.file("out").path
+            let result = try await BinaryRunner.run([book, "--format", format, "-o", out, "--jobs", "2"], timeout: 120)
+            #expect(result.status == 0, "\(result.stderr)")
+            let files = listing(out).filter { $0.hasSuffix("." + format) }
+            #expect(files.count == 3, "\(listing(out))")
+            #expect(listing(out).contains("cover.png"))
+            #expect(!listing(out).contains { $0.hasSuffix(".part") || $0.hasPrefix(".") }, "\(listing(out))")
+            let sections = try Conversions.manifestSections(out)
+            for file in files {
+                let path = out + "/" + file
+                // ffprobe shows the FLAC PICTURE block, the ID3v2 APIC frame and the Ogg
+                // METADATA_BLOCK_PICTURE comment alike: a PNG stream marked as the attached picture.
+                let picture = try #require(try CoverArtBooks.picture(path), "\(file): no attached picture")
+                #expect(picture["codec_name"] as? String == "png", "\(file)")
+                #expect(picture["width"] as? Int == 8 && picture["height"] as? Int == 8, "\(file)")
+                let audio = try CoverArtBooks.streams(path).filter { $0["codec_type"] as? String == "audio" }
+                #expect(audio.count == 1, "\(file)")
+                // Opus tags are the audio stream's in ffprobe, the others the file's.
+                let format = try FFTools.probe(path).json?["format"] as? [String: Any]
+                let tags = (format?["tags"] ?? audio.first?["tags"]) as? [String: Any] ?? [:]
+                let title = tags.first { $0.key.lowercased() == "title" }?.value as? String
+                #expect(title?.hasPrefix("Chapter") == true, "\(file): \(tags)")
+                let record = try #require(sections.values.first { $0["file"] as? String == file })
+                let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+                #expect(record["bytes"] as? Int == size, "\(file): the manifest records the file with its cover")
+            }
+
+            // A second run keeps every file.
+            let again = try await BinaryRunner.run(
+                [book, "--format", format, "-o", out, "--progress", "json"], timeout: 120)
+            #expect(again.status == 0, "\(again.stderr)")
+            let done = Conversions.sectionDone(Conversions.events(again.stdout))
+            #expect(done.count == 3 && done.allSatisfy { $0["skipped"] as? Bool == true }, "\(again.stdout)")
+        }
+
+        @Test(
+            "the cover keeps FLAC and MP3 files byte-identical whatever --jobs; --no-cover-art leaves it out",
+            .enabled(if: FFTools.installed, "ffmpeg/ffprobe are not installed (make deps installs them)"))
+        func deterministicAndOptional() async throws {
+            let scratch = try Scratch("cover-jobs")
+            let book = try CoverArtBooks.book(in: scratch)
+            for format in ["flac", "mp3"] {
+                let one = scratch.file("one-\(format)").path
+                let two = scratch.file("two-\(format)").path
+                for (out, jobs) in [(one, "1"), (two, "2")] {
+                    let result = try await BinaryRunner.run(
+                        [book, "--format", format, "-o", out, "--jobs", jobs], timeout: 120)
+                    #expect(result.status == 0, "\(result.stderr)")
+                }
+                let files = listing(one).filter { $0.hasSuffix("." + format) }
+                #expect(files.count == 3)
+                for file in files {
+                    #expect(
+                        bytes(one + "/" + file) == bytes(two + "/" + file), "\(file) differs between --jobs 1 and 2")
+                }
+            }
+
+            // --no-cover-art: the files are as without a cover (and redone, since they carried one);
+            // cover.png is still beside them.
+            let out = scratch.file("one-flac").path
+            let result = try await BinaryRunner.run(
+                [book, "--format", "flac", "-o", out, "--no-cover-art", "--progress", "json"], timeout: 120)
+            #expect(result.status == 0, "\(result.stderr)")
+            let done = Conversions.sectionDone(Conversions.events(result.stdout))
+            #expect(done.count == 3 && done.allSatisfy { $0["skipped"] as? Bool == false }, "\(result.stdout)")
+            #expect(listing(out).contains("cover.png"))
+            for file in listing(out).filter({ $0.hasSuffix(".flac") }) {
+                #expect(try CoverArtBooks.picture(out + "/" + file) == nil, "\(file) has a picture")
+            }
+        }
+    }
+}

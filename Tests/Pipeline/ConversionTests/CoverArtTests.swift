@@ -1,0 +1,378 @@
+import AudioFiles
+import Contracts
+import Foundation
+import Testing
+
+@testable import Conversion
+
+/// The cover embedded in section files (`CoverArt`): small files made by the libsndfile writer,
+/// edited, then parsed back byte by byte; and the step in a conversion (settings, resume).
+@Suite struct CoverArtTests {
+    /// An 8×8 RGB PNG (made once with ffmpeg), small enough to read here.
+    static let png: [UInt8] = [
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
+        0x00, 0x08, 0x00, 0x00, 0x00, 0x08, 0x08, 0x02, 0x00, 0x00, 0x00, 0x4B, 0x6D, 0x29, 0xDC, 0x00, 0x00, 0x00,
+        0x09, 0x70, 0x48, 0x59, 0x73, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x4F, 0x25, 0xC4, 0xD6,
+        0x00, 0x00, 0x00, 0x11, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x30, 0x4C, 0x39, 0x89, 0x15, 0x31, 0x0C,
+        0x2D, 0x09, 0x00, 0x0A, 0xC6, 0x57, 0x81, 0x07, 0xBB, 0xEB, 0x38, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E,
+        0x44, 0xAE, 0x42, 0x60, 0x82,
+    ]
+
+    static var cover: AudiobookCover { AudiobookCover(data: png)! }
+
+    /// A "JPEG" of `count` bytes (a real signature and SOF0, then filler): large enough that its
+    /// comment spans several Ogg pages (a page holds at most 255 × 255 bytes).
+    static func largeJPEG(count: Int) -> AudiobookCover {
+        let head: [UInt8] = [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x01, 0x00, 0x02, 0x00, 0x03]
+        return AudiobookCover(data: head + (0..<count - head.count).map { UInt8(truncatingIfNeeded: $0 &* 31) })!
+    }
+
+    static let tags = AudioTags(
+        title: "Chapter One", album: "The Book", artist: "Ann Author", trackNumber: "3/12", genre: "Audiobook")
+
+    /// A one-second file of `format` made by the writer the pipeline uses, in `directory`.
+    static func makeFile(_ format: AudioFormat, in directory: String) throws -> String {
+        let path = directory + "/section.\(format.fileExtension).part"
+        let writer = try AudioFileWriter(
+            path: path, encoding: AudioEncoding(format: format), sampleRate: 22_050, tags: tags)
+        let samples = (0..<22_050).map { Int16(8_000 * sin(Double($0) * 2 * Double.pi * 440 / 22_050)) }
+        try samples.withUnsafeBufferPointer { try writer.write($0) }
+        try writer.close()
+        return path
+    }
+
+    static func bytes(_ path: String) throws -> [UInt8] {
+        Array(try #require(FileManager.default.contents(atPath: path)))
+    }
+
+    /// The metadata blocks of a FLAC file: type, last flag, body; and where the audio starts.
+    static func flacBlocks(_ data: [UInt8]) throws -> (blocks: [(type: UInt8, last: Bool, body: [UInt8])], end: Int) {
+        try #require(data.starts(with: Array("fLaC".utf8)))
+        var blocks: [(UInt8, Bool, [UInt8])] = []
+        var at = 4
+        while blocks.last?.1 != true {
+            let length = Int(data[at + 1]) << 16 | Int(data[at + 2]) << 8 | Int(data[at + 3])
+            blocks.append((data[at] & 0x7F, data[at] & 0x80 != 0, Array(data[at + 4..<at + 4 + length])))
+            at += 4 + length
+        }
+        return (blocks, at)
+    }
+
+    // MARK: - FLAC
+
+    @Test func flacGetsAPictureBlockAfterItsOwnBlocks() throws {
+        let directory = try TemporaryFolder()
+        let path = try Self.makeFile(.flac, in: directory.path)
+        let before = try Self.bytes(path)
+        try CoverArt.embed(Self.cover, format: .flac, inFileAt: path)
+        let after = try Self.bytes(path)
+
+        let (old, oldEnd) = try Self.flacBlocks(before)
+        let (new, newEnd) = try Self.flacBlocks(after)
+        #expect(old.map(\.type) == [0, 4], "libsndfile writes STREAMINFO and the Vorbis comments")
+        #expect(new.map(\.type) == [0, 4, 6])
+        #expect(new.map(\.last) == [false, false, true])
+        #expect(new[0].body == old[0].body && new[1].body == old[1].body)
+        #expect(new[2].body == FLACMetadata.picture(Self.cover))
+        #expect(Array(after[newEnd...]) == Array(before[oldEnd...]), "the audio frames are copied as they are")
+        // Front cover, PNG, 8×8×24.
+        let picture = new[2].body
+        #expect(Array(picture[0..<4]) == [0, 0, 0, 3])
+        #expect(Array(picture[8..<17]) == Array("image/png".utf8))
+        #expect(FLACMetadata.imageSize(Self.png)! == (8, 8, 24))
+
+        // Still a FLAC file libsndfile reads, with its tags; embedding again gives the same bytes.
+        #expect(try AudioFileInfo.inspect(path: path).frames == 22_050)
+        #expect(try AudioTags.read(path: path).title == "Chapter One")
+        try CoverArt.embed(Self.cover, format: .flac, inFileAt: path)
+        #expect(try Self.bytes(path) == after)
+        #expect(directory.names == ["section.flac.part"], "no temporary file left")
+    }
+
+    // MARK: - MP3
+
+    @Test func mp3GetsAnAPICFrameInItsID3v2Tag() throws {
+        try #require(AudioFileWriter.availableFormats().contains(.mp3), "this libsndfile writes no MP3")
+        let directory = try TemporaryFolder()
+        let path = try Self.makeFile(.mp3, in: directory.path)
+        let before = try Self.bytes(path)
+        try CoverArt.embed(Self.cover, format: .mp3, inFileAt: path)
+        let after = try Self.bytes(path)
+
+        let oldLength = try #require(ID3v2.tagLength(header: Array(before.prefix(10))))
+        let newLength = try #require(ID3v2.tagLength(header: Array(after.prefix(10))))
+        let (oldVersion, oldFrames) = try ID3v2.frames(of: Array(before.prefix(oldLength)))
+        let (version, frames) = try ID3v2.frames(of: Array(after.prefix(newLength)))
+        #expect(oldVersion == 3 && version == 3, "LAME writes ID3v2.3; the version is kept")
+        #expect(oldFrames.map(\.id).contains("TIT2"))
+        #expect(frames.map(\.id) == oldFrames.map(\.id) + ["APIC"])
+        #expect(Array(frames.dropLast()) == oldFrames, "the other frames are kept byte for byte")
+        // The tag's size is its frames, exactly (no padding); the frame's size is plain in v2.3.
+        #expect(newLength == 10 + frames.reduce(0) { $0 + $1.bytes.count })
+        let apic = try #require(frames.last).bytes
+        let body = [0] + Array("image/png".utf8) + [0, 3, 0] + Self.png
+        #expect(Array(apic[4..<8]) == FLACMetadata.bigEndian(UInt64(body.count), bytes: 4))
+        #expect(Array(apic[10...]) == body)
+        #expect(Array(after[newLength...]) == Array(before[oldLength...]), "the audio is copied as it is")
+
+        #expect(try AudioTags.read(path: path).title == "Chapter One")
+        try CoverArt.embed(Self.cover, format: .mp3, inFileAt: path)
+        #expect(try Self.bytes(path) == after, "embedding again replaces the picture")
+    }
+
+    @Test func id3v24FrameSizesAreSyncsafeAndAFileWithoutATagGetsOne() throws {
+        // A v2.4 tag with one TIT2 frame of 200 bytes (a size that differs when syncsafe) and padding.
+        let text = [3] + [UInt8](repeating: 0x41, count: 199)
+        let frame = Array("TIT2".utf8) + ID3v2.syncsafe(text.count) + [0, 0] + text
+        let tag =
+            Array("ID3".utf8) + [4, 0, 0] + ID3v2.syncsafe(frame.count + 50) + frame + [UInt8](repeating: 0, count: 50)
+        let edited = try ID3v2.tag(tag, withPicture: Self.cover)
+        let (version, frames) = try ID3v2.frames(of: edited)
+        #expect(version == 4)
+        #expect(frames.map(\.id) == ["TIT2", "APIC"])
+        #expect(frames[0].bytes == frame)
+        let size = 1 + 9 + 1 + 1 + 1 + Self.png.count
+        #expect(Array(frames[1].bytes[4..<8]) == ID3v2.syncsafe(size))
+        #expect(ID3v2.syncsafe(ID3v2.syncsafe(size)[...]) == size)
+        #expect(ID3v2.syncsafe(200) == [0, 0, 1, 0x48])
+
+        let fresh = try ID3v2.tag(nil, withPicture: Self.cover)
+        #expect(Array(fresh.prefix(5)) == Array("ID3".utf8) + [3, 0])
+        #expect(try ID3v2.frames(of: fresh).frames.map(\.id) == ["APIC"])
+
+        var unsynchronised = tag
+        unsynchronised[5] = 0x80
+        #expect(throws: FileFormatError.self) { try ID3v2.tag(unsynchronised, withPicture: Self.cover) }
+        #expect(throws: FileFormatError.self) { try ID3v2.frames(of: Array(tag.prefix(40))) }
+    }
+
+    // MARK: - Ogg
+
+    /// Every page of an Ogg file (CRC checked by `OggPage`) and its packets.
+    static func oggPages(_ data: [UInt8]) throws -> (pages: [OggPage], packets: [[UInt8]]) {
+        var pages: [OggPage] = []
+        var packets: [[UInt8]] = []
+        var partial: [UInt8] = []
+        var at = 0
+        while at < data.count {
+            let segments = Int(data[at + 26])
+            let header = Array(data[at..<at + 27 + segments])
+            let length = header[27...].reduce(0) { $0 + Int($1) }
+            let page = try OggPage(header: header, body: Array(data[at + 27 + segments..<at + 27 + segments + length]))
+            #expect(page.bytes == Array(data[at..<at + 27 + segments + length]), "a page is written as it was read")
+            for piece in page.pieces {
+                partial += piece.bytes
+                if piece.ends {
+                    packets.append(partial)
+                    partial = []
+                }
+            }
+            pages.append(page)
+            at += 27 + segments + length
+        }
+        #expect(partial.isEmpty)
+        return (pages, packets)
+    }
+
+    /// How many pages, from the first, it takes to end `packets` packets.
+    static func pagesHolding(_ packets: Int, of pages: [OggPage]) -> Int {
+        var ended = 0
+        for (index, page) in pages.enumerated() {
+            ended += page.pieces.filter(\.ends).count
+            if ended >= packets { return index + 1 }
+        }
+        return pages.count
+    }
+
+    @Test(arguments: [AudioFormat.opus, .ogg], [2_000, 300_000])
+    func oggGetsAPictureCommentOnNewPages(_ format: AudioFormat, coverBytes: Int) throws {
+        try #require(AudioFileWriter.availableFormats().contains(format), "this libsndfile writes no \(format)")
+        let directory = try TemporaryFolder()
+        let path = try Self.makeFile(format, in: directory.path)
+        let cover = coverBytes < 10_000 ? Self.cover : Self.largeJPEG(count: coverBytes)
+        let before = try Self.oggPages(try Self.bytes(path))
+        try CoverArt.embed(cover, format: format, inFileAt: path)
+        let after = try Self.oggPages(try Self.bytes(path))
+
+        // Every packet is intact but the comment header, which gains the picture.
+        #expect(after.packets.count == before.packets.count)
+        #expect(after.packets[0] == before.packets[0])
+        #expect(Array(after.packets[2...]) == Array(before.packets[2...]))
+        let (_, oldComments, oldTail) = try VorbisCommentPacket.parse(before.packets[1])
+        let (_, comments, tail) = try VorbisCommentPacket.parse(after.packets[1])
+        #expect(Array(comments.dropLast()) == oldComments)
+        #expect(tail == oldTail, "the framing bit (Vorbis) or padding (Opus) is kept")
+        let picture = String(decoding: try #require(comments.last), as: UTF8.self)
+        #expect(picture == "METADATA_BLOCK_PICTURE=" + Data(FLACMetadata.picture(cover)).base64EncodedString())
+
+        // Pages: one stream, numbered 0, 1, 2... (CRCs were checked while reading), the headers at
+        // granule 0 (or -1 on a page where no packet ends), the audio pages' granules unchanged.
+        let pages = after.pages
+        #expect(Set(pages.map(\.serial)).count == 1)
+        #expect(pages.map(\.sequence) == (0..<UInt32(pages.count)).map { $0 })
+        #expect(pages.first?.headerType == OggPage.beginning)
+        #expect(((pages.last?.headerType ?? 0) & OggPage.end) != 0)
+        let headerPackets = format == .opus ? 2 : 3
+        let oldHeaderPages = Self.pagesHolding(headerPackets, of: before.pages)
+        let headerPages = Self.pagesHolding(headerPackets, of: pages)
+        #expect(pages.count - headerPages == before.pages.count - oldHeaderPages)
+        #expect(headerPages > (coverBytes > 100_000 ? 5 : 1), "a large comment spans several pages")
+        for page in pages[1..<headerPages] {
+            let ends = page.pieces.contains { $0.ends }
+            #expect(page.granule == (ends ? 0 : OggPage.noGranule))
+        }
+        #expect(pages[headerPages...].map(\.granule) == before.pages[oldHeaderPages...].map(\.granule))
+        #expect(pages[headerPages...].map(\.body) == before.pages[oldHeaderPages...].map(\.body))
+
+        // libsndfile still reads it; embedding again gives the same bytes.
+        #expect(try AudioFileInfo.inspect(path: path).frames > 0)
+        let once = try Self.bytes(path)
+        try CoverArt.embed(cover, format: format, inFileAt: path)
+        #expect(try Self.bytes(path) == once)
+    }
+
+    @Test func paginationLaysPacketsOnPagesOfAtMost255Segments() throws {
+        // 255 × 255 bytes: exactly one full page of segments, then a page with the closing 0.
+        let packets: [[UInt8]] = [[UInt8](repeating: 7, count: 255 * 255), [1, 2, 3], []]
+        let pages = OggPage.paginate(packets, serial: 9, firstSequence: 1)
+        #expect(pages.map(\.lacing.count) == [255, 3])
+        #expect(pages.map(\.headerType) == [0, OggPage.continued])
+        #expect(pages.map(\.granule) == [OggPage.noGranule, 0])
+        #expect(pages.map(\.sequence) == [1, 2])
+        // A packet that ends exactly with a full page: the next page starts a packet, not a continuation.
+        let exact = OggPage.paginate([[UInt8](repeating: 1, count: 254 * 255 + 10), [5]], serial: 1, firstSequence: 0)
+        #expect(exact.map(\.lacing.count) == [255, 1])
+        #expect(exact.map(\.headerType) == [0, 0])
+        #expect(exact.map(\.granule) == [0, 0])
+        var reassembled: [[UInt8]] = []
+        var partial: [UInt8] = []
+        for page in pages {
+            let parsed = try OggPage(header: Array(page.bytes.prefix(27 + page.lacing.count)), body: page.body)
+            for piece in parsed.pieces {
+                partial += piece.bytes
+                if piece.ends {
+                    reassembled.append(partial)
+                    partial = []
+                }
+            }
+        }
+        #expect(reassembled == packets)
+    }
+
+    @Test func oggCRCIsTheOneOfTheSpecification() throws {
+        // CRC-32/MPEG-2 without the final XOR and with initial value 0 ("CRC-32/OGG"): check value of "123456789".
+        #expect(OggCRC.checksum(Array("123456789".utf8)) == 0x89A1_897F)
+        var page = OggPage.paginate([[1, 2, 3]], serial: 5, firstSequence: 0)[0].bytes
+        page[30] ^= 1
+        #expect(throws: FileFormatError.self) {
+            _ = try OggPage(header: Array(page.prefix(28)), body: Array(page[28...]))
+        }
+    }
+
+    @Test func aFileThatIsNotItsFormatIsRefusedAndLeftAlone() throws {
+        let directory = try TemporaryFolder()
+        let path = directory.path + "/bad.part"
+        for format in [AudioFormat.flac, .opus, .ogg] {
+            try Data("not audio at all".utf8).write(to: URL(fileURLWithPath: path))
+            #expect(throws: FileFormatError.self) { try CoverArt.embed(Self.cover, format: format, inFileAt: path) }
+            #expect(try Self.bytes(path) == Array("not audio at all".utf8))
+        }
+        #expect(directory.names == ["bad.part"], "no temporary file left")
+        // WAV is left as it is.
+        try CoverArt.embed(Self.cover, format: .wav, inFileAt: path)
+        #expect(try Self.bytes(path) == Array("not audio at all".utf8))
+    }
+
+    // MARK: - In a conversion
+
+    @Test func aConversionEmbedsTheCoverAndResumesWhatIsDone() async throws {
+        let sandbox = try Sandbox()
+        let env = ConversionEnvironment(
+            makeSource: { _ in FakeSource.make(count: 3) }, makeEngine: { FakeEngine() },
+            makeSink: {
+                try AudioFileWriter(path: $0.path, encoding: $0.encoding, sampleRate: $0.sampleRate, tags: $0.tags)
+            })
+        var request = sandbox.request()
+        request.selection = .all
+        request.encoding = AudioEncoding(format: .flac)
+        request.cover = Self.cover
+        let first = try await Converter(environment: env).run(request)
+        #expect(first.sectionsDone == 3)
+        let manifest = try sandbox.manifest()
+        #expect(manifest.settings?.coverSHA256 == SHA256.hex(Self.png))
+        #expect(sandbox.files().contains("cover.png"), "the cover the workers read is beside the sections")
+        for record in manifest.sections {
+            let file = try #require(record.file)
+            let data = try #require(sandbox.contents(file))
+            #expect(try Self.flacBlocks(Array(data)).blocks.map(\.type) == [0, 4, 6])
+            #expect(Int64(data.count) == record.bytes, "the size recorded is the file's with its cover")
+        }
+        #expect(!sandbox.files().contains { $0.hasSuffix(".part") })
+
+        // The same cover: everything is resumed. Another cover, or none: everything is redone.
+        #expect(try await Converter(environment: env).run(request).sectionsSkipped == 3)
+        request.cover = Self.largeJPEG(count: 5_000)
+        #expect(try await Converter(environment: env).run(request).sectionsDone == 3)
+        request.cover = nil
+        #expect(try await Converter(environment: env).run(request).sectionsDone == 3)
+        for record in try sandbox.manifest().sections {
+            let file = try #require(record.file)
+            let data = try #require(sandbox.contents(file))
+            #expect(try Self.flacBlocks(Array(data)).blocks.map(\.type) == [0, 4])
+        }
+        #expect(try sandbox.manifest().settings?.coverSHA256 == nil)
+    }
+
+    @Test func aCoverTooLargeToEmbedIsLeftOutWithAWarningAndWAVNeverTakesOne() async throws {
+        let sandbox = try Sandbox()
+        let env = ConversionEnvironment(
+            makeSource: { _ in FakeSource.make(count: 1) }, makeEngine: { FakeEngine() },
+            makeSink: {
+                try AudioFileWriter(path: $0.path, encoding: $0.encoding, sampleRate: $0.sampleRate, tags: $0.tags)
+            })
+        var request = sandbox.request()
+        request.selection = .all
+        request.encoding = AudioEncoding(format: .flac)
+        request.cover = Self.largeJPEG(count: CoverArt.maxCoverBytes + 1)
+        let log = EventLog()
+        #expect(try await Converter(environment: env).run(request, onEvent: log.append).sectionsDone == 1)
+        let warnings = log.all.compactMap { event -> String? in
+            if case .warning(let message) = event { return message }
+            return nil
+        }
+        #expect(warnings.contains { $0.contains("not embedded") }, "\(warnings)")
+        #expect(try sandbox.manifest().settings?.coverSHA256 == nil)
+        #expect(!sandbox.files().contains { $0.hasPrefix("cover.") })
+
+        let wav = try Sandbox()
+        var plain = wav.request()
+        plain.selection = .all
+        plain.cover = Self.cover
+        #expect(try await Converter(environment: env).run(plain).sectionsDone == 1)
+        #expect(try wav.manifest().settings?.coverSHA256 == nil, "WAV files carry no cover")
+    }
+
+    @Test func settingsWithoutACoverKeepTheirFingerprint() throws {
+        let settings = AudioSettings(voice: VoiceSettings(voice: "en"))
+        #expect(!String(decoding: CanonicalJSON.encode(settings), as: UTF8.self).contains("cover"))
+        var covered = settings
+        covered.coverSHA256 = SHA256.hex(Self.png)
+        #expect(covered.fingerprint != settings.fingerprint)
+        let decoded = try JSONDecoder().decode(AudioSettings.self, from: CanonicalJSON.encode(covered))
+        #expect(decoded == covered)
+    }
+}
+
+/// A fresh temporary folder, removed at deinit.
+final class TemporaryFolder {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "cover-art-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    var names: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+}
