@@ -68,7 +68,7 @@ package final class TaskRunner: Sendable {
                 let reaped = try await store.reapExpiredLeases(now: Date())
                 if reaped > 0 { logger.warning("requeued \(reaped) task(s) whose lease expired") }
                 for job in try await store.expiredJobs(now: Date()) {
-                    try blobs.removeJob(job)
+                    try await blobs.removeJob(job)
                     _ = try await store.deleteJob(id: job)
                     logger.info("job \(job) expired: removed")
                 }
@@ -139,7 +139,7 @@ package final class TaskRunner: Sendable {
     }
 
     private func perform(_ task: ClaimedTask) async throws -> TaskOutcome {
-        let bookPath = try blobs.bookPath(sha256: task.book)
+        let bookPath = try await blobs.localBook(sha256: task.book)
         switch task.kind {
         case .plan:
             do {
@@ -177,6 +177,7 @@ package final class TaskRunner: Sendable {
             guard let record = try Manifest.load(fromDirectory: directory)?.section(task.section),
                 record.status == .done, let file = record.file
             else { throw ConversionAdapter.Failure(description: "section \(task.section): no file was made") }
+            try await blobs.storeSection(jobID: task.jobID, directory: relative)
             return .sectionDone(
                 SectionResult(
                     section: task.section, directory: relative, file: file,
@@ -185,12 +186,14 @@ package final class TaskRunner: Sendable {
             guard let plan = task.plan else { throw ConversionAdapter.Failure(description: "the job has no plan") }
             let jobDirectory = try blobs.jobDirectory(task.jobID)
             let results = try await store.sectionResults(jobID: task.jobID)
+            try await blobs.fetchSections(jobID: task.jobID, results: results)
             let output = jobDirectory + "/out"
             let seconds = try await ConversionAdapter.finalize(
                 results: results, jobDirectory: jobDirectory, outputDirectory: output, bookPath: bookPath,
                 options: task.options, plan: plan)
             let outputs = try Self.describeOutputs(in: output)
             try? FileManager.default.removeItem(atPath: jobDirectory + "/work")
+            try await blobs.storeOutputs(jobID: task.jobID, outputs: outputs)
             return .finalized(
                 outputs: outputs, audioSeconds: seconds, failedSections: plan.sections.count - results.count)
         }
@@ -200,19 +203,21 @@ package final class TaskRunner: Sendable {
     static func describeOutputs(in directory: String) throws -> [OutputRecord] {
         try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
             .filter { Identifiers.isFileName($0) && !$0.hasSuffix(".part") }
-            .map { name in
-                let path = directory + "/" + name
-                let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-                defer { try? handle.close() }
-                var hasher = Crypto.SHA256()
-                var size: Int64 = 0
-                while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                    hasher.update(data: chunk)
-                    size += Int64(chunk.count)
-                }
-                let hex = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-                return OutputRecord(name: name, size: size, sha256: hex)
-            }
+            .map { try describeFile(path: directory + "/" + $0, name: $0) }
+    }
+
+    /// A file's size and SHA-256, read in 1 MiB pieces.
+    static func describeFile(path: String, name: String) throws -> OutputRecord {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        var hasher = Crypto.SHA256()
+        var size: Int64 = 0
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hasher.update(data: chunk)
+            size += Int64(chunk.count)
+        }
+        let hex = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return OutputRecord(name: name, size: size, sha256: hex)
     }
 }
 
