@@ -4,7 +4,7 @@
 # EPUB2AUDIO_TEST_S3_SECRET_KEY naming it, so the S3 blob store tests run (docs/service.md).
 # Without moto_server the command runs as it is and those tests skip; in CI (CI=true) pip installs it.
 set -euo pipefail
-cd "$(dirname "$0")"
+here=$(cd "$(dirname "$0")" && pwd)
 
 if [ -n "${EPUB2AUDIO_TEST_S3_ENDPOINT:-}" ]; then exec "$@"; fi
 if ! command -v moto_server >/dev/null 2>&1; then
@@ -31,7 +31,7 @@ stop() {
 trap stop EXIT
 
 endpoint="http://127.0.0.1:$port"
-read -r key secret < <(python3 s3-setup.py "$endpoint") || {
+read -r key secret < <(python3 "$here/s3-setup.py" "$endpoint") || {
     echo "with-s3: the S3 stand-in did not start" >&2
     cat "$dir/moto.log" >&2
     exit 1

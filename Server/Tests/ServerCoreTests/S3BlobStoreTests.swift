@@ -242,6 +242,15 @@ struct S3BlobStoreTests {
                 try await client.execute(uri: "/v1/books/\(Self.sampleSHA)", method: .get) { response async throws in
                     #expect(response.status == .serviceUnavailable)
                 }
+                // A job whose files cannot be removed stays, so that DELETE can be tried again.
+                let id = "keep-\(expected.utf8.count)"
+                _ = try await context.store.addBook(sha256: Self.sampleSHA, size: 1)
+                _ = try await context.store.createJob(
+                    NewJob(id: id, book: Self.sampleSHA, options: JobOptions()), now: Date())
+                try await client.execute(uri: "/v1/jobs/\(id)", method: .delete) { response async throws in
+                    #expect(response.status == .serviceUnavailable)
+                }
+                #expect(try await context.store.job(id: id) != nil)
             }
         }
         // The right key still works: the refusal was the signature's.

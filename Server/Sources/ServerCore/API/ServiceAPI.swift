@@ -148,8 +148,10 @@ struct ServiceAPI: APIProtocol {
         guard try await visibleJob(id) != nil else { return .notFound(Self.noJob(id)) }
         // Cancel first: a worker making one of its sections stops at its next heartbeat.
         _ = try await store.cancelJob(id: id, now: Date())
-        _ = try await store.deleteJob(id: id)
+        // The files before the row: when the bucket cannot be reached (503), the job is still listed
+        // and DELETE can be tried again, instead of leaving objects nothing names.
         try await blobs.removeJob(id)
+        _ = try await store.deleteJob(id: id)
         return .noContent(.init())
     }
 
