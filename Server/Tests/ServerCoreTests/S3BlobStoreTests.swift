@@ -101,6 +101,33 @@ enum S3Stand {
         #expect(try openBlobStore(store: nil, endpoint: nil, data: folder.path, environment: [:]) is DiskBlobStore)
     }
 
+    /// The command line refuses what it cannot use with one clear line, before touching anything.
+    @Test(arguments: [
+        (["--store", "gs://bucket"], "--store takes s3://BUCKET"),
+        (["--s3-endpoint", "http://127.0.0.1:9"], "--s3-endpoint needs --store s3://BUCKET"),
+        (["--store", "s3://Bad_Bucket"], "is not a bucket name"),
+        (["--store", "s3://my-bucket"], "needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"),
+        (["--store", "s3://my-bucket", "--s3-endpoint", "ftp://host"], "the S3 endpoint takes http[s]://HOST[:PORT]"),
+    ])
+    func theWorkerCommandRefusesABadStore(arguments: [String], message: String) throws {
+        let server = try #require(Paths.serverBinary, "make -C Server test builds epub2audio-server")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: server)
+        process.arguments = ["worker", "--data", folder.path] + arguments
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("AWS_") }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64, "\(text)")
+        #expect(text.contains(message), "\(text)")
+        #expect(!text.contains("Fatal error"))
+    }
+
     @Test(arguments: ["work/3-1", "work/12-2"]) func sectionFolders(name: String) {
         #expect(Identifiers.isSectionDirectory(name))
     }

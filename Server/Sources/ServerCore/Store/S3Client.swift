@@ -36,10 +36,6 @@ package struct S3Configuration: Sendable, Equatable {
                 "'\(bucket)' is not a bucket name: 3 to 63 lower-case letters, digits, '.' or '-' (s3://BUCKET, no path)"
             )
         }
-        guard let accessKey, !accessKey.isEmpty, let secretKey, !secretKey.isEmpty else {
-            throw S3ConfigurationError(
-                "--store s3:// needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment")
-        }
         guard !region.isEmpty, region.utf8.count <= 64,
             region.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
         else { throw S3ConfigurationError("'\(region)' is not a region name") }
@@ -48,6 +44,10 @@ package struct S3Configuration: Sendable, Equatable {
             ["http", "https"].contains(scheme), let host = url.host, !host.isEmpty,
             url.path.isEmpty || url.path == "/", url.query == nil, url.user == nil
         else { throw S3ConfigurationError("the S3 endpoint takes http[s]://HOST[:PORT], not '\(endpoint)'") }
+        guard let accessKey, !accessKey.isEmpty, let secretKey, !secretKey.isEmpty else {
+            throw S3ConfigurationError(
+                "--store s3:// needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment")
+        }
         self.scheme = scheme
         self.host = host
         self.port = url.port ?? (scheme == "https" ? 443 : 80)
