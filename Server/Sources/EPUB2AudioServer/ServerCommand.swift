@@ -81,6 +81,8 @@ struct CommonOptions: ParsableArguments {
             slots: slots ?? ProcessInfo.processInfo.activeProcessorCount)
         worker.lease = lease
         worker.heartbeat = max(0.5, lease / 4)
+        // PostgreSQL wakes idle workers when a task is queued (LISTEN/NOTIFY): they need not poll as often.
+        if db != nil { worker.idlePoll = 1 }
         return ServiceContext(store: jobs, blobs: blobs, worker: worker, runsWorkers: slots != 0)
     }
 

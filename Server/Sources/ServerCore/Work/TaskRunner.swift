@@ -14,7 +14,8 @@ package struct WorkerConfiguration: Sendable {
     package var lease: TimeInterval = 30
     /// How often a running task renews its lease.
     package var heartbeat: TimeInterval = 5
-    /// How long an idle slot waits before it looks for work again.
+    /// How long an idle slot waits before it looks for work again, unless the store wakes it
+    /// sooner (`JobStore.waitForWork`).
     package var idlePoll: TimeInterval = 0.25
 
     package init(executable: String, arguments: [String], slots: Int) {
@@ -58,7 +59,7 @@ package final class TaskRunner: Sendable {
         let owner = "\(name)-\(slot)"
         while !Task.isCancelled {
             let worked = await runOne(owner: owner)
-            if !worked { try? await Task.sleep(for: .seconds(configuration.idlePoll)) }
+            if !worked { await store.waitForWork(upTo: configuration.idlePoll) }
         }
     }
 
@@ -237,4 +238,60 @@ final class ManagedMessages: @unchecked Sendable {
     private var messages: [String] = []
     func append(_ message: String) { lock.withLock { messages.append(message) } }
     var all: [String] { lock.withLock { messages } }
+}
+
+/// Tasks waiting for a wake-up, each until `wakeAll()` or its own time limit, whichever is first.
+final class Wakeup: @unchecked Sendable {
+    // @unchecked Sendable: the three collections are only touched under `lock`.
+    private let lock = NSLock()
+    /// Registered waits not woken yet.
+    private var waiting: [UUID: CheckedContinuation<Void, Never>] = [:]
+    /// Every registered wait until its `wait` returns (woken or not).
+    private var registered: Set<UUID> = []
+    /// Waits whose time ran out before they were registered: registering them resumes at once.
+    private var done: Set<UUID> = []
+
+    /// Returns after `wakeAll()`, after `seconds`, or when the calling task is cancelled.
+    func wait(upTo seconds: TimeInterval) async {
+        let id = UUID()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await withCheckedContinuation { self.register(id, $0) } }
+            group.addTask { try? await Task.sleep(for: .seconds(seconds)) }
+            await group.next()
+            group.cancelAll()
+            finish(id)
+        }
+    }
+
+    func wakeAll() {
+        let all = lock.withLock {
+            let all = waiting
+            waiting = [:]
+            return all
+        }
+        for continuation in all.values { continuation.resume() }
+    }
+
+    private func register(_ id: UUID, _ continuation: CheckedContinuation<Void, Never>) {
+        let finished = lock.withLock {
+            if done.remove(id) != nil { return true }
+            registered.insert(id)
+            waiting[id] = continuation
+            return false
+        }
+        if finished { continuation.resume() }
+    }
+
+    /// The wait is over: a registered continuation still waiting is resumed; one not registered yet
+    /// will be resumed as it registers.
+    private func finish(_ id: UUID) {
+        let continuation = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+            guard registered.remove(id) != nil else {
+                done.insert(id)
+                return nil
+            }
+            return waiting.removeValue(forKey: id)
+        }
+        continuation?.resume()
+    }
 }
