@@ -27,6 +27,21 @@ struct CommonOptions: ParsableArguments {
             "A shared PostgreSQL job store instead of DIR's SQLite one.", valueName: "postgres://USER@HOST:PORT/DB"))
     var db: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Where books and outputs are kept: an S3 bucket (credentials from AWS_ACCESS_KEY_ID and"
+                + " AWS_SECRET_ACCESS_KEY, region from AWS_REGION), DIR then holding only a local working copy;"
+                + " default: DIR.",
+            valueName: "s3://BUCKET"))
+    var store: String?
+
+    @Option(
+        name: .customLong("s3-endpoint"),
+        help: ArgumentHelp(
+            "The S3 endpoint (path-style addressing); default: AWS_ENDPOINT_URL, else AWS's.",
+            valueName: "http[s]://HOST[:PORT]"))
+    var s3Endpoint: String?
+
     @Option(help: ArgumentHelp("Sections made at once by this process (default: cores).", valueName: "N"))
     var slots: Int?
 
@@ -40,18 +55,35 @@ struct CommonOptions: ParsableArguments {
         if let slots, slots < 0 { throw ValidationError("--slots must be 0 or more") }
         guard keepDays > 0 else { throw ValidationError("--keep-days must be more than 0") }
         guard lease >= 1 else { throw ValidationError("--lease must be at least 1 second") }
+        if let store, store != "disk", !store.hasPrefix("s3://") {
+            throw ValidationError("--store takes s3://BUCKET (or disk, the default)")
+        }
+        if s3Endpoint != nil, store == nil || store == "disk" {
+            throw ValidationError("--s3-endpoint needs --store s3://BUCKET")
+        }
     }
 
     func services(logger: Logger) async throws -> ServiceContext {
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-        let store = try await openJobStore(db: db, data: data, outputLifetime: keepDays * 24 * 3600, logger: logger)
-        let blobs = try DiskBlobStore(root: data)
+        let blobs: any BlobStore
+        do {
+            blobs = try openBlobStore(store: store, endpoint: s3Endpoint, data: data)
+        } catch let error as S3ConfigurationError {
+            throw ValidationError(error.description)
+        }
+        if let problem = await blobs.unavailability() {
+            // Not fatal: /readyz says 503 until the store answers, and tasks are retried.
+            logger.warning("the blob store is not available yet: \(problem)")
+        }
+        let jobs = try await openJobStore(db: db, data: data, outputLifetime: keepDays * 24 * 3600, logger: logger)
         var worker = WorkerConfiguration(
             executable: Self.executablePath, arguments: [SectionWorker.configuration.commandName ?? "section-worker"],
             slots: slots ?? ProcessInfo.processInfo.activeProcessorCount)
         worker.lease = lease
         worker.heartbeat = max(0.5, lease / 4)
-        return ServiceContext(store: store, blobs: blobs, worker: worker, runsWorkers: slots != 0)
+        // PostgreSQL wakes idle workers when a task is queued (LISTEN/NOTIFY): they need not poll as often.
+        if db != nil { worker.idlePoll = 1 }
+        return ServiceContext(store: jobs, blobs: blobs, worker: worker, runsWorkers: slots != 0)
     }
 
     /// This very binary: worker processes run the same code.

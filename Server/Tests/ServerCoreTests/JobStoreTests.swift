@@ -345,3 +345,42 @@ enum StoreKind: String, CustomStringConvertible, CaseIterable, Sendable {
         }
     }
 }
+
+/// Idle workers wait in `waitForWork`: PostgreSQL wakes them when a task is queued (LISTEN/NOTIFY),
+/// even one queued through another store (another process); SQLite lets them sleep their time.
+@Suite struct WakeUpTests {
+    @Test(arguments: StoreKind.available) func aQueuedTaskWakesAnIdleWorker(_ kind: StoreKind) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let waiting = try await kind.open(folder: folder, name: "jobs")
+        let writer = try await kind.open(folder: folder, name: "jobs")
+        let book = String(repeating: "cd", count: 32)
+        _ = try await writer.addBook(sha256: book, size: 1)
+        let limit: TimeInterval = kind == .postgres ? 30 : 0.5
+        let waiter = Task {
+            let start = Date()
+            await waiting.waitForWork(upTo: limit)
+            return Date().timeIntervalSince(start)
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        _ = try await writer.createJob(NewJob(id: "wake", book: book, options: JobOptions()), now: Date())
+        let waited = await waiter.value
+        if kind == .postgres {
+            #expect(waited < 10, "the notification did not wake the worker (waited \(waited) s)")
+        } else {
+            #expect(waited >= 0.45)
+        }
+    }
+
+    @Test func aWaitEndsAtItsLimitOrWhenWoken() async {
+        let wakeup = Wakeup()
+        let start = Date()
+        await wakeup.wait(upTo: 0.05)
+        #expect(Date().timeIntervalSince(start) < 5)
+        let woken = Task { await wakeup.wait(upTo: 60) }
+        try? await Task.sleep(for: .milliseconds(100))
+        wakeup.wakeAll()
+        await woken.value
+        #expect(Date().timeIntervalSince(start) < 30)
+    }
+}

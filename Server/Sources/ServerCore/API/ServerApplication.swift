@@ -119,7 +119,14 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return Self.response(status: error.status, code: Self.code(error.status), message: "\(error)")
         } catch let error as ServerError {
             // The generated code's errors carry their status: 400 for a request it could not decode,
-            // 415 for a wrong content type, 500 for a handler that threw.
+            // 415 for a wrong content type, 503 for a blob store that cannot be reached (its message
+            // says why), 500 for a handler that threw.
+            if error.httpStatus == .serviceUnavailable {
+                logger.warning("\(request.method) \(request.uri.path): \(error.underlyingError)")
+                return Self.response(
+                    status: .serviceUnavailable, code: "unavailable",
+                    message: Self.firstLine("\(error.underlyingError)"))
+            }
             if error.httpStatus.code >= 500 {
                 logger.error("\(request.method) \(request.uri.path): \(error.underlyingError)")
                 return Self.response(status: error.httpStatus, code: "internal", message: "internal error")

@@ -19,9 +19,8 @@ struct ServiceAPI: APIProtocol {
     }
 
     func ready(_ input: Operations.ready.Input) async throws -> Operations.ready.Output {
-        guard blobs.isReady() else {
-            return .serviceUnavailable(
-                .init(body: .json(.init(error: "unavailable", message: "the data folder is not writable"))))
+        if let problem = await blobs.unavailability() {
+            return .serviceUnavailable(.init(body: .json(.init(error: "unavailable", message: problem))))
         }
         guard await store.isReady() else {
             return .serviceUnavailable(
@@ -57,10 +56,8 @@ struct ServiceAPI: APIProtocol {
             return .contentTooLarge(
                 .init("too-large", "the book is \(length) bytes; the limit is \(limits.maxUploadBytes)"))
         }
-        if blobs.hasBook(sha256: sha), try await store.hasBook(sha256: sha) {
+        if let size = try await blobs.bookSize(sha256: sha), try await store.hasBook(sha256: sha) {
             // Idempotent: the bytes are not read again (they would have to hash the same).
-            let size =
-                (try? FileManager.default.attributesOfItem(atPath: blobs.bookPath(sha256: sha))[.size] as? Int64) ?? 0
             return .ok(.init(body: .json(.init(sha256: sha, size: size))))
         }
         do {
@@ -72,6 +69,8 @@ struct ServiceAPI: APIProtocol {
             case .tooLarge: return .contentTooLarge(.init("too-large", error.description))
             case .hashMismatch: return .unprocessableContent(.init("hash-mismatch", error.description))
             case .invalidName: return .badRequest(.init("bad-request", error.description))
+            // 503 (JSONErrorMiddleware): the store of record cannot be reached.
+            case .unavailable: throw error
             }
         }
     }
@@ -81,10 +80,13 @@ struct ServiceAPI: APIProtocol {
         guard Identifiers.isSHA256(sha) else {
             return .badRequest(.init("bad-request", "the book's name must be its SHA-256: 64 lower-case hex digits"))
         }
-        guard blobs.hasBook(sha256: sha) else { return .notFound(.init("not-found", "no book \(sha)")) }
+        guard try await blobs.bookSize(sha256: sha) != nil else {
+            return .notFound(.init("not-found", "no book \(sha)"))
+        }
+        let bookPath = try await blobs.localBook(sha256: sha)
         let data: Data
         do {
-            data = try ConversionAdapter.listing(bookPath: try blobs.bookPath(sha256: sha), displayName: sha)
+            data = try ConversionAdapter.listing(bookPath: bookPath, displayName: sha)
         } catch {
             return .unprocessableContent(.init("unreadable-book", "the book cannot be read: \(error)"))
         }
@@ -146,8 +148,10 @@ struct ServiceAPI: APIProtocol {
         guard try await visibleJob(id) != nil else { return .notFound(Self.noJob(id)) }
         // Cancel first: a worker making one of its sections stops at its next heartbeat.
         _ = try await store.cancelJob(id: id, now: Date())
+        // The files before the row: when the bucket cannot be reached (503), the job is still listed
+        // and DELETE can be tried again, instead of leaving objects nothing names.
+        try await blobs.removeJob(id)
         _ = try await store.deleteJob(id: id)
-        try blobs.removeJob(id)
         return .noContent(.init())
     }
 
@@ -187,22 +191,20 @@ struct ServiceAPI: APIProtocol {
         guard let job = try await visibleJob(id), let output = job.outputs.first(where: { $0.name == name }) else {
             return .notFound(.init("not-found", "job \(id) has no output named '\(name)'"))
         }
-        let path = try blobs.outputPath(jobID: id, name: output.name)
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int64 else {
+        guard let size = try await blobs.outputSize(jobID: id, name: output.name) else {
             return .notFound(.init("not-found", "the output '\(name)' of job \(id) is gone (expired?)"))
         }
-        guard let header = input.headers.Range else {
-            return .ok(
+        let blobs = self.blobs
+        let whole = {
+            Operations.getOutput.Output.ok(
                 .init(
                     headers: .init(Accept_hyphen_Ranges: "bytes"),
-                    body: .binary(FileBody.body(path: path, range: 0..<size))))
+                    body: .binary(try await blobs.outputBody(jobID: id, name: output.name, range: 0..<size))))
         }
+        guard let header = input.headers.Range else { return try await whole() }
         switch ByteRange.parse(header, size: size) {
         case .none:
-            return .ok(
-                .init(
-                    headers: .init(Accept_hyphen_Ranges: "bytes"),
-                    body: .binary(FileBody.body(path: path, range: 0..<size))))
+            return try await whole()
         case .unsatisfiable:
             return .rangeNotSatisfiable(
                 .init(
@@ -212,7 +214,7 @@ struct ServiceAPI: APIProtocol {
             return .partialContent(
                 .init(
                     headers: .init(Content_hyphen_Range: "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"),
-                    body: .binary(FileBody.body(path: path, range: range))))
+                    body: .binary(try await blobs.outputBody(jobID: id, name: output.name, range: range))))
         }
     }
 

@@ -1,34 +1,54 @@
 import Crypto
 import Foundation
+import Hummingbird
+import OpenAPIRuntime
 
-/// Where books and a job's files live. The default is a folder on the local disk (`DiskBlobStore`);
-/// an object store (S3) is the other implementation a multi-machine setup needs.
+/// Where books and a job's files live, and the local copies a worker needs.
+///
+/// The store of record is either a folder on the local disk (`DiskBlobStore`, the default) or an
+/// S3 bucket (`S3BlobStore`, `--store s3://`); the reader and the section workers always work on
+/// local files, so an object store keeps a local working copy under the data folder: books fetched
+/// into a bounded cache, a job's folder as a spool for the sections being made.
 ///
 /// Every name a caller passes was validated first (`Identifiers`); the store never joins an
-/// unchecked request string to a path.
+/// unchecked request string to a path or an object key. A store that cannot be reached throws
+/// `BlobStoreError.unavailable` (HTTP 503).
 package protocol BlobStore: Sendable {
     /// Streams `body` to the book named `sha256`, hashing it on the way; refuses it past `limit`
     /// bytes or when its hash differs. Returns the size; an existing book is kept (idempotent).
     func putBook<Body: AsyncSequence & Sendable>(sha256: String, body: Body, limit: Int64) async throws -> Int64
     where Body.Element: Sequence & Sendable, Body.Element.Element == UInt8
-    /// A local path of the book for the reader and the workers.
-    func bookPath(sha256: String) throws -> String
-    func hasBook(sha256: String) -> Bool
-    /// The job's folder on the local disk (created when missing).
+    /// The stored book's size in bytes; nil when there is no such book.
+    func bookSize(sha256: String) async throws -> Int64?
+    /// A local file of the book for the reader and the workers (with an object store: a copy in the
+    /// local cache, fetched when missing and checked against its SHA-256).
+    func localBook(sha256: String) async throws -> String
+    /// The job's local working folder (created when missing).
     func jobDirectory(_ jobID: String) throws -> String
-    /// A file of a job's outputs: its local path.
-    func outputPath(jobID: String, name: String) throws -> String
-    /// Removes everything a job wrote.
-    func removeJob(_ jobID: String) throws
-    /// True when books and outputs can be written.
-    func isReady() -> Bool
+    /// A section was made into `directory` (relative to the job's folder, `work/<section>-<attempt>`):
+    /// keeps its files where the job's finalisation, on any machine, finds them.
+    func storeSection(jobID: String, directory: String) async throws
+    /// Before finalisation: the folders of `results` are present under the local job folder.
+    func fetchSections(jobID: String, results: [SectionResult]) async throws
+    /// After finalisation: the outputs in the local `out/` folder, as described, are stored.
+    func storeOutputs(jobID: String, outputs: [OutputRecord]) async throws
+    /// The size of an output; nil when it is gone.
+    func outputSize(jobID: String, name: String) async throws -> Int64?
+    /// The bytes of `range` of an output, streamed.
+    func outputBody(jobID: String, name: String, range: Range<Int64>) async throws -> HTTPBody
+    /// Removes everything a job wrote, stored and local.
+    func removeJob(_ jobID: String) async throws
+    /// Nil when books and outputs can be written; else why not, in one sentence.
+    func unavailability() async -> String?
 }
 
-/// Why a blob could not be stored.
-package enum BlobStoreError: Error, Equatable, CustomStringConvertible {
+/// Why a blob could not be stored or read.
+package enum BlobStoreError: Error, Equatable, CustomStringConvertible, HTTPResponseConvertible {
     case tooLarge(limit: Int64)
     case hashMismatch(expected: String, actual: String)
     case invalidName(String)
+    /// The store of record cannot be reached or refuses the request (credentials, server error).
+    case unavailable(String)
 
     package var description: String {
         switch self {
@@ -36,6 +56,17 @@ package enum BlobStoreError: Error, Equatable, CustomStringConvertible {
         case .hashMismatch(let expected, let actual):
             return "the body's SHA-256 is \(actual), not \(expected) as the path says"
         case .invalidName(let name): return "invalid name '\(name)'"
+        case .unavailable(let message): return message
+        }
+    }
+
+    /// A handler that lets this error through answers with its status (`JSONErrorMiddleware`).
+    package var httpStatus: HTTPResponse.Status {
+        switch self {
+        case .tooLarge: return .contentTooLarge
+        case .hashMismatch: return .unprocessableContent
+        case .invalidName: return .badRequest
+        case .unavailable: return .serviceUnavailable
         }
     }
 }
@@ -68,9 +99,11 @@ package struct DiskBlobStore: BlobStore {
         }
     }
 
-    package func isReady() -> Bool {
-        FileManager.default.isWritableFile(atPath: root + "/uploads")
+    package func unavailability() async -> String? {
+        let writable =
+            FileManager.default.isWritableFile(atPath: root + "/uploads")
             && FileManager.default.isWritableFile(atPath: root + "/jobs")
+        return writable ? nil : "the data folder is not writable"
     }
 
     package func putBook<Body: AsyncSequence & Sendable>(sha256: String, body: Body, limit: Int64) async throws
@@ -117,9 +150,20 @@ package struct DiskBlobStore: BlobStore {
         return root + "/books/" + sha256 + ".epub"
     }
 
-    package func hasBook(sha256: String) -> Bool {
-        guard let path = try? bookPath(sha256: sha256) else { return false }
-        return FileManager.default.fileExists(atPath: path)
+    package func bookSize(sha256: String) async throws -> Int64? {
+        Self.fileSize(try bookPath(sha256: sha256))
+    }
+
+    package func localBook(sha256: String) async throws -> String {
+        try bookPath(sha256: sha256)
+    }
+
+    /// The size of a regular file; nil when there is none.
+    static func fileSize(_ path: String) -> Int64? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            attributes[.type] as? FileAttributeType == .typeRegular
+        else { return nil }
+        return attributes[.size] as? Int64
     }
 
     package func jobDirectory(_ jobID: String) throws -> String {
@@ -135,7 +179,25 @@ package struct DiskBlobStore: BlobStore {
         return root + "/jobs/" + jobID + "/out/" + name
     }
 
-    package func removeJob(_ jobID: String) throws {
+    // The sections' folders and the outputs are already where finalisation and downloads look.
+    package func storeSection(jobID: String, directory: String) async throws {}
+    package func fetchSections(jobID: String, results: [SectionResult]) async throws {}
+    package func storeOutputs(jobID: String, outputs: [OutputRecord]) async throws {}
+
+    package func outputSize(jobID: String, name: String) async throws -> Int64? {
+        Self.fileSize(try outputPath(jobID: jobID, name: name))
+    }
+
+    package func outputBody(jobID: String, name: String, range: Range<Int64>) async throws -> HTTPBody {
+        FileBody.body(path: try outputPath(jobID: jobID, name: name), range: range)
+    }
+
+    package func removeJob(_ jobID: String) async throws {
+        try removeLocalJob(jobID)
+    }
+
+    /// Removes the job's local folder.
+    func removeLocalJob(_ jobID: String) throws {
         guard Identifiers.isJobID(jobID) else { throw BlobStoreError.invalidName(jobID) }
         let path = root + "/jobs/" + jobID
         if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
@@ -147,6 +209,14 @@ package enum Identifiers {
     /// 64 lower-case hex digits.
     package static func isSHA256(_ value: String) -> Bool {
         value.utf8.count == 64 && value.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    /// `work/<section>-<attempt>`: the folder of a section's attempt, as `TaskRunner` names it.
+    package static func isSectionDirectory(_ value: String) -> Bool {
+        guard value.hasPrefix("work/") else { return false }
+        let parts = value.dropFirst(5).split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 2
+            && parts.allSatisfy { (1...9).contains($0.utf8.count) && $0.utf8.allSatisfy { (48...57).contains($0) } }
     }
 
     /// `[A-Za-z0-9][A-Za-z0-9_-]{0,63}`: no dot, no slash, so never a path.

@@ -206,6 +206,11 @@ package protocol JobStore: Sendable {
 
     /// True when the store answers.
     func isReady() async -> Bool
+
+    /// Returns once a task may have been queued (another process's too, where the store can tell:
+    /// PostgreSQL's LISTEN/NOTIFY), or after `seconds`, or when the calling task is cancelled. An
+    /// idle worker waits here between claims; a store that cannot tell just sleeps.
+    func waitForWork(upTo seconds: TimeInterval) async
 }
 
 /// How many attempts a task gets before it fails for good.

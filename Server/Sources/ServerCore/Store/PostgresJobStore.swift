@@ -6,8 +6,9 @@ import PostgresNIO
 /// several machines use as one queue. Same semantics as `SQLiteJobStore`: a claim takes a task with
 /// `SELECT … FOR UPDATE SKIP LOCKED`, so two claimers never get the same one; `complete` locks the
 /// job's row first, checks the owner and attempt, and ignores a late write; the reaper runs only where
-/// `pg_try_advisory_xact_lock` is won, so one machine reaps at a time. Idle workers and event streams
-/// poll, as with SQLite (the `JobStore` protocol has no wake-up hook yet).
+/// `pg_try_advisory_xact_lock` is won, so one machine reaps at a time. A transaction that queues a
+/// task sends `NOTIFY epub2audio_tasks`; each store keeps one connection that LISTENs and wakes its
+/// idle workers (`waitForWork`), which otherwise look again only every `idlePoll`. Event streams poll.
 package final class PostgresJobStore: JobStore {
     private let client: PostgresClient
     private let runner: Task<Void, Never>
@@ -16,6 +17,12 @@ package final class PostgresJobStore: JobStore {
     private let outputLifetime: TimeInterval
     /// The key of the reaper's advisory lock: one per schema.
     private let reaperLockKey: String
+    /// Idle workers waiting for a notification.
+    private let wakeup = Wakeup()
+    private let listener: Task<Void, Never>
+    /// The channel of the notifications: one for every schema (a notification from another schema
+    /// only makes idle workers look once more).
+    static let channel = "epub2audio_tasks"
 
     /// Connects to `url` (`postgres://user[:password]@host[:port]/database`) and creates the tables
     /// when missing; `schema` (created when missing) keeps the tables apart from other users of the
@@ -43,18 +50,57 @@ package final class PostgresJobStore: JobStore {
         self.outputLifetime = outputLifetime
         self.reaperLockKey = "epub2audio-reaper:" + schema
         runner = Task { await client.run() }
+        let wakeup = self.wakeup
+        let listening = ManagedFlag()
+        listener = Task {
+            // One connection for LISTEN; after an error (a lost connection) it listens again.
+            while !Task.isCancelled {
+                do {
+                    try await client.withConnection { connection in
+                        try await connection.listen(on: Self.channel) { notifications in
+                            listening.set()
+                            wakeup.wakeAll()
+                            for try await _ in notifications { wakeup.wakeAll() }
+                        }
+                    }
+                } catch {
+                    if Task.isCancelled { return }
+                    logger.warning("LISTEN \(Self.channel): \(error); listening again in a second")
+                }
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
         do {
             try await Self.createSchema(client, schema: schema, logger: logger)
+            // Workers started now must not miss the first notification: wait (a little) for LISTEN.
+            for _ in 0..<100 where !listening.isSet { try await Task.sleep(for: .milliseconds(50)) }
         } catch {
+            listener.cancel()
             runner.cancel()
             throw error
         }
     }
 
-    deinit { runner.cancel() }
+    deinit {
+        listener.cancel()
+        runner.cancel()
+    }
 
     /// Closes the connections.
-    package func shutdown() { runner.cancel() }
+    package func shutdown() {
+        listener.cancel()
+        runner.cancel()
+    }
+
+    package func waitForWork(upTo seconds: TimeInterval) async {
+        await wakeup.wait(upTo: seconds)
+    }
+
+    /// `NOTIFY epub2audio_tasks` inside the caller's transaction: sent when it commits, once however
+    /// many tasks it queued.
+    private static func notifyQueued(_ db: PostgresConnection, logger: Logger) async throws {
+        try await db.query("SELECT pg_notify(\(channel), '')", logger: logger)
+    }
 
     private static func createSchema(_ client: PostgresClient, schema: String, logger: Logger) async throws {
         let statements = [
@@ -576,6 +622,7 @@ package final class PostgresJobStore: JobStore {
             INSERT INTO tasks (job_id, kind, section, state, created)
             VALUES (\(jobID), \(kind.rawValue), \(section), 'queued', \(now))
             """, logger: logger)
+        try await notifyQueued(db, logger: logger)
     }
 
     private static func setTask(
@@ -600,6 +647,7 @@ package final class PostgresJobStore: JobStore {
                 UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, error = \(message)
                 WHERE job_id = \(task.jobID) AND kind = \(task.kind.rawValue) AND section = \(task.section)
                 """, logger: logger)
+            try await notifyQueued(db, logger: logger)
             try await event(
                 db, jobID: task.jobID, type: "retry",
                 data: [
@@ -643,6 +691,7 @@ package final class PostgresJobStore: JobStore {
             INSERT INTO tasks (job_id, kind, section, state, created) VALUES (\(jobID), 'finalize', 0, 'queued', \(now))
             ON CONFLICT DO NOTHING
             """, logger: logger)
+        try await notifyQueued(db, logger: logger)
     }
 
     private static func event(

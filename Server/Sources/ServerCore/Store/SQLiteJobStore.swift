@@ -411,6 +411,11 @@ package final class SQLiteJobStore: JobStore {
         (try? await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
     }
 
+    /// SQLite has no notifications across processes: idle workers poll.
+    package func waitForWork(upTo seconds: TimeInterval) async {
+        try? await Task.sleep(for: .seconds(seconds))
+    }
+
     // MARK: Helpers (inside a transaction)
 
     private static func insertTask(_ db: Database, jobID: String, kind: TaskKind, section: Int, now: Double) throws {

@@ -14,7 +14,8 @@ package struct WorkerConfiguration: Sendable {
     package var lease: TimeInterval = 30
     /// How often a running task renews its lease.
     package var heartbeat: TimeInterval = 5
-    /// How long an idle slot waits before it looks for work again.
+    /// How long an idle slot waits before it looks for work again, unless the store wakes it
+    /// sooner (`JobStore.waitForWork`).
     package var idlePoll: TimeInterval = 0.25
 
     package init(executable: String, arguments: [String], slots: Int) {
@@ -58,7 +59,7 @@ package final class TaskRunner: Sendable {
         let owner = "\(name)-\(slot)"
         while !Task.isCancelled {
             let worked = await runOne(owner: owner)
-            if !worked { try? await Task.sleep(for: .seconds(configuration.idlePoll)) }
+            if !worked { await store.waitForWork(upTo: configuration.idlePoll) }
         }
     }
 
@@ -68,7 +69,7 @@ package final class TaskRunner: Sendable {
                 let reaped = try await store.reapExpiredLeases(now: Date())
                 if reaped > 0 { logger.warning("requeued \(reaped) task(s) whose lease expired") }
                 for job in try await store.expiredJobs(now: Date()) {
-                    try blobs.removeJob(job)
+                    try await blobs.removeJob(job)
                     _ = try await store.deleteJob(id: job)
                     logger.info("job \(job) expired: removed")
                 }
@@ -139,7 +140,7 @@ package final class TaskRunner: Sendable {
     }
 
     private func perform(_ task: ClaimedTask) async throws -> TaskOutcome {
-        let bookPath = try blobs.bookPath(sha256: task.book)
+        let bookPath = try await blobs.localBook(sha256: task.book)
         switch task.kind {
         case .plan:
             do {
@@ -177,6 +178,7 @@ package final class TaskRunner: Sendable {
             guard let record = try Manifest.load(fromDirectory: directory)?.section(task.section),
                 record.status == .done, let file = record.file
             else { throw ConversionAdapter.Failure(description: "section \(task.section): no file was made") }
+            try await blobs.storeSection(jobID: task.jobID, directory: relative)
             return .sectionDone(
                 SectionResult(
                     section: task.section, directory: relative, file: file,
@@ -185,12 +187,14 @@ package final class TaskRunner: Sendable {
             guard let plan = task.plan else { throw ConversionAdapter.Failure(description: "the job has no plan") }
             let jobDirectory = try blobs.jobDirectory(task.jobID)
             let results = try await store.sectionResults(jobID: task.jobID)
+            try await blobs.fetchSections(jobID: task.jobID, results: results)
             let output = jobDirectory + "/out"
             let seconds = try await ConversionAdapter.finalize(
                 results: results, jobDirectory: jobDirectory, outputDirectory: output, bookPath: bookPath,
                 options: task.options, plan: plan)
             let outputs = try Self.describeOutputs(in: output)
             try? FileManager.default.removeItem(atPath: jobDirectory + "/work")
+            try await blobs.storeOutputs(jobID: task.jobID, outputs: outputs)
             return .finalized(
                 outputs: outputs, audioSeconds: seconds, failedSections: plan.sections.count - results.count)
         }
@@ -200,19 +204,21 @@ package final class TaskRunner: Sendable {
     static func describeOutputs(in directory: String) throws -> [OutputRecord] {
         try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
             .filter { Identifiers.isFileName($0) && !$0.hasSuffix(".part") }
-            .map { name in
-                let path = directory + "/" + name
-                let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-                defer { try? handle.close() }
-                var hasher = Crypto.SHA256()
-                var size: Int64 = 0
-                while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                    hasher.update(data: chunk)
-                    size += Int64(chunk.count)
-                }
-                let hex = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-                return OutputRecord(name: name, size: size, sha256: hex)
-            }
+            .map { try describeFile(path: directory + "/" + $0, name: $0) }
+    }
+
+    /// A file's size and SHA-256, read in 1 MiB pieces.
+    static func describeFile(path: String, name: String) throws -> OutputRecord {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        var hasher = Crypto.SHA256()
+        var size: Int64 = 0
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hasher.update(data: chunk)
+            size += Int64(chunk.count)
+        }
+        let hex = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return OutputRecord(name: name, size: size, sha256: hex)
     }
 }
 
@@ -232,4 +238,60 @@ final class ManagedMessages: @unchecked Sendable {
     private var messages: [String] = []
     func append(_ message: String) { lock.withLock { messages.append(message) } }
     var all: [String] { lock.withLock { messages } }
+}
+
+/// Tasks waiting for a wake-up, each until `wakeAll()` or its own time limit, whichever is first.
+final class Wakeup: @unchecked Sendable {
+    // @unchecked Sendable: the three collections are only touched under `lock`.
+    private let lock = NSLock()
+    /// Registered waits not woken yet.
+    private var waiting: [UUID: CheckedContinuation<Void, Never>] = [:]
+    /// Every registered wait until its `wait` returns (woken or not).
+    private var registered: Set<UUID> = []
+    /// Waits whose time ran out before they were registered: registering them resumes at once.
+    private var done: Set<UUID> = []
+
+    /// Returns after `wakeAll()`, after `seconds`, or when the calling task is cancelled.
+    func wait(upTo seconds: TimeInterval) async {
+        let id = UUID()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await withCheckedContinuation { self.register(id, $0) } }
+            group.addTask { try? await Task.sleep(for: .seconds(seconds)) }
+            await group.next()
+            group.cancelAll()
+            finish(id)
+        }
+    }
+
+    func wakeAll() {
+        let all = lock.withLock {
+            let all = waiting
+            waiting = [:]
+            return all
+        }
+        for continuation in all.values { continuation.resume() }
+    }
+
+    private func register(_ id: UUID, _ continuation: CheckedContinuation<Void, Never>) {
+        let finished = lock.withLock {
+            if done.remove(id) != nil { return true }
+            registered.insert(id)
+            waiting[id] = continuation
+            return false
+        }
+        if finished { continuation.resume() }
+    }
+
+    /// The wait is over: a registered continuation still waiting is resumed; one not registered yet
+    /// will be resumed as it registers.
+    private func finish(_ id: UUID) {
+        let continuation = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+            guard registered.remove(id) != nil else {
+                done.insert(id)
+                return nil
+            }
+            return waiting.removeValue(forKey: id)
+        }
+        continuation?.resume()
+    }
 }
