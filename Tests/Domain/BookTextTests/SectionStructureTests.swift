@@ -557,4 +557,14 @@ import Testing
         #expect(first.included)
         #expect(first.words > 1_000)
     }
+
+    /// A TOC that lists only the copyright page: the novel after it joins that section and is read.
+    @Test func theTextAfterTheOnlyEntryOfATOCIsJudgedWithIt() throws {
+        var spine = [("copyright.xhtml", "<p>Copyright © 2024 The Author. All rights reserved.</p>")]
+        for chapter in 1...5 { spine.append(("c\(chapter).xhtml", prose(2_000, "story"))) }
+        let book = MemoryBook(spine: spine, toc: [entry("Copyright", "copyright.xhtml")])
+        let sections = try SectionIndexer.index(book).sections
+        let read = sections.filter(\.included).reduce(0) { $0 + $1.words }
+        #expect(read >= 10_000, "\(sections.map { ($0.title, $0.kind, $0.words, $0.included) })")
+    }
 }
