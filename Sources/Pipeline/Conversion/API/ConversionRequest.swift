@@ -63,6 +63,10 @@ public struct ConversionRequest: Sendable {
     public var workerForksPerJob: Bool
     /// Longest time between manifest writes while a section is in progress, in seconds.
     public var manifestInterval: TimeInterval
+    /// Words per part of a long section (`SectionParts`): a section with more is made in parts that
+    /// share the job slots. `SectionParts.defaultWords` unless a test needs small parts; it changes
+    /// where parts start (so the bytes of long sections), never what is spoken.
+    public var partWords: Int
 
     /// A request with the defaults the CLI uses: planned sections, English, WAV, one job per core.
     public init(
@@ -71,7 +75,8 @@ public struct ConversionRequest: Sendable {
         chunking: ChunkerOptions = ChunkerOptions(), bookOptions: BookOptions = BookOptions(),
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
         allowNonEmptyOutput: Bool = false, workerExecutable: String? = nil, workerArguments: [String] = ["worker"],
-        workerForksPerJob: Bool = false, manifestInterval: TimeInterval = 3
+        workerForksPerJob: Bool = false, manifestInterval: TimeInterval = 3,
+        partWords: Int = SectionParts.defaultWords
     ) {
         self.bookPath = bookPath
         self.outputDirectory = outputDirectory
@@ -87,5 +92,6 @@ public struct ConversionRequest: Sendable {
         self.workerArguments = workerArguments
         self.workerForksPerJob = workerForksPerJob
         self.manifestInterval = manifestInterval
+        self.partWords = partWords
     }
 }

@@ -15,11 +15,15 @@ public struct WorkerJob: Hashable, Sendable, Codable {
     /// The section's spoken text, when the coordinator sends it (it always does): the worker then
     /// speaks exactly these blocks without opening the book. Nil makes the worker read the book.
     public var blocks: [SpokenBlock]?
+    /// Set for one part of a long section (`SectionParts`): the worker speaks only the part's chunks
+    /// of the whole section's chunk list, as raw PCM into `partPath` (no tags, no encoder); nil for
+    /// a whole section.
+    public var part: SectionPart?
 
-    /// A job for section `section`.
+    /// A job for section `section` (one part of it when `part` is set).
     public init(
         book: BookInput, section: Int, settings: AudioSettings, partPath: String, tags: AudioTags,
-        blocks: [SpokenBlock]? = nil
+        blocks: [SpokenBlock]? = nil, part: SectionPart? = nil
     ) {
         self.book = book
         self.section = section
@@ -27,6 +31,7 @@ public struct WorkerJob: Hashable, Sendable, Codable {
         self.partPath = partPath
         self.tags = tags
         self.blocks = blocks
+        self.part = part
     }
 }
 
@@ -40,7 +45,7 @@ public struct WorkerResult: Hashable, Sendable, Codable {
     public var sampleRate: Int
     /// SHA-256 of the spoken text the worker read (`SpokenTextFingerprint`).
     public var textSHA256: String
-    /// Words spoken.
+    /// Words spoken (the part's, for a part).
     public var words: Int
 
     /// A result.

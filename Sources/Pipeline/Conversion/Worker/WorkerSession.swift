@@ -101,7 +101,16 @@ final class WorkerSession {
         -> WorkerResult
     {
         let blocks = try job.blocks ?? source(for: job.book).blocks(section: job.section)
-        let chunks = Self.chunks(section: job.section, blocks: blocks, settings: job.settings.chunking)
+        var chunks = Self.chunks(section: job.section, blocks: blocks, settings: job.settings.chunking)
+        if let part = job.part {
+            // The part's chunks of the whole section's list: their pauses are the ones the section has there.
+            guard part.firstChunk >= 0, part.firstChunk <= part.endChunk, part.endChunk <= chunks.count else {
+                throw ConversionError.sectionFailed(
+                    section: job.section,
+                    reason: "part \(part.index) names chunks \(part.firstChunk)..<\(part.endChunk) of \(chunks.count)")
+            }
+            chunks = Array(chunks[part.chunks])
+        }
         let engine = try preparedEngine(job.settings.voice)
         let sampleRate = engine.sampleRate
         let wordsTotal = chunks.reduce(0) { $0 + Self.wordCount($1.text) }
@@ -138,6 +147,8 @@ final class WorkerSession {
     /// Opens the job's `.part` file; a failure is the section's, or the run's when the disk is full.
     private func openSink(_ job: WorkerJob, sampleRate: Int) throws -> any AudioSink {
         do {
+            // A part is raw PCM, joined into the section's file by one writer pass later.
+            if job.part != nil { return try PCMPartSink(path: job.partPath) }
             return try environment.makeSink(
                 SinkRequest(path: job.partPath, encoding: job.settings.encoding, tags: job.tags, sampleRate: sampleRate)
             )

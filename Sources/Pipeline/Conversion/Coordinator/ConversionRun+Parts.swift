@@ -1,0 +1,283 @@
+import Contracts
+import Foundation
+import Synchronization
+
+/// A long section being made in parts (`SectionParts`), shared by the job slots that make them.
+final class PartedSection: Sendable {
+    let planned: ConversionRun.PlannedJob
+    let parts: [SectionPart]
+    /// SHA-256 of the section's spoken text: every part is made from it, and records it.
+    let textSHA256: String
+
+    struct State {
+        /// Finished parts by index (recorded in the manifest, or about to be).
+        var finished: [Int: PartRecord] = [:]
+        /// Words spoken so far by each part in the making.
+        var wordsDone: [Int: Int] = [:]
+        /// Set when a part failed: the section failed, its other parts are not made.
+        var failed = false
+        var lastEvent = Date.distantPast
+    }
+
+    let state: Mutex<State>
+
+    init(planned: ConversionRun.PlannedJob, parts: [SectionPart], textSHA256: String, reused: [PartRecord]) {
+        self.planned = planned
+        self.parts = parts
+        self.textSHA256 = textSHA256
+        var state = State()
+        for record in reused { state.finished[record.index] = record }
+        self.state = Mutex(state)
+    }
+
+    var number: Int { planned.section.number }
+
+    /// Words of the whole section, as its chunks count them.
+    var wordsTotal: Int { parts.reduce(0) { $0 + $1.words } }
+
+    /// Words spoken by the finished parts and the parts in the making.
+    static func wordsDone(_ state: State, parts: [SectionPart]) -> Int {
+        let finished = state.finished.keys.reduce(0) { $0 + parts[$1].words }
+        return finished + state.wordsDone.values.reduce(0, +)
+    }
+}
+
+/// The job slots' queue: sections, and the parts of long sections once split; longest first.
+final class WorkQueue: Sendable {
+    /// Sorted so that the next item is the last (`popLast()`; `removeFirst()` moved every item: O(n²)).
+    private let items: Mutex<[ConversionRun.WorkItem]>
+
+    init(_ items: [ConversionRun.WorkItem]) {
+        self.items = Mutex(items.sorted(by: ConversionRun.WorkItem.takenAfter))
+    }
+
+    /// The longest item left, if any.
+    func next() -> ConversionRun.WorkItem? {
+        items.withLock { $0.popLast() }
+    }
+
+    /// Adds items where their length puts them.
+    func add(_ more: [ConversionRun.WorkItem]) {
+        items.withLock { items in
+            items.append(contentsOf: more)
+            items.sort(by: ConversionRun.WorkItem.takenAfter)
+        }
+    }
+}
+
+extension ConversionRun {
+    /// Starts a long section in parts: keeps the parts an earlier run finished that still fit, records
+    /// the section in progress and queues its other parts for every slot (nil: the section goes on in
+    /// parts); joins at once when every part is finished already.
+    func startParts(
+        _ planned: PlannedJob, parts: [SectionPart], queue: WorkQueue, store: ManifestStore,
+        emit: @escaping @Sendable (ConversionEvent) -> Void
+    ) -> Bool? {
+        let number = planned.section.number
+        let directory = store.directory
+        let textSHA256 = SpokenTextFingerprint.sha256(planned.job.blocks ?? [])
+        let reused = SectionParts.reusable(
+            planned.recordedParts, parts: parts, textSHA256: textSHA256,
+            settingsSHA256: planned.job.settings.fingerprint)
+        let reusedFiles = Set(reused.map(\.file))
+        for part in planned.recordedParts where !reusedFiles.contains(part.file) {
+            unlink(OutputPaths.join(directory, part.file))
+        }
+        guard
+            markInProgress(
+                number, store: store, directory: directory,
+                parts: reused.isEmpty ? nil : reused.sorted { $0.index < $1.index })
+        else { return false }
+        emit(.sectionStarted(section: number, title: planned.section.title))
+        let parted = PartedSection(planned: planned, parts: parts, textSHA256: textSHA256, reused: reused)
+        let reusedIndexes = Set(reused.map(\.index))
+        let remaining = parts.filter { !reusedIndexes.contains($0.index) }
+        guard !remaining.isEmpty else { return join(parted, store: store, emit: emit) }
+        reportProgress(parted, store: store, emit: emit, force: true)
+        queue.add(remaining.map { WorkItem.part(parted, $0) })
+        return nil
+    }
+
+    /// Makes one part into its PCM file and records it; the slot that finishes the last part joins
+    /// them. Nil while the section goes on; true or false when this ended it (joined or failed).
+    func runPart(
+        _ part: SectionPart, of parted: PartedSection, executor: any SectionExecutor, store: ManifestStore,
+        emit: @escaping @Sendable (ConversionEvent) -> Void
+    ) -> Bool? {
+        guard !parted.state.withLock({ $0.failed }) else { return nil }
+        let directory = store.directory
+        var job = parted.planned.job
+        job.part = part
+        job.partPath = OutputPaths.join(directory, SectionParts.tempFileName(section: parted.number, index: part.index))
+        unlink(job.partPath)
+        let outcome = execute(job, executor: executor, emit: emit) { message in
+            guard case .progress(_, let wordsDone, _, _, _) = message else { return }
+            parted.state.withLock { $0.wordsDone[part.index] = wordsDone }
+            reportProgress(parted, store: store, emit: emit, force: false)
+        }
+        if isStopping {
+            unlink(job.partPath)
+            return nil
+        }
+        switch outcome {
+        case .done(let result):
+            return record(part, of: parted, result: result, temp: job.partPath, store: store, emit: emit)
+        case .failed(let kind, let message, let path):
+            unlink(job.partPath)
+            switch kind {
+            case .diskFull:
+                stopWithFatal(.diskFull(path: path ?? job.partPath))
+                return nil
+            case .unwritable:
+                stopWithFatal(.outputUnwritable(path: path ?? job.partPath, reason: message))
+                return nil
+            case .cancelled: return nil
+            case .section, .protocolError:
+                return failParts(parted, message: message, store: store, emit: emit)
+            }
+        case .died(let reason):
+            unlink(job.partPath)
+            let message = ConversionError.workerFailed(section: parted.number, reason: reason).description
+            return failParts(parted, message: message, store: store, emit: emit)
+        }
+    }
+
+    /// Gives a finished part its name, records it, and joins the section when it was the last.
+    private func record(
+        _ part: SectionPart, of parted: PartedSection, result: WorkerResult, temp: String, store: ManifestStore,
+        emit: @escaping @Sendable (ConversionEvent) -> Void
+    ) -> Bool? {
+        let directory = store.directory
+        let name = SectionParts.fileName(section: parted.number, index: part.index)
+        let path = OutputPaths.join(directory, name)
+        let settings = parted.planned.job.settings.fingerprint
+        let last: Bool
+        do {
+            try AtomicFile.rename(from: temp, to: path, in: directory)
+            var info = stat()
+            guard stat(path, &info) == 0 else { throw PosixFailure.error(errno, path: path) }
+            let record = PartRecord(
+                index: part.index, firstChunk: part.firstChunk, endChunk: part.endChunk, file: name,
+                frames: result.frames, sampleRate: result.sampleRate, bytes: Int64(info.st_size),
+                textSHA256: parted.textSHA256, settingsSHA256: settings)
+            let (records, wordsDone, done) = parted.state.withLock { state in
+                state.finished[part.index] = record
+                state.wordsDone[part.index] = nil
+                return (
+                    state.finished.values.sorted { $0.index < $1.index },
+                    PartedSection.wordsDone(state, parts: parted.parts),
+                    state.finished.count == parted.parts.count
+                )
+            }
+            try store.update(section: parted.number) {
+                $0.parts = records
+                $0.wordsDone = wordsDone
+            }
+            last = done
+        } catch {
+            unlink(temp)
+            stopWithFatal(PosixFailure.map(error, path: path) ?? .outputUnwritable(path: path, reason: "\(error)"))
+            return nil
+        }
+        guard last else {
+            reportProgress(parted, store: store, emit: emit, force: false)
+            return nil
+        }
+        return join(parted, store: store, emit: emit)
+    }
+
+    /// Joins the finished parts, in order, into the section's file by one writer pass (one encoder
+    /// for lossy formats), then records the section done as a whole section would be, and removes
+    /// the parts.
+    private func join(
+        _ parted: PartedSection, store: ManifestStore, emit: @escaping @Sendable (ConversionEvent) -> Void
+    ) -> Bool {
+        reportProgress(parted, store: store, emit: emit, force: true)
+        let directory = store.directory
+        let planned = parted.planned
+        let records = parted.state.withLock { $0.finished.values.sorted { $0.index < $1.index } }
+        let sampleRate = records.first?.sampleRate ?? 0
+        let partPath = planned.job.partPath
+        unlink(partPath)
+        do {
+            guard records.allSatisfy({ $0.sampleRate == sampleRate }) else {
+                throw ConversionError.sectionFailed(
+                    section: parted.number, reason: "its parts were made at different sample rates")
+            }
+            let sink = try environment.makeSink(
+                SinkRequest(
+                    path: partPath, encoding: planned.job.settings.encoding, tags: planned.job.tags,
+                    sampleRate: sampleRate))
+            var closed = false
+            defer {
+                if !closed { try? sink.close() }
+            }
+            let frames = try PCMPartJoiner.copy(
+                records.map { OutputPaths.join(directory, $0.file) }, into: sink, shouldStop: { [self] in isStopping })
+            closed = true
+            try sink.close()
+            if isStopping {
+                unlink(partPath)
+                return false
+            }
+            let result = WorkerResult(
+                section: parted.number, frames: frames, sampleRate: sampleRate, textSHA256: parted.textSHA256,
+                words: parted.wordsTotal)
+            guard finish(planned, result: result, store: store, directory: directory, emit: emit) else { return false }
+        } catch {
+            unlink(partPath)
+            if isStopping { return false }
+            if let failure = PosixFailure.map(error, path: partPath),
+                case .sectionFailed = failure
+            {
+                fail(parted.number, message: failure.description, store: store, emit: emit)
+            } else if let failure = PosixFailure.map(error, path: partPath) {
+                stopWithFatal(failure)
+            } else {
+                fail(parted.number, message: "cannot join its parts: \(error)", store: store, emit: emit)
+            }
+            return false
+        }
+        // The section's record no longer names its parts: they go (a kill before this leaves them
+        // unnamed, removed at the next start).
+        for record in records { unlink(OutputPaths.join(directory, record.file)) }
+        return true
+    }
+
+    /// The section failed in one of its parts: recorded once; its other parts are not made (those
+    /// finished stay recorded, for a later run).
+    private func failParts(
+        _ parted: PartedSection, message: String, store: ManifestStore, emit: @Sendable (ConversionEvent) -> Void
+    ) -> Bool? {
+        let first = parted.state.withLock { state -> Bool in
+            defer { state.failed = true }
+            return !state.failed
+        }
+        guard first else { return nil }
+        fail(parted.number, message: message, store: store, emit: emit)
+        return false
+    }
+
+    /// Passes the section's progress on (the words of its finished parts and of those in the making),
+    /// at most 4 events a second unless `force`.
+    private func reportProgress(
+        _ parted: PartedSection, store: ManifestStore, emit: @Sendable (ConversionEvent) -> Void, force: Bool
+    ) {
+        let now = Date()
+        let (wordsDone, report) = parted.state.withLock { state -> (Int, Bool) in
+            let done = PartedSection.wordsDone(state, parts: parted.parts)
+            guard force || now.timeIntervalSince(state.lastEvent) >= 0.25 else { return (done, false) }
+            state.lastEvent = now
+            return (done, true)
+        }
+        if report {
+            let frames = parted.state.withLock { $0.finished.values.reduce(0) { $0 + $1.frames } }
+            let rate = parted.state.withLock { $0.finished.values.first?.sampleRate ?? 0 }
+            emit(
+                .progress(
+                    section: parted.number, wordsDone: wordsDone, wordsTotal: parted.wordsTotal,
+                    audioSeconds: rate > 0 ? Double(frames) / Double(rate) : 0))
+        }
+        try? store.progress(section: parted.number, wordsDone: wordsDone)
+    }
+}
