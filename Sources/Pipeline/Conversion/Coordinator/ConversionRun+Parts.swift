@@ -14,6 +14,9 @@ final class PartedSection: Sendable {
         var finished: [Int: PartRecord] = [:]
         /// Words spoken so far by each part in the making.
         var wordsDone: [Int: Int] = [:]
+        /// Frames made so far by each part in the making, and their sample rate.
+        var framesInProgress: [Int: Int] = [:]
+        var sampleRate = 0
         /// Set when a part failed: the section failed, its other parts are not made.
         var failed = false
         var lastEvent = Date.distantPast
@@ -111,8 +114,12 @@ extension ConversionRun {
         job.partPath = OutputPaths.join(directory, SectionParts.tempFileName(section: parted.number, index: part.index))
         unlink(job.partPath)
         let outcome = execute(job, executor: executor, emit: emit) { message in
-            guard case .progress(_, let wordsDone, _, _, _) = message else { return }
-            parted.state.withLock { $0.wordsDone[part.index] = wordsDone }
+            guard case .progress(_, let wordsDone, _, let frames, let rate) = message else { return }
+            parted.state.withLock {
+                $0.wordsDone[part.index] = wordsDone
+                $0.framesInProgress[part.index] = frames
+                $0.sampleRate = rate
+            }
             reportProgress(parted, store: store, emit: emit, force: false)
         }
         if isStopping {
@@ -163,6 +170,7 @@ extension ConversionRun {
             let (records, wordsDone, done) = parted.state.withLock { state in
                 state.finished[part.index] = record
                 state.wordsDone[part.index] = nil
+                state.framesInProgress[part.index] = nil
                 return (
                     state.finished.values.sorted { $0.index < $1.index },
                     PartedSection.wordsDone(state, parts: parted.parts),
@@ -264,19 +272,20 @@ extension ConversionRun {
         _ parted: PartedSection, store: ManifestStore, emit: @Sendable (ConversionEvent) -> Void, force: Bool
     ) {
         let now = Date()
-        let (wordsDone, report) = parted.state.withLock { state -> (Int, Bool) in
+        let (wordsDone, audio) = parted.state.withLock { state -> (Int, Double?) in
             let done = PartedSection.wordsDone(state, parts: parted.parts)
-            guard force || now.timeIntervalSince(state.lastEvent) >= 0.25 else { return (done, false) }
+            guard force || now.timeIntervalSince(state.lastEvent) >= 0.25 else { return (done, nil) }
             state.lastEvent = now
-            return (done, true)
+            let frames =
+                state.finished.values.reduce(0) { $0 + $1.frames } + state.framesInProgress.values.reduce(0, +)
+            let rate = state.finished.values.first?.sampleRate ?? state.sampleRate
+            return (done, rate > 0 ? Double(frames) / Double(rate) : 0)
         }
-        if report {
-            let frames = parted.state.withLock { $0.finished.values.reduce(0) { $0 + $1.frames } }
-            let rate = parted.state.withLock { $0.finished.values.first?.sampleRate ?? 0 }
+        if let audio {
             emit(
                 .progress(
                     section: parted.number, wordsDone: wordsDone, wordsTotal: parted.wordsTotal,
-                    audioSeconds: rate > 0 ? Double(frames) / Double(rate) : 0))
+                    audioSeconds: audio))
         }
         try? store.progress(section: parted.number, wordsDone: wordsDone)
     }
