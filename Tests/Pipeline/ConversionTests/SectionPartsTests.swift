@@ -68,6 +68,38 @@ import Testing
         #expect(!ConversionRun.isOurPartFile(SectionParts.fileName(section: 7, index: 3)))
     }
 
+    // MARK: - The queue
+
+    @Test func aSlotWaitsForTheSplitOfASectionAnotherSlotTook() throws {
+        let job = WorkerJob(
+            book: BookInput(path: "/book.epub"), section: 1, settings: AudioSettings(voice: VoiceSettings(voice: "x")),
+            partPath: "/out/001 - One.wav.part", tags: AudioTags())
+        let planned = ConversionRun.PlannedJob(
+            section: PlannedSection(number: 1, title: "One", words: 5_000), job: job, file: "001 - One.wav")
+        let queue = WorkQueue([.section(planned)])
+        guard case .section = queue.next() else {
+            Issue.record("the section comes first")
+            return
+        }
+        // The queue is empty, but the section just taken may add parts: another slot waits.
+        let taken = Mutex<[Int]>([])
+        let finished = DispatchSemaphore(value: 0)
+        let slot = Thread {
+            while let item = queue.next() {
+                if case .part(_, let part) = item { taken.withLock { $0.append(part.index) } }
+            }
+            finished.signal()
+        }
+        slot.start()
+        #expect(finished.wait(timeout: .now() + 0.2) == .timedOut, "the other slot must not end yet")
+        let parts = SectionParts.split(chunkWords: [2_000, 2_000, 1_000])
+        let parted = PartedSection(planned: planned, parts: parts, chunks: [], textSHA256: "", reused: [])
+        queue.sectionTaken(adding: parts.map { .part(parted, $0) })
+        #expect(finished.wait(timeout: .now() + 5) == .success)
+        #expect(taken.withLock { $0 } == [0, 1, 2], "longest first, then in order")
+        #expect(queue.next() == nil)
+    }
+
     // MARK: - Joining
 
     @Test func partsAreJoinedInTheirOrder() throws {

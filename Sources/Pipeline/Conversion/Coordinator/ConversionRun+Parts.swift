@@ -6,6 +6,8 @@ import Synchronization
 final class PartedSection: Sendable {
     let planned: ConversionRun.PlannedJob
     let parts: [SectionPart]
+    /// The whole section's chunks: each part's job carries its own.
+    let chunks: [SpeechChunk]
     /// SHA-256 of the section's spoken text: every part is made from it, and records it.
     let textSHA256: String
 
@@ -24,9 +26,13 @@ final class PartedSection: Sendable {
 
     let state: Mutex<State>
 
-    init(planned: ConversionRun.PlannedJob, parts: [SectionPart], textSHA256: String, reused: [PartRecord]) {
+    init(
+        planned: ConversionRun.PlannedJob, parts: [SectionPart], chunks: [SpeechChunk], textSHA256: String,
+        reused: [PartRecord]
+    ) {
         self.planned = planned
         self.parts = parts
+        self.chunks = chunks
         self.textSHA256 = textSHA256
         var state = State()
         for record in reused { state.finished[record.index] = record }
@@ -46,34 +52,56 @@ final class PartedSection: Sendable {
 }
 
 /// The job slots' queue: sections, and the parts of long sections once split; longest first.
-final class WorkQueue: Sendable {
+///
+/// A slot that finds the queue empty while another slot is still deciding whether the section it
+/// took is split waits for that decision (`sectionTaken(adding:)`) instead of ending: a one-section
+/// book has one item until it is split, and every slot must stay for its parts.
+final class WorkQueue: @unchecked Sendable {
+    // `@unchecked`: `items` and `deciding` are only touched with `condition` locked.
+    private let condition = NSCondition()
     /// Sorted so that the next item is the last (`popLast()`; `removeFirst()` moved every item: O(n²)).
-    private let items: Mutex<[ConversionRun.WorkItem]>
+    private var items: [ConversionRun.WorkItem]
+    /// Sections taken whose split is not decided yet.
+    private var deciding = 0
 
     init(_ items: [ConversionRun.WorkItem]) {
-        self.items = Mutex(items.sorted(by: ConversionRun.WorkItem.takenAfter))
+        self.items = items.sorted(by: ConversionRun.WorkItem.takenAfter)
     }
 
-    /// The longest item left, if any.
+    /// The longest item left; nil when there is none and none can come. A section returned must be
+    /// answered by one `sectionTaken(adding:)`.
     func next() -> ConversionRun.WorkItem? {
-        items.withLock { $0.popLast() }
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let item = items.popLast() {
+                if case .section = item { deciding += 1 }
+                return item
+            }
+            if deciding == 0 { return nil }
+            condition.wait()
+        }
     }
 
-    /// Adds items where their length puts them.
-    func add(_ more: [ConversionRun.WorkItem]) {
-        items.withLock { items in
-            items.append(contentsOf: more)
-            items.sort(by: ConversionRun.WorkItem.takenAfter)
-        }
+    /// A section taken from `next()` is decided: made whole (nothing added) or split (its parts added
+    /// where their length puts them).
+    func sectionTaken(adding more: [ConversionRun.WorkItem]) {
+        condition.lock()
+        defer { condition.unlock() }
+        deciding -= 1
+        items.append(contentsOf: more)
+        items.sort(by: ConversionRun.WorkItem.takenAfter)
+        condition.broadcast()
     }
 }
 
 extension ConversionRun {
     /// Starts a long section in parts: keeps the parts an earlier run finished that still fit, records
-    /// the section in progress and queues its other parts for every slot (nil: the section goes on in
-    /// parts); joins at once when every part is finished already.
+    /// the section in progress and queues its other parts for every slot through `queue` (nil: the
+    /// section goes on in parts); joins at once when every part is finished already.
     func startParts(
-        _ planned: PlannedJob, parts: [SectionPart], queue: WorkQueue, store: ManifestStore,
+        _ planned: PlannedJob, parts: [SectionPart], chunks: [SpeechChunk], queue: (_ parts: [WorkItem]) -> Void,
+        store: ManifestStore,
         emit: @escaping @Sendable (ConversionEvent) -> Void
     ) -> Bool? {
         let number = planned.section.number
@@ -92,13 +120,13 @@ extension ConversionRun {
                 parts: reused.isEmpty ? nil : reused.sorted { $0.index < $1.index })
         else { return false }
         emit(.sectionStarted(section: number, title: planned.section.title))
-        let parted = PartedSection(planned: planned, parts: parts, textSHA256: textSHA256, reused: reused)
+        let parted = PartedSection(
+            planned: planned, parts: parts, chunks: chunks, textSHA256: textSHA256, reused: reused)
         let reusedIndexes = Set(reused.map(\.index))
         let remaining = parts.filter { !reusedIndexes.contains($0.index) }
-        guard !remaining.isEmpty else { return join(parted, store: store, emit: emit) }
         reportProgress(parted, store: store, emit: emit, force: true)
-        queue.add(remaining.map { WorkItem.part(parted, $0) })
-        return nil
+        queue(remaining.map { WorkItem.part(parted, $0) })
+        return remaining.isEmpty ? join(parted, store: store, emit: emit) : nil
     }
 
     /// Makes one part into its PCM file and records it; the slot that finishes the last part joins
@@ -111,6 +139,8 @@ extension ConversionRun {
         let directory = store.directory
         var job = parted.planned.job
         job.part = part
+        job.chunks = Array(parted.chunks[part.chunks])
+        job.blocks = nil
         job.partPath = OutputPaths.join(directory, SectionParts.tempFileName(section: parted.number, index: part.index))
         unlink(job.partPath)
         let outcome = execute(job, executor: executor, emit: emit) { message in

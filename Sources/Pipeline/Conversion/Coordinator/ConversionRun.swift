@@ -220,7 +220,10 @@ final class ConversionRun: Sendable {
         // A long section's parts join the queue when its slot splits it (`startParts`).
         let queue = WorkQueue(jobs.map { WorkItem.section($0) })
         let counts = Mutex((done: 0, failed: 0))
-        let made = makeExecutors(count: min(max(request.jobs, 1), jobs.count), emit: emit)
+        // A slot per job up to the work there is: a long section counts as the parts it will make
+        // (estimated from its words; the exact split is known once its text is chunked).
+        let work = jobs.reduce(0) { $0 + max(1, $1.section.words / max(1, request.partWords)) }
+        let made = makeExecutors(count: min(max(request.jobs, 1), work), emit: emit)
         let group = DispatchGroup()
         for executor in made {
             group.enter()
@@ -302,6 +305,14 @@ final class ConversionRun: Sendable {
     ) -> Bool? {
         var next = planned
         let directory = store.directory
+        // The queue learns once, as soon as it is known, whether the section adds parts.
+        var decided = false
+        func decide(_ parts: [WorkItem]) {
+            guard !decided else { return }
+            decided = true
+            queue.sectionTaken(adding: parts)
+        }
+        defer { decide([]) }
         do {
             // The worker gets the section's text with the job, so it never re-reads and
             // re-indexes the book (a cost that grew with the book, once per section).
@@ -314,9 +325,10 @@ final class ConversionRun: Sendable {
             section: next.section.number, blocks: next.job.blocks ?? [], settings: next.job.settings.chunking)
         let parts = SectionParts.split(chunks, partWords: request.partWords)
         guard parts.count > 1 else {
+            decide([])
             return runSection(next, executor: executor, store: store, directory: directory, emit: emit)
         }
-        return startParts(next, parts: parts, queue: queue, store: store, emit: emit)
+        return startParts(next, parts: parts, chunks: chunks, queue: decide, store: store, emit: emit)
     }
 
     /// Makes one section (retrying once when its worker died); true when its file is complete.

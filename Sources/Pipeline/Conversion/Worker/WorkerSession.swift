@@ -100,6 +100,9 @@ final class WorkerSession {
     private func render(_ job: WorkerJob, shouldStop: () -> Bool, send: (WorkerMessage) throws -> Void) throws
         -> WorkerResult
     {
+        if let given = job.chunks {
+            return try speak(given, job: job, textSHA256: "", shouldStop: shouldStop, send: send)
+        }
         let blocks = try job.blocks ?? source(for: job.book).blocks(section: job.section)
         var chunks = Self.chunks(section: job.section, blocks: blocks, settings: job.settings.chunking)
         if let part = job.part {
@@ -111,6 +114,15 @@ final class WorkerSession {
             }
             chunks = Array(chunks[part.chunks])
         }
+        return try speak(
+            chunks, job: job, textSHA256: SpokenTextFingerprint.sha256(blocks), shouldStop: shouldStop, send: send)
+    }
+
+    /// Speaks `chunks` into the job's file.
+    private func speak(
+        _ chunks: [SpeechChunk], job: WorkerJob, textSHA256: String, shouldStop: () -> Bool,
+        send: (WorkerMessage) throws -> Void
+    ) throws -> WorkerResult {
         let engine = try preparedEngine(job.settings.voice)
         let sampleRate = engine.sampleRate
         let wordsTotal = chunks.reduce(0) { $0 + Self.wordCount($1.text) }
@@ -120,8 +132,7 @@ final class WorkerSession {
             chunks, engine: engine, sampleRate: sampleRate, into: sink, job: job, wordsTotal: wordsTotal,
             shouldStop: shouldStop, send: send)
         return WorkerResult(
-            section: job.section, frames: frames, sampleRate: sampleRate,
-            textSHA256: SpokenTextFingerprint.sha256(blocks), words: wordsTotal)
+            section: job.section, frames: frames, sampleRate: sampleRate, textSHA256: textSHA256, words: wordsTotal)
     }
 
     /// This session's engine (made at the first section), configured for `voice`, and reset when it
