@@ -95,7 +95,7 @@ final class ConversionRun: Sendable {
             }
         }
 
-        /// Whether `self` is taken after `other` from a queue sorted by this order and popped from the end.
+        /// Whether `lhs` is taken after `rhs` (the queue is sorted by this order and popped from the end).
         static func takenAfter(_ lhs: WorkItem, _ rhs: WorkItem) -> Bool {
             (lhs.words, -lhs.order.0, -lhs.order.1) < (rhs.words, -rhs.order.0, -rhs.order.1)
         }
