@@ -231,6 +231,7 @@ import Testing
         let recorded = try #require(failed.parts)
         #expect(!recorded.isEmpty && !recorded.contains { $0.index == 2 })
         for part in recorded { #expect(sandbox.files().contains(part.file)) }
+        #expect(!sandbox.files().contains { $0.hasSuffix(".part") }, "the section's file, begun, was abandoned")
         // A stray part file nobody records goes at the next start.
         try Data([1, 2]).write(
             to: URL(fileURLWithPath: sandbox.output + "/" + SectionParts.fileName(section: 9, index: 0)))

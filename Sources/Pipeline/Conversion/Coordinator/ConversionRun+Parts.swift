@@ -21,10 +21,30 @@ final class PartedSection: Sendable {
         var sampleRate = 0
         /// Set when a part failed: the section failed, its other parts are not made.
         var failed = false
+        /// The next part to append to the section's file (`Join`).
+        var joinNext = 0
         var lastEvent = Date.distantPast
     }
 
     let state: Mutex<State>
+
+    /// The section's file, written while its parts come in: whichever slot finds the next part in
+    /// order finished appends it (and any finished after it), so the join overlaps the synthesis of
+    /// the parts still in the making instead of following it. One writer pass all the same.
+    final class Join: @unchecked Sendable {
+        // `@unchecked`: every field is touched only by the slot holding `lock`.
+        let lock = NSLock()
+        var sink: (any AudioSink)?
+        var frames = 0
+        var sampleRate = 0
+        /// The file is complete, or abandoned (a part failed, the run stopped).
+        var ended = false
+    }
+
+    let join = Join()
+    /// Held while a finished part is recorded (manifest, then state), so that two parts finished at
+    /// once never record lists that miss each other.
+    let recording = NSLock()
 
     init(
         planned: ConversionRun.PlannedJob, parts: [SectionPart], chunks: [SpeechChunk], textSHA256: String,
@@ -126,7 +146,8 @@ extension ConversionRun {
         let remaining = parts.filter { !reusedIndexes.contains($0.index) }
         reportProgress(parted, store: store, emit: emit, force: true)
         queue(remaining.map { WorkItem.part(parted, $0) })
-        return remaining.isEmpty ? join(parted, store: store, emit: emit) : nil
+        // Parts kept from an earlier run start the section's file at once.
+        return advanceJoin(parted, store: store, emit: emit)
     }
 
     /// Makes one part into its PCM file and records it; the slot that finishes the last part joins
@@ -154,6 +175,7 @@ extension ConversionRun {
         }
         if isStopping {
             unlink(job.partPath)
+            abandonJoin(parted, partPath: parted.planned.job.partPath)
             return nil
         }
         switch outcome {
@@ -179,7 +201,8 @@ extension ConversionRun {
         }
     }
 
-    /// Gives a finished part its name, records it, and joins the section when it was the last.
+    /// Gives a finished part its name, records it, and appends it to the section's file when its turn
+    /// has come.
     private func record(
         _ part: SectionPart, of parted: PartedSection, result: WorkerResult, temp: String, store: ManifestStore,
         emit: @escaping @Sendable (ConversionEvent) -> Void
@@ -188,7 +211,6 @@ extension ConversionRun {
         let name = SectionParts.fileName(section: parted.number, index: part.index)
         let path = OutputPaths.join(directory, name)
         let settings = parted.planned.job.settings.fingerprint
-        let last: Bool
         do {
             try AtomicFile.rename(from: temp, to: path, in: directory)
             var info = stat()
@@ -197,88 +219,171 @@ extension ConversionRun {
                 index: part.index, firstChunk: part.firstChunk, endChunk: part.endChunk, file: name,
                 frames: result.frames, sampleRate: result.sampleRate, bytes: Int64(info.st_size),
                 textSHA256: parted.textSHA256, settingsSHA256: settings)
-            let (records, wordsDone, done) = parted.state.withLock { state in
-                state.finished[part.index] = record
-                state.wordsDone[part.index] = nil
-                state.framesInProgress[part.index] = nil
+            // Recorded in the manifest before the state says it is finished, so it is never appended
+            // (and, once the section is done, removed) before the journal names it.
+            parted.recording.lock()
+            defer { parted.recording.unlock() }
+            let (records, wordsDone) = parted.state.withLock { state in
+                var finished = state.finished
+                finished[part.index] = record
                 return (
-                    state.finished.values.sorted { $0.index < $1.index },
-                    PartedSection.wordsDone(state, parts: parted.parts),
-                    state.finished.count == parted.parts.count
+                    finished.values.sorted { $0.index < $1.index },
+                    PartedSection.wordsDone(state, parts: parted.parts) + part.words
+                        - (state.wordsDone[part.index] ?? 0)
                 )
             }
             try store.update(section: parted.number) {
                 $0.parts = records
                 $0.wordsDone = wordsDone
             }
-            last = done
+            parted.state.withLock { state in
+                state.finished[part.index] = record
+                state.wordsDone[part.index] = nil
+                state.framesInProgress[part.index] = nil
+            }
         } catch {
             unlink(temp)
             stopWithFatal(PosixFailure.map(error, path: path) ?? .outputUnwritable(path: path, reason: "\(error)"))
             return nil
         }
-        guard last else {
-            reportProgress(parted, store: store, emit: emit, force: false)
-            return nil
-        }
-        return join(parted, store: store, emit: emit)
+        reportProgress(parted, store: store, emit: emit, force: false)
+        return advanceJoin(parted, store: store, emit: emit)
     }
 
-    /// Joins the finished parts, in order, into the section's file by one writer pass (one encoder
-    /// for lossy formats), then records the section done as a whole section would be, and removes
-    /// the parts.
-    private func join(
+    /// What appending the finished parts came to.
+    private enum JoinStep {
+        /// The next part in order is not finished yet.
+        case waiting
+        /// Every part is in the file, which is closed.
+        case complete(frames: Int, sampleRate: Int)
+        /// The file was abandoned (by this call or before it).
+        case ended
+        /// Appending failed; the file was abandoned.
+        case failed(any Error)
+    }
+
+    /// Appends the finished parts whose turn has come to the section's file, in order, in one writer
+    /// pass across calls (one encoder for lossy formats); once the last is in, records the section
+    /// done as a whole section would be and removes the parts. Nil while the section goes on (or
+    /// another slot is appending, and will look again); true or false when this call ended it.
+    private func advanceJoin(
         _ parted: PartedSection, store: ManifestStore, emit: @escaping @Sendable (ConversionEvent) -> Void
-    ) -> Bool {
-        reportProgress(parted, store: store, emit: emit, force: true)
-        let directory = store.directory
-        let planned = parted.planned
-        let records = parted.state.withLock { $0.finished.values.sorted { $0.index < $1.index } }
-        let sampleRate = records.first?.sampleRate ?? 0
-        let partPath = planned.job.partPath
-        unlink(partPath)
-        do {
-            guard records.allSatisfy({ $0.sampleRate == sampleRate }) else {
-                throw ConversionError.sectionFailed(
-                    section: parted.number, reason: "its parts were made at different sample rates")
-            }
-            let sink = try environment.makeSink(
-                SinkRequest(
-                    path: partPath, encoding: planned.job.settings.encoding, tags: planned.job.tags,
-                    sampleRate: sampleRate))
-            var closed = false
-            defer {
-                if !closed { try? sink.close() }
-            }
-            let frames = try PCMPartJoiner.copy(
-                records.map { OutputPaths.join(directory, $0.file) }, into: sink, shouldStop: { [self] in isStopping })
-            closed = true
-            try sink.close()
-            if isStopping {
-                unlink(partPath)
+    ) -> Bool? {
+        let join = parted.join
+        while join.lock.try() {
+            let step = appendFinishedParts(parted, directory: store.directory)
+            join.lock.unlock()
+            switch step {
+            case .waiting:
+                // A part finished while this slot held the lock may have found it taken: look again.
+                let ready = parted.state.withLock { !$0.failed && $0.finished[$0.joinNext] != nil }
+                if !ready { return nil }
+            case .ended:
+                return nil
+            case .complete(let frames, let sampleRate):
+                return finishJoined(parted, frames: frames, sampleRate: sampleRate, store: store, emit: emit)
+            case .failed(let error):
+                let partPath = parted.planned.job.partPath
+                if isStopping { return nil }
+                parted.state.withLock { $0.failed = true }
+                if let failure = PosixFailure.map(error, path: partPath), case .sectionFailed = failure {
+                    fail(parted.number, message: failure.description, store: store, emit: emit)
+                } else if let failure = PosixFailure.map(error, path: partPath) {
+                    stopWithFatal(failure)
+                } else {
+                    fail(parted.number, message: "cannot join its parts: \(error)", store: store, emit: emit)
+                }
                 return false
             }
-            let result = WorkerResult(
-                section: parted.number, frames: frames, sampleRate: sampleRate, textSHA256: parted.textSHA256,
-                words: parted.wordsTotal)
-            guard finish(planned, result: result, store: store, directory: directory, emit: emit) else { return false }
-        } catch {
-            unlink(partPath)
-            if isStopping { return false }
-            if let failure = PosixFailure.map(error, path: partPath),
-                case .sectionFailed = failure
-            {
-                fail(parted.number, message: failure.description, store: store, emit: emit)
-            } else if let failure = PosixFailure.map(error, path: partPath) {
-                stopWithFatal(failure)
-            } else {
-                fail(parted.number, message: "cannot join its parts: \(error)", store: store, emit: emit)
+        }
+        return nil
+    }
+
+    /// Appends what can be appended; called with `parted.join.lock` held.
+    private func appendFinishedParts(_ parted: PartedSection, directory: String) -> JoinStep {
+        let join = parted.join
+        let partPath = parted.planned.job.partPath
+        guard !join.ended else { return .ended }
+        do {
+            while true {
+                let (next, record, failed) = parted.state.withLock {
+                    ($0.joinNext, $0.finished[$0.joinNext], $0.failed)
+                }
+                if failed || isStopping {
+                    abandon(join, partPath: partPath)
+                    return .ended
+                }
+                guard let record else { return .waiting }
+                if join.sink == nil {
+                    unlink(partPath)
+                    join.sampleRate = record.sampleRate
+                    join.sink = try environment.makeSink(
+                        SinkRequest(
+                            path: partPath, encoding: parted.planned.job.settings.encoding,
+                            tags: parted.planned.job.tags, sampleRate: record.sampleRate))
+                }
+                guard let sink = join.sink else { return .ended }
+                guard record.sampleRate == join.sampleRate else {
+                    throw ConversionError.sectionFailed(
+                        section: parted.number, reason: "its parts were made at different sample rates")
+                }
+                join.frames += try PCMPartJoiner.copy(
+                    [OutputPaths.join(directory, record.file)], into: sink, shouldStop: { [self] in isStopping })
+                if isStopping {
+                    abandon(join, partPath: partPath)
+                    return .ended
+                }
+                parted.state.withLock { $0.joinNext = next + 1 }
+                if next + 1 == parted.parts.count {
+                    join.sink = nil
+                    join.ended = true
+                    try sink.close()
+                    return .complete(frames: join.frames, sampleRate: join.sampleRate)
+                }
             }
+        } catch {
+            abandon(join, partPath: partPath)
+            return .failed(error)
+        }
+    }
+
+    /// Closes and removes a section file that will not be completed; called with the join's lock held.
+    private func abandon(_ join: PartedSection.Join, partPath: String) {
+        let sink = join.sink
+        join.sink = nil
+        join.ended = true
+        try? sink?.close()
+        unlink(partPath)
+    }
+
+    /// Abandons the section's file, waiting for a slot that is appending to it.
+    func abandonJoin(_ parted: PartedSection, partPath: String) {
+        parted.join.lock.lock()
+        defer { parted.join.lock.unlock() }
+        abandon(parted.join, partPath: partPath)
+    }
+
+    /// Every part is in the section's closed `.part` file: renamed and recorded done like a whole
+    /// section's, then the parts are removed.
+    private func finishJoined(
+        _ parted: PartedSection, frames: Int, sampleRate: Int, store: ManifestStore,
+        emit: @escaping @Sendable (ConversionEvent) -> Void
+    ) -> Bool {
+        if isStopping {
+            unlink(parted.planned.job.partPath)
+            return false
+        }
+        reportProgress(parted, store: store, emit: emit, force: true)
+        let result = WorkerResult(
+            section: parted.number, frames: frames, sampleRate: sampleRate, textSHA256: parted.textSHA256,
+            words: parted.wordsTotal)
+        guard finish(parted.planned, result: result, store: store, directory: store.directory, emit: emit) else {
             return false
         }
         // The section's record no longer names its parts: they go (a kill before this leaves them
         // unnamed, removed at the next start).
-        for record in records { unlink(OutputPaths.join(directory, record.file)) }
+        let records = parted.state.withLock { Array($0.finished.values) }
+        for record in records { unlink(OutputPaths.join(store.directory, record.file)) }
         return true
     }
 
@@ -292,6 +397,7 @@ extension ConversionRun {
             return !state.failed
         }
         guard first else { return nil }
+        abandonJoin(parted, partPath: parted.planned.job.partPath)
         fail(parted.number, message: message, store: store, emit: emit)
         return false
     }

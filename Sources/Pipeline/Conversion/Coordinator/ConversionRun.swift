@@ -79,11 +79,12 @@ final class ConversionRun: Sendable {
         case section(PlannedJob)
         case part(PartedSection, SectionPart)
 
-        /// Longest first: the words it speaks (a section's as the book text counts them).
+        /// Longest first: the words of the section (as the book text counts them), for a part too, so
+        /// that a long section's parts are taken early and in order (its file is written as they come).
         var words: Int {
             switch self {
             case .section(let planned): planned.section.words
-            case .part(_, let part): part.words
+            case .part(let parted, _): parted.planned.section.words
             }
         }
 
