@@ -285,7 +285,12 @@ extension ConversionRun {
             case .failed(let error):
                 let partPath = parted.planned.job.partPath
                 if isStopping { return nil }
-                parted.state.withLock { $0.failed = true }
+                // Failed once: a part may have failed the section meanwhile (`failParts`).
+                let first = parted.state.withLock { state -> Bool in
+                    defer { state.failed = true }
+                    return !state.failed
+                }
+                guard first else { return nil }
                 if let failure = PosixFailure.map(error, path: partPath), case .sectionFailed = failure {
                     fail(parted.number, message: failure.description, store: store, emit: emit)
                 } else if let failure = PosixFailure.map(error, path: partPath) {
