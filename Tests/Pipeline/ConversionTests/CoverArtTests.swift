@@ -323,6 +323,29 @@ import Testing
         #expect(try sandbox.manifest().settings?.coverSHA256 == nil)
     }
 
+    /// A long section made in parts (raw PCM joined by the coordinator) takes the cover when joined.
+    @Test func aSectionMadeInPartsTakesTheCoverToo() async throws {
+        let sandbox = try Sandbox()
+        let env = ConversionEnvironment(
+            makeSource: { _ in SectionPartsTests.book() }, makeEngine: { FakeEngine() },
+            makeSink: {
+                try AudioFileWriter(path: $0.path, encoding: $0.encoding, sampleRate: $0.sampleRate, tags: $0.tags)
+            })
+        var request = sandbox.request()
+        request.selection = .all
+        request.encoding = AudioEncoding(format: .flac)
+        request.partWords = SectionPartsTests.partWords
+        request.cover = Self.cover
+        #expect(try await Converter(environment: env).run(request).sectionsDone == 4)
+        for record in try sandbox.manifest().sections {
+            let file = try #require(record.file)
+            let data = try #require(sandbox.contents(file))
+            #expect(try Self.flacBlocks(Array(data)).blocks.map(\.type) == [0, 4, 6], "\(file)")
+            #expect(Int64(data.count) == record.bytes)
+        }
+        #expect(!sandbox.files().contains { $0.hasSuffix(".pcm") || $0.hasSuffix(".part") })
+    }
+
     @Test func aCoverTooLargeToEmbedIsLeftOutWithAWarningAndWAVNeverTakesOne() async throws {
         let sandbox = try Sandbox()
         let env = ConversionEnvironment(

@@ -68,6 +68,10 @@ public struct ConversionRequest: Sendable {
     /// the book once (`AudiobookCover(book:ffmpegPath:)`) unless `--no-cover-art` is given. A cover
     /// over 8 MB is not embedded (a warning says so).
     public var cover: AudiobookCover?
+    /// Words per part of a long section (`SectionParts`): a section with more is made in parts that
+    /// share the job slots. `SectionParts.defaultWords` unless a test needs small parts; it changes
+    /// where parts start (so the bytes of long sections), never what is spoken.
+    public var partWords: Int
 
     /// A request with the defaults the CLI uses: planned sections, English, WAV, one job per core.
     public init(
@@ -76,7 +80,8 @@ public struct ConversionRequest: Sendable {
         chunking: ChunkerOptions = ChunkerOptions(), bookOptions: BookOptions = BookOptions(),
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
         allowNonEmptyOutput: Bool = false, workerExecutable: String? = nil, workerArguments: [String] = ["worker"],
-        workerForksPerJob: Bool = false, manifestInterval: TimeInterval = 3, cover: AudiobookCover? = nil
+        workerForksPerJob: Bool = false, manifestInterval: TimeInterval = 3, cover: AudiobookCover? = nil,
+        partWords: Int = SectionParts.defaultWords
     ) {
         self.bookPath = bookPath
         self.outputDirectory = outputDirectory
@@ -93,5 +98,6 @@ public struct ConversionRequest: Sendable {
         self.workerForksPerJob = workerForksPerJob
         self.manifestInterval = manifestInterval
         self.cover = cover
+        self.partWords = partWords
     }
 }

@@ -78,6 +78,9 @@ public struct SectionRecord: Hashable, Sendable, Codable {
     public var finished: String?
     /// Why the last attempt failed.
     public var error: String?
+    /// The finished parts of a long section not yet joined into its file (`SectionParts`); nil when
+    /// the section is made in one piece or is done (its parts are removed once joined).
+    public var parts: [PartRecord]?
 
     /// A section's entry.
     public init(
@@ -103,7 +106,7 @@ public struct SectionRecord: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case number, title, status, file, durationSeconds, frames, sampleRate, words, wordsDone, bytes, textSHA256
-        case settingsSHA256, started, finished, error
+        case settingsSHA256, started, finished, error, parts
     }
 
     /// Decodes the entry; missing keys take their defaults and an unknown status means `pending`.
@@ -125,6 +128,66 @@ public struct SectionRecord: Hashable, Sendable, Codable {
         started = try c.decodeIfPresent(String.self, forKey: .started)
         finished = try c.decodeIfPresent(String.self, forKey: .finished)
         error = try c.decodeIfPresent(String.self, forKey: .error)
+        parts = try c.decodeIfPresent([PartRecord].self, forKey: .parts)
+    }
+}
+
+/// A finished part of a long section, waiting in its PCM file to be joined (see `SectionParts`).
+///
+/// Used again by a later run when the section's text and settings are unchanged, the part covers the
+/// same chunks and its file has the recorded size.
+public struct PartRecord: Hashable, Sendable, Codable {
+    /// The part's position in its section, from 0.
+    public var index: Int
+    /// Its first chunk in the section's chunk list.
+    public var firstChunk: Int
+    /// One past its last chunk.
+    public var endChunk: Int
+    /// Its raw PCM file (16-bit little-endian mono) inside the output folder.
+    public var file: String
+    /// PCM frames in the file, silences included.
+    public var frames: Int
+    /// Sample rate of the PCM.
+    public var sampleRate: Int
+    /// Size of the file.
+    public var bytes: Int64
+    /// SHA-256 of the whole section's spoken text when the part was made.
+    public var textSHA256: String
+    /// `AudioSettings.fingerprint` of the settings the part was made with.
+    public var settingsSHA256: String
+
+    /// A part's record.
+    public init(
+        index: Int, firstChunk: Int, endChunk: Int, file: String, frames: Int, sampleRate: Int, bytes: Int64,
+        textSHA256: String, settingsSHA256: String
+    ) {
+        self.index = index
+        self.firstChunk = firstChunk
+        self.endChunk = endChunk
+        self.file = file
+        self.frames = frames
+        self.sampleRate = sampleRate
+        self.bytes = bytes
+        self.textSHA256 = textSHA256
+        self.settingsSHA256 = settingsSHA256
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case index, firstChunk, endChunk, file, frames, sampleRate, bytes, textSHA256, settingsSHA256
+    }
+
+    /// Decodes a part; a missing key makes it unusable (empty hashes), never an error.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        index = try c.decodeIfPresent(Int.self, forKey: .index) ?? -1
+        firstChunk = try c.decodeIfPresent(Int.self, forKey: .firstChunk) ?? 0
+        endChunk = try c.decodeIfPresent(Int.self, forKey: .endChunk) ?? 0
+        file = try c.decodeIfPresent(String.self, forKey: .file) ?? ""
+        frames = try c.decodeIfPresent(Int.self, forKey: .frames) ?? 0
+        sampleRate = try c.decodeIfPresent(Int.self, forKey: .sampleRate) ?? 0
+        bytes = try c.decodeIfPresent(Int64.self, forKey: .bytes) ?? -1
+        textSHA256 = try c.decodeIfPresent(String.self, forKey: .textSHA256) ?? ""
+        settingsSHA256 = try c.decodeIfPresent(String.self, forKey: .settingsSHA256) ?? ""
     }
 }
 
@@ -229,6 +292,13 @@ public struct Manifest: Hashable, Sendable, Codable {
         // `file` is joined to the output folder to replace and remove files: a path there (a damaged
         // or hand-edited manifest) must stop the run with a clear message, not reach outside the folder
         // or trip the precondition in `OutputPaths.join`.
+        let unsafePart = sections.first { ($0.parts ?? []).contains { !OutputPaths.isSafeComponent($0.file) } }
+        if let bad = unsafePart {
+            throw ConversionError.invalidManifest(
+                path: path,
+                reason: "section \(bad.number) names a part file that is not a plain file name in this folder; "
+                    + "remove the manifest to start over")
+        }
         if let bad = sections.first(where: { $0.file.map { !OutputPaths.isSafeComponent($0) } ?? false }) {
             throw ConversionError.invalidManifest(
                 path: path,

@@ -18,11 +18,19 @@ public struct WorkerJob: Hashable, Sendable, Codable {
     /// The cover to embed in the finished file (`cover.jpg` or `cover.png` in the output folder,
     /// whose SHA-256 is `settings.coverSHA256`); nil: none.
     public var coverPath: String?
+    /// Set for one part of a long section (`SectionParts`): the worker speaks only the part's chunks
+    /// of the whole section's chunk list, as raw PCM into `partPath` (no tags, no encoder); nil for
+    /// a whole section.
+    public var part: SectionPart?
+    /// The chunks to speak, when the coordinator cut them already (it does for a part: the part's
+    /// chunks of the whole section's list, so each part's worker neither receives nor re-chunks the
+    /// whole section); `blocks` is then not needed and the result's `textSHA256` is empty.
+    public var chunks: [SpeechChunk]?
 
-    /// A job for section `section`.
+    /// A job for section `section` (one part of it when `part` is set).
     public init(
         book: BookInput, section: Int, settings: AudioSettings, partPath: String, tags: AudioTags,
-        blocks: [SpokenBlock]? = nil, coverPath: String? = nil
+        blocks: [SpokenBlock]? = nil, coverPath: String? = nil, part: SectionPart? = nil, chunks: [SpeechChunk]? = nil
     ) {
         self.book = book
         self.section = section
@@ -31,6 +39,8 @@ public struct WorkerJob: Hashable, Sendable, Codable {
         self.tags = tags
         self.blocks = blocks
         self.coverPath = coverPath
+        self.part = part
+        self.chunks = chunks
     }
 }
 
@@ -42,9 +52,10 @@ public struct WorkerResult: Hashable, Sendable, Codable {
     public var frames: Int
     /// Sample rate of the file's PCM as the engine made it.
     public var sampleRate: Int
-    /// SHA-256 of the spoken text the worker read (`SpokenTextFingerprint`).
+    /// SHA-256 of the spoken text the worker read (`SpokenTextFingerprint`); empty when the job
+    /// gave its chunks.
     public var textSHA256: String
-    /// Words spoken.
+    /// Words spoken (the part's, for a part).
     public var words: Int
 
     /// A result.

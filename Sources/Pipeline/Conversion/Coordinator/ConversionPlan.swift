@@ -13,6 +13,9 @@ struct ConversionPlan {
         /// Its spoken text when planning already read it (to see whether a done file is still
         /// current); nil: the job slot reads it, so each section's text is extracted once.
         var blocks: [SpokenBlock]?
+        /// Parts of the section a previous run finished (`SectionParts`) whose files are still there
+        /// with their recorded sizes and settings; the job slot uses those that still fit the text.
+        var recordedParts: [PartRecord] = []
     }
 
     /// Every section of the book in order, as the manifest will record it before any audio.
@@ -27,6 +30,8 @@ struct ConversionPlan {
     var warnings: [String] = []
     /// Files the folder's manifest listed that no section refers to any more: ours, to remove.
     var unlistedFiles: Set<String> = []
+    /// Part files (`SectionParts.filePrefix`) in the folder that no kept part record names: to remove.
+    var staleParts: Set<String> = []
 }
 
 /// Decides a run's plan: a pure function of the book's sections, the manifest found in the output
@@ -105,12 +110,19 @@ enum ConversionPlanner {
             record.status = .pending
             record.wordsDone = nil
             record.error = nil
+            let recordedParts = usableParts(old, section: section.number, inputs)
+            record.parts = recordedParts.isEmpty ? nil : recordedParts
             let previousFile = old?.file != name ? old?.file : nil
             record.file = name
             plan.records.append(record)
             plan.jobs.append(
-                ConversionPlan.Job(section: section, file: name, previousFile: previousFile, blocks: blocks))
+                ConversionPlan.Job(
+                    section: section, file: name, previousFile: previousFile, blocks: blocks,
+                    recordedParts: recordedParts))
         }
+        let keptParts = Set(plan.records.flatMap { $0.parts ?? [] }.map(\.file))
+        plan.staleParts = Set(
+            inputs.filesOnDisk.keys.filter { $0.hasPrefix(SectionParts.filePrefix) && !keptParts.contains($0) })
         // Files the manifest here listed that no section of this run refers to any more (another book's,
         // after --force; sections renumbered by a new --toc-depth) would linger unlisted beside the new
         // ones. A renamed section's old file goes once its new one is made.
@@ -124,6 +136,19 @@ enum ConversionPlanner {
     private static func looksDone(_ old: SectionRecord, name: String, _ inputs: Inputs) -> Bool {
         !inputs.force && old.status == .done && old.file == name && old.settingsSHA256 == inputs.settingsFingerprint
             && old.bytes != nil && inputs.filesOnDisk[name] == old.bytes
+    }
+
+    /// The parts of a section a previous run recorded that may be used again: not `force`, made with
+    /// these settings, at the name a part of that section and index gets, with the file on disk at its
+    /// recorded size. (Whether they fit the text now is decided with the text, by the job slot.)
+    private static func usableParts(_ old: SectionRecord?, section: Int, _ inputs: Inputs) -> [PartRecord] {
+        guard !inputs.force, let parts = old?.parts else { return [] }
+        var seen: Set<Int> = []
+        return parts.filter { part in
+            part.settingsSHA256 == inputs.settingsFingerprint
+                && part.file == SectionParts.fileName(section: section, index: part.index)
+                && inputs.filesOnDisk[part.file] == part.bytes && seen.insert(part.index).inserted
+        }
     }
 
     /// The message for a section whose text cannot be read.

@@ -7,8 +7,8 @@ import Synchronization
 /// Folder → book → plan (`ConversionPlanner`: what is done, what to make) → manifest → job slots
 /// (in-process or worker processes) → playlist.
 final class ConversionRun: Sendable {
-    private let request: ConversionRequest
-    private let environment: ConversionEnvironment
+    let request: ConversionRequest
+    let environment: ConversionEnvironment
     private let launcher: (any WorkerLauncher)?
     private let cancelled = Atomic<Bool>(false)
     private let fatal = Mutex<ConversionError?>(nil)
@@ -32,11 +32,11 @@ final class ConversionRun: Sendable {
         for executor in executors.withLock({ $0 }) { executor.kill() }
     }
 
-    private var isStopping: Bool {
+    var isStopping: Bool {
         cancelled.load(ordering: .relaxed) || fatal.withLock { $0 != nil }
     }
 
-    private func stopWithFatal(_ error: ConversionError) {
+    func stopWithFatal(_ error: ConversionError) {
         let first = fatal.withLock { current -> Bool in
             if current == nil {
                 current = error
@@ -68,11 +68,42 @@ final class ConversionRun: Sendable {
     }
 
     /// A section to make, with the job a worker receives.
-    private struct PlannedJob {
+    struct PlannedJob: Sendable {
         var section: PlannedSection
         var job: WorkerJob
         var file: String
         var previousFile: String?
+        /// Parts a previous run finished (`ConversionPlan.Job.recordedParts`).
+        var recordedParts: [PartRecord] = []
+    }
+
+    /// What a job slot takes next: a whole section (split into parts when long), or one part of a
+    /// long section.
+    enum WorkItem: Sendable {
+        case section(PlannedJob)
+        case part(PartedSection, SectionPart)
+
+        /// Longest first: the words of the section (as the book text counts them), for a part too, so
+        /// that a long section's parts are taken early and in order (its file is written as they come).
+        var words: Int {
+            switch self {
+            case .section(let planned): planned.section.words
+            case .part(let parted, _): parted.planned.section.words
+            }
+        }
+
+        /// Among equals, book order, then part order.
+        var order: (Int, Int) {
+            switch self {
+            case .section(let planned): (planned.section.number, -1)
+            case .part(let parted, let part): (parted.planned.section.number, part.index)
+            }
+        }
+
+        /// Whether `lhs` is taken after `rhs` (the queue is sorted by this order and popped from the end).
+        static func takenAfter(_ lhs: WorkItem, _ rhs: WorkItem) -> Bool {
+            (lhs.words, -lhs.order.0, -lhs.order.1) < (rhs.words, -rhs.order.0, -rhs.order.1)
+        }
     }
 
     /// Folder → book → plan → manifest → sections → playlist and summary.
@@ -156,7 +187,7 @@ final class ConversionRun: Sendable {
 
     /// Removes the files the plan found unlisted, and what an interrupted run left (`.part`, temp files).
     private func removeUnlistedFiles(_ plan: ConversionPlan, directory: String) {
-        for name in plan.unlistedFiles { unlink(OutputPaths.join(directory, name)) }
+        for name in plan.unlistedFiles.union(plan.staleParts) { unlink(OutputPaths.join(directory, name)) }
         removeStaleFiles(in: directory)
     }
 
@@ -200,7 +231,9 @@ final class ConversionRun: Sendable {
             book: request.bookInput, section: planned.section.number, settings: book.settings,
             partPath: OutputPaths.join(directory, planned.file + ".part"), tags: tags, blocks: planned.blocks,
             coverPath: coverPath)
-        return PlannedJob(section: planned.section, job: job, file: planned.file, previousFile: planned.previousFile)
+        return PlannedJob(
+            section: planned.section, job: job, file: planned.file, previousFile: planned.previousFile,
+            recordedParts: planned.recordedParts)
     }
 
     /// Makes the sections in job slots (threads, each driving an executor), longest first; returns
@@ -209,33 +242,34 @@ final class ConversionRun: Sendable {
         _ jobs: [PlannedJob], source: any SectionSource, store: ManifestStore, directory: String,
         emit: @escaping @Sendable (ConversionEvent) -> Void
     ) -> (done: Int, failed: Int) {
-        // Longest first, so no core sits idle at the end waiting on one long chapter. Reversed, so that
+        // Longest first, so no core sits idle at the end waiting on one long chapter. Sorted so that
         // taking the next job is `popLast()` (`removeFirst()` moved every job left: O(n²) per book).
-        let queue = Mutex(
-            Array(
-                jobs.sorted { ($0.section.words, -$0.section.number) > ($1.section.words, -$1.section.number) }
-                    .reversed()))
+        // A long section's parts join the queue when its slot splits it (`startParts`).
+        let queue = WorkQueue(jobs.map { WorkItem.section($0) })
         let counts = Mutex((done: 0, failed: 0))
-        let made = makeExecutors(count: min(max(request.jobs, 1), jobs.count), emit: emit)
+        // A slot per job up to the work there is: a long section counts as the parts it will make
+        // (estimated from its words; the exact split is known once its text is chunked).
+        let work = jobs.reduce(0) { $0 + max(1, $1.section.words / max(1, request.partWords)) }
+        let made = makeExecutors(count: min(max(request.jobs, 1), work), emit: emit)
         let group = DispatchGroup()
         for executor in made {
             group.enter()
             let thread = Thread { [self] in
                 defer { group.leave() }
-                while !isStopping, var next = queue.withLock({ $0.popLast() }) {
-                    // The worker gets the section's text with the job, so it never re-reads and
-                    // re-indexes the book (a cost that grew with the book, once per section).
-                    var ok = false
-                    do {
-                        if next.job.blocks == nil { next.job.blocks = try source.blocks(section: next.section.number) }
-                        ok = runSection(next, executor: executor, store: store, directory: directory, emit: emit)
-                    } catch {
-                        fail(
-                            next.section.number, message: ConversionPlanner.unreadableText(error), store: store,
-                            emit: emit)
+                while !isStopping, let item = queue.next() {
+                    let ended: Bool?
+                    switch item {
+                    case .section(let next):
+                        ended = takeSection(
+                            next, source: source, executor: executor, queue: queue, store: store, emit: emit)
+                    case .part(let parted, let part):
+                        ended = runPart(part, of: parted, executor: executor, store: store, emit: emit)
                     }
-                    counts.withLock { counts in
-                        if ok { counts.done += 1 } else { counts.failed += 1 }
+                    // nil: the section goes on in parts, and is counted when its last part ends.
+                    if let ended {
+                        counts.withLock { counts in
+                            if ended { counts.done += 1 } else { counts.failed += 1 }
+                        }
                     }
                 }
                 executor.shutdown()
@@ -290,12 +324,50 @@ final class ConversionRun: Sendable {
 
     // MARK: - One section
 
+    /// Takes a section from the queue: reads its text, then makes it whole, or, when it is long,
+    /// splits it into parts queued for every slot (nil then: it ends with its last part).
+    private func takeSection(
+        _ planned: PlannedJob, source: any SectionSource, executor: any SectionExecutor, queue: WorkQueue,
+        store: ManifestStore, emit: @escaping @Sendable (ConversionEvent) -> Void
+    ) -> Bool? {
+        var next = planned
+        let directory = store.directory
+        // The queue learns once, as soon as it is known, whether the section adds parts.
+        var decided = false
+        func decide(_ parts: [WorkItem]) {
+            guard !decided else { return }
+            decided = true
+            queue.sectionTaken(adding: parts)
+        }
+        defer { decide([]) }
+        do {
+            // The worker gets the section's text with the job, so it never re-reads and
+            // re-indexes the book (a cost that grew with the book, once per section).
+            if next.job.blocks == nil { next.job.blocks = try source.blocks(section: next.section.number) }
+        } catch {
+            fail(next.section.number, message: ConversionPlanner.unreadableText(error), store: store, emit: emit)
+            return false
+        }
+        let chunks = WorkerSession.chunks(
+            section: next.section.number, blocks: next.job.blocks ?? [], settings: next.job.settings.chunking)
+        let parts = SectionParts.split(chunks, partWords: request.partWords)
+        guard parts.count > 1 else {
+            decide([])
+            return runSection(next, executor: executor, store: store, directory: directory, emit: emit)
+        }
+        return startParts(next, parts: parts, chunks: chunks, queue: decide, store: store, emit: emit)
+    }
+
     /// Makes one section (retrying once when its worker died); true when its file is complete.
     private func runSection(
         _ planned: PlannedJob, executor: any SectionExecutor, store: ManifestStore, directory: String,
         emit: @escaping @Sendable (ConversionEvent) -> Void
     ) -> Bool {
-        guard markInProgress(planned.section.number, store: store, directory: directory) else { return false }
+        // Made whole: parts an earlier run made with other part sizes are of no use.
+        for part in planned.recordedParts { unlink(OutputPaths.join(directory, part.file)) }
+        guard markInProgress(planned.section.number, store: store, directory: directory, parts: nil) else {
+            return false
+        }
         emit(.sectionStarted(section: planned.section.number, title: planned.section.title))
         unlink(planned.job.partPath)
         let outcome = execute(planned, executor: executor, store: store, emit: emit)
@@ -307,13 +379,15 @@ final class ConversionRun: Sendable {
     }
 
     /// Records in the manifest that the section is being made; false (the run stops) when it cannot.
-    private func markInProgress(_ number: Int, store: ManifestStore, directory: String) -> Bool {
+    /// `parts`: the finished parts it keeps (nil: none).
+    func markInProgress(_ number: Int, store: ManifestStore, directory: String, parts: [PartRecord]?) -> Bool {
         do {
             try store.update(section: number) {
                 $0.status = .inProgress
                 $0.started = Timestamp.now()
                 $0.finished = nil
                 $0.error = nil
+                $0.parts = parts
                 $0.wordsDone = 0
             }
             return true
@@ -333,7 +407,6 @@ final class ConversionRun: Sendable {
     ) -> ExecutionOutcome {
         let number = planned.section.number
         var lastEvent = Date.distantPast
-        let shouldStop: @Sendable () -> Bool = { [self] in isStopping }
         let progress: (WorkerMessage) -> Void = { message in
             guard case .progress(_, let wordsDone, let wordsTotal, let frames, let rate) = message else { return }
             let now = Date()
@@ -346,11 +419,21 @@ final class ConversionRun: Sendable {
             }
             try? store.progress(section: number, wordsDone: wordsDone)
         }
-        let outcome = executor.execute(planned.job, shouldStop: shouldStop, progress: progress)
+        return execute(planned.job, executor: executor, emit: emit, progress: progress)
+    }
+
+    /// Runs `job` on `executor`, and once more when the worker died without an answer.
+    func execute(
+        _ job: WorkerJob, executor: any SectionExecutor, emit: @Sendable (ConversionEvent) -> Void,
+        progress: (WorkerMessage) -> Void
+    ) -> ExecutionOutcome {
+        let shouldStop: @Sendable () -> Bool = { [self] in isStopping }
+        let outcome = executor.execute(job, shouldStop: shouldStop, progress: progress)
         guard case .died(let reason) = outcome, !isStopping else { return outcome }
-        emit(.warning(message: "section \(number): the worker died (\(reason)); trying again"))
-        unlink(planned.job.partPath)
-        return executor.execute(planned.job, shouldStop: shouldStop, progress: progress)
+        let which = job.part.map { "section \(job.section), part \($0.index + 1)" } ?? "section \(job.section)"
+        emit(.warning(message: "\(which): the worker died (\(reason)); trying again"))
+        unlink(job.partPath)
+        return executor.execute(job, shouldStop: shouldStop, progress: progress)
     }
 
     /// What an attempt's outcome means for the section and the run; true when the file is complete.
@@ -381,7 +464,7 @@ final class ConversionRun: Sendable {
         }
     }
 
-    private func finish(
+    func finish(
         _ planned: PlannedJob, result: WorkerResult, store: ManifestStore, directory: String,
         emit: @escaping @Sendable (ConversionEvent) -> Void
     ) -> Bool {
@@ -406,6 +489,7 @@ final class ConversionRun: Sendable {
                 $0.finished = Timestamp.now()
                 $0.wordsDone = nil
                 $0.error = nil
+                $0.parts = nil
             }
             emit(
                 .sectionDone(
@@ -420,7 +504,7 @@ final class ConversionRun: Sendable {
         }
     }
 
-    private func fail(_ number: Int, message: String, store: ManifestStore, emit: @Sendable (ConversionEvent) -> Void) {
+    func fail(_ number: Int, message: String, store: ManifestStore, emit: @Sendable (ConversionEvent) -> Void) {
         do {
             try store.update(section: number) {
                 $0.status = .failed

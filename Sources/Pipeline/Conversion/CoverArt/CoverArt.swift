@@ -257,3 +257,24 @@ final class BufferedFileWriter {
         pending = []
     }
 }
+
+extension WorkerJob {
+    /// Embeds the job's cover in its finished file. A part of a long section is raw PCM: its
+    /// section takes the cover once its parts are joined (`ConversionRun`), with this same call.
+    ///
+    /// - Throws: `ConversionError.sectionFailed` when the file or the cover is not as expected, a
+    ///   POSIX failure (disk full) as the pipeline maps it.
+    func embedCover() throws {
+        guard let coverPath, part == nil else { return }
+        do {
+            try CoverArt.embed(
+                coverAt: coverPath, expectedSHA256: settings.coverSHA256, format: settings.encoding.format,
+                inFileAt: partPath)
+        } catch let error as FileFormatError {
+            throw ConversionError.sectionFailed(
+                section: section, reason: "cannot embed the cover in \(partPath): \(error.reason)")
+        } catch {
+            throw PosixFailure.map(error, path: partPath) ?? error
+        }
+    }
+}

@@ -100,8 +100,29 @@ final class WorkerSession {
     private func render(_ job: WorkerJob, shouldStop: () -> Bool, send: (WorkerMessage) throws -> Void) throws
         -> WorkerResult
     {
+        if let given = job.chunks {
+            return try speak(given, job: job, textSHA256: "", shouldStop: shouldStop, send: send)
+        }
         let blocks = try job.blocks ?? source(for: job.book).blocks(section: job.section)
-        let chunks = Self.chunks(section: job.section, blocks: blocks, settings: job.settings.chunking)
+        var chunks = Self.chunks(section: job.section, blocks: blocks, settings: job.settings.chunking)
+        if let part = job.part {
+            // The part's chunks of the whole section's list: their pauses are the ones the section has there.
+            guard part.firstChunk >= 0, part.firstChunk <= part.endChunk, part.endChunk <= chunks.count else {
+                throw ConversionError.sectionFailed(
+                    section: job.section,
+                    reason: "part \(part.index) names chunks \(part.firstChunk)..<\(part.endChunk) of \(chunks.count)")
+            }
+            chunks = Array(chunks[part.chunks])
+        }
+        return try speak(
+            chunks, job: job, textSHA256: SpokenTextFingerprint.sha256(blocks), shouldStop: shouldStop, send: send)
+    }
+
+    /// Speaks `chunks` into the job's file.
+    private func speak(
+        _ chunks: [SpeechChunk], job: WorkerJob, textSHA256: String, shouldStop: () -> Bool,
+        send: (WorkerMessage) throws -> Void
+    ) throws -> WorkerResult {
         let engine = try preparedEngine(job.settings.voice)
         let sampleRate = engine.sampleRate
         let wordsTotal = chunks.reduce(0) { $0 + Self.wordCount($1.text) }
@@ -110,10 +131,9 @@ final class WorkerSession {
         let frames = try speak(
             chunks, engine: engine, sampleRate: sampleRate, into: sink, job: job, wordsTotal: wordsTotal,
             shouldStop: shouldStop, send: send)
-        try embedCover(job)
+        try job.embedCover()
         return WorkerResult(
-            section: job.section, frames: frames, sampleRate: sampleRate,
-            textSHA256: SpokenTextFingerprint.sha256(blocks), words: wordsTotal)
+            section: job.section, frames: frames, sampleRate: sampleRate, textSHA256: textSHA256, words: wordsTotal)
     }
 
     /// This session's engine (made at the first section), configured for `voice`, and reset when it
@@ -139,6 +159,8 @@ final class WorkerSession {
     /// Opens the job's `.part` file; a failure is the section's, or the run's when the disk is full.
     private func openSink(_ job: WorkerJob, sampleRate: Int) throws -> any AudioSink {
         do {
+            // A part is raw PCM, joined into the section's file by one writer pass later.
+            if job.part != nil { return try PCMPartSink(path: job.partPath) }
             return try environment.makeSink(
                 SinkRequest(path: job.partPath, encoding: job.settings.encoding, tags: job.tags, sampleRate: sampleRate)
             )
@@ -206,21 +228,6 @@ final class WorkerSession {
         return frames
     }
 
-    /// Embeds the job's cover in its finished `.part` file (`CoverArt`), before the coordinator gives
-    /// the file its final name; a file that cannot be edited fails the section.
-    private func embedCover(_ job: WorkerJob) throws {
-        guard let coverPath = job.coverPath else { return }
-        do {
-            try CoverArt.embed(
-                coverAt: coverPath, expectedSHA256: job.settings.coverSHA256, format: job.settings.encoding.format,
-                inFileAt: job.partPath)
-        } catch let error as FileFormatError {
-            throw ConversionError.sectionFailed(
-                section: job.section, reason: "cannot embed the cover in \(job.partPath): \(error.reason)")
-        } catch {
-            throw PosixFailure.map(error, path: job.partPath) ?? error
-        }
-    }
 
     /// The chunks of a section, from the Contracts chunker.
     static func chunks(section: Int, blocks: [SpokenBlock], settings: ChunkerOptions) -> [SpeechChunk] {

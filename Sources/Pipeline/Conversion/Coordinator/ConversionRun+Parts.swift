@@ -1,0 +1,434 @@
+import Contracts
+import Foundation
+import Synchronization
+
+/// A long section being made in parts (`SectionParts`), shared by the job slots that make them.
+final class PartedSection: Sendable {
+    let planned: ConversionRun.PlannedJob
+    let parts: [SectionPart]
+    /// The whole section's chunks: each part's job carries its own.
+    let chunks: [SpeechChunk]
+    /// SHA-256 of the section's spoken text: every part is made from it, and records it.
+    let textSHA256: String
+
+    struct State {
+        /// Finished parts by index (recorded in the manifest, or about to be).
+        var finished: [Int: PartRecord] = [:]
+        /// Words spoken so far by each part in the making.
+        var wordsDone: [Int: Int] = [:]
+        /// Frames made so far by each part in the making, and their sample rate.
+        var framesInProgress: [Int: Int] = [:]
+        var sampleRate = 0
+        /// Set when a part failed: the section failed, its other parts are not made.
+        var failed = false
+        /// The next part to append to the section's file (`Join`).
+        var joinNext = 0
+        var lastEvent = Date.distantPast
+    }
+
+    let state: Mutex<State>
+
+    /// The section's file, written while its parts come in: whichever slot finds the next part in
+    /// order finished appends it (and any finished after it), so the join overlaps the synthesis of
+    /// the parts still in the making instead of following it. One writer pass all the same.
+    final class Join: @unchecked Sendable {
+        // `@unchecked`: every field is touched only by the slot holding `lock`.
+        let lock = NSLock()
+        var sink: (any AudioSink)?
+        var frames = 0
+        var sampleRate = 0
+        /// The file is complete, or abandoned (a part failed, the run stopped).
+        var ended = false
+    }
+
+    let join = Join()
+    /// Held while a finished part is recorded (manifest, then state), so that two parts finished at
+    /// once never record lists that miss each other.
+    let recording = NSLock()
+
+    init(
+        planned: ConversionRun.PlannedJob, parts: [SectionPart], chunks: [SpeechChunk], textSHA256: String,
+        reused: [PartRecord]
+    ) {
+        self.planned = planned
+        self.parts = parts
+        self.chunks = chunks
+        self.textSHA256 = textSHA256
+        var state = State()
+        for record in reused { state.finished[record.index] = record }
+        self.state = Mutex(state)
+    }
+
+    var number: Int { planned.section.number }
+
+    /// Words of the whole section, as its chunks count them.
+    var wordsTotal: Int { parts.reduce(0) { $0 + $1.words } }
+
+    /// Words spoken by the finished parts and the parts in the making.
+    static func wordsDone(_ state: State, parts: [SectionPart]) -> Int {
+        let finished = state.finished.keys.reduce(0) { $0 + parts[$1].words }
+        return finished + state.wordsDone.values.reduce(0, +)
+    }
+}
+
+/// The job slots' queue: sections, and the parts of long sections once split; longest first.
+///
+/// A slot that finds the queue empty while another slot is still deciding whether the section it
+/// took is split waits for that decision (`sectionTaken(adding:)`) instead of ending: a one-section
+/// book has one item until it is split, and every slot must stay for its parts.
+final class WorkQueue: @unchecked Sendable {
+    // `@unchecked`: `items` and `deciding` are only touched with `condition` locked.
+    private let condition = NSCondition()
+    /// Sorted so that the next item is the last (`popLast()`; `removeFirst()` moved every item: O(n²)).
+    private var items: [ConversionRun.WorkItem]
+    /// Sections taken whose split is not decided yet.
+    private var deciding = 0
+
+    init(_ items: [ConversionRun.WorkItem]) {
+        self.items = items.sorted(by: ConversionRun.WorkItem.takenAfter)
+    }
+
+    /// The longest item left; nil when there is none and none can come. A section returned must be
+    /// answered by one `sectionTaken(adding:)`.
+    func next() -> ConversionRun.WorkItem? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let item = items.popLast() {
+                if case .section = item { deciding += 1 }
+                return item
+            }
+            if deciding == 0 { return nil }
+            condition.wait()
+        }
+    }
+
+    /// A section taken from `next()` is decided: made whole (nothing added) or split (its parts added
+    /// where their length puts them).
+    func sectionTaken(adding more: [ConversionRun.WorkItem]) {
+        condition.lock()
+        defer { condition.unlock() }
+        deciding -= 1
+        items.append(contentsOf: more)
+        items.sort(by: ConversionRun.WorkItem.takenAfter)
+        condition.broadcast()
+    }
+}
+
+extension ConversionRun {
+    /// Starts a long section in parts: keeps the parts an earlier run finished that still fit, records
+    /// the section in progress and queues its other parts for every slot through `queue` (nil: the
+    /// section goes on in parts); joins at once when every part is finished already.
+    func startParts(
+        _ planned: PlannedJob, parts: [SectionPart], chunks: [SpeechChunk], queue: (_ parts: [WorkItem]) -> Void,
+        store: ManifestStore,
+        emit: @escaping @Sendable (ConversionEvent) -> Void
+    ) -> Bool? {
+        let number = planned.section.number
+        let directory = store.directory
+        let textSHA256 = SpokenTextFingerprint.sha256(planned.job.blocks ?? [])
+        let reused = SectionParts.reusable(
+            planned.recordedParts, parts: parts, textSHA256: textSHA256,
+            settingsSHA256: planned.job.settings.fingerprint)
+        let reusedFiles = Set(reused.map(\.file))
+        for part in planned.recordedParts where !reusedFiles.contains(part.file) {
+            unlink(OutputPaths.join(directory, part.file))
+        }
+        guard
+            markInProgress(
+                number, store: store, directory: directory,
+                parts: reused.isEmpty ? nil : reused.sorted { $0.index < $1.index })
+        else { return false }
+        emit(.sectionStarted(section: number, title: planned.section.title))
+        let parted = PartedSection(
+            planned: planned, parts: parts, chunks: chunks, textSHA256: textSHA256, reused: reused)
+        let reusedIndexes = Set(reused.map(\.index))
+        let remaining = parts.filter { !reusedIndexes.contains($0.index) }
+        reportProgress(parted, store: store, emit: emit, force: true)
+        queue(remaining.map { WorkItem.part(parted, $0) })
+        // Parts kept from an earlier run start the section's file at once.
+        return advanceJoin(parted, store: store, emit: emit)
+    }
+
+    /// Makes one part into its PCM file and records it; the slot that finishes the last part joins
+    /// them. Nil while the section goes on; true or false when this ended it (joined or failed).
+    func runPart(
+        _ part: SectionPart, of parted: PartedSection, executor: any SectionExecutor, store: ManifestStore,
+        emit: @escaping @Sendable (ConversionEvent) -> Void
+    ) -> Bool? {
+        guard !parted.state.withLock({ $0.failed }) else { return nil }
+        let directory = store.directory
+        var job = parted.planned.job
+        job.part = part
+        job.chunks = Array(parted.chunks[part.chunks])
+        job.blocks = nil
+        job.partPath = OutputPaths.join(directory, SectionParts.tempFileName(section: parted.number, index: part.index))
+        unlink(job.partPath)
+        let outcome = execute(job, executor: executor, emit: emit) { message in
+            guard case .progress(_, let wordsDone, _, let frames, let rate) = message else { return }
+            parted.state.withLock {
+                $0.wordsDone[part.index] = wordsDone
+                $0.framesInProgress[part.index] = frames
+                $0.sampleRate = rate
+            }
+            reportProgress(parted, store: store, emit: emit, force: false)
+        }
+        if isStopping {
+            unlink(job.partPath)
+            abandonJoin(parted, partPath: parted.planned.job.partPath)
+            return nil
+        }
+        switch outcome {
+        case .done(let result):
+            return record(part, of: parted, result: result, temp: job.partPath, store: store, emit: emit)
+        case .failed(let kind, let message, let path):
+            unlink(job.partPath)
+            switch kind {
+            case .diskFull:
+                stopWithFatal(.diskFull(path: path ?? job.partPath))
+                return nil
+            case .unwritable:
+                stopWithFatal(.outputUnwritable(path: path ?? job.partPath, reason: message))
+                return nil
+            case .cancelled: return nil
+            case .section, .protocolError:
+                return failParts(parted, message: message, store: store, emit: emit)
+            }
+        case .died(let reason):
+            unlink(job.partPath)
+            let message = ConversionError.workerFailed(section: parted.number, reason: reason).description
+            return failParts(parted, message: message, store: store, emit: emit)
+        }
+    }
+
+    /// Gives a finished part its name, records it, and appends it to the section's file when its turn
+    /// has come.
+    private func record(
+        _ part: SectionPart, of parted: PartedSection, result: WorkerResult, temp: String, store: ManifestStore,
+        emit: @escaping @Sendable (ConversionEvent) -> Void
+    ) -> Bool? {
+        let directory = store.directory
+        let name = SectionParts.fileName(section: parted.number, index: part.index)
+        let path = OutputPaths.join(directory, name)
+        let settings = parted.planned.job.settings.fingerprint
+        do {
+            try AtomicFile.rename(from: temp, to: path, in: directory)
+            var info = stat()
+            guard stat(path, &info) == 0 else { throw PosixFailure.error(errno, path: path) }
+            let record = PartRecord(
+                index: part.index, firstChunk: part.firstChunk, endChunk: part.endChunk, file: name,
+                frames: result.frames, sampleRate: result.sampleRate, bytes: Int64(info.st_size),
+                textSHA256: parted.textSHA256, settingsSHA256: settings)
+            // Recorded in the manifest before the state says it is finished, so it is never appended
+            // (and, once the section is done, removed) before the journal names it.
+            parted.recording.lock()
+            defer { parted.recording.unlock() }
+            let (records, wordsDone) = parted.state.withLock { state in
+                var finished = state.finished
+                finished[part.index] = record
+                return (
+                    finished.values.sorted { $0.index < $1.index },
+                    PartedSection.wordsDone(state, parts: parted.parts) + part.words
+                        - (state.wordsDone[part.index] ?? 0)
+                )
+            }
+            try store.update(section: parted.number) {
+                $0.parts = records
+                $0.wordsDone = wordsDone
+            }
+            parted.state.withLock { state in
+                state.finished[part.index] = record
+                state.wordsDone[part.index] = nil
+                state.framesInProgress[part.index] = nil
+            }
+        } catch {
+            unlink(temp)
+            stopWithFatal(PosixFailure.map(error, path: path) ?? .outputUnwritable(path: path, reason: "\(error)"))
+            return nil
+        }
+        reportProgress(parted, store: store, emit: emit, force: false)
+        return advanceJoin(parted, store: store, emit: emit)
+    }
+
+    /// What appending the finished parts came to.
+    private enum JoinStep {
+        /// The next part in order is not finished yet.
+        case waiting
+        /// Every part is in the file, which is closed.
+        case complete(frames: Int, sampleRate: Int)
+        /// The file was abandoned (by this call or before it).
+        case ended
+        /// Appending failed; the file was abandoned.
+        case failed(any Error)
+    }
+
+    /// Appends the finished parts whose turn has come to the section's file, in order, in one writer
+    /// pass across calls (one encoder for lossy formats); once the last is in, records the section
+    /// done as a whole section would be and removes the parts. Nil while the section goes on (or
+    /// another slot is appending, and will look again); true or false when this call ended it.
+    private func advanceJoin(
+        _ parted: PartedSection, store: ManifestStore, emit: @escaping @Sendable (ConversionEvent) -> Void
+    ) -> Bool? {
+        let join = parted.join
+        while join.lock.try() {
+            let step = appendFinishedParts(parted, directory: store.directory)
+            join.lock.unlock()
+            switch step {
+            case .waiting:
+                // A part finished while this slot held the lock may have found it taken: look again.
+                let ready = parted.state.withLock { !$0.failed && $0.finished[$0.joinNext] != nil }
+                if !ready { return nil }
+            case .ended:
+                return nil
+            case .complete(let frames, let sampleRate):
+                return finishJoined(parted, frames: frames, sampleRate: sampleRate, store: store, emit: emit)
+            case .failed(let error):
+                let partPath = parted.planned.job.partPath
+                if isStopping { return nil }
+                // Failed once: a part may have failed the section meanwhile (`failParts`).
+                let first = parted.state.withLock { state -> Bool in
+                    defer { state.failed = true }
+                    return !state.failed
+                }
+                guard first else { return nil }
+                if let failure = PosixFailure.map(error, path: partPath), case .sectionFailed = failure {
+                    fail(parted.number, message: failure.description, store: store, emit: emit)
+                } else if let failure = PosixFailure.map(error, path: partPath) {
+                    stopWithFatal(failure)
+                } else {
+                    fail(parted.number, message: "cannot join its parts: \(error)", store: store, emit: emit)
+                }
+                return false
+            }
+        }
+        return nil
+    }
+
+    /// Appends what can be appended; called with `parted.join.lock` held.
+    private func appendFinishedParts(_ parted: PartedSection, directory: String) -> JoinStep {
+        let join = parted.join
+        let partPath = parted.planned.job.partPath
+        guard !join.ended else { return .ended }
+        do {
+            while true {
+                let (next, record, failed) = parted.state.withLock {
+                    ($0.joinNext, $0.finished[$0.joinNext], $0.failed)
+                }
+                if failed || isStopping {
+                    abandon(join, partPath: partPath)
+                    return .ended
+                }
+                guard let record else { return .waiting }
+                if join.sink == nil {
+                    unlink(partPath)
+                    join.sampleRate = record.sampleRate
+                    join.sink = try environment.makeSink(
+                        SinkRequest(
+                            path: partPath, encoding: parted.planned.job.settings.encoding,
+                            tags: parted.planned.job.tags, sampleRate: record.sampleRate))
+                }
+                guard let sink = join.sink else { return .ended }
+                guard record.sampleRate == join.sampleRate else {
+                    throw ConversionError.sectionFailed(
+                        section: parted.number, reason: "its parts were made at different sample rates")
+                }
+                join.frames += try PCMPartJoiner.copy(
+                    [OutputPaths.join(directory, record.file)], into: sink, shouldStop: { [self] in isStopping })
+                if isStopping {
+                    abandon(join, partPath: partPath)
+                    return .ended
+                }
+                parted.state.withLock { $0.joinNext = next + 1 }
+                if next + 1 == parted.parts.count {
+                    join.sink = nil
+                    join.ended = true
+                    try sink.close()
+                    try parted.planned.job.embedCover()
+                    return .complete(frames: join.frames, sampleRate: join.sampleRate)
+                }
+            }
+        } catch {
+            abandon(join, partPath: partPath)
+            return .failed(error)
+        }
+    }
+
+    /// Closes and removes a section file that will not be completed; called with the join's lock held.
+    private func abandon(_ join: PartedSection.Join, partPath: String) {
+        let sink = join.sink
+        join.sink = nil
+        join.ended = true
+        try? sink?.close()
+        unlink(partPath)
+    }
+
+    /// Abandons the section's file, waiting for a slot that is appending to it.
+    func abandonJoin(_ parted: PartedSection, partPath: String) {
+        parted.join.lock.lock()
+        defer { parted.join.lock.unlock() }
+        abandon(parted.join, partPath: partPath)
+    }
+
+    /// Every part is in the section's closed `.part` file: renamed and recorded done like a whole
+    /// section's, then the parts are removed.
+    private func finishJoined(
+        _ parted: PartedSection, frames: Int, sampleRate: Int, store: ManifestStore,
+        emit: @escaping @Sendable (ConversionEvent) -> Void
+    ) -> Bool {
+        if isStopping {
+            unlink(parted.planned.job.partPath)
+            return false
+        }
+        reportProgress(parted, store: store, emit: emit, force: true)
+        let result = WorkerResult(
+            section: parted.number, frames: frames, sampleRate: sampleRate, textSHA256: parted.textSHA256,
+            words: parted.wordsTotal)
+        guard finish(parted.planned, result: result, store: store, directory: store.directory, emit: emit) else {
+            return false
+        }
+        // The section's record no longer names its parts: they go (a kill before this leaves them
+        // unnamed, removed at the next start).
+        let records = parted.state.withLock { Array($0.finished.values) }
+        for record in records { unlink(OutputPaths.join(store.directory, record.file)) }
+        return true
+    }
+
+    /// The section failed in one of its parts: recorded once; its other parts are not made (those
+    /// finished stay recorded, for a later run).
+    private func failParts(
+        _ parted: PartedSection, message: String, store: ManifestStore, emit: @Sendable (ConversionEvent) -> Void
+    ) -> Bool? {
+        let first = parted.state.withLock { state -> Bool in
+            defer { state.failed = true }
+            return !state.failed
+        }
+        guard first else { return nil }
+        abandonJoin(parted, partPath: parted.planned.job.partPath)
+        fail(parted.number, message: message, store: store, emit: emit)
+        return false
+    }
+
+    /// Passes the section's progress on (the words of its finished parts and of those in the making),
+    /// at most 4 events a second unless `force`.
+    private func reportProgress(
+        _ parted: PartedSection, store: ManifestStore, emit: @Sendable (ConversionEvent) -> Void, force: Bool
+    ) {
+        let now = Date()
+        let (wordsDone, audio) = parted.state.withLock { state -> (Int, Double?) in
+            let done = PartedSection.wordsDone(state, parts: parted.parts)
+            guard force || now.timeIntervalSince(state.lastEvent) >= 0.25 else { return (done, nil) }
+            state.lastEvent = now
+            let frames =
+                state.finished.values.reduce(0) { $0 + $1.frames } + state.framesInProgress.values.reduce(0, +)
+            let rate = state.finished.values.first?.sampleRate ?? state.sampleRate
+            return (done, rate > 0 ? Double(frames) / Double(rate) : 0)
+        }
+        if let audio {
+            emit(
+                .progress(
+                    section: parted.number, wordsDone: wordsDone, wordsTotal: parted.wordsTotal,
+                    audioSeconds: audio))
+        }
+        try? store.progress(section: parted.number, wordsDone: wordsDone)
+    }
+}
