@@ -228,7 +228,6 @@ final class WorkerSession {
         return frames
     }
 
-
     /// The chunks of a section, from the Contracts chunker.
     static func chunks(section: Int, blocks: [SpokenBlock], settings: ChunkerOptions) -> [SpeechChunk] {
         Chunker(options: settings).chunks(section: section, blocks: blocks)
