@@ -1,6 +1,8 @@
 import Contracts
+import Dispatch
 import EPUBReader
 import Markup
+import Synchronization
 
 /// Cuts a book into sections from its table of contents and decides which ones are read.
 ///
@@ -24,20 +26,47 @@ public enum SectionIndexer {
         return index
     }
 
-    /// Reads and flattens every spine item, one at a time, keeping only what the sections need.
+    /// Spine items read from the container before their batch is parsed: bounds the bytes held.
+    static let parseBatch = 64
+
+    /// Reads and flattens every spine item, keeping only what the sections need. The container is
+    /// read one document at a time (libzip is not shared between threads); the documents of a
+    /// batch are parsed and flattened on every core. The result is in spine order whatever the
+    /// number of cores.
     static func loadDocuments(_ book: some BookContent, warnings: inout [EPUBWarning]) -> [IndexedDocument] {
         let fragments = tocFragments(book.package.toc)
-        return book.package.spine.map { item in
-            do {
-                let document = try book.document(forHref: item.href)
-                let flat = DocumentFlattener.flatten(document.root, documentPath: item.href)
-                return IndexedDocument(flat, tocFragments: fragments)
-            } catch {
-                warnings.append(
-                    EPUBWarning(.major, path: item.href, "could not be read, its text is skipped: \(error)"))
-                return IndexedDocument()
+        let spine = book.package.spine
+        var docs: [IndexedDocument] = []
+        docs.reserveCapacity(spine.count)
+        var batchStart = 0
+        while batchStart < spine.count {
+            let batch = spine[batchStart..<min(batchStart + parseBatch, spine.count)]
+            let sources = batch.map { item in Result { try book.documentSource(forHref: item.href) } }
+            let hrefs = batch.map(\.href)
+            let parsed = Mutex([Result<IndexedDocument, any Error>?](repeating: nil, count: hrefs.count))
+            DispatchQueue.concurrentPerform(iterations: hrefs.count) { i in
+                let result = sources[i].flatMap { source in
+                    Result {
+                        let flat = DocumentFlattener.flatten(try source.parse().root, documentPath: hrefs[i])
+                        return IndexedDocument(flat, tocFragments: fragments)
+                    }
+                }
+                parsed.withLock { $0[i] = result }
             }
+            let results = parsed.withLock { $0 }
+            for (item, result) in zip(batch, results) {
+                switch result {
+                case .success(let doc)?: docs.append(doc)
+                case .failure(let error)?:
+                    warnings.append(
+                        EPUBWarning(.major, path: item.href, "could not be read, its text is skipped: \(error)"))
+                    docs.append(IndexedDocument())
+                case nil: docs.append(IndexedDocument())
+                }
+            }
+            batchStart += batch.count
         }
+        return docs
     }
 
     /// Every fragment a TOC entry points at, at any depth.

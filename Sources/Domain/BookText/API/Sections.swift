@@ -255,6 +255,29 @@ public protocol BookContent {
     var package: EPUBPackage { get }
     /// The parsed content document at `href` (a path relative to the package folder).
     func document(forHref href: String) throws -> MarkupDocument
+    /// The content document at `href`, read now and parsed by `DocumentSource.parse`, which may run
+    /// on any thread: the indexer reads the container one document at a time and parses in
+    /// parallel. The default parses at once.
+    func documentSource(forHref href: String) throws -> DocumentSource
+}
+
+extension BookContent {
+    public func documentSource(forHref href: String) throws -> DocumentSource {
+        let document = try document(forHref: href)
+        return DocumentSource { document }
+    }
+}
+
+/// A content document whose bytes are read and whose parse can run on another thread.
+public struct DocumentSource: Sendable {
+    private let make: @Sendable () throws -> MarkupDocument
+
+    public init(parse: @escaping @Sendable () throws -> MarkupDocument) {
+        make = parse
+    }
+
+    /// Parses the document (XHTML, falling back to HTML for broken markup).
+    public func parse() throws -> MarkupDocument { try make() }
 }
 
 /// Errors of the book-text layer.
@@ -278,4 +301,11 @@ public enum BookTextError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// An open EPUB is the usual source of content.
-extension EPUBBook: BookContent {}
+extension EPUBBook: BookContent {
+    /// The bytes now (the ZIP archive is read by one thread at a time), the parse later.
+    public func documentSource(forHref href: String) throws -> DocumentSource {
+        let bytes = try data(forHref: href)
+        let name = ContainerPath.resolve(href, against: package.packageDirectory) ?? href
+        return DocumentSource { try EPUBBook.parseDocument(bytes, name: name) }
+    }
+}

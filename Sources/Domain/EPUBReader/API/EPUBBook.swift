@@ -96,6 +96,13 @@ public final class EPUBBook {
     public func document(forHref href: String) throws -> MarkupDocument {
         let bytes = try data(forHref: href)
         let name = ContainerPath.resolve(href, against: package.packageDirectory) ?? href
+        return try Self.parseDocument(bytes, name: name)
+    }
+
+    /// Parses a content document's bytes (`name` is its path in the container, for messages);
+    /// thread-safe: each call has a parser of its own.
+    /// - Throws: `EPUBError` (limits, unreadable markup).
+    public static func parseDocument(_ bytes: [UInt8], name: String) throws -> MarkupDocument {
         do {
             return try MarkupParser.parseXHTML(bytes, documentName: name)
         } catch let error as MarkupError {
