@@ -1,6 +1,7 @@
 import AudioFiles
 import Contracts
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Conversion
@@ -8,15 +9,8 @@ import Testing
 /// The cover embedded in section files (`CoverArt`): small files made by the libsndfile writer,
 /// edited, then parsed back byte by byte; and the step in a conversion (settings, resume).
 @Suite struct CoverArtTests {
-    /// An 8×8 RGB PNG (made once with ffmpeg), small enough to read here.
-    static let png: [UInt8] = [
-        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
-        0x00, 0x08, 0x00, 0x00, 0x00, 0x08, 0x08, 0x02, 0x00, 0x00, 0x00, 0x4B, 0x6D, 0x29, 0xDC, 0x00, 0x00, 0x00,
-        0x09, 0x70, 0x48, 0x59, 0x73, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x4F, 0x25, 0xC4, 0xD6,
-        0x00, 0x00, 0x00, 0x11, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x30, 0x4C, 0x39, 0x89, 0x15, 0x31, 0x0C,
-        0x2D, 0x09, 0x00, 0x0A, 0xC6, 0x57, 0x81, 0x07, 0xBB, 0xEB, 0x38, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E,
-        0x44, 0xAE, 0x42, 0x60, 0x82,
-    ]
+    /// An 8×8 RGB PNG, small enough to read here.
+    static let png = TestImages.png
 
     static var cover: AudiobookCover { AudiobookCover(data: png)! }
 
@@ -285,13 +279,18 @@ import Testing
 
     // MARK: - In a conversion
 
-    @Test func aConversionEmbedsTheCoverAndResumesWhatIsDone() async throws {
-        let sandbox = try Sandbox()
-        let env = ConversionEnvironment(
-            makeSource: { _ in FakeSource.make(count: 3) }, makeEngine: { FakeEngine() },
+    /// A conversion with the fake engine into real files (libsndfile), from `source`.
+    static func fileEnvironment(_ source: @escaping @Sendable () -> FakeSource) -> ConversionEnvironment {
+        ConversionEnvironment(
+            makeSource: { _ in source() }, makeEngine: { FakeEngine() },
             makeSink: {
                 try AudioFileWriter(path: $0.path, encoding: $0.encoding, sampleRate: $0.sampleRate, tags: $0.tags)
             })
+    }
+
+    @Test func aConversionEmbedsTheCoverAndResumesWhatIsDone() async throws {
+        let sandbox = try Sandbox()
+        let env = Self.fileEnvironment { FakeSource.make(count: 3) }
         var request = sandbox.request()
         request.selection = .all
         request.encoding = AudioEncoding(format: .flac)
@@ -326,11 +325,7 @@ import Testing
     /// A long section made in parts (raw PCM joined by the coordinator) takes the cover when joined.
     @Test func aSectionMadeInPartsTakesTheCoverToo() async throws {
         let sandbox = try Sandbox()
-        let env = ConversionEnvironment(
-            makeSource: { _ in SectionPartsTests.book() }, makeEngine: { FakeEngine() },
-            makeSink: {
-                try AudioFileWriter(path: $0.path, encoding: $0.encoding, sampleRate: $0.sampleRate, tags: $0.tags)
-            })
+        let env = Self.fileEnvironment { SectionPartsTests.book() }
         var request = sandbox.request()
         request.selection = .all
         request.encoding = AudioEncoding(format: .flac)
@@ -348,11 +343,7 @@ import Testing
 
     @Test func aCoverTooLargeToEmbedIsLeftOutWithAWarningAndWAVNeverTakesOne() async throws {
         let sandbox = try Sandbox()
-        let env = ConversionEnvironment(
-            makeSource: { _ in FakeSource.make(count: 1) }, makeEngine: { FakeEngine() },
-            makeSink: {
-                try AudioFileWriter(path: $0.path, encoding: $0.encoding, sampleRate: $0.sampleRate, tags: $0.tags)
-            })
+        let env = Self.fileEnvironment { FakeSource.make(count: 1) }
         var request = sandbox.request()
         request.selection = .all
         request.encoding = AudioEncoding(format: .flac)
