@@ -95,9 +95,19 @@ struct KindExpectation: Sendable {
         {
             return "\(f.verseLines) of \(f.textBlocks) lines are verse: a poem, not a \(kind.rawValue)"
         }
+        if let tooLong = sizeMisfit(expectation, kind: kind, features: f, markedBySemantics: markedBySemantics) {
+            return tooLong
+        }
         if !markedBySemantics, f.bookWords > 0, Double(f.words) > mostOfTheBook * Double(f.bookWords) {
             return "\(grouped(f.words)) of the book's \(grouped(f.bookWords)) words: the text itself"
         }
+        return nil
+    }
+
+    /// Why a section is too long for its kind, or nil when its size (or its shape) fits.
+    private static func sizeMisfit(
+        _ expectation: KindExpectation, kind: SectionKind, features f: SectionFeatures, markedBySemantics: Bool
+    ) -> String? {
         guard f.words > expectation.maximumWords else { return nil }
         if expectation.semanticsLiftLimit, markedBySemantics { return nil }
         let shapeFits = expectation.shapes.contains { has($0, f) }
