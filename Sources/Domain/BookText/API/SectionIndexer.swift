@@ -26,47 +26,36 @@ public enum SectionIndexer {
         return index
     }
 
-    /// Spine items read from the container before their batch is parsed: bounds the bytes held.
-    static let parseBatch = 64
-
-    /// Reads and flattens every spine item, keeping only what the sections need. The container is
-    /// read one document at a time (libzip is not shared between threads); the documents of a
-    /// batch are parsed and flattened on every core. The result is in spine order whatever the
-    /// number of cores.
+    /// Reads and flattens every spine item, keeping only what the sections need, on every core.
+    /// Each worker reads its document from the container (one thread at a time: libzip is not
+    /// shared between threads) and parses and flattens it while the others read theirs, so the
+    /// container's inflating overlaps the parsing. The result is in spine order whatever the
+    /// number of cores; only the kept part of each document outlives its worker.
     static func loadDocuments(_ book: some BookContent, warnings: inout [EPUBWarning]) -> [IndexedDocument] {
         let fragments = tocFragments(book.package.toc)
         let spine = book.package.spine
-        var docs: [IndexedDocument] = []
-        docs.reserveCapacity(spine.count)
-        var batchStart = 0
-        while batchStart < spine.count {
-            let batch = spine[batchStart..<min(batchStart + parseBatch, spine.count)]
-            let sources = batch.map { item in Result { try book.documentSource(forHref: item.href) } }
-            let hrefs = batch.map(\.href)
-            let parsed = Mutex([Result<IndexedDocument, any Error>?](repeating: nil, count: hrefs.count))
-            DispatchQueue.concurrentPerform(iterations: hrefs.count) { i in
-                let result = sources[i].flatMap { source in
-                    Result {
-                        let flat = DocumentFlattener.flatten(try source.parse().root, documentPath: hrefs[i])
-                        return IndexedDocument(flat, tocFragments: fragments)
-                    }
-                }
-                parsed.withLock { $0[i] = result }
-            }
-            let results = parsed.withLock { $0 }
-            for (item, result) in zip(batch, results) {
-                switch result {
-                case .success(let doc)?: docs.append(doc)
-                case .failure(let error)?:
-                    warnings.append(
-                        EPUBWarning(.major, path: item.href, "could not be read, its text is skipped: \(error)"))
-                    docs.append(IndexedDocument())
-                case nil: docs.append(IndexedDocument())
+        let reader = SerialReader(book)
+        let loaded = Mutex([Result<IndexedDocument, any Error>?](repeating: nil, count: spine.count))
+        DispatchQueue.concurrentPerform(iterations: spine.count) { i in
+            let href = spine[i].href
+            let result = reader.source(forHref: href).flatMap { source in
+                Result {
+                    let flat = DocumentFlattener.flatten(try source.parse().root, documentPath: href)
+                    return IndexedDocument(flat, tocFragments: fragments)
                 }
             }
-            batchStart += batch.count
+            loaded.withLock { $0[i] = result }
         }
-        return docs
+        return zip(spine, loaded.withLock { $0 }).map { item, result in
+            switch result {
+            case .success(let doc)?: return doc
+            case .failure(let error)?:
+                warnings.append(
+                    EPUBWarning(.major, path: item.href, "could not be read, its text is skipped: \(error)"))
+                return IndexedDocument()
+            case nil: return IndexedDocument()
+            }
+        }
     }
 
     /// Every fragment a TOC entry points at, at any depth.
@@ -78,5 +67,21 @@ public enum SectionIndexer {
             stack += e.children
         }
         return out
+    }
+}
+
+/// A book whose container is read by one thread at a time, for workers that parse in parallel.
+///
+/// `@unchecked Sendable`: the book (an `EPUBBook` owns one libzip handle) is touched only inside
+/// the lock, and what leaves it, a `DocumentSource`, is `Sendable`.
+private final class SerialReader: @unchecked Sendable {
+    private let book: any BookContent
+    private let lock = Mutex(())
+
+    init(_ book: any BookContent) { self.book = book }
+
+    /// The document at `href`, its bytes read now under the lock, its parse left to the caller.
+    func source(forHref href: String) -> Result<DocumentSource, any Error> {
+        lock.withLock { _ in Result { try book.documentSource(forHref: href) } }
     }
 }
