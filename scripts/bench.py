@@ -33,6 +33,26 @@ def measure(cmd, cwd=None, stdout=subprocess.DEVNULL):
         return wall, float(user) + float(system), int(rss_kb) / 1024
 
 
+def engine_text(binary, book, sel, work, label):
+    """The exact text epub2audio speaks for the selected sections (its --text output, in order), in one
+    file for espeak-ng -f; returns (path of that file, number of sections)."""
+    text_dir = os.path.join(work, f"text-{label}")
+    subprocess.run([binary, book, "--text", "-o", text_dir, "--quiet"] + sel, check=True)
+    names = sorted(n for n in os.listdir(text_dir) if n.endswith(".txt"))
+    text_file = os.path.join(work, f"{label}.txt")
+    with open(text_file, "w") as out:
+        for name in names:
+            with open(os.path.join(text_dir, name)) as f:
+                out.write(f.read() + "\n\n")
+    shutil.rmtree(text_dir)
+    return text_file, len(names)
+
+
+def espeak(text_file, voice, work):
+    """The raw engine on text_file, as measure returns it."""
+    return measure(["espeak-ng", "-v", voice, "-w", os.path.join(work, "raw.wav"), "-f", text_file])
+
+
 def repeat(runs, fn):
     values = [fn() for _ in range(runs)]
     return values
@@ -97,20 +117,13 @@ def main():
         books = [("sample", sample, None)] + ([("Moby-Dick", moby, args.long_chapters)] if have_corpus else [])
         for label, book, chapters in (books if "overhead" in parts else []):
             sel = ["--chapters", chapters] if chapters else []
-            text_dir = os.path.join(work, f"text-{label}")
-            subprocess.run([binary, book, "--text", "-o", text_dir, "--quiet"] + sel, check=True)
-            text_file = os.path.join(work, f"{label}.txt")
-            with open(text_file, "w") as out:
-                for name in sorted(os.listdir(text_dir)):
-                    if name.endswith(".txt"):
-                        with open(os.path.join(text_dir, name)) as f:
-                            out.write(f.read() + "\n\n")
+            text_file, _ = engine_text(binary, book, sel, work, label)
             ours, engine = [], []
             for i in range(args.runs):
                 out_dir = os.path.join(work, f"ours-{label}-{i}")
                 ours.append(measure([binary, book, "--jobs", "1", "--format", "wav", "-o", out_dir, "--quiet",
                                      "--voice", "en"] + sel))
-                engine.append(measure(["espeak-ng", "-v", "en", "-w", os.path.join(work, "raw.wav"), "-f", text_file]))
+                engine.append(espeak(text_file, "en", work))
                 if i < args.runs - 1:
                     shutil.rmtree(out_dir)
             audio = audio_seconds(os.path.join(work, f"ours-{label}-{args.runs - 1}"))
@@ -137,15 +150,7 @@ def main():
         # milliseconds per section and everything else (process start, manifest, text) shows.
         if "tiny" in parts and os.path.exists(huge):
             sel = ["--chapters", args.tiny_chapters]
-            text_dir = os.path.join(work, "text-tiny")
-            subprocess.run([binary, huge, "--text", "-o", text_dir, "--quiet"] + sel, check=True)
-            names = sorted(n for n in os.listdir(text_dir) if n.endswith(".txt"))
-            count = len(names)
-            text_file = os.path.join(work, "tiny.txt")
-            with open(text_file, "w") as out:
-                for name in names:
-                    with open(os.path.join(text_dir, name)) as f:
-                        out.write(f.read() + "\n\n")
+            text_file, count = engine_text(binary, huge, sel, work, "tiny")
             ours, ours_n, engine = [], [], []
             for i in range(args.runs):
                 for jobs, into in ((1, ours), (cores, ours_n)):
@@ -153,7 +158,7 @@ def main():
                     into.append(measure([binary, huge, "--jobs", str(jobs), "-o", out_dir, "--quiet", "--voice", "en"]
                                         + sel))
                     shutil.rmtree(out_dir)
-                engine.append(measure(["espeak-ng", "-v", "en", "-w", os.path.join(work, "raw.wav"), "-f", text_file]))
+                engine.append(espeak(text_file, "en", work))
             per = lambda values: [1000 * v / count for v in values]
             rows.append((f"CPU per tiny section ({count} of the 10,000-section book), --jobs 1 / espeak-ng",
                          fmt(per([o[1] for o in ours]), " ms", 1), fmt(per([e[1] for e in engine]), " ms", 1),
