@@ -18,6 +18,9 @@ import time
 import wave
 
 TIME = "/usr/bin/time"
+# maha: every how many sections of the Mahabharata are converted, so that one run of the part (--jobs 1,
+# --jobs 2 and espeak-ng on the sample) takes about two minutes on 2 cores.
+MAHA_EVERY = 20
 
 
 def measure(cmd, cwd=None, stdout=subprocess.DEVNULL):
@@ -31,6 +34,211 @@ def measure(cmd, cwd=None, stdout=subprocess.DEVNULL):
             sys.exit(f"bench: command failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr[-2000:]}")
         user, system, rss_kb = tf.read().strip().splitlines()[-1].split()
         return wall, float(user) + float(system), int(rss_kb) / 1024
+
+
+def measure_tree(cmd):
+    """Runs cmd as measure does, sampling the peak RSS (VmHWM) of every process in its tree every
+    SAMPLE_SECONDS; returns (wall s, cpu s, peak RSS MiB, {role: peak RSS MiB}).
+
+    /usr/bin/time's %M is the largest peak of the process and of the children it waited for (each fork
+    server waits for its section children, the coordinator for the fork servers): the largest process,
+    not the sum. The roles, by depth below /usr/bin/time: "coordinator" (epub2audio itself, alive the
+    whole run, so its last sample is its peak), "fork servers" (one per job slot, alive the whole run)
+    and "sections" (the children forked per section; a short one may end between two samples).
+    """
+    roles = ("coordinator", "fork servers", "sections")
+    peaks = dict.fromkeys(roles, 0.0)
+    # Standard error into a file, not a pipe: nobody reads a pipe while the tree is sampled.
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as tf, tempfile.TemporaryFile("w+") as errors:
+        start = time.monotonic()
+        proc = subprocess.Popen([TIME, "-f", "%U %S %M", "-o", tf.name] + cmd, stdout=subprocess.DEVNULL,
+                                stderr=errors)
+        while proc.poll() is None:
+            for pid, depth in descendants(proc.pid).items():
+                if depth <= len(roles):
+                    role = roles[depth - 1]
+                    peaks[role] = max(peaks[role], peak_rss_mib(pid))
+            time.sleep(SAMPLE_SECONDS)
+        wall = time.monotonic() - start
+        if proc.returncode != 0:
+            errors.seek(0)
+            sys.exit(f"bench: command failed ({proc.returncode}): {' '.join(cmd)}\n{errors.read()[-2000:]}")
+        user, system, rss_kb = tf.read().strip().splitlines()[-1].split()
+        return wall, float(user) + float(system), int(rss_kb) / 1024, peaks
+
+
+# Interval of the RSS sampling of measure_tree: a sweep reads /proc/*/stat (about a hundred small files).
+SAMPLE_SECONDS = 0.1
+
+
+def descendants(root):
+    """The processes below root, each with its depth (1: root's children)."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    # The command name, in parentheses, may hold spaces: the parent pid follows the last ")".
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    found, level, depth = {}, [root], 0
+    while level:
+        depth += 1
+        level = [c for p in level for c in children.get(p, [])]
+        found.update((c, depth) for c in level)
+    return found
+
+
+def peak_rss_mib(pid):
+    """VmHWM of pid in MiB, 0 if it has ended."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def engine_text(binary, book, sel, work, label):
+    """The exact text epub2audio speaks for the selected sections (its --text output, in order), in one
+    file for espeak-ng -f; returns (path of that file, number of sections)."""
+    text_dir = os.path.join(work, f"text-{label}")
+    subprocess.run([binary, book, "--text", "-o", text_dir, "--quiet"] + sel, check=True)
+    names = sorted(n for n in os.listdir(text_dir) if n.endswith(".txt"))
+    text_file = os.path.join(work, f"{label}.txt")
+    with open(text_file, "w") as out:
+        for name in names:
+            with open(os.path.join(text_dir, name)) as f:
+                out.write(f.read() + "\n\n")
+    shutil.rmtree(text_dir)
+    return text_file, len(names)
+
+
+def espeak(text_file, voice, work):
+    """The raw engine on text_file, as measure returns it."""
+    return measure(["espeak-ng", "-v", voice, "-w", os.path.join(work, "raw.wav"), "-f", text_file])
+
+
+def convert(binary, book, out_dir, jobs, voice, sel=()):
+    """The command converting the selected sections of book to WAV (the format espeak-ng -w writes)."""
+    return [binary, book, "--jobs", str(jobs), "--format", "wav", "-o", out_dir, "--quiet", "--voice", voice] + list(sel)
+
+
+def present(book, what):
+    """Whether book exists; says what is skipped when it does not (../shared/corpus is not everywhere)."""
+    if os.path.exists(book):
+        return True
+    print(f"bench: {book} is absent: {what} is skipped", file=sys.stderr)
+    return False
+
+
+def runs_note(runs):
+    return "1 run" if runs == 1 else f"{runs} runs"
+
+
+def ordinal(n):
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def memory_rows(rows, label, measured):
+    """Peak RSS rows from measure_tree results: the largest process, then each kind of process."""
+    rows.append((f"peak RSS, {label}: largest process (/usr/bin/time %M)", fmt([m[2] for m in measured], " MiB", 1),
+                 "", "", "< 100 MiB per process"))
+    notes = {"coordinator": "coordinator (epub2audio; VmHWM sampled every 0.1 s)",
+             "fork servers": "a fork server (one per job slot)",
+             "sections": "a section's forked child (sampled: a short one may end unseen)"}
+    for role, note in notes.items():
+        rows.append((f"peak RSS, {label}: {note}", fmt([m[3][role] for m in measured], " MiB", 1), "", "",
+                     "< 100 MiB"))
+
+
+def bench_huge(rows, binary, book, work, runs, cores, chapters=None):
+    """The 10,000-section book whole with --jobs cores: wall, CPU against raw espeak-ng on the same text,
+    peak RSS. The fixed costs per section (process, manifest, text) are most of it: the engine needs
+    a few milliseconds for a one-line chapter."""
+    if not present(book, "the whole 10,000-section book"):
+        return
+    sel = ["--chapters", chapters] if chapters else []
+    text_file, count = engine_text(binary, book, sel, work, "huge")
+    ours, engine = [], []
+    for i in range(runs):
+        out_dir = os.path.join(work, f"huge-{i}")
+        ours.append(measure_tree(convert(binary, book, out_dir, cores, "en", sel)))
+        shutil.rmtree(out_dir)
+        engine.append(espeak(text_file, "en", work))
+    label = (f"10,000-section book {f'sections {chapters}' if chapters else 'whole'} ({count:,} sections, "
+             f"--jobs {cores}, {runs_note(runs)})")
+    rows.append((f"wall, {label}", fmt([o[0] for o in ours]), "", "", "< 60 s"))
+    rows.append((f"CPU (user+sys), {label} / espeak-ng -v en on the same text", fmt([o[1] for o in ours]),
+                 fmt([e[1] for e in engine]), fmt([o[1] / e[1] for o, e in zip(ours, engine)], "x"), "<= 1.5x"))
+    memory_rows(rows, label, ours)
+
+
+def bench_maha(rows, binary, book, work, runs, cores, every):
+    """The Mahabharata (2,014 sections, about 100 hours of audio) through a stated sample: every
+    every-th section, --jobs 1 and --jobs cores, against raw espeak-ng on the same text, then
+    extrapolated to the whole book by words. The book's opening and indexing (the CPU and wall of
+    --list) is counted once, not scaled: only the rest grows with the words."""
+    if not present(book, "the Mahabharata sample"):
+        return
+    listing = os.path.join(work, "maha-list.json")
+    with open(listing, "w") as out:
+        fixed = measure([binary, book, "--list", "--json"], stdout=out)
+    with open(listing) as f:
+        sections = json.load(f)["sections"]
+    chosen = sections[::every]
+    words, total = sum(s["words"] for s in chosen), sum(s["words"] for s in sections)
+    sel = ["--chapters", ",".join(str(s["number"]) for s in chosen)]
+    text_file, _ = engine_text(binary, book, sel, work, "maha")
+    serial, parallel, engine = [], [], []
+    for i in range(runs):
+        for jobs, into in ((1, serial), (cores, parallel)):
+            out_dir = os.path.join(work, f"maha-{jobs}-{i}")
+            into.append(measure_tree(convert(binary, book, out_dir, jobs, "en", sel)))
+            shutil.rmtree(out_dir)
+        engine.append(espeak(text_file, "en", work))
+    scale = total / words
+    whole = lambda value, fixed_value: fixed_value + (value - fixed_value) * scale
+    sample = (f"Mahabharata, every {ordinal(every)} section ({len(chosen)} of {len(sections):,}, "
+              f"{words:,} of {total:,} words, {runs_note(runs)})")
+    extrapolated = (f"Mahabharata whole, EXTRAPOLATED from every {ordinal(every)} section by words "
+                    f"(x{scale:.1f}; opening and indexing, {fixed[1]:.1f} s CPU, counted once)")
+    ours_whole = [whole(o[1], fixed[1]) for o in serial]
+    engine_whole = [e[1] * scale for e in engine]
+    rows.append((f"CPU, {sample}: --jobs 1 / espeak-ng -v en on the same text", fmt([o[1] for o in serial]),
+                 fmt([e[1] for e in engine]), fmt([o[1] / e[1] for o, e in zip(serial, engine)], "x"), ""))
+    rows.append((f"CPU, {extrapolated}: --jobs 1 / espeak-ng", fmt(ours_whole, "s", 0), fmt(engine_whole, "s", 0),
+                 fmt([o / e for o, e in zip(ours_whole, engine_whole)], "x"), "<= 1.05x"))
+    rows.append((f"wall, {sample}: --jobs 1 / --jobs {cores}", fmt([o[0] for o in serial]),
+                 fmt([p[0] for p in parallel]), fmt([o[0] / p[0] for o, p in zip(serial, parallel)], "x"),
+                 f">= {0.9 * cores:.1f}x"))
+    rows.append((f"wall, {extrapolated}: --jobs {cores}", fmt([whole(p[0], fixed[0]) for p in parallel], "s", 0),
+                 "", "", ""))
+    memory_rows(rows, f"{sample}, --jobs {cores}", parallel)
+
+
+def bench_colette(rows, binary, book, work, runs, cores):
+    """Colette's Cheri, one section of 41,105 words: the gain of --jobs cores over --jobs 1 comes only
+    from making a long section in parts."""
+    if not present(book, "the Colette speed-up"):
+        return
+    serial, parallel = [], []
+    for i in range(runs):
+        for jobs, into in ((1, serial), (cores, parallel)):
+            out_dir = os.path.join(work, f"colette-{jobs}-{i}")
+            into.append(measure(convert(binary, book, out_dir, jobs, "fr")))
+            shutil.rmtree(out_dir)
+    label = f"Colette, Cheri (one section of 41,105 words, voice fr, WAV, {runs_note(runs)})"
+    rows.append((f"wall, {label}: --jobs 1 / --jobs {cores}", fmt([o[0] for o in serial]),
+                 fmt([p[0] for p in parallel]), fmt([o[0] / p[0] for o, p in zip(serial, parallel)], "x"),
+                 f">= {0.9 * cores:.1f}x"))
+    rows.append((f"CPU, {label}: --jobs 1 / --jobs {cores}", fmt([o[1] for o in serial]),
+                 fmt([p[1] for p in parallel]), fmt([o[1] / p[1] for o, p in zip(serial, parallel)], "x"), ""))
 
 
 def repeat(runs, fn):
@@ -73,8 +281,16 @@ def main():
                         help="sections of the long book to convert (the whole book takes minutes per run)")
     parser.add_argument("--tiny-chapters", default="1-300",
                         help="sections of the 10,000-section book for the tiny-section cost")
-    parser.add_argument("--only", default="overhead,tiny,parallel,list,formats,bundle",
-                        help="comma-separated parts to run: overhead, tiny, parallel, list, formats, bundle")
+    parser.add_argument("--only", default="overhead,tiny,parallel,list,formats,bundle,huge,maha,colette",
+                        help="comma-separated parts to run: overhead, tiny, parallel, list, formats, bundle, "
+                             "huge (the 10,000-section book whole), maha (a Mahabharata sample, extrapolated), "
+                             "colette (one long section, --jobs 1 / --jobs cores)")
+    parser.add_argument("--huge-chapters", default=None,
+                        help="huge: sections of the 10,000-section book (default: the whole book, about a minute)")
+    parser.add_argument("--slow-runs", type=int, default=1,
+                        help="runs of the huge and maha parts (minutes each; at most --runs)")
+    parser.add_argument("--maha-every", type=int, default=MAHA_EVERY,
+                        help="maha: convert every Nth section of the Mahabharata (1, 1+N, 1+2N, ...)")
     parser.add_argument("--bundle-formats", default="m4b",
                         help="comma-separated --bundle formats to time (m4b, mp3, opus, ogg, flac)")
     args = parser.parse_args()
@@ -86,6 +302,8 @@ def main():
     moby = os.path.join(real, "idpf_moby-dick.epub")
     maha = os.path.join(real, "idpf_mahabharata.epub")
     huge = os.path.join(os.path.abspath(args.corpus), "broken", "own_huge-spine_10000-items.epub")
+    colette = os.path.join(real, "pg_colette_cheri_fr.epub")
+    slow_runs = min(args.runs, args.slow_runs)
     have_corpus = os.path.exists(moby)
     if not have_corpus:
         print("bench: ../shared/corpus is absent: only the sample book is measured", file=sys.stderr)
@@ -97,20 +315,13 @@ def main():
         books = [("sample", sample, None)] + ([("Moby-Dick", moby, args.long_chapters)] if have_corpus else [])
         for label, book, chapters in (books if "overhead" in parts else []):
             sel = ["--chapters", chapters] if chapters else []
-            text_dir = os.path.join(work, f"text-{label}")
-            subprocess.run([binary, book, "--text", "-o", text_dir, "--quiet"] + sel, check=True)
-            text_file = os.path.join(work, f"{label}.txt")
-            with open(text_file, "w") as out:
-                for name in sorted(os.listdir(text_dir)):
-                    if name.endswith(".txt"):
-                        with open(os.path.join(text_dir, name)) as f:
-                            out.write(f.read() + "\n\n")
+            text_file, _ = engine_text(binary, book, sel, work, label)
             ours, engine = [], []
             for i in range(args.runs):
                 out_dir = os.path.join(work, f"ours-{label}-{i}")
                 ours.append(measure([binary, book, "--jobs", "1", "--format", "wav", "-o", out_dir, "--quiet",
                                      "--voice", "en"] + sel))
-                engine.append(measure(["espeak-ng", "-v", "en", "-w", os.path.join(work, "raw.wav"), "-f", text_file]))
+                engine.append(espeak(text_file, "en", work))
                 if i < args.runs - 1:
                     shutil.rmtree(out_dir)
             audio = audio_seconds(os.path.join(work, f"ours-{label}-{args.runs - 1}"))
@@ -137,15 +348,7 @@ def main():
         # milliseconds per section and everything else (process start, manifest, text) shows.
         if "tiny" in parts and os.path.exists(huge):
             sel = ["--chapters", args.tiny_chapters]
-            text_dir = os.path.join(work, "text-tiny")
-            subprocess.run([binary, huge, "--text", "-o", text_dir, "--quiet"] + sel, check=True)
-            names = sorted(n for n in os.listdir(text_dir) if n.endswith(".txt"))
-            count = len(names)
-            text_file = os.path.join(work, "tiny.txt")
-            with open(text_file, "w") as out:
-                for name in names:
-                    with open(os.path.join(text_dir, name)) as f:
-                        out.write(f.read() + "\n\n")
+            text_file, count = engine_text(binary, huge, sel, work, "tiny")
             ours, ours_n, engine = [], [], []
             for i in range(args.runs):
                 for jobs, into in ((1, ours), (cores, ours_n)):
@@ -153,7 +356,7 @@ def main():
                     into.append(measure([binary, huge, "--jobs", str(jobs), "-o", out_dir, "--quiet", "--voice", "en"]
                                         + sel))
                     shutil.rmtree(out_dir)
-                engine.append(measure(["espeak-ng", "-v", "en", "-w", os.path.join(work, "raw.wav"), "-f", text_file]))
+                engine.append(espeak(text_file, "en", work))
             per = lambda values: [1000 * v / count for v in values]
             rows.append((f"CPU per tiny section ({count} of the 10,000-section book), --jobs 1 / espeak-ng",
                          fmt(per([o[1] for o in ours]), " ms", 1), fmt(per([e[1] for e in engine]), " ms", 1),
@@ -229,6 +432,14 @@ def main():
                              "", fmt([audio / s for s in stage], "x", 0) + " real time", target))
         elif "bundle" in parts:
             print("bench: ffmpeg is absent: the bundling stage is skipped", file=sys.stderr)
+
+        # 7. Whole books (issue 13): the most sections, the most words, the longest section.
+        if "huge" in parts:
+            bench_huge(rows, binary, huge, work, slow_runs, cores, args.huge_chapters)
+        if "maha" in parts:
+            bench_maha(rows, binary, maha, work, slow_runs, cores, args.maha_every)
+        if "colette" in parts:
+            bench_colette(rows, binary, colette, work, args.runs, cores)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
