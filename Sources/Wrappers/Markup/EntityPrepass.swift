@@ -25,10 +25,10 @@ enum EntityPrepass {
     private static let longestEntityName = 32
 
     static func rewrite(_ input: [UInt8], maxDepth: Int) -> Result {
-        // Fast path: nothing to do for most documents without `&` or a DOCTYPE subset.
         var warnings: [String] = []
-        var out: [UInt8] = []
-        out.reserveCapacity(input.count + 64)
+        // Most documents need no change: the input is returned as it is, and copied only once a
+        // first edit is made.
+        var edits = Edits(input: input)
         var declared: Set<[UInt8]> = []
         var droppedDeclared = 0
         var unknown: [String: Int] = [:]
@@ -41,15 +41,11 @@ enum EntityPrepass {
             let byte = input[index]
             if byte == less {
                 if matches(input, at: index, "<!--") {
-                    let end = find(input, "-->", from: index + 4).map { $0 + 3 } ?? count
-                    out.append(contentsOf: input[index..<end])
-                    index = end
+                    index = find(input, "-->", from: index + 4).map { $0 + 3 } ?? count
                     continue
                 }
                 if matches(input, at: index, "<![CDATA[") {
-                    let end = find(input, "]]>", from: index + 9).map { $0 + 3 } ?? count
-                    out.append(contentsOf: input[index..<end])
-                    index = end
+                    index = find(input, "]]>", from: index + 9).map { $0 + 3 } ?? count
                     continue
                 }
                 if matchesCaseInsensitive(input, at: index, "<!DOCTYPE") {
@@ -57,15 +53,13 @@ enum EntityPrepass {
                     if let subset {
                         let names = entityNames(in: input[subset])
                         declared.formUnion(names)
-                        out.append(contentsOf: input[index..<subset.lowerBound - 1])
-                        if subset.upperBound + 1 < end { out.append(contentsOf: input[(subset.upperBound + 1)..<end]) }
+                        edits.drop(
+                            (subset.lowerBound - 1)..<(subset.upperBound + 1 < end ? subset.upperBound + 1 : end))
                         warnings.append(
                             names.isEmpty
                                 ? "internal DTD subset ignored"
                                 : "internal DTD subset with \(names.count) entity declaration(s) ignored: "
                                     + "entities are never expanded")
-                    } else {
-                        out.append(contentsOf: input[index..<end])
                     }
                     index = end
                     continue
@@ -83,22 +77,16 @@ enum EntityPrepass {
                     }
                     if drop {
                         droppedTags += 1
+                        edits.drop(index..<tag.end)
                         index = tag.end
                         continue
                     }
                 }
-                out.append(byte)
-                index += 1
-                continue
-            }
-            if byte != amp {
-                out.append(byte)
                 index += 1
                 continue
             }
             // A reference: `&#...;`, `&name;`, or a bare `&`.
-            if index + 1 < count, input[index + 1] == UInt8(ascii: "#") {
-                out.append(byte)
+            if byte != amp || (index + 1 < count && input[index + 1] == UInt8(ascii: "#")) {
                 index += 1
                 continue
             }
@@ -106,19 +94,21 @@ enum EntityPrepass {
             while end < count, end - index <= longestEntityName, isNameByte(input[end]) { end += 1 }
             guard end < count, input[end] == semicolon, end > index + 1 else {
                 bareAmpersands += 1
-                out.append(contentsOf: Array("&amp;".utf8))
+                edits.replace(index..<(index + 1), with: "&amp;".utf8)
                 index += 1
                 continue
             }
             let name = Array(input[(index + 1)..<end])
             if predefined.contains(name) {
-                out.append(contentsOf: input[index...end])
+                // kept as it is
             } else if declared.contains(name) {
                 droppedDeclared += 1
+                edits.drop(index..<(end + 1))
             } else if let code = htmlEntityCode(name) {
-                out.append(contentsOf: Array("&#\(code);".utf8))
+                edits.replace(index..<(end + 1), with: "&#\(code);".utf8)
             } else {
                 unknown[String(decoding: name, as: UTF8.self), default: 0] += 1
+                edits.drop(index..<(end + 1))
             }
             index = end + 1
         }
@@ -134,7 +124,32 @@ enum EntityPrepass {
         if bareAmpersands > 0 {
             warnings.append("\(bareAmpersands) bare '&' escaped")
         }
-        return Result(bytes: out, warnings: warnings)
+        return Result(bytes: edits.output, warnings: warnings)
+    }
+
+    /// The input with ranges replaced or dropped, in increasing order; built only when there is one.
+    private struct Edits {
+        let input: [UInt8]
+        private var out: [UInt8] = []
+        /// `input[..<copied]` is accounted for in `out`.
+        private var copied = 0
+        private var changed = false
+
+        init(input: [UInt8]) { self.input = input }
+
+        mutating func replace(_ range: Range<Int>, with bytes: some Collection<UInt8>) {
+            if !changed {
+                out.reserveCapacity(input.count + 64)
+                changed = true
+            }
+            out.append(contentsOf: input[copied..<range.lowerBound])
+            out.append(contentsOf: bytes)
+            copied = range.upperBound
+        }
+
+        mutating func drop(_ range: Range<Int>) { replace(range, with: EmptyCollection()) }
+
+        var output: [UInt8] { changed ? out + input[copied...] : input }
     }
 
     private struct Tag {
@@ -144,9 +159,20 @@ enum EntityPrepass {
     }
 
     /// HTML elements that never have content, so `<br>` without `/` opens no level.
-    private static let voidElements: Set<[UInt8]> = Set(
+    private static let voidElements: [[UInt8]] =
         ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"]
-            .map { Array($0.utf8) })
+        .map { Array($0.utf8) }
+
+    /// Whether a tag name is one of `voidElements`, ignoring ASCII case (compared in place: a tag
+    /// is met for every element of every document).
+    private static func isVoidElement(_ name: ArraySlice<UInt8>) -> Bool {
+        voidElements.contains { element in
+            element.count == name.count
+                && zip(element, name).allSatisfy { lower, byte in
+                    (byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) == lower
+                }
+        }
+    }
 
     /// A start or end tag at `index` (which holds `<`): where it ends and what kind it is. Nil for
     /// anything else (`<!`, `<?`, a stray `<`).
@@ -158,7 +184,7 @@ enum EntityPrepass {
         guard cursor < input.count, isNameStart(input[cursor]) else { return nil }
         let nameStart = cursor
         while cursor < input.count, isNameByte(input[cursor]) { cursor += 1 }
-        let name = input[nameStart..<cursor].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+        let name = nameStart..<cursor
         var quote: UInt8? = nil
         while cursor < input.count {
             let byte = input[cursor]
@@ -169,7 +195,7 @@ enum EntityPrepass {
             } else if byte == UInt8(ascii: ">") {
                 let selfClosing =
                     !isClosing
-                    && (input[cursor - 1] == UInt8(ascii: "/") || voidElements.contains(name))
+                    && (input[cursor - 1] == UInt8(ascii: "/") || isVoidElement(input[name]))
                 return Tag(end: cursor + 1, isClosing: isClosing, isSelfClosing: selfClosing)
             } else if byte == less {
                 return nil

@@ -79,7 +79,8 @@ enum TextEncoding {
     }
 
     private static func utf8OrWindows1252(_ bytes: [UInt8], warnings: inout [String]) -> Decoded {
-        if String(validating: bytes, as: UTF8.self) != nil {
+        // Validated in place: no copy of the document into a `String` that is thrown away.
+        if (try? UTF8Span(validating: bytes.span)) != nil {
             return Decoded(utf8: bytes, warnings: warnings)
         }
         warnings.append("not valid UTF-8: read as Windows-1252")

@@ -8,11 +8,22 @@ extension MarkupElement {
             if a.name == localName {
                 if namespace == nil || a.namespace == namespace { return a.value }
                 if a.namespace == nil, prefix == nil { return a.value }
-            } else if let prefix, a.namespace == nil, a.name == "\(prefix):\(localName)" {
+            } else if let prefix, a.namespace == nil, Self.isPrefixed(a.name, prefix, localName) {
                 return a.value
             }
         }
         return nil
+    }
+
+    /// Whether `name` is `prefix:localName`, compared in place: every attribute of every element
+    /// is looked at several times while a book is read.
+    private static func isPrefixed(_ name: String, _ prefix: String, _ localName: String) -> Bool {
+        let bytes = name.utf8
+        let head = prefix.utf8
+        let tail = localName.utf8
+        guard bytes.count == head.count + 1 + tail.count, bytes.starts(with: head) else { return false }
+        let rest = bytes.dropFirst(head.count)
+        return rest.first == UInt8(ascii: ":") && rest.dropFirst().elementsEqual(tail)
     }
 
     /// `epub:type` tokens and ARIA `doc-*` roles, lower-cased, `doc-` prefix removed.
