@@ -10,6 +10,9 @@ struct TreeBuilder {
     private var textBytes = 0
     private var flattened = 0
     private var skippedEntities = 0
+    /// Namespace URIs met so far, by libxml2's string: a document declares a handful, and its
+    /// elements and attributes share them (one `String` each instead of one per element).
+    private var namespaceURIs: [(pointer: UnsafePointer<xmlChar>, uri: String)] = []
 
     init(documentName: String, limits: MarkupLimits, html: Bool) {
         self.documentName = documentName
@@ -85,7 +88,7 @@ struct TreeBuilder {
             throw MarkupError.limitExceeded(document: documentName, what: "more than \(limits.maxElements) elements")
         }
         let name = node.pointee.name.map { String(cString: $0) } ?? ""
-        let namespace = node.pointee.ns?.pointee.href.map { String(cString: $0) }
+        let namespace = namespaceURI(node.pointee.ns)
         var attributes: [MarkupAttribute] = []
         var attribute = node.pointee.properties
         while let current = attribute {
@@ -99,7 +102,7 @@ struct TreeBuilder {
 
     private mutating func makeAttribute(_ attribute: xmlAttrPtr) throws -> MarkupAttribute {
         var name = attribute.pointee.name.map { String(cString: $0) } ?? ""
-        var namespace = attribute.pointee.ns?.pointee.href.map { String(cString: $0) }
+        var namespace = namespaceURI(attribute.pointee.ns)
         if namespace == nil, let colon = name.firstIndex(of: ":") {
             // The HTML parser keeps prefixes in the name; give the two that matter their namespaces back.
             switch name[..<colon] {
@@ -120,6 +123,14 @@ struct TreeBuilder {
             child = current.pointee.next
         }
         return MarkupAttribute(name: name, namespace: namespace, value: value)
+    }
+
+    private mutating func namespaceURI(_ namespace: xmlNsPtr?) -> String? {
+        guard let href = namespace?.pointee.href else { return nil }
+        if let known = namespaceURIs.first(where: { $0.pointer == href }) { return known.uri }
+        let uri = String(cString: href)
+        namespaceURIs.append((href, uri))
+        return uri
     }
 
     private mutating func appendText(of node: xmlNodePtr, to text: inout String) throws {

@@ -119,22 +119,33 @@ public enum CitationFilter {
     /// (neither a space, a digit nor a case variant of "p" or "s") may: then yes.
     static func mayMatchAfterBracket(_ text: String, pageMarker: Bool) -> Bool {
         guard text.utf8.contains(0x5B) else { return false }
-        var afterBracket = false
-        for u in text.unicodeScalars {
-            let v = u.value
-            if v == 0x5B {
-                afterBracket = true
-            } else if afterBracket {
-                if v == 0x20 || (0x09...0x0D).contains(v) { continue }
-                afterBracket = false
-                if v >= 0x80 {
-                    if (0x900...0x97F).contains(v), !(0x966...0x96F).contains(v) { continue }
-                    return true
+        var text = text
+        // Byte by byte: "[", spaces and the bytes tested are ASCII, and a Devanagari scalar is
+        // three bytes E0 A4 xx or E0 A5 xx (its digits E0 A5 A6...AF).
+        return text.withUTF8 { bytes in
+            var afterBracket = false
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                i += 1
+                if b == 0x5B {
+                    afterBracket = true
+                } else if afterBracket {
+                    if b == 0x20 || (0x09...0x0D).contains(b) { continue }
+                    afterBracket = false
+                    if b >= 0x80 {
+                        if b == 0xE0, i + 1 < bytes.count, bytes[i] == 0xA4 || bytes[i] == 0xA5,
+                            !(bytes[i] == 0xA5 && (0xA6...0xAF).contains(bytes[i + 1]))
+                        {
+                            continue
+                        }
+                        return true
+                    }
+                    if pageMarker ? (b | 0x20 == 0x70 || b | 0x20 == 0x73) : (b &- 0x30 < 10) { return true }
                 }
-                if pageMarker ? (v | 0x20 == 0x70 || v | 0x20 == 0x73) : (v &- 0x30 < 10) { return true }
             }
+            return false
         }
-        return false
     }
 
     /// Whether some "(" may open a citation: `isAuthorYear` needs a number, "n.d", "ibid" or "cit."
@@ -145,11 +156,26 @@ public enum CitationFilter {
         var inside = false
         var closed = false
         var window: UInt32 = 0  // the last four bytes inside, ASCII letters lower-cased
+        // Inside, a Devanagari scalar (E0 A4 xx, E0 A5 xx) other than a digit (E0 A5 A6...AF) is
+        // neither a number nor part of those words: Devanagari text in brackets needs no closer
+        // look. The lead byte read (E0), then the second (A4 or A5), else nil.
+        var devanagari: UInt8? = nil
         for b in text.utf8 {
             if closed {
                 if b >= 0x80 { return true }  // may extend the ")"
                 closed = false
                 inside = false
+            }
+            if let before = devanagari {
+                if before == 0xE0 {
+                    guard b == 0xA4 || b == 0xA5 else { return true }
+                    devanagari = b
+                } else {
+                    if before == 0xA5, b &- 0xA6 < 10 { return true }
+                    devanagari = nil
+                    window = 0
+                }
+                continue
             }
             if b == 0x28 {
                 inside = true
@@ -157,6 +183,10 @@ public enum CitationFilter {
                 continue
             }
             guard inside else { continue }
+            if b == 0xE0 {
+                devanagari = b
+                continue
+            }
             if b >= 0x80 || b &- 0x30 < 10 { return true }
             if b == 0x29 {
                 closed = true

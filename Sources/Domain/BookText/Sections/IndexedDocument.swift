@@ -75,7 +75,7 @@ struct IndexedDocument: Sendable {
             block.isVerse =
                 b.kind == .poemLine
                 || (b.lineBreaks >= 2 && b.text.utf8.count <= 4 * IndexedBlock.longestVerseLine * (b.lineBreaks + 1)
-                    && TextCleaner.characterCount(b.text) <= IndexedBlock.longestVerseLine * (b.lineBreaks + 1))
+                    && TextCleaner.characterCount(b.text, atMost: Self.verseLimit(b) + 1) <= Self.verseLimit(b))
             if b.kind != .heading, b.noteID == nil, b.omitted == nil,
                 HeadingFamilies.isCandidate(b.text, words: b.words)
             {
@@ -110,6 +110,9 @@ struct IndexedDocument: Sendable {
         for k in keep { blocks[k].text = flat.blocks[k].text }
         for (k, n) in pieceCounts { blocks[k].openingPieceCount = n }
     }
+
+    /// The most characters a stanza of `block`'s line breaks holds (`IndexedBlock.longestVerseLine` a line).
+    private static func verseLimit(_ block: RawBlock) -> Int { IndexedBlock.longestVerseLine * (block.lineBreaks + 1) }
 
     /// "12. ...", "[3] ...", "iv) ...", "* ...": how notes, numbered lists and some index entries begin.
     static func startsWithNumber(_ text: String) -> Bool {
@@ -177,10 +180,14 @@ struct OpeningText {
     /// `text.count`, kept up to date without counting the whole text again.
     private(set) var count = 0
 
-    var isFull: Bool { count >= 4000 }
+    /// The characters an opening holds before it is full.
+    static let length = 4000
 
-    /// `(" " + block).count`: what `append` adds to `count` after text that ends in no prepended mark.
-    static func pieceCount(_ block: String) -> Int { TextCleaner.characterCount(" " + block) }
+    var isFull: Bool { count >= Self.length }
+
+    /// `min((" " + block).count, length)`: what `append` adds to `count` after text that ends in no
+    /// prepended mark. A block that long fills any opening, so its characters are not counted further.
+    static func pieceCount(_ block: String) -> Int { TextCleaner.characterCount(" " + block, atMost: length) }
 
     /// Appends `block` after a space; `pieceCount`, when given, must be `pieceCount(block)`.
     mutating func append(_ block: String, pieceCount: Int? = nil) {

@@ -30,18 +30,26 @@ extension MarkupElement {
     var semanticTypes: [String] {
         var out: [String] = []
         if let t = value(of: "type", namespace: Namespace.epub, prefix: "epub") {
-            out += t.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+            out += Self.tokens(t)
         }
         if let r = value(of: "role") {
-            for token in r.lowercased().split(whereSeparator: \.isWhitespace) {
-                out.append(token.hasPrefix("doc-") ? String(token.dropFirst(4)) : String(token))
+            for token in Self.tokens(r) {
+                out.append(token.hasPrefix("doc-") ? String(token.dropFirst(4)) : token)
             }
         }
         return out
     }
 
     var classes: [String] {
-        (value(of: "class") ?? "").lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+        value(of: "class").map(Self.tokens) ?? []
+    }
+
+    /// The lower-cased, space-separated tokens of an attribute value. Most values are one token
+    /// in lower-case ASCII (`class="calibre3"`): returned as they are, without splitting.
+    static func tokens(_ value: String) -> [String] {
+        let oneToken = !value.isEmpty && value.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 &- 0x41 >= 26 }
+        if oneToken { return [value] }
+        return value.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
     }
 
     var idValue: String? {

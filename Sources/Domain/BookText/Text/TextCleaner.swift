@@ -277,52 +277,90 @@ enum TextCleaner {
     /// standard library's own character breaking (`devanagariBreaks`); the tests compare counts.
     /// With `atMost`, counting stops there: the result is `min(text.count, atMost)`.
     static func characterCount(_ text: String, atMost limit: Int = .max) -> Int {
-        var count = 0
-        // The Devanagari scalars since the last consonant, when a consonant may still join it:
-        // 0 none, 1 a consonant, 2 a consonant and a virama (with marks around it).
-        var conjunct = 0
-        let ok = devanagariBreaks.withUnsafeBufferPointer { table -> Bool in
-            var first = true  // a mark that starts the text is a character of its own
-            for u in text.unicodeScalars {
-                let v = u.value
-                if v >= 0x900, v < 0x980 {
-                    let kind = table[Int(v - 0x900)]
-                    if first, kind != .consonant, kind != .other { count += 1 }
-                    first = false
-                    switch kind {
-                    case .consonant:
-                        if conjunct != 2 { count += 1 }
-                        conjunct = 1
-                    case .linker:
-                        if conjunct == 1 || conjunct == 2 { conjunct = 2 }
-                    case .joiningMark:
-                        break  // keeps `conjunct`
-                    case .mark:
-                        conjunct = 0
-                    case .other:
-                        count += 1
-                        conjunct = 0
+        var text = text
+        // Decoded from the UTF-8 bytes directly: this runs on most blocks of every book.
+        let counted = text.withUTF8 { bytes -> Int? in
+            devanagariBreaks.withUnsafeBufferPointer { table -> Int? in
+                var counter = SimpleCharacterCounter(table: table)
+                var i = 0
+                while i < bytes.count {
+                    let lead = bytes[i]
+                    let scalar: UInt32
+                    if lead < 0x80 {
+                        scalar = UInt32(lead)
+                        i += 1
+                    } else if lead < 0xE0 {
+                        scalar = UInt32(lead & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F)
+                        i += 2
+                    } else if lead < 0xF0 {
+                        scalar =
+                            UInt32(lead & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F)
+                        i += 3
+                    } else {
+                        return nil  // beyond the Basic Multilingual Plane: none of the simple scalars
                     }
-                    continue
+                    guard counter.add(scalar) else { return nil }
+                    if counter.count >= limit { return limit }
                 }
-                guard
-                    (v >= 0x20 && v < 0x7F) || (v >= 0xA0 && v < 0x300 && v != 0xAD) || (v >= 0x2010 && v < 0x2028)
-                        || (v >= 0x2030 && v < 0x205F)
-                else { return false }
-                count += 1
-                conjunct = 0
-                first = false
-                if count >= limit { return true }
+                return min(counter.count, limit)
             }
-            return true
         }
-        if ok { return min(count, limit) }
-        count = 0
+        if let counted { return counted }
+        var count = 0
         for _ in text {
             count += 1
             if count >= limit { break }
         }
         return count
+    }
+
+    /// Counts the characters of text made of the scalars `characterCount` breaks without the
+    /// standard library, one scalar at a time.
+    private struct SimpleCharacterCounter {
+        let table: UnsafeBufferPointer<DevanagariBreak>
+        private(set) var count = 0
+        /// The Devanagari scalars since the last consonant, when a consonant may still join it:
+        /// 0 none, 1 a consonant, 2 a consonant and a virama (with marks around it).
+        private var conjunct = 0
+        /// A mark that starts the text is a character of its own.
+        private var first = true
+
+        init(table: UnsafeBufferPointer<DevanagariBreak>) { self.table = table }
+
+        /// Counts `v`; false when it is not one of the simple scalars (the caller counts otherwise).
+        mutating func add(_ v: UInt32) -> Bool {
+            if v >= 0x900, v < 0x980 {
+                addDevanagari(table[Int(v - 0x900)])
+                return true
+            }
+            guard
+                (v >= 0x20 && v < 0x7F) || (v >= 0xA0 && v < 0x300 && v != 0xAD) || (v >= 0x2010 && v < 0x2028)
+                    || (v >= 0x2030 && v < 0x205F)
+            else { return false }
+            count += 1
+            conjunct = 0
+            first = false
+            return true
+        }
+
+        private mutating func addDevanagari(_ kind: DevanagariBreak) {
+            if first, kind != .consonant, kind != .other { count += 1 }
+            first = false
+            switch kind {
+            case .consonant:
+                if conjunct != 2 { count += 1 }
+                conjunct = 1
+            case .linker:
+                if conjunct == 1 || conjunct == 2 { conjunct = 2 }
+            case .joiningMark:
+                break  // keeps `conjunct`
+            case .mark:
+                conjunct = 0
+            case .other:
+                count += 1
+                conjunct = 0
+            }
+        }
     }
 
     /// How a Devanagari scalar breaks characters (`characterCount`).
