@@ -89,12 +89,12 @@ public enum MarkupParser {
             if html {
                 let options = Int32(
                     HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue
-                        | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_IGNORE_ENC.rawValue)
+                        | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_IGNORE_ENC.rawValue | HTML_PARSE_COMPACT.rawValue)
                 return htmlReadMemory(base, Int32(buffer.count), documentName, "UTF-8", options)
             } else {
                 let options = Int32(
                     XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
-                        | XML_PARSE_NOCDATA.rawValue | XML_PARSE_IGNORE_ENC.rawValue)
+                        | XML_PARSE_NOCDATA.rawValue | XML_PARSE_IGNORE_ENC.rawValue | XML_PARSE_COMPACT.rawValue)
                 return xmlReadMemory(base, Int32(buffer.count), documentName, "UTF-8", options)
             }
         }
