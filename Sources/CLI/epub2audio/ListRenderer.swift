@@ -31,7 +31,7 @@ struct ListRenderer {
         switch package.tocSource {
         case .nav: facts.append("contents from the navigation document")
         case .ncx: facts.append("contents from the NCX")
-        case .none: facts.append("no usable table of contents: sections from the files' headings")
+        case .none: facts.append("no usable table of contents: sections from the files' headings and titles")
         }
         lines.append(style.dim(facts.joined(separator: " · ")))
         lines.append(

@@ -217,6 +217,53 @@ import Testing
         #expect(wordsSkipped(index) == 0)
     }
 
+    /// A book without TOC whose files have no headings, each with the `<title>` given.
+    func headinglessBook(titles: [String]) -> MemoryBook { bookWithoutTOC(titles.map { ($0, prose(300)) }) }
+
+    /// A book without TOC: each file's `<title>` and body.
+    func bookWithoutTOC(_ files: [(title: String, body: String)]) -> MemoryBook {
+        var book = MemoryBook(spine: files.indices.map { ("f\($0).xhtml", files[$0].body) }, toc: [])
+        for (n, file) in files.enumerated() {
+            book.files["f\(n).xhtml"] = book.files["f\(n).xhtml"]!.replacingOccurrences(
+                of: "<title>A Test Book</title>", with: "<title>\(file.title)</title>")
+        }
+        return book
+    }
+
+    @Test func withoutATOCFilesNamedOnlyByTheirTitlesAreChapters() throws {
+        // An epic cut into one file per chapter, the chapters named only in <title>; the third
+        // chapter runs on into a second file of the same title.
+        let titles = ["The Lake", "The Forest", "The Return", "The Return", "The Sea"]
+        let index = try SectionIndexer.index(headinglessBook(titles: titles))
+        #expect(index.sections.map(\.title) == ["The Lake", "The Forest", "The Return", "The Sea"])
+        #expect(index.sections.map(\.words) == [300, 300, 600, 300])
+        #expect(index.sections.allSatisfy { $0.included })
+        #expect(index.sections[1].reasons.contains { $0.hasPrefix("a file with a title of its own") })
+    }
+
+    @Test func withoutATOCAPartsHeadingAloneInItsFileIsAReadPart() throws {
+        // Each part opens with a file holding its heading only; its chapters are named by their titles.
+        let index = try SectionIndexer.index(
+            bookWithoutTOC([
+                ("Lakes", "<h1>Lakes</h1>"), ("The Lake", prose(300)), ("The Shore", prose(300)),
+                ("Seas", "<h1>Seas</h1>"), ("The Sea", prose(300)), ("The Storm", prose(300)),
+            ]))
+        #expect(index.sections.map(\.kind) == [.part, .chapter, .chapter, .part, .chapter, .chapter])
+        #expect(index.sections.allSatisfy { $0.included })
+    }
+
+    @Test func filesThatRepeatTheBooksTitleOrAFewTitlesMakeNoChapters() throws {
+        let repeated = try SectionIndexer.index(headinglessBook(titles: Array(repeating: "A Test Book", count: 5)))
+        #expect(!repeated.sections.contains { $0.reasons.contains { $0.hasPrefix("a file with a title of its own") } })
+        // Two of six files titled: the titles are not how this book names its chapters.
+        let few = try SectionIndexer.index(
+            headinglessBook(titles: [
+                "Copyright", "A Test Book", "A Test Book",
+                "A Test Book", "A Test Book", "Afterword",
+            ]))
+        #expect(!few.sections.contains { $0.reasons.contains { $0.hasPrefix("a file with a title of its own") } })
+    }
+
     @Test func aTOCThatOnlyReachesTheLicenceLeavesChaptersToParagraphHeadings() throws {
         // Chapter titles as paragraphs with a masked number ("第#回"), several per file.
         let chapter = { (n: String) in

@@ -123,6 +123,42 @@ extension SectionBuilder {
         return starts
     }
 
+    /// Without a TOC, a file with no heading still names its text when its `<title>` is its own:
+    /// not the book's title, not the title of the file before it (a chapter cut into two files),
+    /// not a file name. An epic or an anthology cut into one file per chapter often names the
+    /// chapters only there. Only in a book where most files with text have titles of their own:
+    /// one whose files repeat the book's title, or a few generic titles, gets no such start.
+    func fileTitleStarts(besides starts: [SectionStart]) -> [SectionStart] {
+        let filesWithStarts = Set(starts.map(\.position.spineIndex))
+        let bookTitle = package.metadata.title.map(TextCleaner.fold)
+        let filesWithText = docs.indices.filter { docs[$0].words > 0 }
+        var ownTitles: [(file: Int, title: String)] = []
+        var previous: String?
+        for s in filesWithText {
+            guard let title = docs[s].title else { continue }
+            defer { previous = title }
+            guard title != previous, title.count <= Self.longestTitle, !Patterns.looksLikeFileName(title),
+                TextCleaner.fold(title) != bookTitle
+            else { continue }
+            ownTitles.append((s, title))
+        }
+        guard filesWithText.count >= Self.minimumFilesForTitles,
+            Double(ownTitles.count) >= Self.titledShare * Double(filesWithText.count)
+        else { return [] }
+        return ownTitles.filter { !filesWithStarts.contains($0.file) }.map { file, title in
+            let position = TextPosition(spineIndex: file, blockIndex: 0)
+            return SectionStart(
+                position: position, origin: .toc, label: title, link: link(at: position), tocOrder: file,
+                fromHeadings: true, fromFileTitle: true)
+        }
+    }
+
+    /// The files' titles name chapters only when at least this share of the files with text have
+    /// titles of their own ...
+    static let titledShare = 0.5
+    /// ... in a book of at least this many files with text (one or two files say nothing).
+    static let minimumFilesForTitles = 3
+
     /// Every paragraph of the book short enough to be a heading, with its place in the text.
     private func headingLines() -> [HeadingFamilies.Line] {
         var lines: [HeadingFamilies.Line] = []

@@ -28,6 +28,8 @@ struct SectionStart: Sendable {
     var regionType: String?
     /// Found among the book's headings rather than in its TOC.
     var fromHeadings = false
+    /// A file's own `<title>` (no TOC, no heading in the file): found in the book, not in its TOC.
+    var fromFileTitle = false
 }
 
 struct SectionBuilder {
@@ -245,6 +247,7 @@ struct SectionBuilder {
                 package.toc.isEmpty ? "the book has no table of contents" : "the table of contents is not usable"
             warnings.append(EPUBWarning(.major, "\(reason); sections follow the spine and its headings"))
             starts = headingStarts()
+            starts = (starts + fileTitleStarts(besides: starts)).sorted { $0.position < $1.position }
         case .degenerate(let reason):
             let headings = headingStarts()
             if !headings.isEmpty {
@@ -478,6 +481,7 @@ struct SectionBuilder {
         f.tocLabel = d.start.origin == .toc ? d.start.label : nil
         f.fromTOC = d.start.origin == .toc && !d.start.fromHeadings
         f.fromHeadings = d.start.fromHeadings
+        f.fromFileTitle = d.start.fromFileTitle
         f.isTOCContainer = d.start.isContainer
         f.bookTitle = package.metadata.title
         f.commonFileTokens = commonFileTokens
@@ -636,13 +640,20 @@ struct SectionBuilder {
     /// ("II" over a poem's own title, "Part One" in a file of its own), is a part: it introduces
     /// what follows. Only the kind changes; the text is read as before. A title followed by
     /// numbered pieces ("The Swan", then "I", "II") names one work in parts and stays a chapter.
+    /// Without a TOC, a part's heading alone in its file is judged front or back matter for being
+    /// short and for standing before (or after) the chapters that stand out; with no kind of its
+    /// own, it is a part all the same, and read.
     private func markDividers(_ drafts: inout [Draft]) {
-        for i in drafts.indices.dropLast() where drafts[i].classification.role == .body {
-            guard drafts[i].classification.kind == .chapter || drafts[i].classification.kind == .other,
-                drafts[i + 1].classification.role == .body, isHeadingOnly(drafts[i]),
+        for i in drafts.indices.dropLast() {
+            let c = drafts[i].classification
+            let readAsChapter = c.role == .body && (c.kind == .chapter || c.kind == .other)
+            let skippedHeading = c.role != .body && c.kind == .other && drafts[i].start.fromHeadings
+            guard readAsChapter || skippedHeading, drafts[i + 1].classification.role == .body,
+                isHeadingOnly(drafts[i]),
                 !isBareNumeral(drafts[i + 1].start.label ?? drafts[i + 1].features.headings.first ?? "")
             else { continue }
             drafts[i].classification.kind = .part
+            drafts[i].classification.role = .body
             drafts[i].classification.reasons.append("only a heading, before the sections it introduces → part")
         }
     }

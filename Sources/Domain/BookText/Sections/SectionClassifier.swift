@@ -39,6 +39,8 @@ struct SectionFeatures: Sendable {
     var fromTOC = false
     /// Starts at one of the book's headings (the TOC was missing or degenerate).
     var fromHeadings = false
+    /// Starts a file whose own `<title>` names it (the TOC was missing, the file has no heading).
+    var fromFileTitle = false
     /// Text blocks that start like numbered entries ("12.", "[3]").
     var numberedBlocks = 0
     /// Text blocks that are note bodies.
@@ -233,6 +235,8 @@ enum SectionClassifier {
         }
         if f.fromTOC {
             out.append(Evidence(kind: nil, role: .body, weight: 0.6, reason: "listed in the table of contents"))
+        } else if f.fromFileTitle {
+            out.append(Evidence(kind: nil, role: .body, weight: 0.6, reason: "a file with a title of its own"))
         } else if f.fromHeadings {
             out.append(Evidence(kind: nil, role: .body, weight: 0.6, reason: "starts at one of the book's headings"))
         }
