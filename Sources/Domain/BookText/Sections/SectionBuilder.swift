@@ -1,6 +1,8 @@
 import Contracts
+import Dispatch
 import EPUBReader
 import Markup
+import Synchronization
 
 /// Where a section boundary comes from.
 enum StartOrigin: Int, Comparable, Sendable {
@@ -277,17 +279,24 @@ struct SectionBuilder {
         return result
     }
 
-    /// One draft per start, running until the next start, with its features and evidence.
+    /// One draft per start, running until the next start, with its features and evidence. Each
+    /// draft is judged on its own text alone, so they are assessed on every core (a book of
+    /// 2,000 chapters has 2,000 openings to read).
     private func drafts(between starts: [SectionStart]) -> [Draft] {
         var drafts: [Draft] = []
         for (i, start) in starts.enumerated() {
             let end = i + 1 < starts.count ? starts[i + 1].position : endPosition
             guard start.position < end else { continue }
-            var draft = Draft(start: start, end: end)
-            assess(&draft)
-            drafts.append(draft)
+            drafts.append(Draft(start: start, end: end))
         }
-        return drafts
+        let unassessed = drafts
+        let assessed = Mutex(drafts)
+        DispatchQueue.concurrentPerform(iterations: unassessed.count) { i in
+            var draft = unassessed[i]
+            assess(&draft)
+            assessed.withLock { $0[i] = draft }
+        }
+        return assessed.withLock { $0 }
     }
 
     /// A draft's features and the evidence they give, for the text it covers now.
