@@ -293,15 +293,27 @@ enum Patterns {
 
     static func isChapterTitle(_ title: String) -> Bool {
         let folded = TextCleaner.fold(title)
-        return (try? chapterTitle.prefixMatch(in: folded)) != nil
+        return mayStartNumberedTitle(folded) && (try? chapterTitle.prefixMatch(in: folded)) != nil
     }
 
     static func isExplicitChapterTitle(_ title: String) -> Bool {
-        (try? explicitChapter.prefixMatch(in: TextCleaner.fold(title))) != nil
+        let folded = TextCleaner.fold(title)
+        return mayStartNumberedTitle(folded) && (try? explicitChapter.prefixMatch(in: folded)) != nil
     }
 
     static func isPartTitle(_ title: String) -> Bool {
-        (try? partTitle.prefixMatch(in: TextCleaner.fold(title))) != nil
+        let folded = TextCleaner.fold(title)
+        return mayStartNumberedTitle(folded) && (try? partTitle.prefixMatch(in: folded)) != nil
+    }
+
+    /// Whether folded text can start a match of `chapterTitle`, `explicitChapter` or `partTitle`:
+    /// each begins with an ASCII letter or a digit (`\d`, of any script; any scalar with a numeric
+    /// value is let through). A title in another script is told without running the regular
+    /// expression (every section's title is tried against all three).
+    private static func mayStartNumberedTitle(_ folded: String) -> Bool {
+        guard let first = folded.unicodeScalars.first else { return false }
+        if first.isASCII { return first.properties.isAlphabetic || first.properties.numericType != nil }
+        return first.properties.numericType != nil
     }
 
     /// Tokens of a file name or id: `preface_001.xhtml` → ["preface", "001"]; `ch01s02` → ["ch", "01", "s", "02"].
