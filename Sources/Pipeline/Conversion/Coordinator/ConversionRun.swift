@@ -79,8 +79,13 @@ final class ConversionRun: Sendable {
 
     /// What a job slot takes next: a whole section (split into parts when long), or one part of a
     /// long section.
+    ///
+    /// A section waits as the plan's compact job; its worker job (paths, tags, settings) is made
+    /// when a slot takes it. Made for every section up front, the 10,000 jobs of the 10,000-section
+    /// book, in the plan's list and again in the queue, were most of what the coordinator's memory
+    /// grew by when converting the whole book.
     enum WorkItem: Sendable {
-        case section(PlannedJob)
+        case section(ConversionPlan.Job)
         case part(PartedSection, SectionPart)
 
         /// Longest first: the words of the section (as the book text counts them), for a part too, so
@@ -124,8 +129,11 @@ final class ConversionRun: Sendable {
         announce(book, plan, emit: emit)
         if let warning = book.coverWarning { emit(.warning(message: warning)) }
         let coverPath = try writeCover(book, jobs: plan.jobs.count, directory: directory)
-        let jobs = plan.jobs.map { workerJob($0, book: book, directory: directory, coverPath: coverPath) }
-        let counts = makeSections(jobs, source: book.source, store: store, directory: directory, emit: emit)
+        let makeJob: @Sendable (ConversionPlan.Job) -> PlannedJob = { [self] in
+            workerJob($0, book: book, directory: directory, coverPath: coverPath)
+        }
+        let counts = makeSections(
+            plan.jobs, makeJob: makeJob, source: book.source, store: store, directory: directory, emit: emit)
         try finishFolder(store, selected: book.selected, directory: directory)
         let audio = store.manifest.sections.filter { book.selected.contains($0.number) && $0.status == .done }
             .reduce(0.0) { $0 + ($1.durationSeconds ?? 0) }
@@ -238,8 +246,10 @@ final class ConversionRun: Sendable {
 
     /// Makes the sections in job slots (threads, each driving an executor), longest first; returns
     /// how many were made and how many failed.
+    /// `makeJob` makes a section's worker job when a slot takes it.
     private func makeSections(
-        _ jobs: [PlannedJob], source: any SectionSource, store: ManifestStore, directory: String,
+        _ jobs: [ConversionPlan.Job], makeJob: @escaping @Sendable (ConversionPlan.Job) -> PlannedJob,
+        source: any SectionSource, store: ManifestStore, directory: String,
         emit: @escaping @Sendable (ConversionEvent) -> Void
     ) -> (done: Int, failed: Int) {
         // Longest first, so no core sits idle at the end waiting on one long chapter. Sorted so that
@@ -261,7 +271,7 @@ final class ConversionRun: Sendable {
                     switch item {
                     case .section(let next):
                         ended = takeSection(
-                            next, source: source, executor: executor, queue: queue, store: store, emit: emit)
+                            makeJob(next), source: source, executor: executor, queue: queue, store: store, emit: emit)
                     case .part(let parted, let part):
                         ended = runPart(part, of: parted, executor: executor, store: store, emit: emit)
                     }
