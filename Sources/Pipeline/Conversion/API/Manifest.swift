@@ -261,12 +261,52 @@ public struct Manifest: Hashable, Sendable, Codable {
     public func section(_ number: Int) -> SectionRecord? { sections.first { $0.number == number } }
 
     /// Pretty-printed JSON with sorted keys and a final newline.
+    ///
+    /// The same bytes as `JSONEncoder` gives for the whole value, made one section record at a time:
+    /// the encoder builds a tree of the whole value before writing it, and for the 10,000 records
+    /// of the 10,000-section book that tree raised the coordinator's peak RSS each time the journal
+    /// was folded in (82 → 97 → 103 MiB over one conversion).
     public func encoded() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = (try? encoder.encode(self)) ?? Data()
+        let encoder = Self.encoder()
+        var shell = self
+        shell.sections = []
+        var data = (try? encoder.encode(shell)) ?? Data()
+        if !sections.isEmpty, let empty = data.range(of: Self.emptySections) {
+            data.replaceSubrange(empty, with: sectionsArray(encoder))
+        }
         data.append(0x0A)
         return data
+    }
+
+    /// `"sections"` with no records, as the encoder writes it one level in (an empty line inside).
+    private static let emptySections = Data("\"sections\" : [\n\n  ]".utf8)
+
+    private static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// `"sections" : [...]` with every record, each encoded alone and indented to its depth (two levels).
+    private func sectionsArray(_ encoder: JSONEncoder) -> Data {
+        var data = Data("\"sections\" : [\n".utf8)
+        for (position, record) in sections.enumerated() {
+            if position > 0 { data.append(contentsOf: Array(",\n".utf8)) }
+            Self.appendIndented((try? encoder.encode(record)) ?? Data(), to: &data)
+        }
+        data.append(contentsOf: Array("\n  ]".utf8))
+        return data
+    }
+
+    /// Appends `json` with four spaces before each line that is not empty (the encoder leaves the
+    /// line inside an empty array empty at any depth).
+    private static func appendIndented(_ json: Data, to data: inout Data) {
+        var lineStart = true
+        for byte in json {
+            if lineStart && byte != 0x0A { data.append(contentsOf: [0x20, 0x20, 0x20, 0x20]) }
+            data.append(byte)
+            lineStart = byte == 0x0A
+        }
     }
 
     /// Decodes a manifest; throws `ConversionError.invalidManifest` or `.unsupportedManifestVersion`.
