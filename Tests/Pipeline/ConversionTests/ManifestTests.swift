@@ -36,6 +36,15 @@ import Testing
         #expect(String(decoding: manifest.encoded(), as: UTF8.self) == String(decoding: whole, as: UTF8.self))
     }
 
+    /// Timestamps keep the text `ISO8601DateFormatter` gave them (whole seconds, truncated, UTC).
+    @Test(arguments: [0, 1_764_115_273.999, 951_782_400.5, 4_102_444_799])
+    func timestampsAreTheFormattersText(_ seconds: Double) {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        let date = Date(timeIntervalSince1970: seconds)
+        #expect(Timestamp.string(date) == formatter.string(from: date))
+    }
+
     /// A section with finished parts and one with an empty list of them (an empty array inside a record).
     static let withParts: Manifest = {
         var manifest = sample
