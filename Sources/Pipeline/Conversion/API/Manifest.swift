@@ -265,7 +265,7 @@ public struct Manifest: Hashable, Sendable, Codable {
     /// The same bytes as `JSONEncoder` gives for the whole value, made one section record at a time:
     /// the encoder builds a tree of the whole value before writing it, and for the 10,000 records
     /// of the 10,000-section book that tree raised the coordinator's peak RSS each time the journal
-    /// was folded in (82 → 97 → 103 MiB over one conversion).
+    /// was folded in (80 → 95 → 100 MiB over one conversion).
     public func encoded() -> Data {
         let encoder = Self.encoder()
         var shell = self
