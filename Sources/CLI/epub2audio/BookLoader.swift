@@ -34,6 +34,7 @@ enum BookLoader {
     static func load(path: String, options: SectionOptions, chapters: ChapterSelection?) throws -> LoadedBook {
         let book = try EPUBBook.open(path: path)
         let index = try SectionIndexer.index(book, options: options)
+        ProcessMemory.releaseFreed()
         var sections = index.sections
         if let chapters {
             try chapters.validate(sectionCount: sections.count)

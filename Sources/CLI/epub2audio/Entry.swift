@@ -20,6 +20,7 @@ enum Entry {
     static let forkServerCommand = "fork-server"
 
     static func main() {
+        ProcessMemory.limitArenas()
         if CommandLine.arguments.count == 2, CommandLine.arguments[1] == forkServerCommand {
             // As the `worker` subcommand: Ctrl-C reaches the whole process group, and the coordinator
             // decides (it kills the server and its child); past `ulimit -f` a write fails with EFBIG.

@@ -25,6 +25,42 @@ import Testing
         #expect(decoded == Self.sample)
     }
 
+    /// `encoded()` writes one record at a time; its bytes must be what the encoder gives for the whole
+    /// manifest (files written before, and resumed runs, compare them), whatever the records hold.
+    @Test(arguments: [sample, withParts, Manifest(), Manifest(book: BookRecord(title: "No sections"))])
+    func encodedOneRecordAtATimeIsTheEncodersOutput(_ manifest: Manifest) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var whole = try encoder.encode(manifest)
+        whole.append(0x0A)
+        #expect(String(decoding: manifest.encoded(), as: UTF8.self) == String(decoding: whole, as: UTF8.self))
+    }
+
+    /// Timestamps keep the text `ISO8601DateFormatter` gave them (whole seconds, truncated, UTC).
+    @Test(arguments: [0, 1_764_115_273.999, 951_782_400.5, 4_102_444_799])
+    func timestampsAreTheFormattersText(_ seconds: Double) {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        let date = Date(timeIntervalSince1970: seconds)
+        #expect(Timestamp.string(date) == formatter.string(from: date))
+    }
+
+    /// A section with finished parts and one with an empty list of them (an empty array inside a record).
+    static let withParts: Manifest = {
+        var manifest = sample
+        var parted = SectionRecord(number: 4, title: "\"Quoted\"\nand / slashed", status: .inProgress, words: 9000)
+        parted.parts = [
+            PartRecord(
+                index: 0, firstChunk: 0, endChunk: 7, file: ".epub2audio-part-004-000.pcm", frames: 44100,
+                sampleRate: 22050, bytes: 88200, textSHA256: "aa", settingsSHA256: "bb")
+        ]
+        var empty = SectionRecord(number: 5, title: "Empty parts", words: 1)
+        empty.parts = []
+        manifest.sections += [parted, empty]
+        manifest.journal = "abc"
+        return manifest
+    }()
+
     @Test func statusesUseTheDocumentedNames() throws {
         let text = String(decoding: Self.sample.encoded(), as: UTF8.self)
         #expect(text.contains(#""status" : "in-progress""#))

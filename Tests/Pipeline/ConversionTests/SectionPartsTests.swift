@@ -74,9 +74,9 @@ import Testing
         let job = WorkerJob(
             book: BookInput(path: "/book.epub"), section: 1, settings: AudioSettings(voice: VoiceSettings(voice: "x")),
             partPath: "/out/001 - One.wav.part", tags: AudioTags())
-        let planned = ConversionRun.PlannedJob(
-            section: PlannedSection(number: 1, title: "One", words: 5_000), job: job, file: "001 - One.wav")
-        let queue = WorkQueue([.section(planned)])
+        let section = PlannedSection(number: 1, title: "One", words: 5_000)
+        let planned = ConversionRun.PlannedJob(section: section, job: job, settingsSHA256: "", file: "001 - One.wav")
+        let queue = WorkQueue([.section(ConversionPlan.Job(section: section, file: "001 - One.wav"))])
         guard case .section = queue.next() else {
             Issue.record("the section comes first")
             return

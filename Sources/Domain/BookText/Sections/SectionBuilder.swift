@@ -284,6 +284,8 @@ struct SectionBuilder {
     /// 2,000 chapters has 2,000 openings to read).
     private func drafts(between starts: [SectionStart]) -> [Draft] {
         var drafts: [Draft] = []
+        // A draft is large: growing the array by doubling held a third copy at the peak of --list.
+        drafts.reserveCapacity(starts.count)
         for (i, start) in starts.enumerated() {
             let end = i + 1 < starts.count ? starts[i + 1].position : endPosition
             guard start.position < end else { continue }
@@ -608,6 +610,7 @@ struct SectionBuilder {
     /// Text the TOC does not reach joins the section before it, unless it is something else.
     private func merge(_ drafts: [Draft]) -> [Draft] {
         var out: [Draft] = []
+        out.reserveCapacity(drafts.count)
         let firstTOC = drafts.firstIndex { $0.start.origin == .toc } ?? drafts.count
         for (i, d) in drafts.enumerated() {
             guard d.start.origin == .untargeted, i > firstTOC, var prev = out.last else {

@@ -133,7 +133,7 @@ extension ConversionRun {
         let textSHA256 = SpokenTextFingerprint.sha256(planned.job.blocks ?? [])
         let reused = SectionParts.reusable(
             planned.recordedParts, parts: parts, textSHA256: textSHA256,
-            settingsSHA256: planned.job.settings.fingerprint)
+            settingsSHA256: planned.settingsSHA256)
         let reusedFiles = Set(reused.map(\.file))
         for part in planned.recordedParts where !reusedFiles.contains(part.file) {
             unlink(OutputPaths.join(directory, part.file))
@@ -214,7 +214,7 @@ extension ConversionRun {
         let directory = store.directory
         let name = SectionParts.fileName(section: parted.number, index: part.index)
         let path = OutputPaths.join(directory, name)
-        let settings = parted.planned.job.settings.fingerprint
+        let settings = parted.planned.settingsSHA256
         do {
             try AtomicFile.rename(from: temp, to: path, in: directory)
             var info = stat()

@@ -54,6 +54,8 @@ final class ConversionRun: Sendable {
         var source: any SectionSource
         var sha256: String
         var settings: AudioSettings
+        /// `settings.fingerprint`.
+        var settingsSHA256: String
         var selected: Set<Int>
         /// The manifest found in the folder, whatever book it describes.
         var existing: Manifest?
@@ -71,6 +73,9 @@ final class ConversionRun: Sendable {
     struct PlannedJob: Sendable {
         var section: PlannedSection
         var job: WorkerJob
+        /// `job.settings.fingerprint`, computed once per run: it encodes and hashes the settings,
+        /// and each section's record keeps it.
+        var settingsSHA256: String
         var file: String
         var previousFile: String?
         /// Parts a previous run finished (`ConversionPlan.Job.recordedParts`).
@@ -79,8 +84,13 @@ final class ConversionRun: Sendable {
 
     /// What a job slot takes next: a whole section (split into parts when long), or one part of a
     /// long section.
+    ///
+    /// A section waits as the plan's compact job; its worker job (paths, tags, settings) is made
+    /// when a slot takes it. Made for every section up front, the 10,000 jobs of the 10,000-section
+    /// book, in the plan's list and again in the queue, were most of what the coordinator's memory
+    /// grew by when converting the whole book.
     enum WorkItem: Sendable {
-        case section(PlannedJob)
+        case section(ConversionPlan.Job)
         case part(PartedSection, SectionPart)
 
         /// Longest first: the words of the section (as the book text counts them), for a part too, so
@@ -114,20 +124,26 @@ final class ConversionRun: Sendable {
         let lock = try FolderLock(directory: directory)
         defer { lock.release() }
         let book = try readBook(directory: directory)
-        let plan = try makePlan(book, directory: directory)
+        var plan = try makePlan(book, directory: directory)
         removeUnlistedFiles(plan, directory: directory)
         // Written before any audio, so an unwritable folder stops the run here.
         let store = try ManifestStore(
             manifest: manifest(book, plan), directory: directory, interval: request.manifestInterval)
         // Stops the writer thread on every way out; the paths below close it first to see its error.
         defer { try? store.close() }
+        // The store has the records now and changes its own copy: this one would be a third for the whole run.
+        plan.records = []
         announce(book, plan, emit: emit)
         if let warning = book.coverWarning { emit(.warning(message: warning)) }
         let coverPath = try writeCover(book, jobs: plan.jobs.count, directory: directory)
-        let jobs = plan.jobs.map { workerJob($0, book: book, directory: directory, coverPath: coverPath) }
-        let counts = makeSections(jobs, source: book.source, store: store, directory: directory, emit: emit)
+        let makeJob: @Sendable (ConversionPlan.Job) -> PlannedJob = { [self] in
+            workerJob($0, book: book, directory: directory, coverPath: coverPath)
+        }
+        let counts = makeSections(
+            plan.jobs, makeJob: makeJob, source: book.source, store: store, directory: directory, emit: emit)
         try finishFolder(store, selected: book.selected, directory: directory)
-        let audio = store.manifest.sections.filter { book.selected.contains($0.number) && $0.status == .done }
+        // Lazily: a filtered copy of every record was a step in the peak at the end of a long book.
+        let audio = store.manifest.sections.lazy.filter { book.selected.contains($0.number) && $0.status == .done }
             .reduce(0.0) { $0 + ($1.durationSeconds ?? 0) }
         let summary = ConversionSummary(
             sectionsDone: counts.done, sectionsFailed: counts.failed + plan.unreadable.count,
@@ -159,7 +175,7 @@ final class ConversionRun: Sendable {
             notes: request.bookOptions.text.notes, normalisationVersion: source.normalisationVersion,
             coverSHA256: cover.map { SHA256.hex($0.data) })
         return Book(
-            source: source, sha256: sha256, settings: settings,
+            source: source, sha256: sha256, settings: settings, settingsSHA256: settings.fingerprint,
             selected: try request.selection.numbers(in: source.sections), existing: existing,
             previous: existing?.book.sha256 == sha256 ? existing : nil, lastNumber: source.sections.map(\.number).max(),
             cover: cover, coverWarning: coverWarning)
@@ -180,7 +196,7 @@ final class ConversionRun: Sendable {
             fileNames: OutputNaming.fileNames(
                 for: sections.map { ($0.number, $0.fileTitle) }, fileExtension: request.encoding.format.fileExtension),
             previous: book.previous, ownedFiles: Set(book.existing?.sections.compactMap(\.file) ?? []),
-            filesOnDisk: filesOnDisk(directory), settingsFingerprint: book.settings.fingerprint, force: request.force,
+            filesOnDisk: filesOnDisk(directory), settingsFingerprint: book.settingsSHA256, force: request.force,
             allowNonEmptyOutput: request.allowNonEmptyOutput, directory: directory)
         return try ConversionPlanner.plan(inputs) { try book.source.blocks(section: $0) }
     }
@@ -232,14 +248,16 @@ final class ConversionRun: Sendable {
             partPath: OutputPaths.join(directory, planned.file + ".part"), tags: tags, blocks: planned.blocks,
             coverPath: coverPath)
         return PlannedJob(
-            section: planned.section, job: job, file: planned.file, previousFile: planned.previousFile,
-            recordedParts: planned.recordedParts)
+            section: planned.section, job: job, settingsSHA256: book.settingsSHA256, file: planned.file,
+            previousFile: planned.previousFile, recordedParts: planned.recordedParts)
     }
 
     /// Makes the sections in job slots (threads, each driving an executor), longest first; returns
     /// how many were made and how many failed.
+    /// `makeJob` makes a section's worker job when a slot takes it.
     private func makeSections(
-        _ jobs: [PlannedJob], source: any SectionSource, store: ManifestStore, directory: String,
+        _ jobs: [ConversionPlan.Job], makeJob: @escaping @Sendable (ConversionPlan.Job) -> PlannedJob,
+        source: any SectionSource, store: ManifestStore, directory: String,
         emit: @escaping @Sendable (ConversionEvent) -> Void
     ) -> (done: Int, failed: Int) {
         // Longest first, so no core sits idle at the end waiting on one long chapter. Sorted so that
@@ -261,7 +279,7 @@ final class ConversionRun: Sendable {
                     switch item {
                     case .section(let next):
                         ended = takeSection(
-                            next, source: source, executor: executor, queue: queue, store: store, emit: emit)
+                            makeJob(next), source: source, executor: executor, queue: queue, store: store, emit: emit)
                     case .part(let parted, let part):
                         ended = runPart(part, of: parted, executor: executor, store: store, emit: emit)
                     }
@@ -485,7 +503,7 @@ final class ConversionRun: Sendable {
                 $0.sampleRate = result.sampleRate
                 $0.bytes = bytes
                 $0.textSHA256 = result.textSHA256
-                $0.settingsSHA256 = planned.job.settings.fingerprint
+                $0.settingsSHA256 = planned.settingsSHA256
                 $0.finished = Timestamp.now()
                 $0.wordsDone = nil
                 $0.error = nil
@@ -570,9 +588,10 @@ final class ConversionRun: Sendable {
     }
 
     private func writePlaylist(_ manifest: Manifest, selected: Set<Int>, directory: String) throws {
-        let entries = manifest.sections.filter { selected.contains($0.number) && $0.status == .done && $0.file != nil }
+        let entries = manifest.sections.lazy
+            .filter { selected.contains($0.number) && $0.status == .done && $0.file != nil }
             .map { Playlist.Entry(title: $0.title, file: $0.file!, durationSeconds: $0.durationSeconds ?? 0) }
-        try AtomicFile.write(Data(Playlist.text(entries).utf8), named: Playlist.fileName, in: directory)
+        try AtomicFile.write(Data(Playlist.text(Array(entries)).utf8), named: Playlist.fileName, in: directory)
     }
 
     /// Name → size of the files in `directory` (`stat` follows links, as opening them would).
