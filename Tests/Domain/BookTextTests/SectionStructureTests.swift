@@ -264,6 +264,18 @@ import Testing
         #expect(!few.sections.contains { $0.reasons.contains { $0.hasPrefix("a file with a title of its own") } })
     }
 
+    @Test func withoutATOCSubSectionsNestedUnderTheSameHeadingLevelAreNoChapters() throws {
+        // Chapters and their sections are both `h2`: only the nesting of `<section>` tells them apart.
+        func chapter(_ n: Int) -> String {
+            "<section><h2>Chapter \(n)</h2>\(prose(100))<section><h2>A first matter</h2>\(prose(200))</section>"
+                + "<section><h2>A second matter</h2>\(prose(200))</section></section>"
+        }
+        let book = MemoryBook(spine: (1...3).map { ("c\($0).xhtml", chapter($0)) }, toc: [])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.title) == ["Chapter 1", "Chapter 2", "Chapter 3"])
+        #expect(index.sections.map(\.words) == [508, 508, 508])  // with the headings
+    }
+
     @Test func aTOCThatOnlyReachesTheLicenceLeavesChaptersToParagraphHeadings() throws {
         // Chapter titles as paragraphs with a masked number ("第#回"), several per file.
         let chapter = { (n: String) in

@@ -74,30 +74,38 @@ extension SectionBuilder {
         return (familyStarts + marked.filter { !taken.contains($0.position) }).sorted { $0.position < $1.position }
     }
 
-    /// The chapter level is the level of the headings that open spine items (when at least two
-    /// do), else the highest level used three times; every heading at that level or above starts
-    /// a section, once per run of headings with no text between them.
+    /// The chapter level is the rank (`IndexedBlock.headingRank`: the level, deeper for each
+    /// nested `<section>`) of the headings that open spine items (when at least two do), else the
+    /// highest rank of `h1`–`h4` used three times; every heading at that rank or above starts a
+    /// section, once per run of headings with no text between them.
     private func markedHeadingStarts() -> [SectionStart] {
-        var openingLevels: [Int] = []
+        var openingRanks: [Int] = []
         var counts: [Int: Int] = [:]
+        var chapterLike: Set<Int> = []  // ranks of h1–h4 headings
         for doc in docs {
             let opening = doc.blocks.prefix(while: { $0.kind != .paragraph }).prefix(4)
-            if let level = opening.first(where: { $0.kind == .heading })?.headingLevel { openingLevels.append(level) }
-            for b in doc.blocks where b.kind == .heading { counts[b.headingLevel ?? 6, default: 0] += 1 }
+            if let rank = opening.first(where: { $0.kind == .heading })?.headingRank { openingRanks.append(rank) }
+            for b in doc.blocks where b.kind == .heading {
+                let rank = b.headingRank ?? 6
+                counts[rank, default: 0] += 1
+                if (b.headingLevel ?? 6) <= 4 { chapterLike.insert(rank) }
+            }
         }
         var chapterLevel: Int
-        if openingLevels.count >= 2 {
-            chapterLevel = mostCommon(openingLevels)
-        } else if let level = counts.keys.sorted().first(where: { $0 <= 4 && counts[$0]! >= 3 }) {
-            chapterLevel = level
+        if openingRanks.count >= 2 {
+            chapterLevel = mostCommon(openingRanks)
+        } else if let rank = counts.keys.sorted().first(where: { chapterLike.contains($0) && counts[$0]! >= 3 }) {
+            chapterLevel = rank
         } else {
             return []
         }
-        // Parts are no chapters: when every heading at that level names a part, chapters are the
-        // next level used below it.
-        let atLevel = docs.flatMap { $0.blocks.filter { $0.kind == .heading && $0.headingLevel == chapterLevel } }
+        // Parts are no chapters: when every heading at that rank names a part, chapters are the
+        // next rank used below it.
+        let atLevel = docs.flatMap { $0.blocks.filter { $0.kind == .heading && $0.headingRank == chapterLevel } }
         if !atLevel.isEmpty, atLevel.allSatisfy({ Patterns.isPartTitle($0.text) }),
-            let below = counts.keys.sorted().first(where: { $0 > chapterLevel && $0 <= 4 && counts[$0]! >= 2 })
+            let below = counts.keys.sorted().first(where: {
+                $0 > chapterLevel && chapterLike.contains($0) && counts[$0]! >= 2
+            })
         {
             chapterLevel = below
         }
@@ -105,7 +113,7 @@ extension SectionBuilder {
         for (s, doc) in docs.enumerated() {
             var previousWasStart = false
             for (k, b) in doc.blocks.enumerated() {
-                if b.kind == .heading, (b.headingLevel ?? 6) <= chapterLevel {
+                if b.kind == .heading, (b.headingRank ?? 6) <= chapterLevel {
                     if !previousWasStart {
                         let position = TextPosition(spineIndex: s, blockIndex: k)
                         starts.append(

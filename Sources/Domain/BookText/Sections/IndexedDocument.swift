@@ -21,6 +21,10 @@ struct IndexedBlock: Sendable {
     var linkWords: Int
     /// 1...6 for headings.
     var headingLevel: Int? = nil
+    /// For headings: the level, one more for each `<section>` or `<article>` around it beyond the
+    /// file's least nested heading. Books that mark chapters and their sections with the same
+    /// `h2` and tell them apart by nesting alone get distinct ranks.
+    var headingRank: Int? = nil
     /// Short enough to be a heading written as a paragraph (`HeadingFamilies.isCandidate`): its text is kept.
     var isHeadingLine = false
     /// Starts like a numbered entry ("12.", "[3]", "iv)"): notes and index entries do.
@@ -103,6 +107,10 @@ struct IndexedDocument: Sendable {
                         || t.containsBytes("end of this project gutenberg"))
             }
             return block
+        }
+        let shallowest = flat.blocks.lazy.filter { $0.kind == .heading }.map(\.sectionDepth).min() ?? 0
+        for k in blocks.indices where blocks[k].kind == .heading {
+            blocks[k].headingRank = (blocks[k].headingLevel ?? 6) + flat.blocks[k].sectionDepth - shallowest
         }
         var pieceCounts: [Int: Int] = [:]
         let keep = Self.blocksWithTextNeeded(

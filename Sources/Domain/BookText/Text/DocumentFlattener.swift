@@ -35,6 +35,9 @@ struct RawBlock: Hashable, Sendable {
     var noteRefs: [String]
     /// Line breaks (`<br>`) inside the block outside a poem: a paragraph of short broken lines is a stanza.
     var lineBreaks = 0
+    /// The `<section>` and `<article>` elements around the block: a heading of one level nested
+    /// deeper is a sub-section (HTML's outline).
+    var sectionDepth = 0
 }
 
 extension RawBlock {
@@ -90,6 +93,7 @@ struct DocumentFlattener {
 
     private struct Context {
         var headingLevel: Int?
+        var sectionDepth = 0
         var inList = false
         var inQuote = false
         var inCaption = false
@@ -395,6 +399,7 @@ struct DocumentFlattener {
         let name = e.localName
         var ctx = parent
         if name == "nav" { ctx.inNavigation = true }
+        if name == "section" || name == "article" { ctx.sectionDepth += 1 }
         if let lang = e.languageValue { ctx.language = lang }
         if !types.isEmpty, name != "a", name != "span" { ctx.types += types }
         guard name != "a" else { return ctx }
@@ -850,7 +855,8 @@ struct DocumentFlattener {
             RawBlock(
                 kind: kind, text: text, language: ctx.language, omitted: omitted,
                 headingLevel: kind == .heading ? ctx.headingLevel : nil, noteID: ctx.noteID, types: ctx.types,
-                words: omitted == nil ? TextCleaner.wordCount(text) : 0, linkWords: linkWords, noteRefs: noteRefs))
+                words: omitted == nil ? TextCleaner.wordCount(text) : 0, linkWords: linkWords, noteRefs: noteRefs,
+                sectionDepth: ctx.sectionDepth))
     }
 }
 
