@@ -10,9 +10,12 @@ struct TreeBuilder {
     private var textBytes = 0
     private var flattened = 0
     private var skippedEntities = 0
-    /// Namespace URIs met so far, by libxml2's string: a document declares a handful, and its
-    /// elements and attributes share them (one `String` each instead of one per element).
+    /// The namespace URIs met last, by libxml2's string: elements and attributes share the few a
+    /// document declares (one `String` each instead of one per element). At most
+    /// `namespaceCacheSize`: a declaration repeated on every `<math>` is a new libxml2 string each
+    /// time, with the same URI.
     private var namespaceURIs: [(pointer: UnsafePointer<xmlChar>, uri: String)] = []
+    private static let namespaceCacheSize = 8
 
     init(documentName: String, limits: MarkupLimits, html: Bool) {
         self.documentName = documentName
@@ -128,7 +131,8 @@ struct TreeBuilder {
     private mutating func namespaceURI(_ namespace: xmlNsPtr?) -> String? {
         guard let href = namespace?.pointee.href else { return nil }
         if let known = namespaceURIs.first(where: { $0.pointer == href }) { return known.uri }
-        let uri = String(cString: href)
+        let uri = namespaceURIs.first(where: { strcmp($0.pointer, href) == 0 })?.uri ?? String(cString: href)
+        if namespaceURIs.count == Self.namespaceCacheSize { namespaceURIs.removeFirst() }
         namespaceURIs.append((href, uri))
         return uri
     }
