@@ -14,10 +14,18 @@
 /// `mallopt` and `malloc_trim` are declared in `<malloc.h>`, which Swift's Glibc module does not
 /// include: they are looked up once by name. Elsewhere (another C library) both do nothing.
 enum ProcessMemory {
-    /// At most this many arenas: one per core of the machines we measure on; more only spreads the
-    /// same allocations over more heaps. Parsing on both cores is no slower with two: `--list` of
-    /// the Mahabharata (2,000 documents) took 2.03–2.30 s wall against 2.20–2.47 s before.
-    static let arenaLimit: Int32 = 2
+    /// At most this many arenas: one per core (two at least), as many as the threads that parse
+    /// and convert at once; more only spreads the same allocations over more heaps, fewer makes the
+    /// threads wait for each other's (one arena for two parsing threads: `--list` of the Mahabharata
+    /// took 60% more CPU). With two on two cores it is no slower: 2.03–2.30 s wall against
+    /// 2.20–2.47 s before.
+    static var arenaLimit: Int32 {
+        #if canImport(Glibc)
+            return Int32(max(2, min(64, sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+        #else
+            return 2
+        #endif
+    }
     /// `M_ARENA_MAX` of `<malloc.h>`.
     private static let mallocArenaMax: Int32 = -8
 
