@@ -276,6 +276,25 @@ import Testing
         #expect(index.sections.map(\.words) == [508, 508, 508])  // with the headings
     }
 
+    @Test func notesFoundByClassThatHoldMostOfAFileAreItsText() throws {
+        // A producer that names every paragraph "footnote": the chapter is not a set of notes.
+        let paragraphs = (1...6).map { _ in "<p class='footnote'>\(prose(100))</p>" }.joined()
+        let misnamed = MemoryBook(
+            spine: [("c1.xhtml", "<h1>One</h1>\(paragraphs)")], toc: [entry("One", "c1.xhtml")])
+        #expect(try SectionIndexer.index(misnamed).sections.map(\.words) == [601])
+        // Two short footnotes under a chapter stay notes; so do long notes the book marks as such.
+        let footnoted = MemoryBook(
+            spine: [
+                (
+                    "c1.xhtml",
+                    "<h1>One</h1>\(prose(300))<p class='footnote'>\(prose(20))</p><p class='footnote'>\(prose(20))</p>"
+                ),
+                ("c2.xhtml", "<h1>Two</h1>\(prose(100))<aside epub:type='footnote'>\(prose(400))</aside>"),
+            ],
+            toc: [entry("One", "c1.xhtml"), entry("Two", "c2.xhtml")])
+        #expect(try SectionIndexer.index(footnoted).sections.map(\.words) == [301, 101])
+    }
+
     @Test func aTOCThatOnlyReachesTheLicenceLeavesChaptersToParagraphHeadings() throws {
         // Chapter titles as paragraphs with a masked number ("第#回"), several per file.
         let chapter = { (n: String) in

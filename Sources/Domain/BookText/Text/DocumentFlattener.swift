@@ -63,6 +63,21 @@ struct FlatDocument: Sendable {
     var links = 0
 
     var words: Int { blocks.reduce(0) { $0 + ($1.noteID == nil ? $1.words : 0) } }
+
+    /// Notes found by a class name ("footnote") or by a link pointing at them, holding more words
+    /// than the rest of the document, are its text: a producer that names every paragraph
+    /// `footnote`, or an in-page contents list whose numbered links point at each section, would
+    /// otherwise make a chapter silent (notes are not read by default). Notes the book's semantics
+    /// mark (`epub:type="footnote"`, a `rearnotes` section) stay notes.
+    mutating func readNotesThatAreTheText() {
+        let noteWords = blocks.reduce(0) { $0 + ($1.noteID != nil ? $1.words : 0) }
+        guard noteWords > words,
+            !blocks.contains(where: {
+                $0.noteID != nil && $0.types.contains(where: DocumentFlattener.noteTypes.contains)
+            })
+        else { return }
+        for k in blocks.indices { blocks[k].noteID = nil }
+    }
 }
 
 /// Walks an XHTML tree and produces `RawBlock`s.
@@ -142,6 +157,7 @@ struct DocumentFlattener {
         f.walk(body, ctx, depth: 0)
         f.flush(ctx)
         for id in f.pendingAnchors where f.doc.anchors[id] == nil { f.doc.anchors[id] = f.doc.blocks.count }
+        f.doc.readNotesThatAreTheText()
         return f.doc
     }
 
