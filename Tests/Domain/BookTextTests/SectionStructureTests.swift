@@ -295,6 +295,22 @@ import Testing
         #expect(try SectionIndexer.index(footnoted).sections.map(\.words) == [301, 101])
     }
 
+    @Test func aPageBreakOrANavAroundAWholeChapterIsNoPageNumberAndNoContentsList() throws {
+        func chapter(_ wrapped: (String) -> String) throws -> [Int] {
+            let book = MemoryBook(
+                spine: [("c1.xhtml", wrapped("<h1>One</h1>\(prose(300))<span class='pagenum'>[Pg 7]</span>"))],
+                toc: [entry("One", "c1.xhtml")])
+            return try SectionIndexer.index(book).sections.map(\.words)
+        }
+        // The page number itself stays unread; the chapter around it is read.
+        #expect(try chapter { "<div class='page-break'>\($0)</div>" } == [301])
+        #expect(try chapter { "<div epub:type='pagebreak'>\($0)</div>" } == [301])
+        #expect(try chapter { "<nav>\($0)</nav>" } == [301])
+        // A real contents list in a <nav>, longer than the chapter but all links, is still not read.
+        let links = (1...100).map { "<li><a href='c1.xhtml#s\($0)'>Part \($0) of the story</a></li>" }.joined()
+        #expect(try chapter { "<nav><ol>\(links)</ol></nav>\($0)" } == [301])
+    }
+
     @Test func aTOCThatOnlyReachesTheLicenceLeavesChaptersToParagraphHeadings() throws {
         // Chapter titles as paragraphs with a masked number ("第#回"), several per file.
         let chapter = { (n: String) in

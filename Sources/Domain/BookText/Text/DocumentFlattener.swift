@@ -78,6 +78,21 @@ struct FlatDocument: Sendable {
         else { return }
         for k in blocks.indices { blocks[k].noteID = nil }
     }
+
+    /// A `<nav>` is never read: it is a contents list, mostly links. One that holds more words
+    /// than the rest of its file, mostly not links, is the file's text in the wrong element.
+    mutating func readNavigationThatIsTheText() {
+        let navigation = blocks.indices.filter { blocks[$0].omitted == .navigation }
+        guard !navigation.isEmpty else { return }
+        let counts = navigation.map { TextCleaner.wordCount(blocks[$0].text) }
+        let navigationWords = counts.reduce(0, +)
+        let linkWords = navigation.reduce(0) { $0 + blocks[$1].linkWords }
+        guard navigationWords > words, 2 * linkWords < navigationWords else { return }
+        for (k, count) in zip(navigation, counts) {
+            blocks[k].omitted = nil
+            blocks[k].words = count
+        }
+    }
 }
 
 /// Walks an XHTML tree and produces `RawBlock`s.
@@ -158,6 +173,7 @@ struct DocumentFlattener {
         f.flush(ctx)
         for id in f.pendingAnchors where f.doc.anchors[id] == nil { f.doc.anchors[id] = f.doc.blocks.count }
         f.doc.readNotesThatAreTheText()
+        f.doc.readNavigationThatIsTheText()
         return f.doc
     }
 
@@ -381,10 +397,21 @@ struct DocumentFlattener {
         {
             return true
         }
-        if types.contains("pagebreak") || types.contains("page-list") { return true }
-        return classes.contains {
-            ["pagenum", "page-number", "pageno", "pagebreak", "page-break", "pagenumber"].contains($0)
-        }
+        if types.contains("page-list") { return true }
+        let marksAPage =
+            types.contains("pagebreak")
+            || classes.contains {
+                ["pagenum", "page-number", "pageno", "pagebreak", "page-break", "pagenumber"].contains($0)
+            }
+        return marksAPage && isPageMarkerSized(e)
+    }
+
+    /// A page number is a few words ("12", "[Pg 12]", "Page xii"): an element named like one that
+    /// holds more is text (a `<div class="page-break">` around a whole chapter is no page number).
+    static let longestPageMarker = 6
+
+    private static func isPageMarkerSized(_ e: MarkupElement) -> Bool {
+        TextCleaner.wordCount(e.rawText) <= longestPageMarker
     }
 
     /// One element: its id and context, then the element's own handling (an element that is
