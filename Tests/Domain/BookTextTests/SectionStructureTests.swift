@@ -276,23 +276,31 @@ import Testing
         #expect(index.sections.map(\.words) == [508, 508, 508])  // with the headings
     }
 
-    @Test func notesFoundByClassThatHoldMostOfAFileAreItsText() throws {
+    @Test func notesThatHoldMostOfAFileAndDoNotLookLikeNotesAreItsText() throws {
         // A producer that names every paragraph "footnote": the chapter is not a set of notes.
         let paragraphs = (1...6).map { _ in "<p class='footnote'>\(prose(100))</p>" }.joined()
         let misnamed = MemoryBook(
             spine: [("c1.xhtml", "<h1>One</h1>\(paragraphs)")], toc: [entry("One", "c1.xhtml")])
         #expect(try SectionIndexer.index(misnamed).sections.map(\.words) == [601])
-        // Two short footnotes under a chapter stay notes; so do long notes the book marks as such.
+        // Two short footnotes under a chapter stay notes; so does a list of notes the book marks,
+        // longer than the chapter. A chapter of prose marked as footnotes is read.
+        let noteList = (1...5).map { _ in "<li>\(prose(100))</li>" }.joined()
+        let chapterText = (1...10).map { _ in "<p>\(prose(200))</p>" }.joined()
         let footnoted = MemoryBook(
             spine: [
                 (
                     "c1.xhtml",
                     "<h1>One</h1>\(prose(300))<p class='footnote'>\(prose(20))</p><p class='footnote'>\(prose(20))</p>"
                 ),
-                ("c2.xhtml", "<h1>Two</h1>\(prose(100))<aside epub:type='footnote'>\(prose(400))</aside>"),
+                ("c2.xhtml", "<h1>Two</h1>\(prose(100))<ol epub:type='footnotes'>\(noteList)</ol>"),
+                ("c3.xhtml", "<section epub:type='footnotes'><h1>Three</h1>\(chapterText)</section>"),
             ],
-            toc: [entry("One", "c1.xhtml"), entry("Two", "c2.xhtml")])
-        #expect(try SectionIndexer.index(footnoted).sections.map(\.words) == [301, 101])
+            toc: [entry("One", "c1.xhtml"), entry("Two", "c2.xhtml"), entry("Three", "c3.xhtml")])
+        // The list of notes is a section of its own, skipped as notes; the prose is read.
+        let sections = try SectionIndexer.index(footnoted).sections
+        #expect(sections.map(\.words) == [301, 101, 500, 2001])
+        #expect(sections.map(\.included) == [true, true, false, true])
+        #expect(sections[2].kind == .notes)
     }
 
     @Test func aPageBreakOrANavAroundAWholeChapterIsNoPageNumberAndNoContentsList() throws {

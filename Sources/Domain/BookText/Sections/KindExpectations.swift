@@ -31,6 +31,10 @@ struct KindExpectation: Sendable {
     /// Whether the book's own `epub:type`/`role` on the content lifts the size limit (long prose
     /// kinds: an introduction marked as one is one, however long).
     var semanticsLiftLimit = false
+    /// Whether, when the semantics lift the limit, the section must still have one of `shapes`:
+    /// notes the book marks can run to any length, but a long run of unnumbered prose marked as
+    /// footnotes is a chapter in the wrong element.
+    var semanticsNeedShape = false
     /// The kind is an essay in prose: a section that is mostly lines of verse is not one (a poem
     /// titled "To the Reader" opens a book of poems; it is no preface).
     var isProse = false
@@ -70,7 +74,9 @@ struct KindExpectation: Sendable {
             KindExpectation(
                 maximumWords: 500, shapes: [.links, .shortLines, .numberedEntries], maximumWordsWithShape: 30000)
         case .notes:
-            KindExpectation(maximumWords: 2000, shapes: [.numberedEntries, .shortLines], semanticsLiftLimit: true)
+            KindExpectation(
+                maximumWords: 2000, shapes: [.numberedEntries, .shortLines], semanticsLiftLimit: true,
+                semanticsNeedShape: true)
         case .bibliography, .glossary:
             KindExpectation(
                 maximumWords: 3000, shapes: [.numberedEntries, .shortLines, .links], semanticsLiftLimit: true)
@@ -109,8 +115,10 @@ struct KindExpectation: Sendable {
         _ expectation: KindExpectation, kind: SectionKind, features f: SectionFeatures, markedBySemantics: Bool
     ) -> String? {
         guard f.words > expectation.maximumWords else { return nil }
-        if expectation.semanticsLiftLimit, markedBySemantics { return nil }
         let shapeFits = expectation.shapes.contains { has($0, f) }
+        if expectation.semanticsLiftLimit, markedBySemantics, shapeFits || !expectation.semanticsNeedShape {
+            return nil
+        }
         if shapeFits, f.words <= expectation.maximumWordsWithShape ?? .max { return nil }
         if let share = expectation.maximumShareOfBook, Double(f.words) <= share * Double(f.bookWords) { return nil }
         let name = kind == .other ? "front or back matter" : "a \(kind.rawValue) section"

@@ -64,20 +64,35 @@ struct FlatDocument: Sendable {
 
     var words: Int { blocks.reduce(0) { $0 + ($1.noteID == nil ? $1.words : 0) } }
 
-    /// Notes found by a class name ("footnote") or by a link pointing at them, holding more words
-    /// than the rest of the document, are its text: a producer that names every paragraph
-    /// `footnote`, or an in-page contents list whose numbered links point at each section, would
-    /// otherwise make a chapter silent (notes are not read by default). Notes the book's semantics
-    /// mark (`epub:type="footnote"`, a `rearnotes` section) stay notes.
+    /// Notes holding more words than the rest of the document are its text unless they look like
+    /// notes. Found by a class name ("footnote") or by a link pointing at them, they are text
+    /// whatever they look like: a producer that names every paragraph `footnote`, or an in-page
+    /// contents list whose numbered links point at each section, would otherwise make a chapter
+    /// silent (notes are not read by default). Marked by the book's semantics (`epub:type`), they
+    /// stay notes when they look like a list of notes: numbered or list items, or short paragraphs
+    /// in notes of moderate length; a chapter of prose marked `footnotes` is a chapter.
     mutating func readNotesThatAreTheText() {
-        let noteWords = blocks.reduce(0) { $0 + ($1.noteID != nil ? $1.words : 0) }
-        guard noteWords > words,
-            !blocks.contains(where: {
-                $0.noteID != nil && $0.types.contains(where: DocumentFlattener.noteTypes.contains)
-            })
-        else { return }
+        let notes = blocks.filter { $0.noteID != nil && $0.words > 0 }
+        let noteWords = notes.reduce(0) { $0 + $1.words }
+        guard noteWords > words else { return }
+        let marked = notes.contains { $0.types.contains(where: DocumentFlattener.noteTypes.contains) }
+        if marked {
+            let listed = notes.filter { $0.kind == .listItem || IndexedDocument.startsWithNumber($0.text) }.count
+            var wordsPerNote: [String: Int] = [:]
+            for note in notes { wordsPerNote[note.noteID!, default: 0] += note.words }
+            let short =
+                noteWords < Self.longestNoteParagraph * notes.count
+                && wordsPerNote.values.allSatisfy { $0 <= Self.longestNote }
+            if 2 * listed >= notes.count || short { return }
+        }
         for k in blocks.indices { blocks[k].noteID = nil }
     }
+
+    /// Notes average fewer words than this per paragraph ...
+    static let longestNoteParagraph = 80
+    /// ... and one note, or one region of notes that are not a list, holds at most this many: a
+    /// thousand words of unnumbered prose paragraphs is a chapter.
+    static let longestNote = 1_000
 
     /// A `<nav>` is never read: it is a contents list, mostly links. One that holds more words
     /// than the rest of its file, mostly not links, is the file's text in the wrong element.
