@@ -319,6 +319,13 @@ import Testing
         #expect(try chapter { "<nav><ol>\(links)</ol></nav>\($0)" } == [301])
     }
 
+    @Test func paragraphsEachInATableOfOneCellAreRead() throws {
+        // A layout of boxes: every paragraph in a one-cell table. Short ones too are text, not data.
+        let boxes = (1...8).map { _ in "<table><tr><td><p>\(prose(20))</p></td></tr></table>" }.joined()
+        let book = MemoryBook(spine: [("c1.xhtml", "<h1>One</h1>\(boxes)")], toc: [entry("One", "c1.xhtml")])
+        #expect(try SectionIndexer.index(book).sections.map(\.words) == [161])
+    }
+
     @Test func aTOCThatOnlyReachesTheLicenceLeavesChaptersToParagraphHeadings() throws {
         // Chapter titles as paragraphs with a masked number ("第#回"), several per file.
         let chapter = { (n: String) in

@@ -65,33 +65,38 @@ struct FlatDocument: Sendable {
     var words: Int { blocks.reduce(0) { $0 + ($1.noteID == nil ? $1.words : 0) } }
 
     /// Notes holding more words than the rest of the document are its text unless they look like
-    /// notes. Found by a class name ("footnote") or by a link pointing at them, they are text
-    /// whatever they look like: a producer that names every paragraph `footnote`, or an in-page
-    /// contents list whose numbered links point at each section, would otherwise make a chapter
-    /// silent (notes are not read by default). Marked by the book's semantics (`epub:type`), they
-    /// stay notes when they look like a list of notes: numbered or list items, or short paragraphs
-    /// in notes of moderate length; a chapter of prose marked `footnotes` is a chapter.
+    /// notes: a producer that names every paragraph `footnote`, wraps a chapter in
+    /// `<section epub:type="footnotes">`, or has an in-page contents list whose numbered links point
+    /// at each section would otherwise make a chapter silent (notes are not read by default).
+    /// Found by a class name or a link pointing at them, notes are text whatever they look like;
+    /// marked by the book's semantics (`epub:type`), they stay notes when they look like notes
+    /// (`looksLikeNotes`).
     mutating func readNotesThatAreTheText() {
-        let notes = blocks.filter { $0.noteID != nil && $0.words > 0 }
-        let noteWords = notes.reduce(0) { $0 + $1.words }
-        guard noteWords > words else { return }
-        let marked = notes.contains { $0.types.contains(where: DocumentFlattener.noteTypes.contains) }
-        if marked {
-            let listed = notes.filter { $0.kind == .listItem || IndexedDocument.startsWithNumber($0.text) }.count
-            var wordsPerNote: [String: Int] = [:]
-            for note in notes { wordsPerNote[note.noteID!, default: 0] += note.words }
-            let short =
-                noteWords < Self.longestNoteParagraph * notes.count
-                && wordsPerNote.values.allSatisfy { $0 <= Self.longestNote }
-            if 2 * listed >= notes.count || short { return }
+        var groups: [String: [Int]] = [:]
+        for (k, block) in blocks.enumerated() where block.words > 0 {
+            if let id = block.noteID { groups[id, default: []].append(k) }
         }
-        for k in blocks.indices { blocks[k].noteID = nil }
+        let suspect = groups.values.filter { group in
+            let marked = group.contains { blocks[$0].types.contains(where: DocumentFlattener.noteTypes.contains) }
+            return !marked || !looksLikeNotes(group)
+        }
+        let suspectWords = suspect.joined().reduce(0) { $0 + blocks[$1].words }
+        guard suspectWords > words else { return }
+        for k in suspect.joined() { blocks[k].noteID = nil }
     }
 
-    /// Notes average fewer words than this per paragraph ...
-    static let longestNoteParagraph = 80
-    /// ... and one note, or one region of notes that are not a list, holds at most this many: a
-    /// thousand words of unnumbered prose paragraphs is a chapter.
+    /// A note is one or two paragraphs, or a list of numbered entries or list items; a run of
+    /// unnumbered paragraphs, or more than `longestNote` words, is prose.
+    private func looksLikeNotes(_ group: [Int]) -> Bool {
+        let listed = group.filter { blocks[$0].kind == .listItem || IndexedDocument.startsWithNumber(blocks[$0].text) }
+        if 2 * listed.count >= group.count { return true }
+        let words = group.reduce(0) { $0 + blocks[$1].words }
+        return group.count <= Self.mostNoteParagraphs && words <= Self.longestNote
+    }
+
+    /// The most paragraphs an unnumbered note holds ...
+    static let mostNoteParagraphs = 2
+    /// ... and the most words: a thousand words of prose is a chapter in the wrong element.
     static let longestNote = 1_000
 
     /// A `<nav>` is never read: it is a contents list, mostly links. One that holds more words
@@ -746,7 +751,8 @@ struct DocumentFlattener {
     /// header cells are words in any table and do not count. Such a table is read row by row; a
     /// table mostly of figures is announced.
     static func isWordTable(_ cells: [String]) -> Bool {
-        guard cells.count >= 2 else { return false }
+        // One cell of words is a box drawn around text (a layout table), no table of data.
+        guard !cells.isEmpty else { return false }
         var words = 0
         var figures = 0
         for cell in cells {
