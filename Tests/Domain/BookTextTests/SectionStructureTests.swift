@@ -326,6 +326,15 @@ import Testing
         #expect(try SectionIndexer.index(book).sections.map(\.words) == [161])
     }
 
+    @Test func aPageNumberHasANumberInIt() throws {
+        // Verse lines a converter named "pagenum" are read; the page numbers among them are not.
+        let lines = (1...12).map { _ in "<p class='pagenum'>\(prose(4, "song"))</p>" }.joined()
+        let book = MemoryBook(
+            spine: [("c1.xhtml", "<h1>One</h1>\(lines)<p class='pagenum'>[Pg 12]</p><p class='pagenum'>xii</p>")],
+            toc: [entry("One", "c1.xhtml")])
+        #expect(try SectionIndexer.index(book).sections.map(\.words) == [49])
+    }
+
     @Test func aTOCThatOnlyReachesTheLicenceLeavesChaptersToParagraphHeadings() throws {
         // Chapter titles as paragraphs with a masked number ("第#回"), several per file.
         let chapter = { (n: String) in

@@ -426,12 +426,16 @@ struct DocumentFlattener {
         return marksAPage && isPageMarkerSized(e)
     }
 
-    /// A page number is a few words ("12", "[Pg 12]", "Page xii"): an element named like one that
-    /// holds more is text (a `<div class="page-break">` around a whole chapter is no page number).
+    /// A page number is a few words, one of them a number ("12", "[Pg 12]", "Page xii"): an
+    /// element named like one that holds more, or no number, is text (a `<div class="page-break">`
+    /// around a whole chapter, a line of verse).
     static let longestPageMarker = 6
 
     private static func isPageMarkerSized(_ e: MarkupElement) -> Bool {
-        TextCleaner.wordCount(e.rawText) <= longestPageMarker
+        let text = e.rawText
+        guard TextCleaner.wordCount(text) <= longestPageMarker else { return false }
+        let words = text.lowercased().split { !$0.isLetter && !$0.isNumber }
+        return words.isEmpty || words.contains { Patterns.isNumeral(String($0)) }
     }
 
     /// One element: its id and context, then the element's own handling (an element that is
