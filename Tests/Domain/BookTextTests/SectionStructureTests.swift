@@ -326,6 +326,16 @@ import Testing
         #expect(try SectionIndexer.index(book).sections.map(\.words) == [161])
     }
 
+    @Test func aChapterAndItsMarkedFootnotesInsideAFootnotesNamedWrapperAreTextAndNotes() throws {
+        let notes = (1...6).map { "<p id='n\($0)'>\($0). \(prose(10))</p>" }.joined()
+        let body =
+            "<div class='footnotes'><h1>One</h1>\(prose(300))<aside epub:type='footnotes'>\(notes)</aside></div>"
+        let book = MemoryBook(spine: [("c1.xhtml", body)], toc: [entry("One", "c1.xhtml")])
+        let sections = try SectionIndexer.index(book).sections
+        #expect(sections.first?.words == 301)
+        #expect(sections.first?.included == true)
+    }
+
     @Test func aPageNumberHasANumberInIt() throws {
         // Verse lines a converter named "pagenum" are read; the page numbers among them are not.
         let lines = (1...12).map { _ in "<p class='pagenum'>\(prose(4, "song"))</p>" }.joined()

@@ -72,14 +72,15 @@ struct FlatDocument: Sendable {
     /// marked by the book's semantics (`epub:type`), they stay notes when they look like notes
     /// (`looksLikeNotes`).
     mutating func readNotesThatAreTheText() {
-        var groups: [String: [Int]] = [:]
+        // One group per note, its blocks the semantics mark apart from the others (a class-named
+        // wrapper around both a chapter and its marked footnotes is one note for the walk).
+        var groups: [NoteGroup: [Int]] = [:]
         for (k, block) in blocks.enumerated() where block.words > 0 {
-            if let id = block.noteID { groups[id, default: []].append(k) }
+            guard let id = block.noteID else { continue }
+            let marked = block.types.contains(where: DocumentFlattener.noteTypes.contains)
+            groups[NoteGroup(id: id, marked: marked), default: []].append(k)
         }
-        let suspect = groups.values.filter { group in
-            let marked = group.contains { blocks[$0].types.contains(where: DocumentFlattener.noteTypes.contains) }
-            return !marked || !looksLikeNotes(group)
-        }
+        let suspect = groups.filter { !$0.key.marked || !looksLikeNotes($0.value) }.values
         let suspectWords = suspect.joined().reduce(0) { $0 + blocks[$1].words }
         guard suspectWords > words else { return }
         for k in suspect.joined() { blocks[k].noteID = nil }
@@ -92,6 +93,11 @@ struct FlatDocument: Sendable {
         if 2 * listed.count >= group.count { return true }
         let words = group.reduce(0) { $0 + blocks[$1].words }
         return group.count <= Self.mostNoteParagraphs && words <= Self.longestNote
+    }
+
+    private struct NoteGroup: Hashable {
+        var id: String
+        var marked: Bool
     }
 
     /// The most paragraphs an unnumbered note holds ...
