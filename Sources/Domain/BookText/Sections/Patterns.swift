@@ -312,8 +312,7 @@ enum Patterns {
     /// expression (every section's title is tried against all three).
     private static func mayStartNumberedTitle(_ folded: String) -> Bool {
         guard let first = folded.unicodeScalars.first else { return false }
-        if first.isASCII { return first.properties.isAlphabetic || first.properties.numericType != nil }
-        return first.properties.numericType != nil
+        return first.properties.numericType != nil || (first.isASCII && first.properties.isAlphabetic)
     }
 
     /// Tokens of a file name or id: `preface_001.xhtml` → ["preface", "001"]; `ch01s02` → ["ch", "01", "s", "02"].
