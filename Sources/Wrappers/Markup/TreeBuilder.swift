@@ -4,6 +4,7 @@ internal import CLibXML2
 struct TreeBuilder {
     let documentName: String
     let limits: MarkupLimits
+    let attributeSelection: AttributeSelection
     let html: Bool
     private(set) var warnings: [String] = []
     private var elementCount = 0
@@ -16,10 +17,15 @@ struct TreeBuilder {
     /// time, with the same URI.
     private var namespaceURIs: [(pointer: UnsafePointer<xmlChar>, uri: String)] = []
     private static let namespaceCacheSize = 8
+    /// Whether an attribute is kept, by libxml2's string for its name: a parser interns names, so
+    /// the few a document uses are decided once each. At most `decisionCacheSize`.
+    private var attributeDecisions: [(name: UnsafePointer<xmlChar>, keep: Bool)] = []
+    private static let decisionCacheSize = 32
 
-    init(documentName: String, limits: MarkupLimits, html: Bool) {
+    init(documentName: String, limits: MarkupLimits, attributes: AttributeSelection, html: Bool) {
         self.documentName = documentName
         self.limits = limits
+        self.attributeSelection = attributes
         self.html = html
     }
 
@@ -95,7 +101,11 @@ struct TreeBuilder {
         var attributes: [MarkupAttribute] = []
         var attribute = node.pointee.properties
         while let current = attribute {
-            attributes.append(try makeAttribute(current))
+            if keeps(current) {
+                attributes.append(try makeAttribute(current))
+            } else {
+                try countText(of: current)
+            }
             attribute = current.pointee.next
         }
         return Frame(
@@ -128,6 +138,33 @@ struct TreeBuilder {
         return MarkupAttribute(name: name, namespace: namespace, value: value)
     }
 
+    private mutating func keeps(_ attribute: xmlAttrPtr) -> Bool {
+        guard attributeSelection.names != nil, let name = attribute.pointee.name else { return true }
+        if let known = attributeDecisions.first(where: { $0.name == name }) { return known.keep }
+        let keep = attributeSelection.keeps(String(cString: name))
+        if attributeDecisions.count < Self.decisionCacheSize { attributeDecisions.append((name, keep)) }
+        return keep
+    }
+
+    /// Counts a dropped attribute's value against the text limit, as if it were kept.
+    private mutating func countText(of attribute: xmlAttrPtr) throws {
+        var child = attribute.pointee.children
+        while let current = child {
+            if current.pointee.type == XML_TEXT_NODE, let content = current.pointee.content {
+                try count(bytes: Int(strlen(UnsafeRawPointer(content).assumingMemoryBound(to: CChar.self))))
+            }
+            child = current.pointee.next
+        }
+    }
+
+    private mutating func count(bytes: Int) throws {
+        textBytes += bytes
+        if textBytes > limits.maxTextBytes {
+            throw MarkupError.limitExceeded(
+                document: documentName, what: "more than \(limits.maxTextBytes) bytes of text")
+        }
+    }
+
     private mutating func namespaceURI(_ namespace: xmlNsPtr?) -> String? {
         guard let href = namespace?.pointee.href else { return nil }
         if let known = namespaceURIs.first(where: { $0.pointer == href }) { return known.uri }
@@ -140,11 +177,7 @@ struct TreeBuilder {
     private mutating func appendText(of node: xmlNodePtr, to text: inout String) throws {
         guard let content = node.pointee.content else { return }
         let length = Int(strlen(UnsafeRawPointer(content).assumingMemoryBound(to: CChar.self)))
-        textBytes += length
-        if textBytes > limits.maxTextBytes {
-            throw MarkupError.limitExceeded(
-                document: documentName, what: "more than \(limits.maxTextBytes) bytes of text")
-        }
+        try count(bytes: length)
         text += String(decoding: UnsafeBufferPointer(start: content, count: length), as: UTF8.self)
     }
 

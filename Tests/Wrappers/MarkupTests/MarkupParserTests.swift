@@ -73,7 +73,7 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         defer { remove(path) }
         let xml = "<?xml version=\"1.0\"?><!DOCTYPE t [<!ENTITY xxe SYSTEM \"file://\(path)\">]><t>[&xxe;]</t>"
         for parse in [MarkupParser.parseXML, MarkupParser.parseHTML, MarkupParser.parseXHTML] {
-            let document = try parse(bytes(xml), "x.xml", .default)
+            let document = try parse(bytes(xml), "x.xml", .default, .all)
             #expect(!document.root.textContent.contains(secret))
         }
         // Also with the subset hidden from the pre-pass's DOCTYPE detection: a parameter-entity trick.
@@ -171,6 +171,33 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         let smallDocument = MarkupLimits(maxDocumentBytes: 100, maxDepth: 64, maxTextBytes: 1 << 20, maxElements: 50)
         #expect(throws: MarkupError.self) {
             try MarkupParser.parseXHTML(bytes(xml), documentName: "t.xml", limits: smallDocument)
+        }
+    }
+
+    @Test func aSelectionKeepsOnlyTheNamedAttributesInBothParsers() throws {
+        let markup = """
+            <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops">
+            <body><p id="a" title="a long transliteration" epub:type="chapter" class="x">Text</p></body></html>
+            """
+        let kept = AttributeSelection.named(["id", "type"])
+        for document in [
+            try MarkupParser.parseXHTML(bytes(markup), documentName: "x.xhtml", attributes: kept),
+            try MarkupParser.parseHTML(bytes(markup), documentName: "x.html", attributes: kept),
+        ] {
+            let p = try #require(document.root.first(named: "p"))
+            #expect(p.attributes.map(\.name) == ["id", "type"])
+            #expect(p.attribute("type", namespace: Namespace.epub) == "chapter")
+            #expect(p.attribute("title") == nil)
+        }
+        let all = try MarkupParser.parseXHTML(bytes(markup), documentName: "x.xhtml")
+        #expect(try #require(all.root.first(named: "p")).attribute("title") == "a long transliteration")
+    }
+
+    @Test func droppedAttributesStillCountAgainstTheTextLimit() throws {
+        let xml = "<r a=\"" + String(repeating: "v", count: 200) + "\">short</r>"
+        let limits = MarkupLimits(maxDocumentBytes: 1 << 20, maxDepth: 64, maxTextBytes: 100, maxElements: 50)
+        #expect(throws: MarkupError.self) {
+            try MarkupParser.parseXML(bytes(xml), documentName: "t.xml", limits: limits, attributes: .named(["id"]))
         }
     }
 

@@ -290,7 +290,7 @@ public enum BookLanguage {
         let step = max(1, spine.count / sampleDocuments)
         var text = ""
         for item in stride(from: 0, to: spine.count, by: step).prefix(sampleDocuments).map({ spine[$0] }) {
-            guard let document = try? book.document(forHref: item.href) else { continue }
+            guard let document = try? book.documentSource(forHref: item.href).parse() else { continue }
             let flat = DocumentFlattener.flatten(document.root, documentPath: item.href)
             // A document that declares its language is trusted, and so is the book's metadata then.
             if flat.language != nil { return nil }

@@ -257,7 +257,8 @@ public protocol BookContent {
     func document(forHref href: String) throws -> MarkupDocument
     /// The content document at `href`, read now and parsed by `DocumentSource.parse`, which may run
     /// on any thread: the indexer reads the container one document at a time and parses in
-    /// parallel. The default parses at once.
+    /// parallel. The document may keep only `MarkupElement.attributesRead`. The default parses
+    /// at once.
     func documentSource(forHref href: String) throws -> DocumentSource
 }
 
@@ -302,10 +303,13 @@ public enum BookTextError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// An open EPUB is the usual source of content.
 extension EPUBBook: BookContent {
-    /// The bytes now (the ZIP archive is read by one thread at a time), the parse later.
+    /// The bytes now (the ZIP archive is read by one thread at a time), the parse later, keeping
+    /// only the attributes the text is read from.
     public func documentSource(forHref href: String) throws -> DocumentSource {
         let bytes = try data(forHref: href)
         let name = ContainerPath.resolve(href, against: package.packageDirectory) ?? href
-        return DocumentSource { try EPUBBook.parseDocument(bytes, name: name) }
+        return DocumentSource {
+            try EPUBBook.parseDocument(bytes, name: name, attributes: MarkupElement.attributesRead)
+        }
     }
 }

@@ -383,7 +383,7 @@ struct DocumentCache<Book: BookContent> {
     mutating func flat(spineIndex s: Int) throws -> FlatDocument {
         if let f = flats[s] { return f }
         let href = book.package.spine[s].href
-        let f = DocumentFlattener.flatten(try book.document(forHref: href).root, documentPath: href)
+        let f = DocumentFlattener.flatten(try book.documentSource(forHref: href).parse().root, documentPath: href)
         flats[s] = f
         return f
     }

@@ -3,7 +3,15 @@ import Markup
 /// Attribute access that works the same for XML-parsed documents (namespaced `epub:type`) and
 /// HTML-recovered ones (a plain attribute named `epub:type`).
 extension MarkupElement {
+    /// Every attribute the text of a content document is read from (`value(of:)` asserts it): the
+    /// indexer and the text extractor parse with only these kept.
+    static let attributesRead = AttributeSelection.named([
+        "id", "lang", "type", "role", "class", "href", "alt", "alttext", "display", "hidden", "aria-hidden", "style",
+        "visibility", "x", "y", "dy", "systemlanguage", "systemLanguage", "requiredextensions", "requiredExtensions",
+    ])
+
     func value(of localName: String, namespace: String? = nil, prefix: String? = nil) -> String? {
+        assert(Self.attributesRead.keeps(localName), "attribute '\(localName)' is read but not kept by the parse")
         for a in attributes {
             if a.name == localName {
                 if namespace == nil || a.namespace == namespace { return a.value }

@@ -99,12 +99,14 @@ public final class EPUBBook {
         return try Self.parseDocument(bytes, name: name)
     }
 
-    /// Parses a content document's bytes (`name` is its path in the container, for messages);
-    /// thread-safe: each call has a parser of its own.
+    /// Parses a content document's bytes (`name` is its path in the container, for messages),
+    /// keeping `attributes`; thread-safe: each call has a parser of its own.
     /// - Throws: `EPUBError` (limits, unreadable markup).
-    public static func parseDocument(_ bytes: [UInt8], name: String) throws -> MarkupDocument {
+    public static func parseDocument(
+        _ bytes: [UInt8], name: String, attributes: AttributeSelection = .all
+    ) throws -> MarkupDocument {
         do {
-            return try MarkupParser.parseXHTML(bytes, documentName: name)
+            return try MarkupParser.parseXHTML(bytes, documentName: name, attributes: attributes)
         } catch let error as MarkupError {
             throw EPUBError(error)
         }

@@ -14,10 +14,10 @@ public enum MarkupParser {
     /// - Throws: `MarkupError.malformed` with libxml2's first error when the document is not
     ///   well-formed; `MarkupError.limitExceeded`; `MarkupError.empty`.
     public static func parseXML(
-        _ bytes: [UInt8], documentName: String, limits: MarkupLimits = .default
+        _ bytes: [UInt8], documentName: String, limits: MarkupLimits = .default, attributes: AttributeSelection = .all
     ) throws -> MarkupDocument {
         let input = try prepare(bytes, documentName: documentName, limits: limits, html: false)
-        return try parse(input, documentName: documentName, limits: limits, html: false)
+        return try parse(input, documentName: documentName, limits: limits, attributes: attributes, html: false)
     }
 
     /// Parses HTML (or broken XHTML) with libxml2's recovering HTML parser.
@@ -26,10 +26,10 @@ public enum MarkupParser {
     /// `epub:*` and `xml:*` attributes get their namespaces back. Never throws for bad markup,
     /// only for limits and empty input.
     public static func parseHTML(
-        _ bytes: [UInt8], documentName: String, limits: MarkupLimits = .default
+        _ bytes: [UInt8], documentName: String, limits: MarkupLimits = .default, attributes: AttributeSelection = .all
     ) throws -> MarkupDocument {
         let input = try prepare(bytes, documentName: documentName, limits: limits, html: true)
-        var document = try parse(input, documentName: documentName, limits: limits, html: true)
+        var document = try parse(input, documentName: documentName, limits: limits, attributes: attributes, html: true)
         document.recovered = true
         return document
     }
@@ -37,12 +37,12 @@ public enum MarkupParser {
     /// Parses an XHTML content document: as XML first; when that fails for well-formedness, with
     /// the HTML parser (`recovered` true and a warning saying why).
     public static func parseXHTML(
-        _ bytes: [UInt8], documentName: String, limits: MarkupLimits = .default
+        _ bytes: [UInt8], documentName: String, limits: MarkupLimits = .default, attributes: AttributeSelection = .all
     ) throws -> MarkupDocument {
         do {
-            return try parseXML(bytes, documentName: documentName, limits: limits)
+            return try parseXML(bytes, documentName: documentName, limits: limits, attributes: attributes)
         } catch MarkupError.malformed(_, let message) {
-            var document = try parseHTML(bytes, documentName: documentName, limits: limits)
+            var document = try parseHTML(bytes, documentName: documentName, limits: limits, attributes: attributes)
             document.warnings.insert("not well-formed XML (\(message)): read with the HTML parser", at: 0)
             return document
         }
@@ -73,7 +73,7 @@ public enum MarkupParser {
     private static let initialize: Void = { xmlInitParser() }()
 
     private static func parse(
-        _ input: Prepared, documentName: String, limits: MarkupLimits, html: Bool
+        _ input: Prepared, documentName: String, limits: MarkupLimits, attributes: AttributeSelection, html: Bool
     ) throws -> MarkupDocument {
         _ = initialize
         let collector = ErrorCollector()
@@ -107,7 +107,7 @@ public enum MarkupParser {
         guard let root = xmlDocGetRootElement(document) else {
             throw MarkupError.empty(document: documentName)
         }
-        var builder = TreeBuilder(documentName: documentName, limits: limits, html: html)
+        var builder = TreeBuilder(documentName: documentName, limits: limits, attributes: attributes, html: html)
         let tree = try builder.build(root)
         var warnings = input.warnings
         if !html {

@@ -85,6 +85,33 @@ public struct MarkupDocument: Sendable {
     }
 }
 
+/// The attributes a parse keeps.
+///
+/// Books carry attributes no reader of their text looks at (a transliteration in the `title` of
+/// every line of verse, styling, ARIA labels): a reader that names the few it reads is spared a
+/// string for each of the rest. The bytes of dropped values still count against
+/// `MarkupLimits.maxTextBytes`, so a document exceeds the limits whatever is kept.
+public struct AttributeSelection: Sendable {
+    /// The local names kept (`type` for `epub:type`), nil for all.
+    let names: Set<String>?
+
+    /// Every attribute: what a general reader of the document needs.
+    public static let all = AttributeSelection(names: nil)
+
+    /// Only attributes whose local name is one of `names` (as written: XML keeps case, the HTML
+    /// parser lower-cases). A prefixed name the HTML parser keeps whole (`epub:type`) is matched
+    /// by the part after its colon.
+    public static func named(_ names: Set<String>) -> AttributeSelection { AttributeSelection(names: names) }
+
+    /// Whether an attribute with this name, as libxml2 wrote it, is kept.
+    public func keeps(_ name: String) -> Bool {
+        guard let names else { return true }
+        if names.contains(name) { return true }
+        guard let colon = name.lastIndex(of: ":") else { return false }
+        return names.contains(String(name[name.index(after: colon)...]))
+    }
+}
+
 /// Bounds on untrusted markup.
 public struct MarkupLimits: Sendable {
     /// Largest document accepted, in bytes.
