@@ -20,6 +20,8 @@ struct TreeBuilder {
     /// Whether an attribute is kept, by libxml2's string for its name: a parser interns names, so
     /// the few a document uses are decided once each. At most `decisionCacheSize`.
     private var attributeDecisions: [(name: UnsafePointer<xmlChar>, keep: Bool)] = []
+    /// Element names by libxml2's string, likewise (at most `decisionCacheSize`).
+    private var elementNames: [(pointer: UnsafePointer<xmlChar>, name: String)] = []
     private static let decisionCacheSize = 32
 
     init(documentName: String, limits: MarkupLimits, attributes: AttributeSelection, html: Bool) {
@@ -96,7 +98,8 @@ struct TreeBuilder {
         if elementCount > limits.maxElements {
             throw MarkupError.limitExceeded(document: documentName, what: "more than \(limits.maxElements) elements")
         }
-        let name = node.pointee.name.map { String(cString: $0) } ?? ""
+        var name = ""
+        if let pointer = node.pointee.name { name = elementName(pointer) }
         let namespace = namespaceURI(node.pointee.ns)
         var attributes: [MarkupAttribute] = []
         var attribute = node.pointee.properties
@@ -136,6 +139,14 @@ struct TreeBuilder {
             child = current.pointee.next
         }
         return MarkupAttribute(name: name, namespace: namespace, value: value)
+    }
+
+    /// An element's name, made once for each of libxml2's interned names.
+    private mutating func elementName(_ pointer: UnsafePointer<xmlChar>) -> String {
+        if let known = elementNames.first(where: { $0.pointer == pointer }) { return known.name }
+        let name = String(cString: pointer)
+        if elementNames.count < Self.decisionCacheSize { elementNames.append((pointer, name)) }
+        return name
     }
 
     private mutating func keeps(_ attribute: xmlAttrPtr) -> Bool {

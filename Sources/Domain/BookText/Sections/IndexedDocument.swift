@@ -79,7 +79,7 @@ struct IndexedDocument: Sendable {
             block.isVerse =
                 b.kind == .poemLine
                 || (b.lineBreaks >= 2 && b.text.utf8.count <= 4 * IndexedBlock.longestVerseLine * (b.lineBreaks + 1)
-                    && TextCleaner.characterCount(b.text, atMost: Self.verseLimit(b) + 1) <= Self.verseLimit(b))
+                    && Self.fitsInCharacters(b.text, Self.verseLimit(b)))
             if b.kind != .heading, b.noteID == nil, b.omitted == nil,
                 HeadingFamilies.isCandidate(b.text, words: b.words)
             {
@@ -121,6 +121,18 @@ struct IndexedDocument: Sendable {
 
     /// The most characters a stanza of `block`'s line breaks holds (`IndexedBlock.longestVerseLine` a line).
     private static func verseLimit(_ block: RawBlock) -> Int { IndexedBlock.longestVerseLine * (block.lineBreaks + 1) }
+
+    /// Whether `text` holds at most `limit` characters. A character has at least one scalar, so
+    /// text of few enough scalars (counted from the bytes) fits without breaking it into characters.
+    private static func fitsInCharacters(_ text: String, _ limit: Int) -> Bool {
+        var text = text
+        let scalars = text.withUTF8 { bytes in
+            var continuations = 0  // 0x80...0xBF, the bytes after a scalar's first
+            for byte in bytes where Int8(bitPattern: byte) < -64 { continuations &+= 1 }
+            return bytes.count - continuations
+        }
+        return scalars <= limit || TextCleaner.characterCount(text, atMost: limit + 1) <= limit
+    }
 
     /// "12. ...", "[3] ...", "iv) ...", "* ...": how notes, numbered lists and some index entries begin.
     static func startsWithNumber(_ text: String) -> Bool {

@@ -590,8 +590,20 @@ enum TextCleaner {
 
     /// `fold` character by character, folding each distinct character once; nil when a character
     /// does not fold on its own (`foldPieces`).
+    ///
+    /// The shared cache is taken as it is (a copy on write) and the text folded without the lock,
+    /// so the indexer's threads never wait on each other; characters met for the first time are
+    /// added afterwards.
     private static func foldByClusters(_ text: String) -> String? {
-        clusterFolds.withLock { cache in foldByClusters(text, cache: &cache) }
+        let known = clusterFolds.withLock { $0 }
+        var added: [ClusterKey: [UInt8]] = [:]
+        let folded = foldByClusters(text, known: known, added: &added)
+        if !added.isEmpty {
+            clusterFolds.withLock { shared in
+                for (key, pieces) in added where shared.count < clusterFoldsLimit { shared[key] = pieces }
+            }
+        }
+        return folded
     }
 
     /// Folded characters seen so far, shared by every call (a book repeats the same few hundred).
@@ -599,7 +611,9 @@ enum TextCleaner {
     /// Bound on `clusterFolds`: beyond it new characters are folded without being remembered.
     private static let clusterFoldsLimit = 50_000
 
-    private static func foldByClusters(_ text: String, cache: inout [ClusterKey: [UInt8]]) -> String? {
+    private static func foldByClusters(
+        _ text: String, known: [ClusterKey: [UInt8]], added: inout [ClusterKey: [UInt8]]
+    ) -> String? {
         // Keyed by the exact scalars: `Character` equality is canonical equivalence, and two
         // equivalent spellings need not fold to the same bytes.
         var out: [UInt8] = []
@@ -622,12 +636,12 @@ enum TextCleaner {
             }
             let key = ClusterKey(ch)
             let pieces: [UInt8]
-            if let key, let known = cache[key] {
-                pieces = known
+            if let key, let folded = known[key] ?? added[key] {
+                pieces = folded
             } else {
                 // A character that starts with a combining mark does not stand alone either.
                 guard ("a" + String(ch)).count == 2, let computed = foldPieces(ch) else { return nil }
-                if let key, cache.count < clusterFoldsLimit { cache[key] = computed }
+                if let key, known.count + added.count < clusterFoldsLimit { added[key] = computed }
                 pieces = computed
             }
             for p in pieces {
