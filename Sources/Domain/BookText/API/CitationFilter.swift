@@ -84,7 +84,7 @@ public enum CitationFilter {
     /// Returns `text` without citations and page markers, spaces tidied.
     public static func removeCitations(from text: String) -> String {
         // A byte search: neither bracket is part of another character where a citation could follow.
-        guard text.utf8.contains(0x28) || text.utf8.contains(0x5B) else { return text }
+        guard text.utf8.containsByte(0x28) || text.utf8.containsByte(0x5B) else { return text }
         var result = text
         var changed = false
         // Both patterns start with a literal "[": without one that can start a match, neither can match.
@@ -118,7 +118,7 @@ public enum CitationFilter {
     /// (`\d`) respectively. Any scalar other than ASCII and the Devanagari letters and marks
     /// (neither a space, a digit nor a case variant of "p" or "s") may: then yes.
     static func mayMatchAfterBracket(_ text: String, pageMarker: Bool) -> Bool {
-        guard text.utf8.contains(0x5B) else { return false }
+        guard text.utf8.containsByte(0x5B) else { return false }
         var text = text
         // Byte by byte: "[", spaces and the bytes tested are ASCII, and a Devanagari scalar is
         // three bytes E0 A4 xx or E0 A5 xx (its digits E0 A5 A6...AF).
@@ -153,6 +153,12 @@ public enum CitationFilter {
     /// ASCII, they are the characters `removeAuthorYear` looks at, so an ASCII digit or one of those
     /// words must be among them; any other byte may be (or join) a character that counts, so: maybe.
     static func mayHaveAuthorYear(_ text: String) -> Bool {
+        guard text.utf8.containsByte(0x28) else { return false }
+        var text = text
+        return text.withUTF8(mayHaveAuthorYear)
+    }
+
+    private static func mayHaveAuthorYear(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var inside = false
         var closed = false
         var window: UInt32 = 0  // the last four bytes inside, ASCII letters lower-cased
@@ -160,7 +166,7 @@ public enum CitationFilter {
         // neither a number nor part of those words: Devanagari text in brackets needs no closer
         // look. The lead byte read (E0), then the second (A4 or A5), else nil.
         var devanagari: UInt8? = nil
-        for b in text.utf8 {
+        for b in bytes {
             if closed {
                 if b >= 0x80 { return true }  // may extend the ")"
                 closed = false
@@ -385,7 +391,7 @@ public enum CitationFilter {
 
     private static func tidy(_ text: String) -> String {
         var s = text
-        if s.utf8.contains(0x28) {
+        if s.utf8.containsByte(0x28) {
             s = residue.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: "")
         }
         for (bad, good) in [(" ,", ","), (" .", "."), (" ;", ";"), (" :", ":"), (" ?", "?"), (" !", "!"), ("  ", " ")] {

@@ -411,7 +411,7 @@ enum TextCleaner {
     /// such words separated by spaces by a single one.
     static func replacingDevanagariWords(_ text: String) -> String {
         let utf8 = text.utf8
-        guard utf8.contains(0xE0) else { return text }  // every Devanagari scalar starts with 0xE0
+        guard utf8.containsByte(0xE0) else { return text }  // every Devanagari scalar starts with 0xE0
         let standIn: [UInt8] = [0xE0, 0xA4, 0x95]  // U+0915 क
         return utf8.withBytesForFold { bytes -> String in
             var out: [UInt8] = []
@@ -781,6 +781,15 @@ extension String.UTF8View {
                 i += 1
             }
             return false
+        }
+    }
+
+    /// Whether these bytes contain `byte`: `memchr`, where the generic `contains` goes byte by
+    /// byte through the view's indices (every block of every book is searched for brackets).
+    func containsByte(_ byte: UInt8) -> Bool {
+        withBytes { h in
+            guard let base = h.baseAddress else { return false }
+            return memchr(base, Int32(byte), h.count) != nil
         }
     }
 
