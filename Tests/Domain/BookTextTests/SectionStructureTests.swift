@@ -43,6 +43,32 @@ import Testing
         #expect(read.map(\.words) == [402, 302, 502])
     }
 
+    @Test func partsAndChaptersNumberedByTheirLabelsAreStillPartsAndChapters() throws {
+        // DocBook numbers its TOC labels: "I. Part One" holding "1. Chapter I", each in its own file.
+        let book = MemoryBook(
+            spine: [
+                ("pt01.xhtml", "<h1>Part I. Part One</h1>"),
+                ("ch01.xhtml", "<h2>Chapter 1. Chapter I</h2>\(prose(400))"),
+                ("ch02.xhtml", "<h2>Chapter 2. Chapter II</h2>\(prose(300))"),
+                ("pt02.xhtml", "<h1>Part II. Part Two</h1>"),
+                ("ch03.xhtml", "<h2>Chapter 3. Chapter III</h2>\(prose(500))"),
+            ],
+            toc: [
+                entry(
+                    "I. Part One", "pt01.xhtml",
+                    [entry("1. Chapter I", "ch01.xhtml"), entry("2. Chapter II", "ch02.xhtml")]),
+                entry("II. Part Two", "pt02.xhtml", [entry("3. Chapter III", "ch03.xhtml")]),
+            ])
+        let index = try SectionIndexer.index(book)
+        #expect(
+            index.sections.map(\.title) == [
+                "I. Part One", "1. Chapter I", "2. Chapter II", "II. Part Two", "3. Chapter III",
+            ])
+        #expect(index.sections.map(\.kind) == [.part, .chapter, .chapter, .part, .chapter])
+        #expect(Patterns.isPartTitle("I. Part One") && Patterns.isExplicitChapterTitle("1. Chapter I"))
+        #expect(!Patterns.isPartTitle("I. Preface"))
+    }
+
     @Test func aTOCLabelThatIsAWholeContentsListIsNoTitle() throws {
         let long = (1...60).map { "The Tale of Number \($0)" }.joined(separator: " ")
         let book = MemoryBook(

@@ -296,14 +296,22 @@ enum Patterns {
         return mayStartNumberedTitle(folded) && (try? chapterTitle.prefixMatch(in: folded)) != nil
     }
 
+    /// "Chapter 3", also after a label's own number ("1. Chapter I", as DocBook numbers its TOC).
     static func isExplicitChapterTitle(_ title: String) -> Bool {
-        let folded = TextCleaner.fold(title)
-        return mayStartNumberedTitle(folded) && (try? explicitChapter.prefixMatch(in: folded)) != nil
+        matchesAfterAnyNumber(title, explicitChapter)
     }
 
+    /// "Part Two", "Book III", also after a label's own number ("I. Part One").
     static func isPartTitle(_ title: String) -> Bool {
+        matchesAfterAnyNumber(title, partTitle)
+    }
+
+    private static func matchesAfterAnyNumber(_ title: String, _ pattern: Regex<AnyRegexOutput>) -> Bool {
         let folded = TextCleaner.fold(title)
-        return mayStartNumberedTitle(folded) && (try? partTitle.prefixMatch(in: folded)) != nil
+        guard mayStartNumberedTitle(folded) else { return false }
+        if (try? pattern.prefixMatch(in: folded)) != nil { return true }
+        guard let space = folded.firstIndex(of: " "), isNumeral(String(folded[..<space])) else { return false }
+        return (try? pattern.prefixMatch(in: folded[folded.index(after: space)...])) != nil
     }
 
     /// Whether folded text can start a match of `chapterTitle`, `explicitChapter` or `partTitle`:
