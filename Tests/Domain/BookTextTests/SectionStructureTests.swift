@@ -69,6 +69,68 @@ import Testing
         #expect(!Patterns.isPartTitle("I. Preface"))
     }
 
+    @Test func aPoemInTheFileAfterTheCopyrightPageIsNotSkippedWithIt() throws {
+        // One TOC entry (the cover), every paragraph of one class, the first poem's title unlike the others'.
+        let copyright = "Copyright © 2024 A Small Press. All rights reserved. ISBN 978-0-00-000000-0."
+        func poem(_ title: String, _ words: Int) -> String {
+            "<p class='t'>\(title)</p>" + (0..<(words / 10)).map { _ in "<p class='t'>\(verse(1))</p>" }.joined()
+        }
+        let book = MemoryBook(
+            spine: [
+                ("cover.xhtml", "<p class='t'>Cover</p>"),
+                ("copyright.xhtml", "<p class='t'>\(copyright)</p>"),
+                ("p1.xhtml", poem("Mending Wall", 400)),
+                ("p2.xhtml", poem("The Fir", 1_600)),
+                ("p3.xhtml", poem("The Bell", 1_600)),
+                ("p4.xhtml", poem("The Shadow", 1_600)),
+            ],
+            toc: [entry("Start", "cover.xhtml")])
+        let index = try SectionIndexer.index(book)
+        let skipped = index.sections.filter { !$0.included }
+        #expect(skipped.map(\.kind).contains(.copyright))
+        #expect(wordsSkipped(index) < 30, "only the cover and the copyright notice: \(skipped.map(\.words))")
+    }
+
+    @Test func aStorysTitleAndEpigraphAboveItsChaptersArePartOfTheStory() throws {
+        // Without a TOC: a story's title (h1) and its epigraph alone in a file, its chapters under h2.
+        let book = MemoryBook(
+            spine: [
+                ("letter.xhtml", "<h1>A Letter Found</h1>\(prose(900))"),
+                ("shot.xhtml", "<h1>The Shot</h1><p>We fought a duel.</p><p>— A Poet</p>"),
+                ("shot1.xhtml", "<h2>I</h2>\(prose(2_000))"),
+                ("shot2.xhtml", "<h2>II</h2>\(prose(1_600))"),
+                ("storm.xhtml", "<h1>The Storm</h1>\(prose(3_000))"),
+            ],
+            toc: [])
+        let index = try SectionIndexer.index(book)
+        let shot = try #require(index.sections.first { $0.title == "The Shot" })
+        #expect(shot.included && shot.kind == .part)
+        #expect(wordsSkipped(index) == 0)
+    }
+
+    @Test func headingsWrittenAsParagraphsOfAClassOfTheirOwnAreChapters() throws {
+        // One file, no TOC: titles share no word, only a class no other paragraph has (on the
+        // paragraph, or on a wrapper around it); front matter headings stand close together.
+        for heading in ["<p class='h'>%@</p>", "<div class='s3'><p class='c2'>%@</p></div>"] {
+            func title(_ text: String) -> String { heading.replacingOccurrences(of: "%@", with: text) }
+            let titles = [
+                "Mending Wall", "Home Burial", "A Hundred Collars", "Blueberries", "Good Hours", "After Apple-Picking",
+                "Storm Fear", "Ghost House",
+            ]
+            let text =
+                "<p class='c2'>" + String(repeating: "Something there is that does not love a wall. ", count: 30)
+                + "</p>"
+            let body =
+                title("Copyright") + "<p class='c2'>Copyright © 2024 A Small Press. All rights reserved.</p>"
+                + title("Dedication") + "<p class='c2'>For the keeper of the lamp.</p>"
+                + titles.map { title($0) + text }.joined()
+            let book = MemoryBook(spine: [("book.xhtml", body)], toc: [])
+            let index = try SectionIndexer.index(book)
+            #expect(index.sections.filter(\.included).map(\.title) == titles, "\(heading)")
+            #expect(index.sections.filter { !$0.included }.map(\.kind) == [.copyright, .dedication])
+        }
+    }
+
     @Test func aTOCLabelThatIsAWholeContentsListIsNoTitle() throws {
         let long = (1...60).map { "The Tale of Number \($0)" }.joined(separator: " ")
         let book = MemoryBook(

@@ -7,6 +7,11 @@
 /// chapter runs between them. A refrain or a speaker's name in a play shares a word too, but it
 /// repeats the same line or comes back within a few lines: the distinctness and spacing rules reject
 /// it. Nothing here knows a language: the key is whatever word the family shares.
+///
+/// A converter that keeps a heading's style writes every heading as a paragraph of one class that
+/// no other paragraph has (`<p class="block_1">Mending Wall</p>`): such a class is a key too, and a
+/// family of it may hold front matter headings close together ("Copyright", "Dedication") as long
+/// as most of its members lie a chapter apart.
 enum HeadingFamilies {
     /// A heading line is at most this many characters (a CJK title couplet fits; a sentence does not).
     static let maximumLineCharacters = 60
@@ -18,6 +23,8 @@ enum HeadingFamilies {
     static let minimumGapWords = 100
     /// At least this share of a family's lines differ from each other (ordinals, names).
     static let minimumDistinctShare = 0.9
+    /// At least this share of the gaps between a class family's members are `minimumGapWords` or more.
+    static let minimumClassFamilyFarShare = 0.75
 
     /// One candidate line: where it is and what it says.
     struct Line: Sendable {
@@ -25,6 +32,8 @@ enum HeadingFamilies {
         var text: String
         /// Words of the book before this line (its place in the text, for spacing).
         var wordOffset: Int
+        /// The line's class when no other paragraph of the book has it, else nil.
+        var headingClass: String? = nil
     }
 
     /// The family that best looks like the book's chapter headings, in reading order, or nil.
@@ -34,11 +43,12 @@ enum HeadingFamilies {
         var families: [String: [Int]] = [:]
         for (i, line) in lines.enumerated() {
             for key in keys(of: line.text) { families[key, default: []].append(i) }
+            if let headingClass = line.headingClass { families["class:" + headingClass, default: []].append(i) }
         }
         var best: [Int]?
         for key in families.keys.sorted() {
             let members = families[key]!
-            guard isChapterFamily(members.map { lines[$0] }) else { continue }
+            guard isChapterFamily(members.map { lines[$0] }, sharingAClass: key.hasPrefix("class:")) else { continue }
             if best == nil || members.count > best!.count { best = members }
         }
         return best.map { $0.map { lines[$0] } }
@@ -66,14 +76,14 @@ enum HeadingFamilies {
 
     // MARK: family rules
 
-    static func isChapterFamily(_ members: [Line]) -> Bool {
+    static func isChapterFamily(_ members: [Line], sharingAClass: Bool = false) -> Bool {
         guard members.count >= minimumMembers else { return false }
         let distinct = Set(members.map { TextCleaner.fold($0.text) }).count
         guard Double(distinct) >= minimumDistinctShare * Double(members.count) else { return false }
-        for (a, b) in zip(members, members.dropFirst()) where b.wordOffset - a.wordOffset < minimumGapWords {
-            return false
-        }
-        return true
+        let gaps = zip(members, members.dropFirst()).map { $1.wordOffset - $0.wordOffset }
+        let far = gaps.filter { $0 >= minimumGapWords }.count
+        if sharingAClass { return Double(far) >= minimumClassFamilyFarShare * Double(gaps.count) }
+        return far == gaps.count
     }
 
     /// Keys a line can share with others: its first word and its last word, numbers masked.

@@ -171,15 +171,22 @@ extension SectionBuilder {
     private func headingLines() -> [HeadingFamilies.Line] {
         var lines: [HeadingFamilies.Line] = []
         var offset = 0
+        var classesOfText: Set<String> = []  // classes of the book's other blocks of text
         for (s, doc) in docs.enumerated() {
             for (k, b) in doc.blocks.enumerated() {
                 if b.isHeadingLine, !b.text.isEmpty {
                     lines.append(
                         HeadingFamilies.Line(
-                            position: TextPosition(spineIndex: s, blockIndex: k), text: b.text, wordOffset: offset))
+                            position: TextPosition(spineIndex: s, blockIndex: k), text: b.text, wordOffset: offset,
+                            headingClass: b.styleClass))
+                } else if b.hasText, let styleClass = b.styleClass {
+                    classesOfText.insert(styleClass)
                 }
                 if !b.isNote { offset += b.words }
             }
+        }
+        for i in lines.indices where lines[i].headingClass.map(classesOfText.contains) ?? false {
+            lines[i].headingClass = nil
         }
         return lines
     }

@@ -41,6 +41,8 @@ struct IndexedBlock: Sendable {
     var hasGutenbergMarker = false
     /// `(" " + text).count` when the text is kept for an opening (counted once, read by `OpeningText`).
     var openingPieceCount: Int?
+    /// `RawBlock.styleClass`.
+    var styleClass: String?
 }
 
 /// A content document as the indexer keeps it while it reads the whole book.
@@ -74,6 +76,7 @@ struct IndexedDocument: Sendable {
                 kind: b.kind, text: "", hasText: !b.text.isEmpty, isNote: b.noteID != nil, isOmitted: b.omitted != nil,
                 types: b.types, words: b.words, linkWords: b.linkWords, headingLevel: b.headingLevel)
             block.isNumbered = Self.startsWithNumber(b.text)
+            block.styleClass = b.styleClass
             block.isNavigation = b.omitted == .navigation
             if case .image(let alt) = b.omitted { block.imageWords = TextCleaner.wordCount(alt) }
             block.isVerse =

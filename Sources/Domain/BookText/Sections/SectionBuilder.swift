@@ -612,9 +612,11 @@ struct SectionBuilder {
         var out: [Draft] = []
         out.reserveCapacity(drafts.count)
         let firstTOC = drafts.firstIndex { $0.start.origin == .toc } ?? drafts.count
+        var lastOpensWithHeadingOnly = false  // the last section kept began as a heading alone
         for (i, d) in drafts.enumerated() {
             guard d.start.origin == .untargeted, i > firstTOC, var prev = out.last else {
                 out.append(d)
+                lastOpensWithHeadingOnly = isHeadingOnly(d)
                 continue
             }
             let c = d.classification
@@ -628,15 +630,22 @@ struct SectionBuilder {
             let linearChanges =
                 isLinear(d.start.position.spineIndex)
                 != isLinear(prev.end.spineIndex - (prev.end.blockIndex == 0 ? 1 : 0))
+            // Text that reads as the book's own never joins a section to be skipped unless the TOC
+            // lists it under that section or the section is only a heading naming what follows
+            // ("Appendix" alone in its file): its words would be lost on another page's evidence
+            // (a poem after the copyright page).
+            let wouldBeLost = p.role != .body && c.role == .body && !lastOpensWithHeadingOnly
             let joins =
                 !linearChanges
-                && (isInside || (!ownChapterHeading && (!ownEvidence || (c.role == p.role && c.kind == p.kind))))
+                && (isInside
+                    || (!wouldBeLost && !ownChapterHeading && (!ownEvidence || (c.role == p.role && c.kind == p.kind))))
             if joins {
                 prev.end = d.end
                 prev.grown = true
                 out[out.count - 1] = prev
             } else {
                 out.append(d)
+                lastOpensWithHeadingOnly = isHeadingOnly(d)
             }
         }
         return out
@@ -655,19 +664,49 @@ struct SectionBuilder {
     /// Without a TOC, a part's heading alone in its file is judged front or back matter for being
     /// short and for standing before (or after) the chapters that stand out; with no kind of its
     /// own, it is a part all the same, and read.
+    ///
+    /// A few lines under a heading that outranks the next section's (a story's title and its
+    /// epigraph, then the story's numbered chapters under lower headings) open what follows too:
+    /// skipped only for being short and early, they are a part, and read.
     private func markDividers(_ drafts: inout [Draft]) {
         for i in drafts.indices.dropLast() {
             let c = drafts[i].classification
             let readAsChapter = c.role == .body && (c.kind == .chapter || c.kind == .other)
             let skippedHeading = c.role != .body && c.kind == .other && drafts[i].start.fromHeadings
-            guard readAsChapter || skippedHeading, drafts[i + 1].classification.role == .body,
-                isHeadingOnly(drafts[i]),
+            guard drafts[i + 1].classification.role == .body else { continue }
+            if readAsChapter || skippedHeading, isHeadingOnly(drafts[i]),
                 !isBareNumeral(drafts[i + 1].start.label ?? drafts[i + 1].features.headings.first ?? "")
-            else { continue }
-            drafts[i].classification.kind = .part
-            drafts[i].classification.role = .body
-            drafts[i].classification.reasons.append("only a heading, before the sections it introduces → part")
+            {
+                drafts[i].classification.kind = .part
+                drafts[i].classification.role = .body
+                drafts[i].classification.reasons.append("only a heading, before the sections it introduces → part")
+            } else if c.role != .body, c.kind == .other, opensWhatFollows(drafts[i], next: drafts[i + 1]) {
+                drafts[i].classification.kind = .part
+                drafts[i].classification.role = .body
+                drafts[i].classification.reasons.append(
+                    "a few lines under a heading above the next section's → part")
+            }
         }
+    }
+
+    /// The most words a part's opening holds besides its heading: an epigraph, a dedication of
+    /// the part, a line of place and date.
+    static let longestPartOpening = 150
+
+    /// Whether `draft` starts with a heading that outranks the first heading of `next`, and holds
+    /// a few lines at most (`longestPartOpening`).
+    private func opensWhatFollows(_ draft: Draft, next: Draft) -> Bool {
+        guard draft.features.words <= Self.longestPartOpening,
+            let rank = firstHeadingRank(draft), let nextRank = firstHeadingRank(next)
+        else { return false }
+        return rank < nextRank
+    }
+
+    /// The rank of a draft's first block with text when that block is a heading.
+    private func firstHeadingRank(_ draft: Draft) -> Int? {
+        let first = blocks(from: draft.start.position, to: draft.end).first { $0.1.hasText && !$0.1.isOmitted }
+        guard let block = first?.1, block.kind == .heading else { return nil }
+        return block.headingRank
     }
 
     /// "IV", "4", "iv.": a title that is only a number.

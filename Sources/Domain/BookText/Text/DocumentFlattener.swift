@@ -38,6 +38,10 @@ struct RawBlock: Hashable, Sendable {
     /// The `<section>` and `<article>` elements around the block: a heading of one level nested
     /// deeper is a sub-section (HTML's outline).
     var sectionDepth = 0
+    /// The classes of the block elements the text is in (`DocumentFlattener.classPath`), as
+    /// written: converters that write headings as paragraphs give them a class of their own
+    /// (`<p class="block_1">`).
+    var styleClass: String?
 }
 
 extension RawBlock {
@@ -94,6 +98,8 @@ struct DocumentFlattener {
     private struct Context {
         var headingLevel: Int?
         var sectionDepth = 0
+        /// The classes of the innermost block elements (`RawBlock.styleClass`).
+        var blockClass: String?
         var inList = false
         var inQuote = false
         var inCaption = false
@@ -664,6 +670,7 @@ struct DocumentFlattener {
         let name = e.localName
         var ctx = blockContext
         flush(parent)
+        ctx.blockClass = Self.classPath(blockContext.blockClass, e.value(of: "class"))
         if let level = Self.headingLevel(name) { ctx.headingLevel = ctx.headingLevel ?? level }
         if name == "hgroup" { ctx.headingLevel = ctx.headingLevel ?? 1 }
         if name == "li" || name == "dt" || name == "dd" { ctx.inList = true }
@@ -685,6 +692,25 @@ struct DocumentFlattener {
             appendBlock(kind: .stanzaBreak, text: "", ctx: ctx)
         }
     }
+
+    /// The classes of a block element and the block elements around it, innermost last and at most
+    /// `classPathLength` of them: a converter may style a heading on its wrapper
+    /// (`<div class="s3"><p class="calibre2">`) or on the paragraph itself.
+    static func classPath(_ outer: String?, _ own: String?) -> String {
+        var path = (outer ?? "") + "/" + (own ?? "")
+        var separators = 0
+        for index in path.indices.reversed() where path[index] == "/" {
+            separators += 1
+            if separators == classPathLength {
+                path = String(path[path.index(after: index)...])
+                break
+            }
+        }
+        return path
+    }
+
+    /// How many nested block elements `classPath` keeps.
+    static let classPathLength = 3
 
     /// Words inside the links below `e`.
     static func linkWords(in e: MarkupElement) -> Int {
@@ -874,7 +900,7 @@ struct DocumentFlattener {
                 kind: kind, text: text, language: ctx.language, omitted: omitted,
                 headingLevel: kind == .heading ? ctx.headingLevel : nil, noteID: ctx.noteID, types: ctx.types,
                 words: omitted == nil ? TextCleaner.wordCount(text) : 0, linkWords: linkWords, noteRefs: noteRefs,
-                sectionDepth: ctx.sectionDepth))
+                sectionDepth: ctx.sectionDepth, styleClass: ctx.blockClass))
     }
 }
 
