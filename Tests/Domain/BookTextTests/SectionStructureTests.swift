@@ -89,6 +89,7 @@ import Testing
         let skipped = index.sections.filter { !$0.included }
         #expect(skipped.map(\.kind).contains(.copyright))
         #expect(wordsSkipped(index) < 30, "only the cover and the copyright notice: \(skipped.map(\.words))")
+        #expect(index.sections.filter(\.included).first?.title == "Mending Wall", "titled by its opening line")
     }
 
     @Test func aStorysTitleAndEpigraphAboveItsChaptersArePartOfTheStory() throws {

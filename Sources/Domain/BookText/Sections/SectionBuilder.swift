@@ -562,7 +562,18 @@ struct SectionBuilder {
         {
             return t
         }
-        return nil
+        return openingTitleLine(d)
+    }
+
+    /// A heading written as a paragraph that opens the draft, with text after it ("Mending Wall"
+    /// over the poem): the title a reader sees there.
+    private func openingTitleLine(_ d: Draft) -> String? {
+        let texts = blocks(from: d.start.position, to: d.end).lazy.map(\.1).filter { $0.hasText && !$0.isOmitted }
+        var lines = texts.makeIterator()
+        guard let first = lines.next(), first.isHeadingLine, !first.text.isEmpty, lines.next() != nil,
+            TextCleaner.fold(first.text) != TextCleaner.fold(package.metadata.title ?? "")
+        else { return nil }
+        return first.text
     }
 
     // MARK: classification
