@@ -55,7 +55,7 @@ enum TextEncoding {
             return utf8OrWindows1252(bytes, warnings: &warnings)
         }
         switch normalized(declared) {
-        case "utf8", "unicode11utf8", "unicode20utf8", "xunicode20utf8":
+        case let name where utf8Names.contains(name):
             return utf8OrWindows1252(bytes, warnings: &warnings)
         case "usascii", "ascii", "iso88591", "latin1", "l1", "windows1252", "cp1252", "xcp1252", "iso885915":
             // Windows-1252 is a superset of Latin-1 for every printable character (as in HTML5).
@@ -76,6 +76,20 @@ enum TextEncoding {
             warnings.append("unsupported or invalid encoding \(declared): read as UTF-8")
             return utf8OrWindows1252(bytes, warnings: &warnings)
         }
+    }
+
+    private static let utf8Names: Set<String> = ["utf8", "unicode11utf8", "unicode20utf8", "xunicode20utf8"]
+
+    /// Whether `toUTF8(bytes, lookForMetaCharset: false)` keeps the bytes as they are when they are
+    /// valid UTF-8: no byte-order mark, no 16- or 32-bit units, UTF-8 or no encoding declared.
+    static func isUTF8ByLabel(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 2 else { return true }
+        let b0 = bytes[0]
+        let b1 = bytes[1]
+        // Every mark and unit pattern `toUTF8` looks for starts with one of these bytes or a zero.
+        if b0 == 0xEF || b0 == 0xFF || b0 == 0xFE || b0 == 0 || b1 == 0 { return false }
+        guard let declared = xmlDeclaredEncoding(bytes) else { return true }
+        return utf8Names.contains(normalized(declared))
     }
 
     private static func utf8OrWindows1252(_ bytes: [UInt8], warnings: inout [String]) -> Decoded {

@@ -145,6 +145,21 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         #expect(document.warnings.contains { $0.contains("Windows-1252") })
     }
 
+    @Test func utf8LeftToLibxml2IsStillCheckedAndMended() throws {
+        // Declared UTF-8: parsed without a check of ours first; a bad byte sends it through the check.
+        let declaration = bytes("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
+        let valid = try MarkupParser.parseXML(declaration + bytes("<t>कथं शिखण्डी é</t>"), documentName: "v.xml")
+        #expect(valid.root.textContent == "कथं शिखण्डी é" && valid.warnings.isEmpty)
+        let invalid = declaration + bytes("<t>") + [0xE9, 0x20, 0xED, 0xA0, 0x80] + bytes("</t>")
+        let mended = try MarkupParser.parseXML(invalid, documentName: "i.xml")
+        #expect(mended.warnings.contains { $0.contains("Windows-1252") })
+        #expect(mended.root.textContent.hasPrefix("\u{E9} "))
+        #expect(TextEncoding.isUTF8ByLabel(bytes("<?xml version='1.0' encoding='utf-8'?><t/>")))
+        #expect(!TextEncoding.isUTF8ByLabel(bytes("<?xml version='1.0' encoding='ISO-8859-1'?><t/>")))
+        #expect(!TextEncoding.isUTF8ByLabel([0xEF, 0xBB, 0xBF] + bytes("<t/>")))
+        #expect(!TextEncoding.isUTF8ByLabel([0x3C, 0x00, 0x74, 0x00]))
+    }
+
     @Test func shiftJISDeclaredIsConverted() throws {
         // 日本 in Shift_JIS.
         let data: [UInt8] =

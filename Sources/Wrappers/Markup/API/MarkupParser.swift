@@ -16,6 +16,15 @@ public enum MarkupParser {
     public static func parseXML(
         _ bytes: [UInt8], documentName: String, limits: MarkupLimits = .default, attributes: AttributeSelection = .all
     ) throws -> MarkupDocument {
+        if TextEncoding.isUTF8ByLabel(bytes) {
+            // libxml2 checks every character of UTF-8 input and refuses a document with a bad one,
+            // so a document it parses needs no check of ours; one it refuses is prepared again,
+            // its encoding checked (and mended), below.
+            let input = try prepare(bytes, documentName: documentName, limits: limits, html: false, trustUTF8: true)
+            do {
+                return try parse(input, documentName: documentName, limits: limits, attributes: attributes, html: false)
+            } catch MarkupError.malformed {}
+        }
         let input = try prepare(bytes, documentName: documentName, limits: limits, html: false)
         return try parse(input, documentName: documentName, limits: limits, attributes: attributes, html: false)
     }
@@ -55,14 +64,18 @@ public enum MarkupParser {
         var warnings: [String]
     }
 
+    /// The bytes in UTF-8 with no internal DTD subset; `trustUTF8`: as they are, their encoding
+    /// left to libxml2 to check (`TextEncoding.isUTF8ByLabel` must hold).
     private static func prepare(
-        _ bytes: [UInt8], documentName: String, limits: MarkupLimits, html: Bool
+        _ bytes: [UInt8], documentName: String, limits: MarkupLimits, html: Bool, trustUTF8: Bool = false
     ) throws -> Prepared {
         if bytes.count > limits.maxDocumentBytes {
             throw MarkupError.limitExceeded(
                 document: documentName, what: "\(bytes.count) bytes (limit \(limits.maxDocumentBytes))")
         }
-        let decoded = TextEncoding.toUTF8(bytes, lookForMetaCharset: html)
+        let decoded =
+            trustUTF8
+            ? TextEncoding.Decoded(utf8: bytes, warnings: []) : TextEncoding.toUTF8(bytes, lookForMetaCharset: html)
         let rewritten = EntityPrepass.rewrite(decoded.utf8, maxDepth: min(limits.maxDepth, libxml2MaxDepth))
         return Prepared(bytes: rewritten.bytes, warnings: decoded.warnings + rewritten.warnings)
     }
