@@ -72,6 +72,30 @@ import Testing
         }
     }
 
+    @Test func textFoundNormalizedIsWhatTheGeneralPathMakes() {
+        // Mostly plain text, where the check answers most: letters, single spaces, dots, Devanagari,
+        // and the scalars around a space that join it to a cluster.
+        let plain: [Unicode.Scalar] =
+            Array("ab .,".unicodeScalars) + [0x915, 0x94D, 0x301, 0x600, 0xE9, 0x110BD].map { Unicode.Scalar($0)! }
+        var state: UInt64 = 11
+        var found = 0
+        for _ in 0..<20_000 {
+            var scalars = String.UnicodeScalarView()
+            for _ in 0..<12 {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                scalars.append(plain[Int(truncatingIfNeeded: state >> 33) % plain.count])
+            }
+            let text = String(scalars)
+            if TextCleaner.isNormalized(text) {
+                found += 1
+                #expect(TextCleaner.normalizeByCharacters(text) == text, "\(text.debugDescription)")
+            }
+        }
+        #expect(found > 1_000, "the check answers for ordinary text")
+        #expect(TextCleaner.isNormalized("The king spoke. कथं शिखण्डी"))
+        #expect(!TextCleaner.isNormalized("wait. . . then") && !TextCleaner.isNormalized(" lead"))
+    }
+
     @Test func fastPathsMatchTheGeneralOnesOnEveryLatinAndPunctuationScalar() {
         let scalars = (0x20..<0x3000).compactMap(Unicode.Scalar.init(_:))
         for u in scalars {

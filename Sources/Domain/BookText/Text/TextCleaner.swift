@@ -14,7 +14,53 @@ enum TextCleaner {
 
     /// Normalises one block of text; the result has no leading, trailing or repeated spaces.
     static func normalize(_ text: String) -> String {
-        normalizeByScalars(text) ?? normalizeByCharacters(text)
+        if isNormalized(text) { return text }
+        return normalizeByScalars(text) ?? normalizeByCharacters(text)
+    }
+
+    /// Whether `normalize` would return `text` unchanged, read from its bytes without building a
+    /// copy (most blocks of most books): every scalar plain (`isPlain`) but single spaces between
+    /// others, each a character of its own, and no spaced ellipsis.
+    static func isNormalized(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let first = bytes.first, first != 0x20, bytes.last != 0x20 else { return bytes.isEmpty }
+            var i = 0
+            var previous: UInt32 = 0
+            while i < bytes.count {
+                let (v, length) = decodeScalar(bytes, at: i)
+                if v == 0x20 {
+                    let (next, _) = decodeScalar(bytes, at: i + 1)  // a space is never last (above)
+                    guard next != 0x20, !mayBePrepended(previous), !mayExtend(Unicode.Scalar(next) ?? " ") else {
+                        return false
+                    }
+                    // ". . ." becomes "...".
+                    if previous == 0x2E, next == 0x2E, i + 3 < bytes.count, bytes[i + 2] == 0x20, bytes[i + 3] == 0x2E {
+                        return false
+                    }
+                } else if !isPlain(Unicode.Scalar(v) ?? "\u{0}") {
+                    return false
+                }
+                previous = v
+                i += length
+            }
+            return true
+        }
+    }
+
+    /// The scalar whose UTF-8 starts at `i` of valid UTF-8, and its length in bytes.
+    @inline(__always)
+    private static func decodeScalar(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int) {
+        let lead = bytes[i]
+        if lead < 0x80 { return (UInt32(lead), 1) }
+        if lead < 0xE0 { return (UInt32(lead & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F), 2) }
+        if lead < 0xF0 {
+            return (UInt32(lead & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F), 3)
+        }
+        let v =
+            UInt32(lead & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12 | UInt32(bytes[i + 2] & 0x3F) << 6
+            | UInt32(bytes[i + 3] & 0x3F)
+        return (v, 4)
     }
 
     /// `normalize` scalar by scalar, or nil when that could differ from character by character.
