@@ -24,6 +24,16 @@ enum EntityPrepass {
     private static let predefined: Set<[UInt8]> = Set(["amp", "lt", "gt", "quot", "apos"].map { Array($0.utf8) })
     private static let longestEntityName = 32
 
+    /// The index of the first `<` or `&` at or after `start` (the end when none): text between
+    /// tags, most of a document, is skipped without the loop's other tests.
+    private static func nextMarkup(_ input: [UInt8], from start: Int) -> Int {
+        input.withUnsafeBufferPointer { bytes in
+            var i = start
+            while i < bytes.count, bytes[i] != less, bytes[i] != amp { i += 1 }
+            return i
+        }
+    }
+
     static func rewrite(_ input: [UInt8], maxDepth: Int) -> Result {
         var warnings: [String] = []
         // Most documents need no change: the input is returned as it is, and copied only once a
@@ -85,8 +95,12 @@ enum EntityPrepass {
                 index += 1
                 continue
             }
+            if byte != amp {
+                index = nextMarkup(input, from: index + 1)
+                continue
+            }
             // A reference: `&#...;`, `&name;`, or a bare `&`.
-            if byte != amp || (index + 1 < count && input[index + 1] == UInt8(ascii: "#")) {
+            if index + 1 < count && input[index + 1] == UInt8(ascii: "#") {
                 index += 1
                 continue
             }
@@ -185,24 +199,33 @@ enum EntityPrepass {
         let nameStart = cursor
         while cursor < input.count, isNameByte(input[cursor]) { cursor += 1 }
         let name = nameStart..<cursor
-        var quote: UInt8? = nil
-        while cursor < input.count {
-            let byte = input[cursor]
-            if let open = quote {
-                if byte == open { quote = nil }
-            } else if byte == 0x22 || byte == 0x27 {
-                quote = byte
-            } else if byte == UInt8(ascii: ">") {
-                let selfClosing =
-                    !isClosing
-                    && (input[cursor - 1] == UInt8(ascii: "/") || isVoidElement(input[name]))
-                return Tag(end: cursor + 1, isClosing: isClosing, isSelfClosing: selfClosing)
-            } else if byte == less {
-                return nil
+        guard let close = tagClose(input, from: cursor) else { return nil }
+        let selfClosing =
+            !isClosing && (input[close - 1] == UInt8(ascii: "/") || isVoidElement(input[name]))
+        return Tag(end: close + 1, isClosing: isClosing, isSelfClosing: selfClosing)
+    }
+
+    /// The `>` that closes a tag whose attributes start at `start` (quoted values may hold one),
+    /// nil when a `<` or the end comes first.
+    private static func tagClose(_ input: [UInt8], from start: Int) -> Int? {
+        input.withUnsafeBufferPointer { bytes in
+            var quote: UInt8 = 0
+            var cursor = start
+            while cursor < bytes.count {
+                let byte = bytes[cursor]
+                if quote != 0 {
+                    if byte == quote { quote = 0 }
+                } else if byte == 0x22 || byte == 0x27 {
+                    quote = byte
+                } else if byte == UInt8(ascii: ">") {
+                    return cursor
+                } else if byte == less {
+                    return nil
+                }
+                cursor += 1
             }
-            cursor += 1
+            return nil
         }
-        return nil
     }
 
     private static func isNameStart(_ byte: UInt8) -> Bool {
