@@ -111,9 +111,23 @@ struct TreeBuilder {
             }
             attribute = current.pointee.next
         }
-        return Frame(
+        var frame = Frame(
             name: name, namespace: namespace, attributes: attributes, line: Int(xmlGetLineNo(node)),
             next: node.pointee.children)
+        frame.children.reserveCapacity(Self.childCount(node))
+        return frame
+    }
+
+    /// libxml2's children of `node`: at most as many children as the element gets (text nodes
+    /// side by side make one), counted so that the array is allocated once.
+    private static func childCount(_ node: xmlNodePtr) -> Int {
+        var count = 0
+        var child = node.pointee.children
+        while let current = child {
+            count += 1
+            child = current.pointee.next
+        }
+        return count
     }
 
     private mutating func makeAttribute(_ attribute: xmlAttrPtr) throws -> MarkupAttribute {
@@ -189,7 +203,8 @@ struct TreeBuilder {
         guard let content = node.pointee.content else { return }
         let length = Int(strlen(UnsafeRawPointer(content).assumingMemoryBound(to: CChar.self)))
         try count(bytes: length)
-        text += String(decoding: UnsafeBufferPointer(start: content, count: length), as: UTF8.self)
+        let run = String(decoding: UnsafeBufferPointer(start: content, count: length), as: UTF8.self)
+        if text.isEmpty { text = run } else { text += run }  // most runs are a whole text node
     }
 
     /// All text below `subtree`, in document order, walking sibling and parent links (no stack at all).
