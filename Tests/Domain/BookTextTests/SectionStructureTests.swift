@@ -132,6 +132,23 @@ import Testing
         }
     }
 
+    @Test func aShortFirstChapterAfterTheCopyrightLinesIsCutFromThemAndRead() throws {
+        // One file, one TOC entry (the cover), every paragraph of one class: the chapter family
+        // misses "Prologue", which follows the copyright and dedication lines.
+        func p(_ text: String) -> String { "<p class='t'>\(text)</p>" }
+        let page = String(repeating: "The traveller spoke of time and of the three dimensions of space. ", count: 4)
+        var body = p("The Time Book") + p("Copyright") + p("Copyright © 2024 A Small Press. All rights reserved.")
+        body += p("ISBN 978-0-00-000000-0.") + p("Dedication") + p("For the keeper of the lamp.")
+        body += p("Prologue") + p(page) + p(page) + p(page)
+        for n in ["II", "III", "IV"] { body += p("Chapter \(n)") + String(repeating: p(page), count: 20) }
+        let book = MemoryBook(
+            spine: [("cover.xhtml", "<p>Cover</p>"), ("book.xhtml", body)], toc: [entry("Start", "cover.xhtml")])
+        let index = try SectionIndexer.index(book)
+        let prologue = try #require(index.sections.first { $0.title == "Prologue" })
+        #expect(prologue.included && prologue.words == 145)
+        #expect(index.sections.contains { $0.kind == .copyright && !$0.included && $0.words < 40 })
+    }
+
     @Test func aTOCLabelThatIsAWholeContentsListIsNoTitle() throws {
         let long = (1...60).map { "The Tale of Number \($0)" }.joined(separator: " ")
         let book = MemoryBook(
