@@ -149,6 +149,15 @@ import Testing
         #expect(index.sections.contains { $0.kind == .copyright && !$0.included && $0.words < 40 })
     }
 
+    @Test(arguments: [
+        ("À propos de l'auteur", SectionKind.aboutAuthor), ("L’auteur", .aboutAuthor), ("Sull'autore", .aboutAuthor),
+        ("Droits d'auteur", .copyright), ("Посвящение", .dedication), ("Указатель", .index),
+        ("Примечания", .notes), ("Об авторе", .aboutAuthor), ("Другие книги автора", .alsoBy),
+    ])
+    func titlesWithElisionsAndInRussianNameTheirKind(title: String, kind: SectionKind) {
+        #expect(Patterns.kind(forTitle: title)?.kind == kind)
+    }
+
     @Test func aTOCLabelThatIsAWholeContentsListIsNoTitle() throws {
         let long = (1...60).map { "The Tale of Number \($0)" }.joined(separator: " ")
         let book = MemoryBook(

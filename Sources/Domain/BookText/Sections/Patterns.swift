@@ -1,17 +1,28 @@
 import Foundation
 
-/// Title, file-name and id patterns in English, French, German, Spanish, Italian and Portuguese.
+/// Title, file-name and id patterns in English, French, German, Spanish, Italian, Portuguese and
+/// Russian.
 ///
-/// All matching is done on folded text (lower case, no accents, punctuation as single spaces).
+/// All matching is done on folded text (lower case, no accents, punctuation as single spaces, an
+/// apostrophe joining the words around it).
 enum Patterns {
-    /// Phrases that name a kind when they are the whole title (or its start, after numbering).
-    static let titlePhrases: [(SectionKind, [String])] = [
-        (.cover, ["cover", "front cover", "couverture", "umschlag", "portada", "copertina", "capa", "cubierta"]),
+    /// Phrases that name a kind when they are the whole title (or its start, after numbering),
+    /// folded as titles are (`TextCleaner.fold`): "l'auteur" is "lauteur".
+    static let titlePhrases: [(SectionKind, [String])] = titlePhrasesAsWritten.map { kind, phrases in
+        (kind, phrases.map(TextCleaner.fold))
+    }
+
+    /// `titlePhrases` as a reader writes them.
+    private static let titlePhrasesAsWritten: [(SectionKind, [String])] = [
+        (
+            .cover,
+            ["cover", "front cover", "couverture", "umschlag", "portada", "copertina", "capa", "cubierta", "обложка"]
+        ),
         (
             .titlepage,
             [
                 "title page", "titlepage", "title", "page de titre", "titelseite", "titelblatt", "portadilla",
-                "frontespizio", "folha de rosto", "frontispiece", "frontispice",
+                "frontespizio", "folha de rosto", "frontispiece", "frontispice", "титульный лист",
             ]
         ),
         (
@@ -21,10 +32,10 @@ enum Patterns {
         (
             .copyright,
             [
-                "copyright", "copyright page", "uncopyright", "copyrights", "mentions legales", "droits d auteur",
+                "copyright", "copyright page", "uncopyright", "copyrights", "mentions legales", "droits d'auteur",
                 "derechos de autor", "diritti", "direitos autorais", "legal notice", "rights", "impressum",
                 "copyright notice",
-                "creditos", "credits page",
+                "creditos", "credits page", "выходные данные", "авторские права", "информация об издании",
             ]
         ),
         (.imprint, ["imprint", "publisher", "publishers note", "edition", "about this edition", "editorial note"]),
@@ -34,11 +45,12 @@ enum Patterns {
                 "contents", "table of contents", "toc", "sommaire", "table des matieres", "table", "inhalt",
                 "inhaltsverzeichnis", "indice", "indice general", "contenido", "contenidos", "sumario",
                 "indice generale",
-                "sommario", "conteudo", "brief contents", "detailed contents", "list of contents",
+                "sommario", "conteudo", "brief contents", "detailed contents", "list of contents", "содержание",
+                "оглавление",
             ]
         ),
-        (.dedication, ["dedication", "dedicace", "widmung", "dedicatoria", "dedica", "to", "for"]),
-        (.epigraph, ["epigraph", "epigraphe", "epigraf", "epigrafe", "motto", "exergue"]),
+        (.dedication, ["dedication", "dedicace", "widmung", "dedicatoria", "dedica", "to", "for", "посвящение"]),
+        (.epigraph, ["epigraph", "epigraphe", "epigraf", "epigrafe", "motto", "exergue", "эпиграф"]),
         (
             .foreword,
             [
@@ -51,7 +63,8 @@ enum Patterns {
             [
                 "preface", "vorwort", "prefacio", "prefazione", "prefacio", "authors preface", "translators preface",
                 "note to the reader", "avertissement", "au lecteur", "avis au lecteur", "a note on the text",
-                "note on the text", "a note on the translation", "prefatory", "praface", "vorbemerkung",
+                "note on the text", "a note on the translation", "prefatory", "praface", "vorbemerkung", "предисловие",
+                "от переводчика",
             ]
         ),
         (
@@ -59,7 +72,7 @@ enum Patterns {
             [
                 "introduction", "einleitung", "einfuhrung", "zur einfuhrung", "introduccion", "introduzione",
                 "introducao",
-                "editors introduction", "translators introduction", "introductory note",
+                "editors introduction", "translators introduction", "introductory note", "введение",
             ]
         ),
         (
@@ -76,30 +89,37 @@ enum Patterns {
                 "personen", "personajes", "personaggi", "personagens", "cast of characters",
             ]
         ),
-        (.prologue, ["prologue", "prolog", "prologo", "prolegomena"]),
-        (.epilogue, ["epilogue", "epilog", "epilogo"]),
+        (.prologue, ["prologue", "prolog", "prologo", "prolegomena", "пролог"]),
+        (.epilogue, ["epilogue", "epilog", "epilogo", "эпилог"]),
         (.interlude, ["interlude", "intermezzo", "entracte", "zwischenspiel", "interludio"]),
         (
             .afterword,
-            ["afterword", "postface", "nachwort", "posfacio", "postfazione", "epilogo del autor", "postscript"]
+            [
+                "afterword", "postface", "nachwort", "posfacio", "postfazione", "epilogo del autor", "postscript",
+                "послесловие",
+            ]
         ),
         (
             .acknowledgments,
             [
                 "acknowledgments", "acknowledgements", "acknowledgment", "acknowledgement", "remerciements",
-                "danksagung", "dank", "agradecimientos", "ringraziamenti", "agradecimentos",
+                "danksagung", "dank", "agradecimientos", "ringraziamenti", "agradecimentos", "благодарности",
             ]
         ),
         (
             .appendix,
-            ["appendix", "appendices", "annexe", "annexes", "anhang", "apendice", "appendice", "anexo", "addendum"]
+            [
+                "appendix", "appendices", "annexe", "annexes", "anhang", "apendice", "appendice", "anexo", "addendum",
+                "приложение", "приложения",
+            ]
         ),
         (
             .notes,
             [
                 "notes", "endnotes", "footnotes", "anmerkungen", "fussnoten", "notas", "note", "notes on",
                 "annotations",
-                "remarques", "notes to the text", "chapter notes", "erlauterungen",
+                "remarques", "notes to the text", "chapter notes", "erlauterungen", "примечания", "комментарии",
+                "сноски",
             ]
         ),
         (
@@ -107,6 +127,7 @@ enum Patterns {
             [
                 "bibliography", "bibliographie", "references", "works cited", "literatur", "literaturverzeichnis",
                 "bibliografia", "further reading", "sources", "select bibliography", "quellen", "referencias",
+                "библиография", "список литературы",
             ]
         ),
         (
@@ -114,30 +135,31 @@ enum Patterns {
             [
                 "glossary", "glossaire", "glossar", "glosario", "glossario", "lexique", "terminology", "definitions",
                 "notation", "symbols", "list of symbols", "abbreviations", "list of abbreviations", "abkurzungen",
-                "abreviaturas", "abreviations", "abbreviazioni",
+                "abreviaturas", "abreviations", "abbreviazioni", "глоссарий", "список сокращений",
             ]
         ),
         (
             .index,
             [
                 "index", "register", "indice analitico", "indice alfabetico", "indice dei nomi", "sachregister",
-                "personenregister", "index des noms", "general index",
+                "personenregister", "index des noms", "general index", "указатель", "предметный указатель",
+                "именной указатель", "алфавитный указатель",
             ]
         ),
         (
             .colophon,
             [
                 "colophon", "kolophon", "colofon", "about this ebook", "about the ebook", "about this book",
-                "production notes", "about this document", "achever d imprimer", "credits",
+                "production notes", "about this document", "achevé d'imprimer", "credits",
             ]
         ),
         (
             .aboutAuthor,
             [
-                "about the author", "about the authors", "a propos de l auteur", "l auteur", "uber den autor",
-                "uber die autorin", "sobre el autor", "sobre la autora", "sull autore", "sobre o autor",
+                "about the author", "about the authors", "à propos de l'auteur", "l'auteur", "uber den autor",
+                "uber die autorin", "sobre el autor", "sobre la autora", "sull'autore", "sobre o autor",
                 "author biography",
-                "biography", "biographical note", "about the translator", "meet the author",
+                "biography", "biographical note", "about the translator", "meet the author", "об авторе",
             ]
         ),
         (
@@ -145,7 +167,7 @@ enum Patterns {
             [
                 "also by", "by the same author", "other books by", "du meme auteur", "vom selben autor",
                 "del mismo autor", "dello stesso autore", "do mesmo autor", "books by", "other titles",
-                "also available",
+                "also available", "другие книги автора",
             ]
         ),
         (.contributors, ["contributors", "about the contributors", "list of contributors"]),
@@ -169,7 +191,10 @@ enum Patterns {
         (.lot, ["list of tables", "tables", "liste des tableaux", "tabellenverzeichnis"]),
         (
             .advertisement,
-            ["advertisement", "advertisements", "publicite", "werbung", "about the publisher", "safari books online"]
+            [
+                "advertisement", "advertisements", "publicite", "werbung", "about the publisher", "safari books online",
+                "об издательстве",
+            ]
         ),
     ]
 
