@@ -158,6 +158,22 @@ import Testing
         #expect(Patterns.kind(forTitle: title)?.kind == kind)
     }
 
+    @Test func aLongNotesSectionThatIsAnOrderedListIsNotes() throws {
+        // The list numbers the notes; their text starts with no number of its own.
+        let note =
+            "<li><p>" + String(repeating: "The annotator remarks on this word in the first edition. ", count: 4)
+            + "</p></li>"
+        let book = MemoryBook(
+            spine: [
+                ("c1.xhtml", "<h1>One</h1>\(prose(3_000))"), ("c2.xhtml", "<h1>Two</h1>\(prose(3_000))"),
+                ("notes.xhtml", "<h1>Notes</h1><ol>" + String(repeating: note, count: 60) + "</ol>"),
+            ],
+            toc: [entry("One", "c1.xhtml"), entry("Two", "c2.xhtml"), entry("Notes", "notes.xhtml")])
+        let index = try SectionIndexer.index(book)
+        let notes = try #require(index.sections.last)
+        #expect(notes.words > 2_000 && notes.kind == .notes && !notes.included)
+    }
+
     @Test func aTOCLabelThatIsAWholeContentsListIsNoTitle() throws {
         let long = (1...60).map { "The Tale of Number \($0)" }.joined(separator: " ")
         let book = MemoryBook(

@@ -503,7 +503,7 @@ struct SectionBuilder {
             if b.kind == .heading, f.headings.count < 3 { f.headings.append(b.text) }
             if b.isNote, b.hasText { f.noteBlocks += 1 }
             guard !b.isNote, !b.isOmitted, b.hasText else { continue }
-            if b.isNumbered { f.numberedBlocks += 1 }
+            if b.isNumbered || b.kind == .listItem { f.numberedBlocks += 1 }
             if b.isVerse { f.verseLines += 1 }
             f.words += b.words
             f.linkWords += b.linkWords

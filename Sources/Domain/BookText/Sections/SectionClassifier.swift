@@ -41,7 +41,8 @@ struct SectionFeatures: Sendable {
     var fromHeadings = false
     /// Starts a file whose own `<title>` names it (the TOC was missing, the file has no heading).
     var fromFileTitle = false
-    /// Text blocks that start like numbered entries ("12.", "[3]").
+    /// Text blocks that start like numbered entries ("12.", "[3]"), or are items of a list (an
+    /// `<ol>` numbers its notes where the text does not).
     var numberedBlocks = 0
     /// Text blocks that are note bodies.
     var noteBlocks = 0
