@@ -174,6 +174,21 @@ import Testing
         #expect(notes.words > 2_000 && notes.kind == .notes && !notes.included)
     }
 
+    @Test func aBookWhoseEverySectionLooksLikeFrontOrBackMatterIsReadWhole() throws {
+        let titles = ["Sources", "Glossary", "Acknowledgements", "Afterword"]
+        let spine = titles.enumerated().map { ("c\($0.offset).xhtml", "<h1>\($0.element)</h1>\(prose(250))") }
+        let toc = titles.enumerated().map { entry($0.element, "c\($0.offset).xhtml") }
+        let index = try SectionIndexer.index(MemoryBook(spine: spine, toc: toc))
+        #expect(index.sections.allSatisfy { $0.included })
+        #expect(index.warnings.contains { $0.message.contains("all are read") })
+        // One chapter among them is enough: the others stay skipped.
+        let withChapter = MemoryBook(
+            spine: spine + [("c9.xhtml", "<h1>The Story</h1>\(prose(900))")],
+            toc: toc + [entry("The Story", "c9.xhtml")])
+        let oneChapter = try SectionIndexer.index(withChapter)
+        #expect(oneChapter.sections.filter(\.included).map(\.title) == ["The Story"])
+    }
+
     @Test func aTOCLabelThatIsAWholeContentsListIsNoTitle() throws {
         let long = (1...60).map { "The Tale of Number \($0)" }.joined(separator: " ")
         let book = MemoryBook(

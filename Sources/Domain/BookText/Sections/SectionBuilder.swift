@@ -236,7 +236,9 @@ struct SectionBuilder {
         drafts = merge(drafts)
         reassessGrown(&drafts)
         markDividers(&drafts)
-        return SectionIndex(sections: finish(drafts), warnings: warnings)
+        var sections = finish(drafts)
+        readEverythingWhenAlmostNothingIsRead(&sections)
+        return SectionIndex(sections: sections, warnings: warnings)
     }
 
     /// The TOC's starts, with the book's headings where the TOC is missing or degenerate.
@@ -617,6 +619,28 @@ struct SectionBuilder {
             c = SectionClassifier.decide(draft.evidence, defaultKind: defaultKind == .chapter ? .chapter : .other)
         }
         draft.classification = c
+    }
+
+    /// Below this share of the book's words read, the decisions to skip are not to be trusted.
+    static let leastShareRead = 0.01
+
+    /// A book whose sections would all (or all but a line) be skipped is a book whose chapters
+    /// are titled like front and back matter ("Sources", "Glossary", "Afterword"), or one the
+    /// rules do not understand: a silent audiobook is the worst answer, so every section with
+    /// text is read, with a warning. (A short poem with a long licence reads more than this.)
+    private mutating func readEverythingWhenAlmostNothingIsRead(_ sections: inout [BookSection]) {
+        let total = sections.reduce(0) { $0 + $1.words }
+        let read = sections.reduce(0) { $0 + ($1.included ? $1.words : 0) }
+        guard total > 0, Double(read) < Self.leastShareRead * Double(total) else { return }
+        for i in sections.indices where !sections[i].included && sections[i].words > 0 {
+            sections[i].included = true
+            sections[i].reasons.append("almost nothing else would be read → read")
+        }
+        warnings.append(
+            EPUBWarning(
+                .major,
+                "every section looks like front or back matter (\(read) of \(total) words would be read): all are read")
+        )
     }
 
     /// The fewest words under a heading line that make running text, not a page of front matter.
