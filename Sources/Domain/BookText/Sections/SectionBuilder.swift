@@ -305,7 +305,7 @@ struct SectionBuilder {
     }
 
     /// A draft's features and the evidence they give, for the text it covers now.
-    private func assess(_ draft: inout Draft) {
+    func assess(_ draft: inout Draft) {
         draft.features = features(of: draft)
         draft.evidence = SectionClassifier.evidence(draft.features)
         draft.features.openingText = ""  // read once for the evidence: not kept for every section
@@ -608,7 +608,7 @@ struct SectionBuilder {
 
     /// Combines a draft's evidence, then keeps the text when its size and shape do not fit the
     /// kind it would be skipped as (`KindExpectation`).
-    private func decide(_ draft: inout Draft) {
+    func decide(_ draft: inout Draft) {
         let defaultKind: SectionKind = draft.start.origin == .toc ? .chapter : .other
         var c = SectionClassifier.decide(draft.evidence, defaultKind: defaultKind)
         let semantic = draft.evidence.contains { $0.isSemantic && $0.kind == c.kind }
@@ -619,86 +619,6 @@ struct SectionBuilder {
             c = SectionClassifier.decide(draft.evidence, defaultKind: defaultKind == .chapter ? .chapter : .other)
         }
         draft.classification = c
-    }
-
-    /// Below this share of the book's words read, the decisions to skip are not to be trusted.
-    static let leastShareRead = 0.01
-
-    /// A book whose sections would all (or all but a line) be skipped is a book whose chapters
-    /// are titled like front and back matter ("Sources", "Glossary", "Afterword"), or one the
-    /// rules do not understand: a silent audiobook is the worst answer, so every section with
-    /// text is read, with a warning. (A short poem with a long licence reads more than this.)
-    private mutating func readEverythingWhenAlmostNothingIsRead(_ sections: inout [BookSection]) {
-        let total = sections.reduce(0) { $0 + $1.words }
-        let read = sections.reduce(0) { $0 + ($1.included ? $1.words : 0) }
-        guard total > 0, Double(read) < Self.leastShareRead * Double(total) else { return }
-        for i in sections.indices where !sections[i].included && sections[i].words > 0 {
-            sections[i].included = true
-            sections[i].reasons.append("almost nothing else would be read → read")
-        }
-        warnings.append(
-            EPUBWarning(
-                .major,
-                "every section looks like front or back matter (\(read) of \(total) words would be read): all are read")
-        )
-    }
-
-    /// The fewest words under a heading line that make running text, not a page of front matter.
-    static let shortestRunningText = 100
-
-    /// Kinds that are a page of a few lines by nature: running text under a heading of its own
-    /// after them is something else. (Notes, appendices, introductions run on under headings.)
-    static let pageKinds: Set<SectionKind> = [
-        .cover, .titlepage, .halftitle, .copyright, .imprint, .dedication, .epigraph,
-    ]
-
-    /// A page to be skipped (`pageKinds`) on what its text says (a copyright notice), not on the
-    /// book's semantics, that ends in running text under a heading written as a paragraph ("Prologue"
-    /// and its first page, after the copyright and dedication lines of a book whose chapters
-    /// the TOC does not reach) is cut there when that text, judged on its own words, is to be
-    /// read: the evidence of the page before it cannot skip it. The cut is
-    /// made at the first such line under which at least `shortestRunningText` words run before
-    /// the next one, when the text from it on outweighs the text before it.
-    private func cuttingProseFromSkippedSections(_ drafts: [Draft]) -> [Draft] {
-        var out: [Draft] = []
-        out.reserveCapacity(drafts.count)
-        for draft in drafts {
-            guard draft.classification.role != .body, Self.pageKinds.contains(draft.classification.kind),
-                !draft.evidence.contains(where: \.isSemantic), let cut = runningTextStart(draft)
-            else {
-                out.append(draft)
-                continue
-            }
-            var head = Draft(start: draft.start, end: cut)
-            var tail = Draft(start: SectionStart(position: cut, origin: .untargeted), end: draft.end)
-            assess(&tail)
-            decide(&tail)
-            guard tail.classification.role == .body else {
-                out.append(draft)  // the rest is front matter too: one section, as it was
-                continue
-            }
-            assess(&head)
-            decide(&head)
-            out += [head, tail]
-        }
-        return out
-    }
-
-    /// Where running text starts under a heading line in `draft` (`cuttingProseFromSkippedSections`).
-    private func runningTextStart(_ draft: Draft) -> TextPosition? {
-        let blocks = blocks(from: draft.start.position, to: draft.end).filter {
-            $0.1.hasText && !$0.1.isNote && !$0.1.isOmitted
-        }
-        let total = blocks.reduce(0) { $0 + $1.1.words }
-        var before = 0
-        for (i, (position, block)) in blocks.enumerated() {
-            if i > 0, block.isHeadingLine, total - before > before {
-                let under = blocks[(i + 1)...].prefix { !$0.1.isHeadingLine && $0.1.kind != .heading }
-                if under.reduce(0, { $0 + $1.1.words }) >= Self.shortestRunningText { return position }
-            }
-            before += block.words
-        }
-        return nil
     }
 
     /// Text the TOC does not reach joins the section before it, unless it is something else.
@@ -783,7 +703,7 @@ struct SectionBuilder {
         }
     }
 
-    /// The most words a part's opening holds besides its heading: an epigraph, a dedication of
+    /// The most words a part's opening holds, its heading included: an epigraph, a dedication of
     /// the part, a line of place and date.
     static let longestPartOpening = 150
 
