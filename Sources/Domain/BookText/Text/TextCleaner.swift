@@ -48,7 +48,8 @@ enum TextCleaner {
         }
     }
 
-    /// The scalar whose UTF-8 starts at `i` of valid UTF-8, and its length in bytes.
+    /// The scalar whose UTF-8 starts at `i` of valid UTF-8, and its length in bytes
+    /// (`isNormalized`, `characterCount`).
     @inline(__always)
     private static func decodeScalar(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int) {
         let lead = bytes[i]
@@ -330,21 +331,9 @@ enum TextCleaner {
                 var counter = SimpleCharacterCounter(table: table)
                 var i = 0
                 while i < bytes.count {
-                    let lead = bytes[i]
-                    let scalar: UInt32
-                    if lead < 0x80 {
-                        scalar = UInt32(lead)
-                        i += 1
-                    } else if lead < 0xE0 {
-                        scalar = UInt32(lead & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F)
-                        i += 2
-                    } else if lead < 0xF0 {
-                        scalar =
-                            UInt32(lead & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F)
-                        i += 3
-                    } else {
-                        return nil  // beyond the Basic Multilingual Plane: none of the simple scalars
-                    }
+                    let (scalar, length) = decodeScalar(bytes, at: i)
+                    i += length
+                    // Beyond the Basic Multilingual Plane there is none of the simple scalars.
                     guard counter.add(scalar) else { return nil }
                     if counter.count >= limit { return limit }
                 }
