@@ -537,6 +537,51 @@ import Testing
         #expect(index.sections.map(\.included) == [true, false])
     }
 
+    /// A book whose last pages are titled `title` and hold `body`, after a chapter of 5,000 words.
+    func bookEndingIn(_ title: String, _ body: String) -> MemoryBook {
+        MemoryBook(
+            spine: [("ch1.xhtml", "<h1>Chapter 1</h1>\(prose(5000))"), ("end.xhtml", "<h1>\(title)</h1>\(body)")],
+            toc: [entry("Chapter 1", "ch1.xhtml"), entry(title, "end.xhtml")])
+    }
+
+    @Test func proseTitledLikeAGlossaryIsRead() throws {
+        // 2,000 words in paragraphs of 100: a chapter under a misleading title.
+        let index = try SectionIndexer.index(bookEndingIn("Glossary", (0..<20).map { _ in prose(99) }.joined()))
+        let last = try #require(index.sections.last)
+        #expect(last.included)
+        #expect(last.reasons.first?.contains("too long for a glossary section") == true)
+    }
+
+    @Test func aGlossaryOfTermsInParagraphsIsSkippedHoweverLong() throws {
+        // 3,600 words: longer than any glossary or list of references in prose.
+        let terms = (0..<150).map {
+            "<p>Term \($0): " + Array(repeating: "meaning", count: 22).joined(separator: " ") + ".</p>"
+        }
+        let index = try SectionIndexer.index(bookEndingIn("Glossary", terms.joined()))
+        #expect(index.sections.map(\.kind) == [.chapter, .glossary])
+        #expect(index.sections.map(\.included) == [true, false])
+    }
+
+    @Test func referencesInParagraphsAreSkippedHoweverLong() throws {
+        let works = (0..<150).map {
+            "<p>Author, A. A Work in Many Words, Volume \($0). Some City, \(1900 + $0); with a few more words about it and its many editions.</p>"
+        }
+        let index = try SectionIndexer.index(bookEndingIn("Sources", works.joined()))
+        #expect(index.sections.map(\.kind) == [.chapter, .bibliography])
+        #expect(index.sections.map(\.included) == [true, false])
+    }
+
+    @Test(arguments: [
+        ("Kerf: the cut a saw makes in wood", true), ("Anaphora — the repetition of a word", true),
+        ("Wells, H. G. The Time Machine. London, 1895.", true), ("— Oui, dit-il, nous partons demain.", false),
+        ("He walked on through the night and said nothing at all to anyone he met", false),
+        ("At 10:30 they left the house", false), ("The number 1234567890123456789012345 is long", false),
+        ("In 1688 the king fled", true),
+    ])
+    func entries(text: String, expected: Bool) {
+        #expect(IndexedDocument.readsAsEntry(text, words: text.split(separator: " ").count) == expected)
+    }
+
     @Test func longProseUnderAFrontMatterTitleIsRead() throws {
         let book = MemoryBook(
             spine: [

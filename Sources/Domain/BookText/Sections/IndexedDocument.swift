@@ -29,6 +29,8 @@ struct IndexedBlock: Sendable {
     var isHeadingLine = false
     /// Starts like a numbered entry ("12.", "[3]", "iv)"): notes and index entries do.
     var isNumbered = false
+    /// Reads like an entry of a glossary or a list of references (`IndexedDocument.readsAsEntry`).
+    var isEntry = false
     /// A line of a poem, or a stanza: a paragraph of short lines broken with `<br>`.
     var isVerse = false
     /// A stanza's lines are at most this long on average (characters); prose broken by `<br>` is longer.
@@ -76,6 +78,7 @@ struct IndexedDocument: Sendable {
                 kind: b.kind, text: "", hasText: !b.text.isEmpty, isNote: b.noteID != nil, isOmitted: b.omitted != nil,
                 types: b.types, words: b.words, linkWords: b.linkWords, headingLevel: b.headingLevel)
             block.isNumbered = Self.startsWithNumber(b.text)
+            block.isEntry = Self.readsAsEntry(b.text, words: b.words)
             block.styleClass = b.styleClass
             block.isNavigation = b.omitted == .navigation
             if case .image(let alt) = b.omitted { block.imageWords = TextCleaner.wordCount(alt) }
@@ -150,6 +153,67 @@ struct IndexedDocument: Sendable {
             }
         }
         return false
+    }
+
+    /// Most words of an entry of a glossary or a list of references; running prose has longer paragraphs.
+    static let longestEntry = 80
+    /// Most words before the separator that ends a glossary's term.
+    static let longestTerm = 6
+
+    /// Whether a paragraph reads like an entry of a glossary or a list of references: at most
+    /// `longestEntry` words, and either a term of a few words and a separator open it ("Kerf: the
+    /// cut a saw makes", "Anaphora — the repetition of…") or it names a year, as a reference does
+    /// ("Wells, H. G. The Time Machine. London: Heinemann, 1895."). Prose paragraphs are longer
+    /// and seldom open so; the shape counts only when most of a section's blocks have it.
+    static func readsAsEntry(_ text: String, words: Int) -> Bool {
+        guard words >= 2, words <= longestEntry else { return false }
+        return opensWithTerm(text.utf8) || namesAYear(text.utf8)
+    }
+
+    /// A term of 1...`longestTerm` words with a letter in it, then ":", "—", "–" or " - ", then
+    /// more text. (A dash that opens the line is dialogue, not the end of a term.)
+    private static func opensWithTerm(_ text: String.UTF8View) -> Bool {
+        var spaces = 0
+        var hasLetter = false
+        var last: UInt8 = 0
+        var beforeLast: UInt8 = 0
+        for (offset, byte) in text.enumerated() {
+            if spaces > longestTerm || offset > 12 * longestTerm { return false }
+            let colon = byte == UInt8(ascii: ":")
+            let dash = (byte == 0x94 || byte == 0x93) && last == 0x80 && beforeLast == 0xE2
+            let hyphen = byte == UInt8(ascii: " ") && last == UInt8(ascii: "-") && beforeLast == UInt8(ascii: " ")
+            if colon || dash || hyphen {
+                let after = text.dropFirst(offset + 1).first
+                return hasLetter && after != nil && (!colon || after == UInt8(ascii: " "))
+            }
+            if byte == UInt8(ascii: " ") {
+                if last != UInt8(ascii: " ") { spaces += 1 }
+            } else if (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+                || (byte >= 0xC0 && byte != 0xE2)
+            {
+                hasLetter = true
+            }
+            beforeLast = last
+            last = byte
+        }
+        return false
+    }
+
+    /// A run of exactly four digits from 1400 to 2099: a year of publication.
+    private static func namesAYear(_ text: String.UTF8View) -> Bool {
+        var run = 0
+        var value = 0
+        for byte in text {
+            if byte >= 48, byte <= 57 {
+                run += 1
+                if run <= 4 { value = value * 10 + Int(byte - 48) }  // longer runs are no year (and never overflow)
+                continue
+            }
+            if run == 4, (1400...2099).contains(value) { return true }
+            run = 0
+            value = 0
+        }
+        return run == 4 && (1400...2099).contains(value)
     }
 
     /// Blocks whose text a section's features may read: headings, and from each place a section

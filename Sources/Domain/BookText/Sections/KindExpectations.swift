@@ -16,6 +16,9 @@ struct KindExpectation: Sendable {
         case shortLines
         /// Mostly numbered entries or note bodies (notes, a numbered bibliography).
         case numberedEntries
+        /// Mostly short paragraphs that open with a term and a separator or name a year: a
+        /// glossary or a list of references set as paragraphs.
+        case entries
     }
 
     /// Most words a section of the kind holds when its shape does not explain more.
@@ -58,6 +61,8 @@ struct KindExpectation: Sendable {
     static let shortLineShare = 0.7
     /// Share of numbered or note blocks that makes a section "mostly numbered entries".
     static let numberedShare = 0.4
+    /// Share of entry-like paragraphs (`IndexedDocument.readsAsEntry`) that makes a section "mostly entries".
+    static let entryShare = 0.5
 
     /// The expectation for a kind that is skipped by default; nil for the kinds of the text proper.
     static func of(_ kind: SectionKind) -> KindExpectation? {
@@ -77,9 +82,12 @@ struct KindExpectation: Sendable {
             KindExpectation(
                 maximumWords: 2000, shapes: [.numberedEntries, .shortLines], semanticsLiftLimit: true,
                 semanticsNeedShape: true)
+        // Entries of any length, but running prose past a few pages is an essay or a chapter
+        // under a misleading title ("Sources", "Definitions").
         case .bibliography, .glossary:
             KindExpectation(
-                maximumWords: 3000, shapes: [.numberedEntries, .shortLines, .links], semanticsLiftLimit: true)
+                maximumWords: 1500, shapes: [.numberedEntries, .shortLines, .links, .entries],
+                semanticsLiftLimit: true)
         case .dramatisPersonae: KindExpectation(maximumWords: 1500, shapes: [.shortLines], maximumWordsWithShape: 3000)
         case .license: KindExpectation(maximumWords: 8000, semanticsLiftLimit: true)
         case .colophon, .aboutAuthor, .alsoBy, .advertisement, .contributors, .transcriberNotes:
@@ -133,6 +141,7 @@ struct KindExpectation: Sendable {
         case .shortLines: return Double(f.shortBlocks) >= shortLineShare * Double(f.textBlocks)
         case .numberedEntries:
             return Double(f.numberedBlocks + f.noteBlocks) >= numberedShare * Double(f.textBlocks + f.noteBlocks)
+        case .entries: return Double(f.entryBlocks) >= entryShare * Double(f.textBlocks)
         }
     }
 

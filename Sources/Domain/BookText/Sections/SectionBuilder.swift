@@ -506,6 +506,7 @@ struct SectionBuilder {
             if b.isNote, b.hasText { f.noteBlocks += 1 }
             guard !b.isNote, !b.isOmitted, b.hasText else { continue }
             if b.isNumbered || b.kind == .listItem { f.numberedBlocks += 1 }
+            if b.isEntry { f.entryBlocks += 1 }
             if b.isVerse { f.verseLines += 1 }
             f.words += b.words
             f.linkWords += b.linkWords

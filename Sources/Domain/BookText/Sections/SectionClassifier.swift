@@ -44,6 +44,8 @@ struct SectionFeatures: Sendable {
     /// Text blocks that start like numbered entries ("12.", "[3]"), or are items of a list (an
     /// `<ol>` numbers its notes where the text does not).
     var numberedBlocks = 0
+    /// Text blocks that read like entries of a glossary or a list of references.
+    var entryBlocks = 0
     /// Text blocks that are note bodies.
     var noteBlocks = 0
     /// Text blocks that are lines of verse.
