@@ -397,29 +397,41 @@ struct DocumentFlattener {
     /// One element: its id and context, then the element's own handling (an element that is
     /// spoken in a way of its own, else an inline run or a block).
     private mutating func walk(_ e: MarkupElement, _ parent: Context, depth: Int) {
+        // The name, its kind, the id and the attribute tokens, looked up once per element.
         let name = e.localName
+        let isBlock = Self.blockElements.contains(name)
+        let id = e.idValue
         // A block element closes the running block before its id is recorded, so the id points
         // at the block element's own first block.
-        if Self.blockElements.contains(name) { flush(parent) }
-        if let id = e.idValue { pendingAnchors.append(id) }
-        // Attribute tokens, split once per element.
+        if isBlock { flush(parent) }
+        if let id { pendingAnchors.append(id) }
         let types = e.semanticTypes
         let classes = e.classes
         if Self.skipped.contains(name) || (name != "body" && Self.isHidden(e, types: types, classes: classes)) {
             return  // SVG titles, ruby readings, scripts, hidden page numbers: never read
         }
-        let ctx = context(of: e, types: types, classes: classes, parent: parent)
-        if walkSpecialElement(e, ctx, classes: classes, depth: depth) { return }
-        if Self.blockElements.contains(name) {
+        let ctx = context(
+            of: e, ElementFacts(name: name, isBlock: isBlock, id: id), types: types, classes: classes, parent: parent)
+        if walkSpecialElement(e, name: name, ctx, classes: classes, depth: depth) { return }
+        if isBlock {
             walkBlock(e, ctx, types: types, classes: classes, parent: parent, depth: depth)
         } else {
             walkInline(e, ctx, parent: parent, depth: depth)
         }
     }
 
+    /// What `walk` has looked up about an element, for the steps after it.
+    private struct ElementFacts {
+        var name: String
+        var isBlock: Bool
+        var id: String?
+    }
+
     /// The context below `e`: its language, semantic types, navigation, and the note it is part of.
-    private func context(of e: MarkupElement, types: [String], classes: [String], parent: Context) -> Context {
-        let name = e.localName
+    private func context(
+        of e: MarkupElement, _ facts: ElementFacts, types: [String], classes: [String], parent: Context
+    ) -> Context {
+        let name = facts.name
         var ctx = parent
         if name == "nav" { ctx.inNavigation = true }
         if name == "section" || name == "article" { ctx.sectionDepth += 1 }
@@ -428,7 +440,7 @@ struct DocumentFlattener {
         guard name != "a" else { return ctx }
         // Footnote and endnote bodies: kept apart, not read inline. The innermost note wins, so a
         // list of endnotes gives one note per item.
-        let isTarget = e.idValue.map(noteTargets.contains) ?? false && Self.blockElements.contains(name)
+        let isTarget = facts.id.map(noteTargets.contains) ?? false && facts.isBlock
         let isSingleNote =
             types.contains(where: { ["footnote", "endnote", "rearnote", "note"].contains($0) })
             || classes.contains(where: { ["footnote", "endnote"].contains($0) })
@@ -436,9 +448,9 @@ struct DocumentFlattener {
             types.contains(where: { ["footnotes", "endnotes", "rearnotes"].contains($0) })
             || classes.contains(where: { ["footnotes", "endnotes"].contains($0) })
         if isTarget || isSingleNote {
-            ctx.noteID = e.idValue ?? "note-\(doc.blocks.count)"
+            ctx.noteID = facts.id ?? "note-\(doc.blocks.count)"
         } else if isNoteList, ctx.noteID == nil {
-            ctx.noteID = e.idValue ?? "notes-\(doc.blocks.count)"
+            ctx.noteID = facts.id ?? "notes-\(doc.blocks.count)"
         }
         return ctx
     }
@@ -446,9 +458,9 @@ struct DocumentFlattener {
     /// Elements spoken in a way of their own. False when `e` is to be walked as any other element
     /// (a prose table, a link inside a link, a superscript that is text).
     private mutating func walkSpecialElement(
-        _ e: MarkupElement, _ ctx: Context, classes: [String], depth: Int
+        _ e: MarkupElement, name: String, _ ctx: Context, classes: [String], depth: Int
     ) -> Bool {
-        switch e.localName {
+        switch name {
         case "br": lineBreak(ctx)
         case "hr":
             flush(ctx)

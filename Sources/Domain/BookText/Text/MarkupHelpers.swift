@@ -68,7 +68,12 @@ extension MarkupElement {
         value(of: "lang", namespace: Namespace.xml, prefix: "xml") ?? value(of: "lang")
     }
 
-    var localName: String { name.lowercased() }
+    /// The name in lower case. Almost every name is lower-case ASCII already (XHTML's, and the
+    /// HTML parser's): returned as it is, without a new string, for every look at every element.
+    var localName: String {
+        let isLowercaseASCII = name.utf8.allSatisfy { $0 < 0x80 && ($0 < UInt8(ascii: "A") || $0 > UInt8(ascii: "Z")) }
+        return isLowercaseASCII ? name : name.lowercased()
+    }
 
     /// All text below this element, without any processing.
     var rawText: String {
