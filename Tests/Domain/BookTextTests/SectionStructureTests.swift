@@ -544,6 +544,64 @@ import Testing
             toc: [entry("Chapter 1", "ch1.xhtml"), entry(title, "end.xhtml")])
     }
 
+    /// A poem of `lines` lines of five words, titled `title`, in a file of its own.
+    func poem(_ title: String, lines: Int) -> String {
+        "<h2>\(title)</h2>" + (0..<lines).map { "<p>the wind over the hill \($0)</p>" }.joined()
+    }
+
+    @Test func shortPoemsInABookOfShortPoemsAreAllRead() throws {
+        // Poems of 20 to 70 words: "very short" and "before the first chapter" mean nothing here.
+        // Some are numbered ("IV"): those stand out as the book's chapters, the others must not
+        // be taken for front matter before them or between them.
+        let titles = [
+            "Evening", "The Hill", "Snow", "IV", "Night Rain", "The Well", "Harvest", "VIII", "Frost", "The Mill",
+            "Swallows", "XII", "The Ford", "Winter", "Embers", "XVI",
+        ]
+        let lengths = [4, 8, 3, 12, 6, 10, 7, 9, 11, 6, 8, 12, 5, 9, 7, 10]
+        let poems = zip(titles, lengths).enumerated().map {
+            ("p\($0.offset).xhtml", poem($0.element.0, lines: $0.element.1))
+        }
+        let book = MemoryBook(
+            spine: [("title.xhtml", "<p>Short Poems</p>")] + poems,
+            toc: zip(titles, poems).map { entry($0.0, $0.1.0) })
+        let index = try SectionIndexer.index(book)
+        let poemSections = index.sections.filter { titles.contains($0.title) }
+        #expect(poemSections.count == titles.count)
+        #expect(poemSections.allSatisfy { $0.included })
+    }
+
+    @Test func aShortUntitledPageBeforeAPlaysLongActsIsStillFrontMatter() throws {
+        // Many small pages before four long acts: the typical section is an act, not a page.
+        let pages = (0..<6).map {
+            ("front\($0).xhtml", "<p>\(Array(repeating: "Theatre", count: 20 + $0).joined(separator: " "))</p>")
+        }
+        let acts = (1...4).map { ("act\($0).xhtml", "<h2>Act \($0)</h2>\(prose(3000))") }
+        let book = MemoryBook(
+            spine: [("title.xhtml", "<p>A Play in Four Acts</p><p>by Someone</p>")] + pages + acts,
+            toc: acts.map { entry(String($0.1.dropFirst(4).prefix(5)), $0.0) })
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.filter(\.included).map(\.title) == ["Act 1", "Act 2", "Act 3", "Act 4"])
+    }
+
+    @Test func aPoemsTitleAndFirstLineCutIntoAFileOfTheirOwnAreReadWithThePoem() throws {
+        // A converter's split: the title and one line in one file, the rest of the canto in the
+        // next, which no TOC entry reaches; the first file alone is short and comes first.
+        let canto = (0..<180).map { "<p>the words of the canto \($0)</p>" }.joined()
+        let book = MemoryBook(
+            spine: [
+                ("split0.html", "<h2>First Canto</h2><p>I begin my song</p>"), ("split1.html", canto),
+                ("split2.html", "<h2>Second Canto</h2>\(canto)"), ("split3.html", "<h2>Third Canto</h2>\(canto)"),
+            ],
+            toc: [
+                entry("First Canto", "split0.html"), entry("Second Canto", "split2.html"),
+                entry("Third Canto", "split3.html"),
+            ])
+        let index = try SectionIndexer.index(book)
+        let first = try #require(index.sections.first)
+        #expect(first.included)
+        #expect(first.spine == ["split0.html", "split1.html"])
+    }
+
     @Test func proseTitledLikeAGlossaryIsRead() throws {
         // 2,000 words in paragraphs of 100: a chapter under a misleading title.
         let index = try SectionIndexer.index(bookEndingIn("Glossary", (0..<20).map { _ in prose(99) }.joined()))

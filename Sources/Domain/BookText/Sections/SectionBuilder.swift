@@ -60,6 +60,8 @@ struct SectionBuilder {
     /// Words of the whole book outside notes, image descriptions included (a book of pictures
     /// is read from them).
     let bookWords: Int
+    /// The median words of the book's sections as first drawn (`SectionFeatures.typicalSectionWords`).
+    private(set) var typicalSectionWords = 0
 
     init(package: EPUBPackage, docs: [IndexedDocument], options: SectionOptions) {
         self.package = package
@@ -230,6 +232,7 @@ struct SectionBuilder {
         var starts = startsFromTOCAndHeadings()
         starts = dedupe(splitFilesLandmarksOverreach(startFirstEntryAtItsHeading(starts)))
         starts = dedupe(splitRegions(splitBoilerplate(addingUntargetedText(starts))))
+        typicalSectionWords = typicalSectionWords(between: starts)
         var drafts = drafts(between: starts)
         classify(&drafts)
         drafts = cuttingProseFromSkippedSections(drafts)
@@ -280,6 +283,29 @@ struct SectionBuilder {
         }
         result.sort { ($0.position, $0.origin.rawValue, $0.tocOrder) < ($1.position, $1.origin.rawValue, $1.tocOrder) }
         return result
+    }
+
+    /// How long the section holding a typical word of the book is: the words of the section in
+    /// which the book's middle word lies, sections ordered by size. "Short" then means short for
+    /// this book (a poem in a book of sixty poems is no title page), however many small front
+    /// and back matter pages a play of four long acts has.
+    private func typicalSectionWords(between starts: [SectionStart]) -> Int {
+        var counts: [Int] = []
+        for (i, start) in starts.enumerated() {
+            let end = i + 1 < starts.count ? starts[i + 1].position : endPosition
+            let words = blocks(from: start.position, to: end).reduce(0) { sum, entry in
+                let b = entry.1
+                return b.isNote || b.isOmitted || !b.hasText ? sum : sum + b.words
+            }
+            if words > 0 { counts.append(words) }
+        }
+        var below = 0
+        let half = counts.reduce(0, +) / 2
+        for words in counts.sorted() {
+            below += words
+            if below > half { return words }
+        }
+        return 0
     }
 
     /// One draft per start, running until the next start, with its features and evidence. Each
@@ -500,6 +526,7 @@ struct SectionBuilder {
         f.bookTitle = package.metadata.title
         f.commonFileTokens = commonFileTokens
         f.bookWords = bookWords
+        f.typicalSectionWords = typicalSectionWords
         var openingText = OpeningText()
         for (_, b) in range {
             if b.kind == .heading, f.headings.count < 3 { f.headings.append(b.text) }
@@ -591,10 +618,13 @@ struct SectionBuilder {
     /// Position: front matter clusters before the first chapter, back matter after the last; a
     /// short section of text there is taken as front or back matter.
     private func addPositionEvidence(_ drafts: inout [Draft], to candidates: [Int]) {
+        // A section of text as long as half this book's typical one is a chapter too (a poem of
+        // 40 words in a book of short poems).
+        let longEnough = min(1500, max(1, typicalSectionWords / 2))
         let strongBody = drafts.indices.filter { i in
             let c = drafts[i].classification
             return c.role == .body && drafts[i].features.words > 0
-                && (c.bodyWeight >= 1.5 || drafts[i].features.words >= 1500)
+                && (c.bodyWeight >= 1.5 || drafts[i].features.words >= longEnough)
         }
         guard let first = strongBody.first, let last = strongBody.last else { return }
         for i in candidates where i < first || i > last {
@@ -627,11 +657,13 @@ struct SectionBuilder {
         var out: [Draft] = []
         out.reserveCapacity(drafts.count)
         let firstTOC = drafts.firstIndex { $0.start.origin == .toc } ?? drafts.count
-        var lastOpensWithHeadingOnly = false  // the last section kept began as a heading alone
+        // The last section kept began as a heading alone, or was judged skipped only for being
+        // short and where it stands.
+        var lastOpensWhatFollows = false
         for (i, d) in drafts.enumerated() {
             guard d.start.origin == .untargeted, i > firstTOC, var prev = out.last else {
                 out.append(d)
-                lastOpensWithHeadingOnly = isHeadingOnly(d)
+                lastOpensWhatFollows = isHeadingOnly(d) || isSkippedOnlyForItsSize(d)
                 continue
             }
             let c = d.classification
@@ -646,10 +678,12 @@ struct SectionBuilder {
                 isLinear(d.start.position.spineIndex)
                 != isLinear(prev.end.spineIndex - (prev.end.blockIndex == 0 ? 1 : 0))
             // Text that reads as the book's own never joins a section to be skipped unless the TOC
-            // lists it under that section or the section is only a heading naming what follows
-            // ("Appendix" alone in its file): its words would be lost on another page's evidence
-            // (a poem after the copyright page).
-            let wouldBeLost = p.role != .body && c.role == .body && !lastOpensWithHeadingOnly
+            // lists it under that section, or the section is only a heading naming what follows
+            // ("Appendix" alone in its file) or was skipped only for being short and early (a
+            // converter's cut after a poem's title and first line): its words would be lost on
+            // another page's evidence (a poem after the copyright page). Joined, the section is
+            // judged again on all of its text.
+            let wouldBeLost = p.role != .body && c.role == .body && !lastOpensWhatFollows
             let joins =
                 !linearChanges
                 && (isInside
@@ -660,10 +694,17 @@ struct SectionBuilder {
                 out[out.count - 1] = prev
             } else {
                 out.append(d)
-                lastOpensWithHeadingOnly = isHeadingOnly(d)
+                lastOpensWhatFollows = isHeadingOnly(d) || isSkippedOnlyForItsSize(d)
             }
         }
         return out
+    }
+
+    /// Whether a draft is skipped on nothing but weak, generic evidence (very short, before the
+    /// first chapter, a list of short lines): no kind, no mark of the book's, no title says so.
+    private func isSkippedOnlyForItsSize(_ draft: Draft) -> Bool {
+        draft.classification.role != .body && draft.classification.kind == .other
+            && draft.evidence.allSatisfy { $0.isBody || ($0.kind == nil && $0.weight < 1) }
     }
 
     /// The fewest words of image descriptions that make a page of pictures worth reading: a sentence.

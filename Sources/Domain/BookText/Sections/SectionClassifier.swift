@@ -54,6 +54,9 @@ struct SectionFeatures: Sendable {
     var commonFileTokens: Set<String> = []
     /// Words of the whole book (outside notes).
     var bookWords = 0
+    /// The median words of the book's sections (0 when unknown): a section is very short only
+    /// when it is short for this book as well (`isShortForTheBook`).
+    var typicalSectionWords = 0
     /// Words of the file the section starts in.
     var startFileWords = 0
     var bookTitle: String?
@@ -61,6 +64,10 @@ struct SectionFeatures: Sendable {
     /// Whether the section's first file holds most of the book: its name is the book's
     /// (`index.html` of a one-file export), not the name of one kind of matter.
     var startsInTheBooksMainFile: Bool { bookWords > 0 && startFileWords * 2 > bookWords }
+
+    /// Under a quarter of the book's typical section: a title page in a novel, a dedication in a
+    /// book of poems; not a poem among poems of the same length.
+    var isShortForTheBook: Bool { typicalSectionWords == 0 || 4 * words < typicalSectionWords }
 }
 
 /// Result of classifying one section.
@@ -231,7 +238,9 @@ enum SectionClassifier {
         }
         if f.words == 0 && f.images > 0 {
             out.append(Evidence(kind: nil, role: nil, weight: 0, reason: "image only, nothing to read"))
-        } else if f.words > 0, f.words < 60, !titleKinds.contains(.chapter), !titleKinds.contains(.part) {
+        } else if f.words > 0, f.words < 60, f.isShortForTheBook, !titleKinds.contains(.chapter),
+            !titleKinds.contains(.part)
+        {
             out.append(Evidence(kind: nil, role: .front, weight: 0.8, reason: "very short (\(f.words) words)"))
         } else if f.textBlocks >= 6, Double(f.shortBlocks) / Double(f.textBlocks) > 0.85, f.words < 400 {
             out.append(Evidence(kind: nil, role: .front, weight: 0.6, reason: "list of short lines"))
