@@ -602,6 +602,12 @@ import Testing
         #expect(first.spine == ["split0.html", "split1.html"])
     }
 
+    @Test func aPostscriptAfterTheLastChapterIsRead() throws {
+        let index = try SectionIndexer.index(bookEndingIn("Postscript", prose(1900)))
+        #expect(index.sections.map(\.kind) == [.chapter, .epilogue])
+        #expect(index.sections.allSatisfy { $0.included })
+    }
+
     @Test func proseTitledLikeAGlossaryIsRead() throws {
         // 2,000 words in paragraphs of 100: a chapter under a misleading title.
         let index = try SectionIndexer.index(bookEndingIn("Glossary", (0..<20).map { _ in prose(99) }.joined()))

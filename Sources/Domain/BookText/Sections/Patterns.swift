@@ -90,13 +90,14 @@ enum Patterns {
             ]
         ),
         (.prologue, ["prologue", "prolog", "prologo", "prolegomena", "пролог"]),
-        (.epilogue, ["epilogue", "epilog", "epilogo", "эпилог"]),
+        // A postscript closes the text itself (a letter's, a narrator's), as an epilogue does: the
+        // costly error is to skip it, so it is read like one.
+        (.epilogue, ["epilogue", "epilog", "epilogo", "эпилог", "postscript"]),
         (.interlude, ["interlude", "intermezzo", "entracte", "zwischenspiel", "interludio"]),
         (
             .afterword,
             [
-                "afterword", "postface", "nachwort", "posfacio", "postfazione", "epilogo del autor", "postscript",
-                "послесловие",
+                "afterword", "postface", "nachwort", "posfacio", "postfazione", "epilogo del autor", "послесловие",
             ]
         ),
         (
