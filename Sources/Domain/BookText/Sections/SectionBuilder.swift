@@ -60,7 +60,8 @@ struct SectionBuilder {
     /// Words of the whole book outside notes, image descriptions included (a book of pictures
     /// is read from them).
     let bookWords: Int
-    /// The median words of the book's sections as first drawn (`SectionFeatures.typicalSectionWords`).
+    /// The words of the section that holds the book's typical word, as the sections are first
+    /// drawn (`SectionFeatures.typicalSectionWords`).
     private(set) var typicalSectionWords = 0
 
     init(package: EPUBPackage, docs: [IndexedDocument], options: SectionOptions) {

@@ -54,8 +54,8 @@ struct SectionFeatures: Sendable {
     var commonFileTokens: Set<String> = []
     /// Words of the whole book (outside notes).
     var bookWords = 0
-    /// The median words of the book's sections (0 when unknown): a section is very short only
-    /// when it is short for this book as well (`isShortForTheBook`).
+    /// The words of the section that holds the book's typical word (0 when unknown): a section
+    /// is very short only when it is short for this book as well (`isShortForTheBook`).
     var typicalSectionWords = 0
     /// Words of the file the section starts in.
     var startFileWords = 0
