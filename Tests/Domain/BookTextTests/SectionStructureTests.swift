@@ -608,6 +608,39 @@ import Testing
         #expect(index.sections.allSatisfy { $0.included })
     }
 
+    @Test func backMatterTheNavigationLeavesOutIsNotReadWithTheLastChapter() throws {
+        // The navigation lists the chapters only; the author's page after the last one opens with
+        // a heading written as a paragraph of a class of its own.
+        let book = MemoryBook(
+            spine: [
+                ("c1.xhtml", "<h1>Chapter 1</h1>\(prose(3000))"), ("c2.xhtml", "<h1>Chapter 2</h1>\(prose(3000))"),
+                ("about.xhtml", "<p class='BM-Head'>About the Author</p>\(prose(90))<p>She lives by the sea.</p>"),
+            ],
+            toc: [entry("Chapter 1", "c1.xhtml"), entry("Chapter 2", "c2.xhtml")])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.kind) == [.chapter, .chapter, .aboutAuthor])
+        #expect(index.sections.map(\.included) == [true, true, false])
+        #expect(index.sections[1].words == 3002)
+    }
+
+    @Test func notesOneAFileTheNavigationLeavesOutStayWithTheirNotes() throws {
+        // calibre's split: each note in a file of its own, opening with its number and a link back.
+        let notes = (2...4).map {
+            (
+                "n\($0).xhtml",
+                "<dl><dt id='fn\($0)'>[<a href='c1.xhtml#ref\($0)'>←\($0)</a> ]</dt>"
+                    + "<dd><p>The annotator remarks on word \($0) here.</p></dd></dl>"
+            )
+        }
+        let book = MemoryBook(
+            spine: [("c1.xhtml", "<h1>Chapter 1</h1>\(prose(3000))"), ("n1.xhtml", "<h1>Notes</h1><p>[1] A note.</p>")]
+                + notes,
+            toc: [entry("Chapter 1", "c1.xhtml"), entry("Notes", "n1.xhtml")])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.kind) == [.chapter, .notes])
+        #expect(index.sections.map(\.included) == [true, false])
+    }
+
     @Test func proseTitledLikeAGlossaryIsRead() throws {
         // 2,000 words in paragraphs of 100: a chapter under a misleading title.
         let index = try SectionIndexer.index(bookEndingIn("Glossary", (0..<20).map { _ in prose(99) }.joined()))

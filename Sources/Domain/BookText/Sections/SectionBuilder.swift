@@ -528,6 +528,9 @@ struct SectionBuilder {
         f.commonFileTokens = commonFileTokens
         f.bookWords = bookWords
         f.typicalSectionWords = typicalSectionWords
+        if d.start.origin == .untargeted, d.start.label == nil, !range.contains(where: { $0.1.kind == .heading }) {
+            f.openingLine = openingTitleLine(d)
+        }
         var openingText = OpeningText()
         for (_, b) in range {
             if b.kind == .heading, f.headings.count < 3 { f.headings.append(b.text) }

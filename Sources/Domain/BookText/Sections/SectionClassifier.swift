@@ -22,6 +22,10 @@ struct SectionFeatures: Sendable {
     var title: String
     var tocLabel: String?
     var headings: [String] = []
+    /// For text no TOC entry reaches and no heading element opens: its first line, when that line
+    /// is a heading written as a paragraph ("About the Author" in a back matter file the
+    /// navigation leaves out, styled by a class of its own).
+    var openingLine: String?
     var words = 0
     var linkWords = 0
     var textBlocks = 0
@@ -163,6 +167,13 @@ enum SectionClassifier {
                 titleKinds.insert(.chapter)
                 out.append(Evidence(kind: .chapter, role: .body, weight: 2, reason: "chapter title \"\(title)\""))
             }
+        }
+        // An opening line counts only when it names front or back matter: a number or "Chapter
+        // Two" opening a file no entry reaches continues what came before as often as not.
+        if titles.isEmpty, let line = f.openingLine, let (k, exact) = Patterns.kind(forTitle: line),
+            k.usualRole != .body
+        {
+            out.append(Evidence(kind: k, role: nil, weight: exact ? 2 : 1.8, reason: "opening line \"\(line)\""))
         }
         if let book = f.bookTitle, !book.isEmpty, f.words < 150,
             titles.contains(where: { TextCleaner.fold($0) == TextCleaner.fold(book) })
