@@ -641,6 +641,55 @@ import Testing
         #expect(index.sections.map(\.included) == [true, false])
     }
 
+    /// A chapter of `words` words whose text refers, by bare numbers, to `notes` in their files.
+    func chapterReferring(to notes: [(file: String, id: String)], words: Int = 3000) -> String {
+        let references = notes.enumerated().map {
+            "<p>A sentence.<a href='\($0.element.file)#\($0.element.id)'>\($0.offset + 1)</a></p>"
+        }
+        return "<h1>Chapter 1</h1>\(prose(words))" + references.joined()
+    }
+
+    @Test func notesInFilesOfTheirOwnThatTheTextRefersToAreNotes() throws {
+        // calibre's split of a converted document: each note a file, titled by its number.
+        let notes = (1...4).map {
+            ("n\($0).xhtml", "<p id='fn\($0)'>\($0). The annotator remarks on word \($0) here.</p>")
+        }
+        let book = MemoryBook(
+            spine: [("c1.xhtml", chapterReferring(to: notes.map { ($0.0, "fn\($0.0.dropFirst().prefix(1))") }))]
+                + notes,
+            toc: [entry("Chapter 1", "c1.xhtml")] + notes.enumerated().map { entry("\($0.offset + 1)", $0.element.0) })
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.kind) == [.chapter, .notes, .notes, .notes, .notes])
+        #expect(index.sections.map(\.included) == [true, false, false, false, false])
+    }
+
+    @Test func numberedLinksOfAPageListAContentsPageOrANotesBackLinkMakeNoNotes() throws {
+        // Short poems that numbered links point at: from a page list in a <nav>, from a printed
+        // contents list, and back from the notes after them. Every poem is read.
+        let poems = (1...3).map {
+            (
+                "p\($0).xhtml",
+                "<h2>Poem \($0)</h2><p id='pg\($0)'>the wind over the hill and the sea</p>"
+                    + String(repeating: "<p>the wind over the hill and the sea</p>", count: 4)
+            )
+        }
+        let links = poems.enumerated().map {
+            "<p><a href='\($0.element.0)#pg\($0.offset + 1)'>\($0.offset + 1)</a></p>"
+        }
+        let book = MemoryBook(
+            spine: [
+                (
+                    "pages.xhtml",
+                    "<nav epub:type='page-list'>\(links.joined())</nav>\(prose(100))"
+                ),
+                ("contents.xhtml", "<h1>Poems</h1>\(links.joined())"),
+            ] + poems + [("notes.xhtml", "<h1>Notes</h1>\(links.joined())\(prose(100))")],
+            toc: poems.map { entry(String($0.1.dropFirst(4).prefix(6)), $0.0) })
+        let index = try SectionIndexer.index(book)
+        let read = index.sections.filter(\.included).map(\.title)
+        #expect(["Poem 1", "Poem 2", "Poem 3"].allSatisfy(read.contains))
+    }
+
     @Test func proseTitledLikeAGlossaryIsRead() throws {
         // 2,000 words in paragraphs of 100: a chapter under a misleading title.
         let index = try SectionIndexer.index(bookEndingIn("Glossary", (0..<20).map { _ in prose(99) }.joined()))

@@ -63,6 +63,8 @@ struct IndexedDocument: Sendable {
     var imageCount = 0
     /// Words outside notes.
     var words = 0
+    /// `FlatDocument.noteReferencesOut`.
+    var noteReferencesOut: [String] = []
 
     init() {}
 
@@ -73,6 +75,7 @@ struct IndexedDocument: Sendable {
         bodyTypes = flat.bodyTypes
         imageCount = flat.imageCount
         words = flat.words
+        noteReferencesOut = flat.noteReferencesOut
         blocks = flat.blocks.map { b in
             var block = IndexedBlock(
                 kind: b.kind, text: "", hasText: !b.text.isEmpty, isNote: b.noteID != nil, isOmitted: b.omitted != nil,

@@ -63,6 +63,8 @@ struct SectionBuilder {
     /// The words of the section that holds the book's typical word, as the sections are first
     /// drawn (`SectionFeatures.typicalSectionWords`).
     private(set) var typicalSectionWords = 0
+    /// The blocks that note references in earlier files point at (`SectionFeatures.referencedNotes`).
+    private(set) var referencedNoteBlocks: Set<TextPosition> = []
 
     init(package: EPUBPackage, docs: [IndexedDocument], options: SectionOptions) {
         self.package = package
@@ -234,6 +236,7 @@ struct SectionBuilder {
         starts = dedupe(splitFilesLandmarksOverreach(startFirstEntryAtItsHeading(starts)))
         starts = dedupe(splitRegions(splitBoilerplate(addingUntargetedText(starts))))
         typicalSectionWords = typicalSectionWords(between: starts)
+        referencedNoteBlocks = blocksReferencedAsNotes()
         var drafts = drafts(between: starts)
         classify(&drafts)
         drafts = cuttingProseFromSkippedSections(drafts)
@@ -285,6 +288,31 @@ struct SectionBuilder {
         result.sort { ($0.position, $0.origin.rawValue, $0.tocOrder) < ($1.position, $1.origin.rawValue, $1.tocOrder) }
         return result
     }
+
+    /// The blocks a note reference (a bare "12" or "[3]" linking into another file, or one the
+    /// book marks) in an earlier file of running text points at. Only forward: notes come after
+    /// the text that refers to them, and the links back from a note to its reference must not
+    /// make the text a note. Only from running text (`wordsPerNoteReference`): a printed contents
+    /// list of bare numbers is no text referring to notes.
+    private func blocksReferencedAsNotes() -> Set<TextPosition> {
+        var blocks: Set<TextPosition> = []
+        for (source, doc) in docs.enumerated() where source < package.spine.count && !doc.noteReferencesOut.isEmpty {
+            guard doc.words >= Self.wordsPerNoteReference * doc.noteReferencesOut.count else { continue }
+            for href in doc.noteReferencesOut {
+                guard let hash = href.firstIndex(of: "#") else { continue }
+                let path = SpokenTextExtractor.resolve(String(href[..<hash]), from: package.spine[source].href)
+                guard let target = spineIndex(of: path), target > source, target < docs.count,
+                    let block = docs[target].anchors[String(href[href.index(after: hash)...])]
+                else { continue }
+                blocks.insert(TextPosition(spineIndex: target, blockIndex: block))
+            }
+        }
+        return blocks
+    }
+
+    /// Fewest words of text for each note reference a file makes: a chapter's sentences around
+    /// its markers (one every few dozen words in the densest scholarly text).
+    static let wordsPerNoteReference = 20
 
     /// How long the section holding a typical word of the book is: the words of the section in
     /// which the book's middle word lies, sections ordered by size. "Short" then means short for
@@ -532,7 +560,8 @@ struct SectionBuilder {
             f.openingLine = openingTitleLine(d)
         }
         var openingText = OpeningText()
-        for (_, b) in range {
+        for (position, b) in range {
+            if referencedNoteBlocks.contains(position) { f.referencedNotes += 1 }
             if b.kind == .heading, f.headings.count < 3 { f.headings.append(b.text) }
             if b.isNote, b.hasText { f.noteBlocks += 1 }
             guard !b.isNote, !b.isOmitted, b.hasText else { continue }

@@ -52,6 +52,9 @@ struct SectionFeatures: Sendable {
     var entryBlocks = 0
     /// Text blocks that are note bodies.
     var noteBlocks = 0
+    /// Blocks that note references in earlier files point at: notes the text refers to, in files
+    /// of their own (calibre puts each note of a converted document in a file).
+    var referencedNotes = 0
     /// Text blocks that are lines of verse.
     var verseLines = 0
     /// File-name tokens shared by so many of the book's files that they say nothing of one.
@@ -130,6 +133,10 @@ enum SectionClassifier {
         }
         return out
     }
+
+    /// Most words a section may hold for each note the text refers to in it and still be notes:
+    /// a chapter that a few links point into is a chapter.
+    static let wordsPerReferencedNote = 150
 
     /// Layer 2a: what the section's TOC label and first heading name.
     static func titleEvidence(_ f: SectionFeatures) -> [Evidence] {
@@ -243,6 +250,12 @@ enum SectionClassifier {
             let w = copyrightSignals.count >= 2 ? 2.0 : (f.words < 250 ? 1.0 : 0.6)
             out.append(
                 Evidence(kind: .copyright, role: nil, weight: w, reason: copyrightSignals.joined(separator: ", ")))
+        }
+        if f.referencedNotes > 0, f.words <= wordsPerReferencedNote * f.referencedNotes {
+            let notes = f.referencedNotes == 1 ? "a note" : "\(f.referencedNotes) notes"
+            // The book's own links say so: stronger than a number for a title, the length and a
+            // TOC entry together (calibre titles each note file by its number).
+            out.append(Evidence(kind: .notes, role: nil, weight: 3.5, reason: "\(notes) the text refers to"))
         }
         if f.words >= 12, Double(f.linkWords) / Double(f.words) >= 0.6 {
             out.append(Evidence(kind: .toc, role: nil, weight: 1.5, reason: "mostly links (a printed contents list)"))

@@ -65,6 +65,9 @@ struct FlatDocument: Sendable {
     var imageCount = 0
     /// Ids of every element in the document (note targets are looked up here).
     var links = 0
+    /// The hrefs of note references that point into other documents ("notes.xhtml#n3"), as
+    /// written: the notes they point at are told apart when the book is indexed.
+    var noteReferencesOut: [String] = []
 
     var words: Int { blocks.reduce(0) { $0 + ($1.noteID == nil ? $1.words : 0) } }
 }
@@ -347,19 +350,24 @@ struct DocumentFlattener {
         return ["↩", "↩︎", "↑", "^", "back", "return", "retour", "zurück"].contains(t)
     }
 
+    /// Note targets in this document, and note references out of it (not from a `<nav>`: a page
+    /// list's "169" links a page, not a note).
     private mutating func collectNoteTargets(_ root: MarkupElement) {
-        var stack: [(MarkupElement, Int)] = [(root, 0)]
-        while let (e, depth) = stack.popLast() {
-            if e.localName == "a", Self.isNoteReference(e), let href = e.value(of: "href"),
+        var stack: [(MarkupElement, Int, inNavigation: Bool)] = [(root, 0, false)]
+        while let (e, depth, inNavigation) = stack.popLast() {
+            let name = e.localName
+            if name == "a", Self.isNoteReference(e), let href = e.value(of: "href"),
                 let hash = href.firstIndex(of: "#")
             {
                 let path = String(href[..<hash])
                 if path.isEmpty || documentPath.hasSuffix(path) {
                     noteTargets.insert(String(href[href.index(after: hash)...]))
+                } else if !inNavigation {
+                    doc.noteReferencesOut.append(href)
                 }
             }
             guard depth < 400 else { continue }
-            for case .element(let c) in e.children { stack.append((c, depth + 1)) }
+            for case .element(let c) in e.children { stack.append((c, depth + 1, inNavigation || name == "nav")) }
         }
     }
 
