@@ -544,7 +544,7 @@ import Testing
             toc: [entry("Chapter 1", "ch1.xhtml"), entry(title, "end.xhtml")])
     }
 
-    /// A poem of `lines` lines of five words, titled `title`, in a file of its own.
+    /// A poem of `lines` lines of six words, titled `title`, for a file of its own.
     func poem(_ title: String, lines: Int) -> String {
         "<h2>\(title)</h2>" + (0..<lines).map { "<p>the wind over the hill \($0)</p>" }.joined()
     }
@@ -651,12 +651,12 @@ import Testing
 
     @Test func notesInFilesOfTheirOwnThatTheTextRefersToAreNotes() throws {
         // calibre's split of a converted document: each note a file, titled by its number.
-        let notes = (1...4).map {
-            ("n\($0).xhtml", "<p id='fn\($0)'>\($0). The annotator remarks on word \($0) here.</p>")
+        let targets = (1...4).map { (file: "n\($0).xhtml", id: "fn\($0)") }
+        let notes = targets.enumerated().map {
+            ($0.element.file, "<p id='\($0.element.id)'>\($0.offset + 1). The annotator remarks on it here.</p>")
         }
         let book = MemoryBook(
-            spine: [("c1.xhtml", chapterReferring(to: notes.map { ($0.0, "fn\($0.0.dropFirst().prefix(1))") }))]
-                + notes,
+            spine: [("c1.xhtml", chapterReferring(to: targets))] + notes,
             toc: [entry("Chapter 1", "c1.xhtml")] + notes.enumerated().map { entry("\($0.offset + 1)", $0.element.0) })
         let index = try SectionIndexer.index(book)
         #expect(index.sections.map(\.kind) == [.chapter, .notes, .notes, .notes, .notes])
