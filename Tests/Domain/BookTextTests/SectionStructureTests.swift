@@ -719,7 +719,7 @@ import Testing
 
     @Test(arguments: [
         ("Kerf: the cut a saw makes in wood", true), ("Anaphora — the repetition of a word", true),
-        ("Wells, H. G. The Time Machine. London, 1895.", true), ("— Oui, dit-il, nous partons demain.", false),
+        ("Hale, A. A Treatise on Small Machines. London, 1895.", true), ("— Oui, dit-il, nous partons demain.", false),
         ("He walked on through the night and said nothing at all to anyone he met", false),
         ("At 10:30 they left the house", false), ("The number 1234567890123456789012345 is long", false),
         ("In 1688 the king fled", true),

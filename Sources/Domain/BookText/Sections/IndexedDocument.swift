@@ -166,7 +166,7 @@ struct IndexedDocument: Sendable {
     /// Whether a paragraph reads like an entry of a glossary or a list of references: at most
     /// `longestEntry` words, and either a term of a few words and a separator open it ("Kerf: the
     /// cut a saw makes", "Anaphora — the repetition of…") or it names a year, as a reference does
-    /// ("Wells, H. G. The Time Machine. London: Heinemann, 1895."). Prose paragraphs are longer
+    /// ("Hale, A. A Treatise on Small Machines. London: Marsh, 1895."). Prose paragraphs are longer
     /// and seldom open so; the shape counts only when most of a section's blocks have it.
     static func readsAsEntry(_ text: String, words: Int) -> Bool {
         guard words >= 2, words <= longestEntry else { return false }
