@@ -32,9 +32,11 @@ build: deps
 debug: deps
 	$(SWIFT) build $(SWIFT_FLAGS)
 
-# What CI enforces before the tests: the checked-in .swift-format, strictly, and the strict build of every
+# What CI enforces before the tests: the checked-in .swift-format, strictly, that git tracks only the
+# project's own top-level entries (never a conversion's output), and the strict build of every
 # target (the tests' too).
 check: deps lint
+	@./scripts/check-tree.sh
 	$(SWIFT) build --build-tests $(STRICT_FLAGS) $(SWIFT_FLAGS)
 
 lint:
