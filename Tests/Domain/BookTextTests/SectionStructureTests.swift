@@ -570,6 +570,66 @@ import Testing
         #expect(poemSections.allSatisfy { $0.included })
     }
 
+    /// A book of poems, each in a file of its own and listed in the TOC, after a title page.
+    func bookOfPoems(_ poems: [(title: String, lines: Int)]) -> MemoryBook {
+        let files = poems.enumerated().map { ("p\($0.offset).xhtml", poem($0.element.title, lines: $0.element.lines)) }
+        return MemoryBook(
+            spine: [("title.xhtml", "<p>Poems</p>")] + files,
+            toc: zip(poems, files).map { entry($0.0.title, $0.1.0) })
+    }
+
+    @Test func poemsTitledLikeFrontOrBackMatterAmongPoemsAreRead() throws {
+        // Poets title poems "Index" or "Dedication": among poems of the same length, the title
+        // alone does not make one front or back matter.
+        let titles = [
+            "Evening", "The Hill", "Index", "Snow", "Night Rain", "Dedication", "The Well", "Acknowledgments",
+        ]
+        let titled = titles.map { (title: $0, lines: 8) } + [(title: "Harvest", lines: 9), (title: "Frost", lines: 7)]
+        let index = try SectionIndexer.index(bookOfPoems(titled))
+        let poems = index.sections.dropFirst()  // the title page
+        #expect(poems.map(\.title) == titled.map(\.title))
+        #expect(poems.filter { !$0.included }.map(\.title) == [])
+    }
+
+    @Test func notesAfterEachChapterStayNotes() throws {
+        // Notes placed after each chapter, as long as a chapter: their numbered entries say what they are.
+        let notes = (1...30).map { "<p>\($0). See the letter of the year \(1800 + $0), kept in the town archive.</p>" }
+        let files = (1...4).flatMap { n in
+            [("c\(n).xhtml", "<h1>Chapter \(n)</h1>\(prose(900))"), ("n\(n).xhtml", "<h1>Notes</h1>" + notes.joined())]
+        }
+        let book = MemoryBook(
+            spine: files, toc: files.map { entry(String($0.1.dropFirst(4).prefix { $0 != "<" }), $0.0) })
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.included) == [true, false, true, false, true, false, true, false])
+        #expect(index.sections.filter { !$0.included }.allSatisfy { $0.kind == .notes })
+    }
+
+    @Test func anAppendixBetweenChaptersStaysAnAppendix() throws {
+        // A first volume's appendix, then the second volume's chapters, numbered on.
+        let chapters = (1...6).map { ("c\($0).xhtml", "<h1>Chapter \($0)</h1>\(prose(1200))") }
+        let files = chapters.prefix(3) + [("a.xhtml", "<h1>Appendix A</h1>\(prose(1200))")] + chapters.suffix(3)
+        let book = MemoryBook(spine: Array(files), toc: files.map { entry(String($0.1.dropFirst(4).prefix(10)), $0.0) })
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.kind) == [.chapter, .chapter, .chapter, .appendix, .chapter, .chapter, .chapter])
+    }
+
+    @Test func aPrefaceAtTheEdgeOfTheChaptersIsStillAPreface() throws {
+        // A page of prose before the preface is read (nothing says what it is); the preface is as
+        // long as a chapter, but it stands at the chapters' edge, not among them.
+        let chapters = (1...5).map { ("c\($0).xhtml", "<h1>Chapter \($0)</h1>\(prose(1200))") }
+        let book = MemoryBook(
+            spine: [
+                ("opening.xhtml", "<h1>A Word</h1>\(prose(900))"), ("preface.xhtml", "<h1>Preface</h1>\(prose(1200))"),
+            ]
+                + chapters,
+            toc: [entry("A Word", "opening.xhtml"), entry("Preface", "preface.xhtml")]
+                + chapters.map { entry(String($0.1.dropFirst(4).prefix(9)), $0.0) })
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.title).prefix(3) == ["A Word", "Preface", "Chapter 1"])
+        #expect(index.sections[1].kind == .preface)
+        #expect(!index.sections[1].included)
+    }
+
     @Test func aShortUntitledPageBeforeAPlaysLongActsIsStillFrontMatter() throws {
         // Many small pages before four long acts: the typical section is an act, not a page.
         let pages = (0..<6).map {

@@ -83,3 +83,61 @@ extension SectionBuilder {
         return nil
     }
 }
+
+extension SectionBuilder {
+    /// For kinds that some books place after each chapter (its notes, its references, a glossary
+    /// of its terms), the shapes that show one: between chapters they keep their kind when their
+    /// text has one of them. Notes are numbered (a poem of short lines titled "Notes toward…" is
+    /// none); references and glossaries have the shapes they may have at any length. Nil for the
+    /// other kinds.
+    static func shapesShowingPerChapter(_ kind: SectionKind) -> [KindExpectation.Shape]? {
+        switch kind {
+        case .notes: [.numberedEntries]
+        case .bibliography, .glossary: KindExpectation.of(kind)?.shapes
+        default: nil
+        }
+    }
+
+    /// Read sections of the text a section needs on each side to stand among the chapters, not
+    /// at their edge: the preface after a title page read as text is at the edge.
+    static let chaptersOnEachSide = 2
+
+    /// A section as long as the book's chapters, standing among sections of the text that are
+    /// read (`chaptersOnEachSide`, its neighbours among them), is read too when nothing but its
+    /// name says it is front or back matter: a poem titled "Index" or "Dedication" in a book of
+    /// poems, a story titled "Acknowledgments" in a collection. Front and back matter gather
+    /// before the first chapter and after the last; a page among chapters, named like matter and
+    /// sized like a chapter, is one. The book's own marks, and what the text holds (a copyright
+    /// notice, a page of links, notes the text refers to), still decide; so does the shape of
+    /// notes or references placed after each chapter. Appendices are left out: a textbook ends
+    /// its first volume with them, between chapters.
+    func readChaptersNamedLikeMatter(_ drafts: inout [Draft], among candidates: [Int]) {
+        let before = drafts.map(\.classification)
+        let isText = before.map { $0.role == .body && $0.kind == .chapter }
+        var textBefore = [0]  // textBefore[i]: sections of the text before draft i
+        for t in isText { textBefore.append(textBefore[textBefore.count - 1] + (t ? 1 : 0)) }
+        for i in candidates
+        where before[i].role != .body && before[i].kind != .appendix && i > 0 && i + 1 < drafts.count {
+            let textAfter = textBefore[drafts.count] - textBefore[i + 1]
+            guard isText[i - 1], isText[i + 1], textBefore[i] >= Self.chaptersOnEachSide,
+                textAfter >= Self.chaptersOnEachSide
+            else { continue }
+            let draft = drafts[i]
+            guard !draft.features.isShortForTheBook, isNamedOnly(draft), !hasShapeOfItsKind(draft) else { continue }
+            let reason = "named like \(before[i].kind.rawValue) only, as long as a chapter, among chapters"
+            drafts[i].evidence.append(Evidence(kind: nil, role: .body, weight: 100, reason: reason))
+            decide(&drafts[i])
+        }
+    }
+
+    /// Whether everything that would skip the draft is its name, or weak generic evidence (very short).
+    private func isNamedOnly(_ draft: Draft) -> Bool {
+        draft.evidence.allSatisfy { $0.isBody || $0.weight <= 0 || $0.isNaming || ($0.kind == nil && $0.weight < 1) }
+    }
+
+    /// Whether a draft of a kind placed after chapters has that kind's shape (`shapesShowingPerChapter`).
+    private func hasShapeOfItsKind(_ draft: Draft) -> Bool {
+        guard let shapes = Self.shapesShowingPerChapter(draft.classification.kind) else { return false }
+        return draft.features.noteBlocks > 0 || shapes.contains { KindExpectation.has($0, draft.features) }
+    }
+}

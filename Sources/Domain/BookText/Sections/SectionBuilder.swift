@@ -378,6 +378,7 @@ struct SectionBuilder {
             decide(&drafts[i])
         }
         addPositionEvidence(&drafts, to: grown)
+        readChaptersNamedLikeMatter(&drafts, among: grown)
     }
 
     /// Chapters found among the headings inside a part the TOC lists take that part's title.
@@ -646,6 +647,7 @@ struct SectionBuilder {
     private func classify(_ drafts: inout [Draft]) {
         for i in drafts.indices { decide(&drafts[i]) }
         addPositionEvidence(&drafts, to: Array(drafts.indices))
+        readChaptersNamedLikeMatter(&drafts, among: Array(drafts.indices))
     }
 
     /// Position: front matter clusters before the first chapter, back matter after the last; a

@@ -13,6 +13,9 @@ struct Evidence: Hashable, Sendable {
     /// From the book's own `epub:type`/`role` on the content (not a landmark, which may only say
     /// where a kind starts).
     var isSemantic = false
+    /// From nothing but what the section is called: its TOC label or heading, its file name, the
+    /// id it starts at. A poem titled "Index" is named like an index and holds none.
+    var isNaming = false
 
     var isBody: Bool { (role ?? kind?.usualRole) == .body }
 }
@@ -158,7 +161,8 @@ enum SectionClassifier {
             }
             if let (k, exact) = Patterns.kind(forTitle: title), !titleKinds.contains(k) {
                 titleKinds.insert(k)
-                out.append(Evidence(kind: k, role: nil, weight: exact ? 2 : 1.8, reason: "title \"\(title)\""))
+                out.append(
+                    Evidence(kind: k, role: nil, weight: exact ? 2 : 1.8, reason: "title \"\(title)\"", isNaming: true))
                 // "Chapter 25. Postscript": a numbered chapter whose name sounds like front or back
                 // matter is still a chapter (but "Chapter 9. Appendix A" stays an appendix).
                 let soft: Set<SectionKind> = [
@@ -180,13 +184,17 @@ enum SectionClassifier {
         if titles.isEmpty, let line = f.openingLine, let (k, exact) = Patterns.kind(forTitle: line),
             k.usualRole != .body
         {
-            out.append(Evidence(kind: k, role: nil, weight: exact ? 2 : 1.8, reason: "opening line \"\(line)\""))
+            out.append(
+                Evidence(
+                    kind: k, role: nil, weight: exact ? 2 : 1.8, reason: "opening line \"\(line)\"", isNaming: true))
         }
         if let book = f.bookTitle, !book.isEmpty, f.words < 150,
             titles.contains(where: { TextCleaner.fold($0) == TextCleaner.fold(book) })
         {
             out.append(
-                Evidence(kind: .titlepage, role: .front, weight: 2, reason: "titled with the book's title, short"))
+                Evidence(
+                    kind: .titlepage, role: .front, weight: 2, reason: "titled with the book's title, short",
+                    isNaming: true))
         }
         return out
     }
@@ -199,7 +207,7 @@ enum SectionClassifier {
             for token in Patterns.tokens(ofName: name) where !f.commonFileTokens.contains(token) {
                 if let k = Patterns.fileTokens[token], !fileKinds.contains(k) {
                     fileKinds.insert(k)
-                    out.append(Evidence(kind: k, role: nil, weight: 1, reason: "file name \"\(name)\""))
+                    out.append(Evidence(kind: k, role: nil, weight: 1, reason: "file name \"\(name)\"", isNaming: true))
                 }
             }
         }
@@ -207,7 +215,7 @@ enum SectionClassifier {
             for token in Patterns.tokens(ofName: frag) {
                 if let k = Patterns.fileTokens[token], !fileKinds.contains(k) {
                     fileKinds.insert(k)
-                    out.append(Evidence(kind: k, role: nil, weight: 0.8, reason: "id \"\(frag)\""))
+                    out.append(Evidence(kind: k, role: nil, weight: 0.8, reason: "id \"\(frag)\"", isNaming: true))
                 }
             }
         }
