@@ -99,6 +99,27 @@ func zeroCrossingsPerSecond(_ samples: [Int16], rate: Int) -> Double {
         #expect(try AudioFileInfo.readSamples(path: path) == samples + [Int16](repeating: 0, count: 500))
     }
 
+    @Test(arguments: [AudioFormat.wav, .flac, .mp3])
+    func theBytesDoNotDependOnHowTheSamplesArrive(_ format: AudioFormat) throws {
+        // The writer gathers samples before libsndfile sees them: pieces that straddle what it
+        // gathers (`bufferFrames`) must come out as one block written at once does.
+        try #require(AudioFileWriter.availableFormats().contains(format), "\(format) not available here")
+        let directory = try TemporaryDirectory()
+        let samples = sine(seconds: 4)
+        #expect(samples.count > 2 * AudioFileWriter.bufferFrames)
+        let whole = try AudioFileWriter(
+            path: directory.path("whole.\(format)"), encoding: AudioEncoding(format: format), sampleRate: 22_050)
+        try samples.withUnsafeBufferPointer { try whole.write($0) }
+        try whole.writeSilence(frames: 300)
+        try whole.close()
+        _ = try writeFile(
+            directory.path("pieces.\(format)"), AudioEncoding(format: format), samples: samples, silence: 300)
+        let a = try Data(contentsOf: URL(fileURLWithPath: directory.path("whole.\(format)")))
+        let b = try Data(contentsOf: URL(fileURLWithPath: directory.path("pieces.\(format)")))
+        #expect(a.count > 1_000)
+        #expect(a == b)
+    }
+
     @Test(arguments: [AudioFormat.wav, .flac])
     func losslessOutputIsByteIdenticalForIdenticalInput(_ format: AudioFormat) throws {
         let directory = try TemporaryDirectory()

@@ -2,7 +2,8 @@ internal import CSndFile
 import Contracts
 import Foundation
 
-/// Writes 16-bit mono PCM to an audio file as it arrives (libsndfile), in constant memory.
+/// Writes 16-bit mono PCM to an audio file as it arrives (libsndfile), in constant memory
+/// (`bufferFrames` gathered at a time).
 ///
 /// Tags are written at creation, before any audio (libsndfile keeps them only then for every
 /// format but WAV). Opus files get resampled PCM (libsoxr, e.g. 22,050 → 24,000 Hz) because Opus
@@ -25,6 +26,14 @@ public final class AudioFileWriter: AudioSink {
     private var handle: OpaquePointer?
     private let resampler: Resampler?
     private static let silenceBlock = [Int16](repeating: 0, count: 4_096)
+    /// Samples (at the file's rate) not yet handed to libsndfile: at most `bufferFrames`.
+    private var pending: [Int16] = []
+
+    /// Samples gathered before one call to libsndfile. The engine delivers audio in pieces of a
+    /// few kilobytes, and libsndfile writes a WAV, FLAC or MP3 file with a system call per call:
+    /// a short section cost some 60 writes, each through the file system's per-write work. 64 KiB
+    /// at a time costs a few (the bytes of those formats are the same either way).
+    public static let bufferFrames = 32_768
 
     /// Creates (or replaces) the file at `path` and writes `tags`.
     ///
@@ -81,7 +90,10 @@ public final class AudioFileWriter: AudioSink {
 
     deinit {
         // Without close() errors go unnoticed; still finish the file rather than leak the handle.
-        if let handle { sf_close(handle) }
+        if let handle {
+            try? flushPending(handle)
+            sf_close(handle)
+        }
     }
 
     /// The formats this libsndfile can write, checked once per process by creating a short file
@@ -153,6 +165,9 @@ public final class AudioFileWriter: AudioSink {
                 failure = error
             }
         }
+        if failure == nil {
+            do { try flushPending(handle) } catch { failure = error }
+        }
         self.handle = nil
         let status = sf_close(handle)
         if let failure { throw failure }
@@ -163,7 +178,30 @@ public final class AudioFileWriter: AudioSink {
 
     // MARK: - libsndfile calls
 
+    /// Gathers `samples` in `pending`, handing libsndfile `bufferFrames` at a time (a block at
+    /// least that long goes straight through once what is pending is written).
     private func writeToFile(_ handle: OpaquePointer, _ samples: UnsafeBufferPointer<Int16>) throws {
+        guard !samples.isEmpty else { return }
+        if pending.count + samples.count < Self.bufferFrames {
+            if pending.capacity < Self.bufferFrames { pending.reserveCapacity(Self.bufferFrames) }
+            pending.append(contentsOf: samples)
+            return
+        }
+        try flushPending(handle)
+        if samples.count >= Self.bufferFrames {
+            try writeThrough(handle, samples)
+        } else {
+            pending.append(contentsOf: samples)
+        }
+    }
+
+    private func flushPending(_ handle: OpaquePointer) throws {
+        guard !pending.isEmpty else { return }
+        try pending.withUnsafeBufferPointer { try writeThrough(handle, $0) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    private func writeThrough(_ handle: OpaquePointer, _ samples: UnsafeBufferPointer<Int16>) throws {
         guard let base = samples.baseAddress, !samples.isEmpty else { return }
         let written = sf_write_short(handle, base, sf_count_t(samples.count))
         guard written == sf_count_t(samples.count) else {
