@@ -591,6 +591,35 @@ import Testing
         #expect(poems.filter { !$0.included }.map(\.title) == [])
     }
 
+    /// An anthology: a short copyright page, then stories of `lengths` words, each in a file of
+    /// its own; the stories numbered in `permissions` open with their permission line.
+    func anthology(_ lengths: [Int], permissions: Set<Int>) -> MemoryBook {
+        let line = "<p>First published in The Harbour Review. Copyright © 1962 by Ann Lee. All rights reserved.</p>"
+        let titles = ["North Water", "The Lamp", "Blueberries", "The Ferry", "Evening Tide", "Salt"]
+        let stories = lengths.enumerated().map { n, words in
+            ("s\(n).xhtml", "<h1>\(titles[n])</h1>" + (permissions.contains(n) ? line : "") + prose(words))
+        }
+        let copyright =
+            "<h1>Copyright</h1><p>Copyright © 2024 Harbour Press. All rights reserved.</p><p>ISBN 978-0-00-000000-0</p>"
+        return MemoryBook(
+            spine: [("copyright.xhtml", copyright)] + stories,
+            toc: [entry("Copyright", "copyright.xhtml")]
+                + stories.map { entry(String($0.1.dropFirst(4).prefix(7)), $0.0) })
+    }
+
+    @Test func storiesThatOpenWithTheirPermissionLineAreRead() throws {
+        // Every story carries its notice, the first one is the shortest: none is a copyright page.
+        let index = try SectionIndexer.index(anthology([280, 600, 650, 700, 620], permissions: [0, 1, 2, 3, 4]))
+        #expect(index.sections.map(\.included) == [false, true, true, true, true, true])
+        #expect(index.sections.first?.kind == .copyright)
+    }
+
+    @Test func aShortStoryWithAPermissionLineAmongStoriesIsRead() throws {
+        // A page's worth of words under a notice, between stories read: a story, not a copyright page.
+        let index = try SectionIndexer.index(anthology([400, 350, 200, 380, 360], permissions: [2]))
+        #expect(index.sections.map(\.included) == [false, true, true, true, true, true])
+    }
+
     @Test func notesAfterEachChapterStayNotes() throws {
         // Notes placed after each chapter, as long as a chapter: their numbered entries say what they are.
         let notes = (1...30).map { "<p>\($0). See the letter of the year \(1800 + $0), kept in the town archive.</p>" }

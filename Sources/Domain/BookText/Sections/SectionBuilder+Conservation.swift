@@ -104,14 +104,15 @@ extension SectionBuilder {
 
     /// A section as long as the book's chapters, standing among sections of the text that are
     /// read (`chaptersOnEachSide`, its neighbours among them), is read too when nothing but its
-    /// name says it is front or back matter: a poem titled "Index" or "Dedication" in a book of
-    /// poems, a story titled "Acknowledgments" in a collection. Front and back matter gather
-    /// before the first chapter and after the last; a page among chapters, named like matter and
-    /// sized like a chapter, is one. The book's own marks, and what the text holds (a copyright
-    /// notice, a page of links, notes the text refers to), still decide; so does the shape of
+    /// name, or a notice line, says it is front or back matter: a poem titled "Index" or
+    /// "Dedication" in a book of poems, a story titled "Acknowledgments" or opening with its
+    /// permission line ("First published in… All rights reserved") in a collection. Front and back
+    /// matter gather before the first chapter and after the last; a page among chapters, named like
+    /// matter and sized like a chapter, is one. The book's own marks, and what else the text holds
+    /// (a page of links, notes the text refers to, a licence), still decide; so does the shape of
     /// notes or references placed after each chapter. Appendices are left out: a textbook ends
     /// its first volume with them, between chapters.
-    func readChaptersNamedLikeMatter(_ drafts: inout [Draft], among candidates: [Int]) {
+    func readChapterSizedSectionsAmongChapters(_ drafts: inout [Draft], among candidates: [Int]) {
         let before = drafts.map(\.classification)
         let isText = before.map { $0.role == .body && $0.kind == .chapter }
         var textBefore = [0]  // textBefore[i]: sections of the text before draft i
@@ -123,16 +124,21 @@ extension SectionBuilder {
                 textAfter >= Self.chaptersOnEachSide
             else { continue }
             let draft = drafts[i]
-            guard !draft.features.isShortForTheBook, isNamedOnly(draft), !hasShapeOfItsKind(draft) else { continue }
-            let reason = "named like \(before[i].kind.rawValue) only, as long as a chapter, among chapters"
+            guard !draft.features.isShortForTheBook, restsOnNameOrNotice(draft), !hasShapeOfItsKind(draft) else {
+                continue
+            }
+            let reason = "only named or noted like \(before[i].kind.rawValue), as long as a chapter, among chapters"
             drafts[i].evidence.append(Evidence(kind: nil, role: .body, weight: 100, reason: reason))
             decide(&drafts[i])
         }
     }
 
-    /// Whether everything that would skip the draft is its name, or weak generic evidence (very short).
-    private func isNamedOnly(_ draft: Draft) -> Bool {
-        draft.evidence.allSatisfy { $0.isBody || $0.weight <= 0 || $0.isNaming || ($0.kind == nil && $0.weight < 1) }
+    /// Whether everything that would skip the draft is its name, a notice line, or weak generic
+    /// evidence (very short).
+    private func restsOnNameOrNotice(_ draft: Draft) -> Bool {
+        draft.evidence.allSatisfy {
+            $0.isBody || $0.weight <= 0 || $0.isNaming || $0.isNotice || ($0.kind == nil && $0.weight < 1)
+        }
     }
 
     /// Whether a draft of a kind placed after chapters has that kind's shape (`shapesShowingPerChapter`).

@@ -378,7 +378,7 @@ struct SectionBuilder {
             decide(&drafts[i])
         }
         addPositionEvidence(&drafts, to: grown)
-        readChaptersNamedLikeMatter(&drafts, among: grown)
+        readChapterSizedSectionsAmongChapters(&drafts, among: grown)
     }
 
     /// Chapters found among the headings inside a part the TOC lists take that part's title.
@@ -647,7 +647,7 @@ struct SectionBuilder {
     private func classify(_ drafts: inout [Draft]) {
         for i in drafts.indices { decide(&drafts[i]) }
         addPositionEvidence(&drafts, to: Array(drafts.indices))
-        readChaptersNamedLikeMatter(&drafts, among: Array(drafts.indices))
+        readChapterSizedSectionsAmongChapters(&drafts, among: Array(drafts.indices))
     }
 
     /// Position: front matter clusters before the first chapter, back matter after the last; a
@@ -664,7 +664,9 @@ struct SectionBuilder {
         guard let first = strongBody.first, let last = strongBody.last else { return }
         for i in candidates where i < first || i > last {
             let words = drafts[i].features.words
-            guard words < 1500, drafts[i].classification.role == .body else { continue }
+            guard words < 1500, drafts[i].features.isShortForTheBook, drafts[i].classification.role == .body else {
+                continue
+            }
             let role: SectionRole = i < first ? .front : .back
             let where_ = i < first ? "before the first chapter" : "after the last chapter"
             drafts[i].evidence.append(Evidence(kind: nil, role: role, weight: 0.8, reason: "\(where_), short"))

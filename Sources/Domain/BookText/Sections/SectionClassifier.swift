@@ -16,6 +16,9 @@ struct Evidence: Hashable, Sendable {
     /// From nothing but what the section is called: its TOC label or heading, its file name, the
     /// id it starts at. A poem titled "Index" is named like an index and holds none.
     var isNaming = false
+    /// From a copyright or permission line in the opening text: a copyright page is made of them,
+    /// and a story in an anthology may open or close with one ("First published in…").
+    var isNotice = false
 
     var isBody: Bool { (role ?? kind?.usualRole) == .body }
 }
@@ -137,6 +140,9 @@ enum SectionClassifier {
         return out
     }
 
+    /// Most words of a page that a copyright notice alone shows to be a copyright page.
+    static let longestNoticePage = 250
+
     /// Most words a section may hold for each note the text refers to in it and still be notes:
     /// a chapter that a few links point into is a chapter.
     static let wordsPerReferencedNote = 150
@@ -255,9 +261,15 @@ enum SectionClassifier {
             copyrightSignals.append("public-domain dedication")
         }
         if !copyrightSignals.isEmpty, f.words < 900 {
-            let w = copyrightSignals.count >= 2 ? 2.0 : (f.words < 250 ? 1.0 : 0.6)
+            // Strong alone only on a page: past `longestNoticePage` words a notice opens or closes
+            // running text (a story's permission line) as often as it makes a copyright page, and
+            // needs a title, a name or a place at the book's edge to agree.
+            let page = f.words < longestNoticePage
+            let w = copyrightSignals.count >= 2 ? (page ? 2.0 : 1.0) : (page ? 1.0 : 0.6)
             out.append(
-                Evidence(kind: .copyright, role: nil, weight: w, reason: copyrightSignals.joined(separator: ", ")))
+                Evidence(
+                    kind: .copyright, role: nil, weight: w, reason: copyrightSignals.joined(separator: ", "),
+                    isNotice: true))
         }
         if f.referencedNotes > 0, f.words <= wordsPerReferencedNote * f.referencedNotes {
             let notes = f.referencedNotes == 1 ? "a note" : "\(f.referencedNotes) notes"
