@@ -620,6 +620,24 @@ import Testing
         #expect(index.sections.map(\.included) == [false, true, true, true, true, true])
     }
 
+    @Test func chaptersAnExporterMarkedAsAppendicesAreRead() throws {
+        // Every chapter after the first carries epub:type="appendix"; their titles say "Chapter".
+        let names = ["I", "II", "III", "IV"]
+        let files = names.enumerated().map { n, name in
+            let type = n == 0 ? "chapter" : "appendix"
+            return ("c\(n).xhtml", "<section epub:type='\(type)'><h1>Chapter \(name)</h1>\(prose(800))</section>")
+        }
+        let appendix = ("a.xhtml", "<section epub:type='appendix'><h1>Appendix</h1>\(prose(300))</section>")
+        let book = MemoryBook(
+            spine: files + [appendix],
+            toc: names.enumerated().map { entry("Chapter \($0.element)", "c\($0.offset).xhtml") } + [
+                entry("Appendix", "a.xhtml")
+            ])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.included) == [true, true, true, true, false])
+        #expect(index.sections.last?.kind == .appendix)
+    }
+
     @Test func notesAfterEachChapterStayNotes() throws {
         // Notes placed after each chapter, as long as a chapter: their numbered entries say what they are.
         let notes = (1...30).map { "<p>\($0). See the letter of the year \(1800 + $0), kept in the town archive.</p>" }

@@ -182,7 +182,10 @@ enum SectionClassifier {
                 }
             } else if Patterns.isChapterTitle(title), !titleKinds.contains(.chapter) {
                 titleKinds.insert(.chapter)
-                out.append(Evidence(kind: .chapter, role: .body, weight: 2, reason: "chapter title \"\(title)\""))
+                // "Chapter II" or "Letter IV" in words outweighs a kind the book's markup gives it
+                // alone ("appendix" on every chapter after the first, an exporter's slip).
+                let weight = Patterns.isExplicitChapterTitle(title) ? 2.5 : 2
+                out.append(Evidence(kind: .chapter, role: .body, weight: weight, reason: "chapter title \"\(title)\""))
             }
         }
         // An opening line counts only when it names front or back matter: a number or "Chapter
