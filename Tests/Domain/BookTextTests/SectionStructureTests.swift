@@ -79,7 +79,7 @@ import Testing
             spine: [
                 ("cover.xhtml", "<p class='t'>Cover</p>"),
                 ("copyright.xhtml", "<p class='t'>\(copyright)</p>"),
-                ("p1.xhtml", poem("Mending Wall", 400)),
+                ("p1.xhtml", poem("Cold Orchard", 400)),
                 ("p2.xhtml", poem("The Fir", 1_600)),
                 ("p3.xhtml", poem("The Bell", 1_600)),
                 ("p4.xhtml", poem("The Shadow", 1_600)),
@@ -89,7 +89,7 @@ import Testing
         let skipped = index.sections.filter { !$0.included }
         #expect(skipped.map(\.kind).contains(.copyright))
         #expect(wordsSkipped(index) < 30, "only the cover and the copyright notice: \(skipped.map(\.words))")
-        #expect(index.sections.filter(\.included).first?.title == "Mending Wall", "titled by its opening line")
+        #expect(index.sections.filter(\.included).first?.title == "Cold Orchard", "titled by its opening line")
     }
 
     @Test func aStorysTitleAndEpigraphAboveItsChaptersArePartOfTheStory() throws {
@@ -115,11 +115,12 @@ import Testing
         for heading in ["<p class='h'>%@</p>", "<div class='s3'><p class='c2'>%@</p></div>"] {
             func title(_ text: String) -> String { heading.replacingOccurrences(of: "%@", with: text) }
             let titles = [
-                "Mending Wall", "Home Burial", "A Hundred Collars", "Blueberries", "Good Hours", "After Apple-Picking",
-                "Storm Fear", "Ghost House",
+                "Gate", "Cold Orchard", "Hay Wagon", "Late Ferns", "Well Rope", "Stone Fence", "Barn Owl",
+                "Wet Meadow",
             ]
             let text =
-                "<p class='c2'>" + String(repeating: "Something there is that does not love a wall. ", count: 30)
+                "<p class='c2'>"
+                + String(repeating: "The wind goes over the hill and the stones stay where they were. ", count: 25)
                 + "</p>"
             let body =
                 title("Copyright") + "<p class='c2'>Copyright © 2024 A Small Press. All rights reserved.</p>"
@@ -595,7 +596,7 @@ import Testing
     /// its own; the stories numbered in `permissions` open with their permission line.
     func anthology(_ lengths: [Int], permissions: Set<Int>) -> MemoryBook {
         let line = "<p>First published in The Harbour Review. Copyright © 1962 by Ann Lee. All rights reserved.</p>"
-        let titles = ["North Water", "The Lamp", "Blueberries", "The Ferry", "Evening Tide", "Salt"]
+        let titles = ["Low Tide", "The Lamp", "Wild Plums", "The Ferry", "Evening Tide", "Salt"]
         let stories = lengths.enumerated().map { n, words in
             ("s\(n).xhtml", "<h1>\(titles[n])</h1>" + (permissions.contains(n) ? line : "") + prose(words))
         }
@@ -1087,8 +1088,8 @@ import Testing
     @Test(arguments: ["index.html", "index_split_000.html", "toc.xhtml", "copyright.xhtml"])
     func aShortBookInOneFileIsReadWhateverTheFileIsCalled(fileName: String) throws {
         let book = MemoryBook(
-            spine: [(fileName, "<h1>Hefty Water</h1>" + prose(300, "water"))],
-            toc: [entry("Hefty Water", fileName)])
+            spine: [(fileName, "<h1>Still Water</h1>" + prose(300, "water"))],
+            toc: [entry("Still Water", fileName)])
         let sections = try SectionIndexer.index(book).sections
         let decisions = sections.map { ($0.kind, $0.reasons) }
         let allRead = sections.allSatisfy { $0.included }

@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct ManifestTests {
     static let sample = Manifest(
-        book: BookRecord(identifier: "urn:isbn:1", title: "Moby-Dick", authors: ["Herman Melville"], sha256: "ab12"),
+        book: BookRecord(identifier: "urn:isbn:1", title: "The Lamp Keeper", authors: ["Ann Lee"], sha256: "ab12"),
         settings: AudioSettings(
             voice: VoiceSettings(voice: "en-gb", rate: 160, pitch: 40, volume: 90),
             encoding: AudioEncoding(format: .mp3, compressionLevel: 0.8, bitrateMode: .constant), notes: .end,

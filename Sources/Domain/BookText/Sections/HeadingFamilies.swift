@@ -9,7 +9,7 @@
 /// it. Nothing here knows a language: the key is whatever word the family shares.
 ///
 /// A converter that keeps a heading's style writes every heading as a paragraph of one class that
-/// no other paragraph has (`<p class="block_1">Mending Wall</p>`): such a class is a key too, and a
+/// no other paragraph has (`<p class="block_1">Cold Orchard</p>`): such a class is a key too, and a
 /// family of it may hold front matter headings close together ("Copyright", "Dedication") as long
 /// as most of its members lie a chapter apart.
 enum HeadingFamilies {

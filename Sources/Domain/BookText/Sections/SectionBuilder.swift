@@ -630,7 +630,7 @@ struct SectionBuilder {
         return openingTitleLine(d)
     }
 
-    /// A heading written as a paragraph that opens the draft, with text after it ("Mending Wall"
+    /// A heading written as a paragraph that opens the draft, with text after it ("Cold Orchard"
     /// over the poem): the title a reader sees there.
     private func openingTitleLine(_ d: Draft) -> String? {
         let texts = blocks(from: d.start.position, to: d.end).lazy.map(\.1).filter { $0.hasText && !$0.isOmitted }
