@@ -639,6 +639,26 @@ import Testing
         #expect(index.sections.last?.kind == .appendix)
     }
 
+    @Test(arguments: [
+        ("nl", "Voorwoord", "Nawoord", "Dankwoord"), ("pl", "Przedmowa", "Posłowie", "Podziękowania"),
+        ("da", "Forord", "Efterord", "Taksigelser"), ("sv", "Förord", "Efterord", "Noter"),
+        ("fi", "Esipuhe", "Jälkisanat", "Kiitokset"),
+    ])
+    func frontAndBackMatterTitledInOtherLanguagesHaveTheirKinds(
+        language: String, preface: String, afterword: String, last: String
+    ) throws {
+        let chapters = (1...3).map { ("c\($0).xhtml", "<h1>\($0)</h1>\(prose(2000))") }
+        let files =
+            [("p.xhtml", "<h1>\(preface)</h1>\(prose(300))")] + chapters
+            + [("a.xhtml", "<h1>\(afterword)</h1>\(prose(300))"), ("t.xhtml", "<h1>\(last)</h1>\(prose(120))")]
+        let book = MemoryBook(
+            spine: files, toc: files.map { entry(String($0.1.dropFirst(4).prefix { $0 != "<" }), $0.0) },
+            language: language, documentLanguage: language)
+        let kinds = try SectionIndexer.index(book).sections.map(\.kind)
+        let lastKind: SectionKind = language == "sv" ? .notes : .acknowledgments
+        #expect(kinds == [.preface, .chapter, .chapter, .chapter, .afterword, lastKind])
+    }
+
     @Test func notesAfterEachChapterStayNotes() throws {
         // Notes placed after each chapter, as long as a chapter: their numbered entries say what they are.
         let notes = (1...30).map { "<p>\($0). See the letter of the year \(1800 + $0), kept in the town archive.</p>" }

@@ -1,16 +1,48 @@
 import Foundation
 
 /// Title, file-name and id patterns in English, French, German, Spanish, Italian, Portuguese and
-/// Russian.
+/// Russian, and titles of the commonest front and back matter in Dutch, Polish, Danish, Norwegian,
+/// Swedish and Finnish.
 ///
 /// All matching is done on folded text (lower case, no accents, punctuation as single spaces, an
 /// apostrophe joining the words around it).
 enum Patterns {
     /// Phrases that name a kind when they are the whole title (or its start, after numbering),
     /// folded as titles are (`TextCleaner.fold`): "l'auteur" is "lauteur".
-    static let titlePhrases: [(SectionKind, [String])] = titlePhrasesAsWritten.map { kind, phrases in
-        (kind, phrases.map(TextCleaner.fold))
+    static let titlePhrases: [(SectionKind, [String])] = (titlePhrasesAsWritten + titlePhrasesInMoreLanguages).map {
+        kind, phrases in (kind, phrases.map(TextCleaner.fold))
     }
+
+    /// Front and back matter titles in Dutch, Polish, Danish, Norwegian, Swedish and Finnish. Words
+    /// that are also everyday words or likely chapter titles are left out ("Opdracht" is a task as
+    /// well as a dedication, "Tak" is "yes" in Polish, "Omistus" is ownership).
+    private static let titlePhrasesInMoreLanguages: [(SectionKind, [String])] = [
+        (
+            .toc,
+            [
+                "inhoud", "inhoudsopgave", "spis treści", "indhold", "indholdsfortegnelse", "innhold",
+                "innholdsfortegnelse", "innehåll", "innehållsförteckning", "sisällys", "sisällysluettelo", "sisältö",
+            ]
+        ),
+        (.preface, ["voorwoord", "przedmowa", "od tłumacza", "od autora", "forord", "förord", "esipuhe", "alkusanat"]),
+        (.introduction, ["inleiding", "wstęp", "indledning", "innledning", "inledning", "johdanto"]),
+        (
+            .afterword,
+            ["nawoord", "posłowie", "efterord", "etterord", "efterskrift", "etterskrift", "jälkisanat", "loppusanat"]
+        ),
+        (.acknowledgments, ["dankwoord", "dankbetuiging", "podziękowania", "taksigelser", "kiitokset"]),
+        (.dedication, ["dedykacja", "tillägnan"]),
+        (.notes, ["noten", "aantekeningen", "przypisy", "noter", "viitteet", "huomautukset"]),
+        (.bibliography, ["bibliografie", "literatuur", "literatura", "litteratur", "kirjallisuus", "lähteet"]),
+        (.index, ["indeks", "hakemisto"]),
+        (.appendix, ["bijlage", "bijlagen", "aneks", "załącznik", "bilag", "vedlegg", "bilaga", "liite", "liitteet"]),
+        (
+            .aboutAuthor,
+            ["over de auteur", "over de schrijver", "o autorze", "om forfatteren", "om författaren", "tekijästä"]
+        ),
+        (.prologue, ["proloog"]),
+        (.epilogue, ["epiloog"]),
+    ]
 
     /// `titlePhrases` as a reader writes them.
     private static let titlePhrasesAsWritten: [(SectionKind, [String])] = [
