@@ -651,7 +651,8 @@ struct SectionBuilder {
     }
 
     /// Position: front matter clusters before the first chapter, back matter after the last; a
-    /// short section of text there is taken as front or back matter.
+    /// section of text there that is short for the book (`isShortForTheBook`) is taken as front or
+    /// back matter. The anthology's first story, shorter than the stories that stand out, is not.
     private func addPositionEvidence(_ drafts: inout [Draft], to candidates: [Int]) {
         // A section of text as long as half this book's typical one is a chapter too (a poem of
         // 40 words in a book of short poems).

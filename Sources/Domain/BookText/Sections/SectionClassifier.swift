@@ -184,7 +184,7 @@ enum SectionClassifier {
                 titleKinds.insert(.chapter)
                 // "Chapter II" or "Letter IV" in words, naming nothing else, outweighs a kind the
                 // book's markup gives it alone ("appendix" on every chapter after the first, an
-                // exporter's slip); "Chapter 1. Introduction" is no more a chapter than before.
+                // exporter's slip). "Chapter 1. Introduction" names its kind too: the usual weight.
                 let plain = Patterns.isExplicitChapterTitle(title) && Patterns.kind(forTitle: title) == nil
                 let weight = plain ? 2.5 : 2
                 out.append(Evidence(kind: .chapter, role: .body, weight: weight, reason: "chapter title \"\(title)\""))
