@@ -659,6 +659,21 @@ import Testing
         #expect(kinds == [.preface, .chapter, .chapter, .chapter, .afterword, lastKind])
     }
 
+    @Test func aCoverEntryAtTheFirstChapterNeitherTitlesNorSkipsIt() throws {
+        // A producer's slip: the TOC's "Cover" points at a short first chapter, as "Chapter 1" does.
+        let chapters =
+            [("c1.xhtml", "<h1>1</h1>\(prose(80))")] + (2...3).map { ("c\($0).xhtml", "<h1>\($0)</h1>\(prose(1000))") }
+        let book = MemoryBook(
+            spine: chapters,
+            toc: [
+                entry("Cover", "c1.xhtml"), entry("Chapter 1", "c1.xhtml"), entry("Chapter 2", "c2.xhtml"),
+                entry("Chapter 3", "c3.xhtml"),
+            ])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.title) == ["Chapter 1", "Chapter 2", "Chapter 3"])
+        #expect(index.sections.allSatisfy { $0.included })
+    }
+
     @Test func notesAfterEachChapterStayNotes() throws {
         // Notes placed after each chapter, as long as a chapter: their numbered entries say what they are.
         let notes = (1...30).map { "<p>\($0). See the letter of the year \(1800 + $0), kept in the town archive.</p>" }

@@ -398,7 +398,10 @@ struct SectionBuilder {
     }
 
     /// Several starts at one position: the most specific TOC entry wins (a part and its first
-    /// chapter at the same place make one chapter section in that part).
+    /// chapter at the same place make one chapter section in that part). Of two entries at one
+    /// level, the first is kept, unless it names front or back matter and the other does not: a
+    /// producer's "Cover" entry pointing at the first chapter would title the chapter "Cover", or
+    /// skip it when it is short.
     private mutating func dedupe(_ starts: [SectionStart]) -> [SectionStart] {
         var byPosition: [TextPosition: SectionStart] = [:]
         var order: [TextPosition] = []
@@ -417,15 +420,24 @@ struct SectionBuilder {
                     byPosition[s.position] = child
                 } else if s.level == existing.level, s.label != existing.label, !s.fromHeadings, !existing.fromHeadings
                 {
+                    let kept = Self.namesTheText(s.label) && !Self.namesTheText(existing.label) ? s : existing
+                    byPosition[s.position] = kept
                     warnings.append(
                         EPUBWarning(
                             .minor, path: s.link?.path,
-                            "TOC entries \"\(existing.label ?? "")\" and \"\(s.label ?? "")\" point at the same place; keeping the first"
+                            "TOC entries \"\(existing.label ?? "")\" and \"\(s.label ?? "")\" point at the same place; keeping \"\(kept.label ?? "")\""
                         ))
                 }
             }
         }
         return order.sorted().compactMap { byPosition[$0] }
+    }
+
+    /// Whether a TOC label names no front or back matter kind ("Chapter 1", "The Storm").
+    private static func namesTheText(_ label: String?) -> Bool {
+        guard let label, !label.isEmpty else { return false }
+        guard let (kind, _) = Patterns.kind(forTitle: label) else { return true }
+        return kind.usualRole == .body
     }
 
     /// Project Gutenberg's header ends with "*** START OF THE PROJECT GUTENBERG EBOOK ... ***" and
