@@ -264,6 +264,26 @@ import Testing
         #expect(spoken.first?.contains("Form the matrix A and reduce it") == true)
     }
 
+    /// A title set as a picture is not read twice: its description after the title says the title again.
+    @Test func anImageThatRepeatsTheTitleIsNotReadAfterIt() throws {
+        #expect(try text("<p><img src='t.png' alt='The Title'/></p><p>Body.</p>") == ["Body."])
+        #expect(try text("<h2><img src='t.png' alt='the title'/></h2><p>Body.</p>") == ["Body."])
+        // Anywhere else, or describing something else, the image is read.
+        #expect(
+            try text("<p>Body.</p><p><img src='t.png' alt='The Title'/></p>") == ["Body.", "Image: The Title"])
+        #expect(
+            try text("<p><img src='l.png' alt='A lighthouse'/></p><p>Body.</p>") == ["Image: A lighthouse", "Body."])
+    }
+
+    @Test(arguments: [
+        ("Mending Wall", "mending wall", true), ("Mending Wall", "i mending wall", true),
+        ("A", "a late walk", false), ("Wall", "mending wall", false), ("Mending", "mend", false),
+        ("", "mending wall", false),
+    ])
+    func imageDescriptionRepeatingTheTitle(alt: String, foldedTitle: String, expected: Bool) {
+        #expect(SpokenTextExtractor.repeatsTitle(alt, foldedTitle) == expected)
+    }
+
     @Test(arguments: [
         ("Alternative text not available", true), ("no alt text", true), ("Image description unavailable", true),
         ("A map of the missing lands", false), ("x squared", false), ("The equation of motion", false),

@@ -149,6 +149,12 @@ public enum SpokenTextExtractor {
                         leadingLanguage = b.language
                         continue
                     }
+                    // A title drawn as a picture (a poem's name set as an image, its words in `alt`)
+                    // says what the title just said: "Image: Mending Wall" after "Mending Wall" is
+                    // not read.
+                    if body.isEmpty, case .image(let alt) = b.omitted, Self.repeatsTitle(alt, foldedTitle) {
+                        continue
+                    }
                     for (pendingSource, pending) in pendingHeadings {
                         body += spoken(
                             pending, source: pendingSource, options: options, language: language(pending.language))
@@ -190,7 +196,17 @@ public enum SpokenTextExtractor {
         return out
     }
 
-    /// The text to speak for one raw block under the options (none, one or several blocks).
+    /// Whether an image's description says what the section's title says: the same words, or two
+    /// or more of the title's words in a row ("Mending Wall" under "I. Mending Wall"). One word is
+    /// not enough: a drop capital's "A" under "A Late Walk" is the first word of the text.
+    /// `foldedTitle` is folded (`TextCleaner.fold`).
+    static func repeatsTitle(_ alt: String, _ foldedTitle: String) -> Bool {
+        let folded = TextCleaner.fold(alt)
+        guard !folded.isEmpty, !foldedTitle.isEmpty else { return false }
+        if folded == foldedTitle { return true }
+        return folded.contains(" ") && " \(foldedTitle) ".contains(" \(folded) ")
+    }
+
     /// Words of a content document's text the language check reads, and the fewest it decides on.
     static let languageSampleWords = 400
     static let fewestWordsForLanguage = 100
@@ -219,6 +235,7 @@ public enum SpokenTextExtractor {
         return detected.language
     }
 
+    /// The text to speak for one raw block under the options (none, one or several blocks).
     static func spoken(_ b: RawBlock, source: SourcePosition, options: SpokenTextOptions, language: String?)
         -> [SpokenBlock]
     {
