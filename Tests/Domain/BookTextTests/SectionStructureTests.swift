@@ -538,6 +538,33 @@ import Testing
         #expect(index.sections.map(\.included) == [true, false])
     }
 
+    @Test func aChapterOfProseTitledLikeAListIsRead() throws {
+        // A short book: a chapter titled "Index" (a student's record book) between two chapters.
+        // Contents lists and indexes are lists at any length; paragraphs of running prose are none.
+        func book(_ middle: String) -> MemoryBook {
+            MemoryBook(
+                spine: [
+                    ("c1.xhtml", "<h1>Chapter One</h1>\(prose(60))\(prose(50))"),
+                    ("c2.xhtml", "<h1>Index</h1>\(middle)"),
+                    ("c3.xhtml", "<h1>Chapter Two</h1>\(prose(55))\(prose(60))"),
+                ],
+                toc: [entry("Chapter One", "c1.xhtml"), entry("Index", "c2.xhtml"), entry("Chapter Two", "c3.xhtml")])
+        }
+        let story = try SectionIndexer.index(book(prose(40, "grade") + prose(35, "book") + prose(45, "page")))
+        #expect(story.sections.map(\.included) == [true, true, true])
+        #expect(story.sections[1].kind == .chapter)
+        // An index of short entries, or one run into paragraphs of page numbers, is still one.
+        let entries = (1...24).map { "<p>term \($0), \($0 * 3)</p>" }.joined()
+        let runIn = (0..<3).map { p in
+            "<p>" + (1...12).map { "entry\(p), \($0 * 7), \($0 * 9);" }.joined(separator: " ") + "</p>"
+        }.joined()
+        for list in [entries, runIn] {
+            let index = try SectionIndexer.index(book(list))
+            #expect(index.sections.map(\.kind) == [.chapter, .index, .chapter])
+            #expect(index.sections.map(\.included) == [true, false, true])
+        }
+    }
+
     /// A book whose last pages are titled `title` and hold `body`, after a chapter of 5,000 words.
     func bookEndingIn(_ title: String, _ body: String) -> MemoryBook {
         MemoryBook(

@@ -41,6 +41,9 @@ struct KindExpectation: Sendable {
     /// The kind is an essay in prose: a section that is mostly lines of verse is not one (a poem
     /// titled "To the Reader" opens a book of poems; it is no preface).
     var isProse = false
+    /// The kind is a list at any length (a contents list, an index): a section of running prose
+    /// is not one, however short (a story titled "Index", a chapter named "Obsah").
+    var isList = false
 
     /// Share of verse lines that makes a section a poem rather than prose.
     static let verseShare = 0.6
@@ -52,6 +55,15 @@ struct KindExpectation: Sendable {
 
     /// Most of a book that supplementary material (an appendix) can be: a fifth.
     static let supplementShare = 0.2
+
+    /// Running prose (`isRunningProse`): at least this many words, in blocks of at least
+    /// `proseParagraphWords` words on average (headings included) and mostly longer than a short
+    /// line (a list's entries are a line each), with numbers under `mostNumeralsInProse` of its
+    /// opening's words (an index run into paragraphs is mostly page numbers) and links under
+    /// `linkShare` of its words.
+    static let shortestProse = 60
+    static let proseParagraphWords = 25
+    static let mostNumeralsInProse = 0.1
 
     /// A list shape needs at least this many text blocks to count (three links are no contents list).
     static let minimumListBlocks = 6
@@ -74,10 +86,11 @@ struct KindExpectation: Sendable {
         case .dedication, .epigraph: KindExpectation(maximumWords: 500, semanticsLiftLimit: true)
         case .copyright, .imprint: KindExpectation(maximumWords: 1500)
         case .toc, .loi, .lot:
-            KindExpectation(maximumWords: 500, shapes: [.links, .shortLines], maximumWordsWithShape: 4000)
+            KindExpectation(maximumWords: 500, shapes: [.links, .shortLines], maximumWordsWithShape: 4000, isList: true)
         case .index:
             KindExpectation(
-                maximumWords: 500, shapes: [.links, .shortLines, .numberedEntries], maximumWordsWithShape: 30000)
+                maximumWords: 500, shapes: [.links, .shortLines, .numberedEntries], maximumWordsWithShape: 30000,
+                isList: true)
         case .notes:
             KindExpectation(
                 maximumWords: 2000, shapes: [.numberedEntries, .shortLines], semanticsLiftLimit: true,
@@ -109,6 +122,9 @@ struct KindExpectation: Sendable {
         {
             return "\(f.verseLines) of \(f.textBlocks) lines are verse: a poem, not a \(kind.rawValue)"
         }
+        if expectation.isList, !markedBySemantics, isRunningProse(f) {
+            return "\(grouped(f.words)) words of running prose in \(f.textBlocks) blocks: no \(kind.rawValue) list"
+        }
         if let tooLong = sizeMisfit(expectation, kind: kind, features: f, markedBySemantics: markedBySemantics) {
             return tooLong
         }
@@ -132,6 +148,13 @@ struct KindExpectation: Sendable {
         let name = kind == .other ? "front or back matter" : "a \(kind.rawValue) section"
         return
             "\(grouped(f.words)) words of running text: too long for \(name) (at most \(grouped(expectation.maximumWords)))"
+    }
+
+    /// Whether a section reads as running prose, not as a list of entries (see `shortestProse`).
+    static func isRunningProse(_ f: SectionFeatures) -> Bool {
+        f.words >= shortestProse && f.textBlocks > 0 && f.words >= proseParagraphWords * f.textBlocks
+            && 2 * f.shortBlocks < f.textBlocks && Double(f.linkWords) < linkShare * Double(f.words)
+            && f.openingNumeralShare < mostNumeralsInProse
     }
 
     static func has(_ shape: Shape, _ f: SectionFeatures) -> Bool {

@@ -593,6 +593,7 @@ struct SectionBuilder {
         }
         let hasCopyrightSign = opening.utf8.containsBytes("©") && opening.contains("©")  // bytes first: cheap
         f.openingText = TextCleaner.foldForASCIISearch(opening) + (hasCopyrightSign ? " ©" : "")
+        f.openingNumeralShare = Self.numeralShare(f.openingText)
         f.hasGutenbergMarker = range.prefix(60).contains { $0.1.hasGutenbergMarker }
         let items = spineItems(from: d.start.position, to: d.end)
         f.images = items.reduce(0) { $0 + docs[$1].imageCount }
@@ -618,6 +619,18 @@ struct SectionBuilder {
             }
         }
         return f
+    }
+
+    /// The share of the words of folded text (`TextCleaner.fold`: words between single spaces)
+    /// that are numbers.
+    static func numeralShare(_ folded: String) -> Double {
+        var words = 0
+        var numerals = 0
+        for word in folded.utf8.split(separator: UInt8(ascii: " ")) {
+            words += 1
+            if word.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) { numerals += 1 }
+        }
+        return words == 0 ? 0 : Double(numerals) / Double(words)
     }
 
     /// A label longer than this is no title (a TOC entry whose text is a whole printed contents list).

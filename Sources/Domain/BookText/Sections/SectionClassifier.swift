@@ -63,6 +63,9 @@ struct SectionFeatures: Sendable {
     var referencedNotes = 0
     /// Text blocks that are lines of verse.
     var verseLines = 0
+    /// Share of the opening text's words that are numbers: the page references of an index run
+    /// into paragraphs ("Abbey, 12, 45; abbot, 3") are many, running prose has few.
+    var openingNumeralShare = 0.0
     /// File-name tokens shared by so many of the book's files that they say nothing of one.
     var commonFileTokens: Set<String> = []
     /// Words of the whole book (outside notes).
