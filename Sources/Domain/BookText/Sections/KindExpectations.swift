@@ -86,7 +86,8 @@ struct KindExpectation: Sendable {
         case .dedication, .epigraph: KindExpectation(maximumWords: 500, semanticsLiftLimit: true)
         case .copyright, .imprint: KindExpectation(maximumWords: 1500)
         case .toc, .loi, .lot:
-            KindExpectation(maximumWords: 500, shapes: [.links, .shortLines], maximumWordsWithShape: 4000, isList: true)
+            KindExpectation(
+                maximumWords: 500, shapes: [.links, .shortLines], maximumWordsWithShape: 4000, isList: true)
         case .index:
             KindExpectation(
                 maximumWords: 500, shapes: [.links, .shortLines, .numberedEntries], maximumWordsWithShape: 30000,
