@@ -640,12 +640,89 @@ import Testing
         let index = try SectionIndexer.index(anthology([280, 600, 650, 700, 620], permissions: [0, 1, 2, 3, 4]))
         #expect(index.sections.map(\.included) == [false, true, true, true, true, true])
         #expect(index.sections.first?.kind == .copyright)
+        #expect(index.warnings.contains { $0.message.contains("named like front or back matter hold most") })
     }
 
     @Test func aShortStoryWithAPermissionLineAmongStoriesIsRead() throws {
         // A page's worth of words under a notice, between stories read: a story, not a copyright page.
         let index = try SectionIndexer.index(anthology([400, 350, 200, 380, 360], permissions: [2]))
         #expect(index.sections.map(\.included) == [false, true, true, true, true, true])
+    }
+
+    @Test func pagesNamedLikeMatterThatRepeatInEveryUnitAreRead() throws {
+        // A course in units: each opens with pages titled "Introduction" and "Notes" (lecture notes
+        // in prose), then "Exercises" and "Summary". Two such pages stand together between chapters;
+        // the first unit's, before any chapter, are titled as the others.
+        let pages = ["Introduction", "Notes", "Exercises", "Summary"]
+        let files = (1...3).flatMap { unit in
+            pages.map { ("u\(unit)-\($0.lowercased()).xhtml", "<h1>\($0)</h1>\(prose(900))\(prose(100))") }
+        }
+        let book = MemoryBook(
+            spine: [("title.xhtml", "<p>A Course</p>")] + files,
+            toc: files.map { entry(String($0.1.dropFirst(4).prefix { $0 != "<" }), $0.0) })
+        let index = try SectionIndexer.index(book)
+        let units = index.sections.filter { pages.contains($0.title) }
+        #expect(units.count == 12)
+        #expect(units.allSatisfy { $0.included })
+        // Front matter titled once, before the units, is still front matter.
+        let withPreface = MemoryBook(
+            spine: [("preface.xhtml", "<h1>Preface</h1>\(prose(900))")] + files,
+            toc: [entry("Preface", "preface.xhtml")]
+                + files.map { entry(String($0.1.dropFirst(4).prefix { $0 != "<" }), $0.0) })
+        let preface = try #require(try SectionIndexer.index(withPreface).sections.first)
+        #expect(preface.kind == .preface)
+        #expect(!preface.included)
+    }
+
+    @Test func chaptersAllTitledLikeMatterAreReadEvenWhenOneIsTold() throws {
+        // Every chapter is titled like back matter. The prose of "Index" shows it is no list, so
+        // not everything would be skipped; the others still outweigh what is read: read them all.
+        let titles = ["Sources", "Symbols", "Index", "Credits", "Glossary"]
+        let files = titles.map { ("\($0.lowercased()).xhtml", "<h1>\($0)</h1>\(prose(150))\(prose(140))") }
+        let copyright = "<h1>Copyright</h1><p>Copyright © 2024 A Press. All rights reserved.</p><p>ISBN 978-0-00</p>"
+        let book = MemoryBook(
+            spine: [("copyright.xhtml", copyright)] + files,
+            toc: [entry("Copyright", "copyright.xhtml")] + zip(titles, files).map { entry($0.0, $0.1.0) })
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.included) == [false, true, true, true, true, true])
+        #expect(index.sections.first?.kind == .copyright)
+    }
+
+    @Test func aPictureBooksColophonIsStillAColophon() throws {
+        // Pages of pictures described in their alt text, then a page about the book that holds more
+        // words than the pages' own text: one section named like matter is no misleading name.
+        let alt = Array(repeating: "a girl on a bicycle", count: 5).joined(separator: " and ")
+        let pages = (1...8).map { ("p\($0).xhtml", "<div><img src='p\($0).jpg' alt='\(alt)'/></div>") }
+        let about = ("about.xhtml", "<h1>Colophon</h1>\(prose(80))\(prose(70))")
+        let book = MemoryBook(
+            spine: pages + [about],
+            toc: pages.enumerated().map { entry("Page \($0.offset + 1)", $0.element.0) } + [
+                entry("Colophon", "about.xhtml")
+            ])
+        let last = try #require(try SectionIndexer.index(book).sections.last)
+        #expect(last.kind == .colophon)
+        #expect(!last.included)
+    }
+
+    @Test(arguments: ["1 Introduction", "1. Introduction"])
+    func aFirstChapterNumberedLikeTheOthersIsRead(first: String) throws {
+        // bookdown, Quarto and Sphinx number every chapter: "1 Introduction" is the first of them.
+        let titles = [first, "2 Methods", "3 Results", "4 Discussion"]
+        let files = titles.enumerated().map { ("c\($0.offset).xhtml", "<h1>\($0.element)</h1>\(prose(900))") }
+        let book = MemoryBook(
+            spine: [("preface.xhtml", "<h1>Preface</h1>\(prose(400))")] + files,
+            toc: [entry("Preface", "preface.xhtml")] + zip(titles, files).map { entry($0.0, $0.1.0) })
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.included) == [false, true, true, true, true])
+        // Unnumbered, an introduction after the preface is still an introduction.
+        let introductionFile = ("c0.xhtml", "<h1>Introduction</h1>\(prose(900))")
+        let unnumbered = MemoryBook(
+            spine: [("preface.xhtml", "<h1>Preface</h1>\(prose(400))"), introductionFile] + files.dropFirst(),
+            toc: [entry("Preface", "preface.xhtml"), entry("Introduction", "c0.xhtml")]
+                + zip(titles, files).dropFirst().map { entry($0.0, $0.1.0) })
+        let introduction = try SectionIndexer.index(unnumbered).sections[1]
+        #expect(introduction.kind == .introduction)
+        #expect(!introduction.included)
     }
 
     @Test func chaptersAnExporterMarkedAsAppendicesAreRead() throws {

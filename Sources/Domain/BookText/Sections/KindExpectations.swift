@@ -169,7 +169,7 @@ struct KindExpectation: Sendable {
         }
     }
 
-    private static func grouped(_ n: Int) -> String {
+    static func grouped(_ n: Int) -> String {
         var digits = Array(String(n))
         var out = ""
         while digits.count > 3 {

@@ -108,29 +108,120 @@ extension SectionBuilder {
     /// "Dedication" in a book of poems, a story titled "Acknowledgments" or opening with its
     /// permission line ("First published in… All rights reserved") in a collection. Front and back
     /// matter gather before the first chapter and after the last; a page among chapters, named like
-    /// matter and sized like a chapter, is one. The book's own marks, and what else the text holds
-    /// (a page of links, notes the text refers to, a licence), still decide; so does the shape of
-    /// notes or references placed after each chapter. Appendices are left out: a textbook ends
-    /// its first volume with them, between chapters.
+    /// matter and sized like a chapter, is one. Several such sections in a row stand together
+    /// between the chapters (a course's "Introduction" and "Notes" pages of each week), and a
+    /// section titled as one of them is read as well wherever it stands (week one's). The book's
+    /// own marks, and what else the text holds (a page of links, notes the text refers to, a
+    /// licence), still decide; so does the shape of notes or references placed after each chapter.
+    /// Appendices are left out: a textbook ends its first volume with them, between chapters.
     func readChapterSizedSectionsAmongChapters(_ drafts: inout [Draft], among candidates: [Int]) {
-        let before = drafts.map(\.classification)
-        let isText = before.map { $0.role == .body && $0.kind == .chapter }
-        var textBefore = [0]  // textBefore[i]: sections of the text before draft i
-        for t in isText { textBefore.append(textBefore[textBefore.count - 1] + (t ? 1 : 0)) }
-        for i in candidates
-        where before[i].role != .body && before[i].kind != .appendix && i > 0 && i + 1 < drafts.count {
-            let textAfter = textBefore[drafts.count] - textBefore[i + 1]
-            guard isText[i - 1], isText[i + 1], textBefore[i] >= Self.chaptersOnEachSide,
-                textAfter >= Self.chaptersOnEachSide
-            else { continue }
-            let draft = drafts[i]
-            guard !draft.features.isShortForTheBook, restsOnNameOrNotice(draft), !hasShapeOfItsKind(draft) else {
-                continue
-            }
-            let reason = "only named or noted like \(before[i].kind.rawValue), as long as a chapter, among chapters"
-            drafts[i].evidence.append(Evidence(kind: nil, role: .body, weight: 100, reason: reason))
-            decide(&drafts[i])
+        let named = Set(candidates.filter { isOnlyNamedLikeMatter(drafts[$0]) })
+        let among = Self.runs(of: named).filter { standsAmongChapters($0, in: drafts) }.flatMap { $0 }
+        for i in among {
+            let kind = drafts[i].classification.kind.rawValue
+            read(&drafts[i], because: "only named or noted like \(kind), as long as a chapter, among chapters")
         }
+        let titlesAmong = Set(among.map { TextCleaner.fold(drafts[$0].features.title) }.filter { !$0.isEmpty })
+        for i in named.subtracting(among).sorted()
+        where titlesAmong.contains(TextCleaner.fold(drafts[i].features.title)) {
+            read(&drafts[i], because: "titled as sections read among the chapters, as long as a chapter")
+        }
+    }
+
+    /// Whether nothing but its name or a notice line would skip `draft`, a section as long as a
+    /// chapter of this book, of a kind it has not the shape of (appendices left out).
+    private func isOnlyNamedLikeMatter(_ draft: Draft) -> Bool {
+        let c = draft.classification
+        return c.role != .body && c.kind != .appendix && !draft.features.isShortForTheBook
+            && restsOnNameOrNotice(draft) && !hasShapeOfItsKind(draft)
+    }
+
+    /// When some sections are read although their names say front or back matter (their text says
+    /// otherwise: prose under "Index", a chapter's number), and the sections skipped only for their
+    /// names (`isOnlyNamedLikeMatter`) hold more words than the text read, the names do not mean
+    /// here what they mean elsewhere (a book whose chapters are titled "Sources", "Symbols",
+    /// "Credits"): those are read too, with a warning. Front and back matter is a small part of a
+    /// book; a book is not mostly its acknowledgements.
+    mutating func readSectionsNamedLikeMatterWhenTheyOutweighTheText(_ drafts: inout [Draft]) {
+        guard drafts.contains(where: isReadDespiteItsName) else { return }
+        let named = drafts.indices.filter { isOnlyNamedLikeMatter(drafts[$0]) }
+        let namedWords = named.reduce(0) { $0 + drafts[$1].features.words }
+        let readWords = drafts.reduce(0) { $0 + ($1.classification.role == .body ? $1.features.words : 0) }
+        guard namedWords > readWords else { return }
+        let words = KindExpectation.grouped(namedWords)
+        for i in named {
+            read(&drafts[i], because: "sections named like front or back matter hold most of the text (\(words) words)")
+        }
+        warnings.append(
+            EPUBWarning(
+                .major,
+                "\(named.count) sections named like front or back matter hold most of the text (\(words) words): they are read"
+            ))
+    }
+
+    /// Whether `draft` is read although a name (title, heading, file name, id) says front or back matter.
+    private func isReadDespiteItsName(_ draft: Draft) -> Bool {
+        draft.classification.role == .body && draft.evidence.contains { $0.isNaming && $0.kind != nil && !$0.isBody }
+    }
+
+    /// Whether the drafts of `run` have read chapters on each side, next to them, and at least
+    /// `chaptersOnEachSide` of them before and after.
+    private func standsAmongChapters(_ run: Range<Int>, in drafts: [Draft]) -> Bool {
+        func isText(_ i: Int) -> Bool {
+            drafts[i].classification.role == .body && drafts[i].classification.kind == .chapter
+        }
+        guard run.lowerBound > 0, run.upperBound < drafts.count, isText(run.lowerBound - 1), isText(run.upperBound)
+        else { return false }
+        let before = (0..<run.lowerBound).count(where: isText)
+        let after = (run.upperBound..<drafts.count).count(where: isText)
+        return before >= Self.chaptersOnEachSide && after >= Self.chaptersOnEachSide
+    }
+
+    /// Reads `draft` as text, for `reason` (evidence that outweighs any other).
+    private func read(_ draft: inout Draft, because reason: String) {
+        draft.evidence.append(Evidence(kind: nil, role: .body, weight: 100, reason: reason))
+        decide(&draft)
+    }
+
+    /// A section numbered as the first of the chapters after it ("1 Introduction" before "2 Methods"
+    /// and "3 Results", as bookdown, Quarto and Sphinx number a book's chapters, in the title or
+    /// the first heading) is read when nothing
+    /// but its name, or a notice line, says it is front or back matter: the number makes it one of
+    /// them. The next two numbered sections must be read chapters numbered one and two more.
+    func readSectionsNumberedLikeTheChapters(_ drafts: inout [Draft]) {
+        // The TOC's label, else the heading (Sphinx numbers the headings, not the labels).
+        let numbers = drafts.map { d in
+            Self.leadingNumber(d.features.title) ?? d.features.headings.first.flatMap(Self.leadingNumber)
+        }
+        let isText = drafts.map { $0.classification.role == .body && $0.classification.kind == .chapter }
+        for i in drafts.indices where drafts[i].classification.role != .body {
+            guard let n = numbers[i], restsOnNameOrNotice(drafts[i]) else { continue }
+            let next = drafts.indices.dropFirst(i + 1).filter { numbers[$0] != nil }.prefix(2)
+            guard next.count == 2, next.allSatisfy({ isText[$0] }), next.map({ numbers[$0] }) == [n + 1, n + 2]
+            else { continue }
+            read(&drafts[i], because: "numbered \(n), as the chapters after it (\(n + 1), \(n + 2))")
+        }
+    }
+
+    /// The number a title opens with ("1 Introduction", "12. Methods"), in digits.
+    static func leadingNumber(_ title: String) -> Int? {
+        let folded = TextCleaner.fold(title)
+        let first = folded.prefix { $0 != " " }
+        guard (1...4).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(first)
+    }
+
+    /// The runs of consecutive numbers in `indices`, in order.
+    static func runs(of indices: Set<Int>) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        for i in indices.sorted() {
+            if let last = out.last, last.upperBound == i {
+                out[out.count - 1] = last.lowerBound..<(i + 1)
+            } else {
+                out.append(i..<(i + 1))
+            }
+        }
+        return out
     }
 
     /// Whether everything that would skip the draft is its name, a notice line, or weak generic

@@ -239,6 +239,7 @@ struct SectionBuilder {
         referencedNoteBlocks = blocksReferencedAsNotes()
         var drafts = drafts(between: starts)
         classify(&drafts)
+        readSectionsNamedLikeMatterWhenTheyOutweighTheText(&drafts)
         drafts = cuttingProseFromSkippedSections(drafts)
         drafts = merge(drafts)
         reassessGrown(&drafts)
@@ -673,6 +674,7 @@ struct SectionBuilder {
         for i in drafts.indices { decide(&drafts[i]) }
         addPositionEvidence(&drafts, to: Array(drafts.indices))
         readChapterSizedSectionsAmongChapters(&drafts, among: Array(drafts.indices))
+        readSectionsNumberedLikeTheChapters(&drafts)
     }
 
     /// Position: front matter clusters before the first chapter, back matter after the last; a
