@@ -313,6 +313,17 @@ import Testing
         #expect(try text(counts) == ["Table omitted."])
     }
 
+    @Test func aNoteNoLinkCanReachIsAnAdmonitionReadInPlace() throws {
+        // Technical books set "Note" boxes off in the text with epub:type="note" and no id.
+        let body = """
+            <p>Open the case.</p>
+            <div epub:type='note'><p>Keep the lid closed while it runs.</p></div>
+            <p>A claim<a epub:type='noteref' href='#n1'>1</a> stands.</p>
+            <aside epub:type='note' id='n1'><p>1. The evidence.</p></aside>
+            """
+        #expect(try text(body) == ["Open the case.", "Keep the lid closed while it runs.", "A claim stands."])
+    }
+
     @Test func footnotesAreSkippedOrReadAtTheEnd() throws {
         let body = """
             <p>A claim<a epub:type='noteref' href='#fn1'>1</a> stands.</p>

@@ -447,10 +447,12 @@ struct DocumentFlattener {
         if !types.isEmpty, name != "a", name != "span" { ctx.types += types }
         guard name != "a" else { return ctx }
         // Footnote and endnote bodies: kept apart, not read inline. The innermost note wins, so a
-        // list of endnotes gives one note per item.
+        // list of endnotes gives one note per item. A plain `note` without an id, which no link can
+        // reach, is an admonition set off in the text ("Note: keep the lid closed"): read in place.
         let isTarget = facts.id.map(noteTargets.contains) ?? false && facts.isBlock
         let isSingleNote =
-            types.contains(where: { ["footnote", "endnote", "rearnote", "note"].contains($0) })
+            types.contains(where: { ["footnote", "endnote", "rearnote"].contains($0) })
+            || (types.contains("note") && facts.id != nil)
             || classes.contains(where: { ["footnote", "endnote"].contains($0) })
         let isNoteList =
             types.contains(where: { ["footnotes", "endnotes", "rearnotes"].contains($0) })
