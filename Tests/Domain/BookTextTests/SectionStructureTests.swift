@@ -640,7 +640,6 @@ import Testing
         let index = try SectionIndexer.index(anthology([280, 600, 650, 700, 620], permissions: [0, 1, 2, 3, 4]))
         #expect(index.sections.map(\.included) == [false, true, true, true, true, true])
         #expect(index.sections.first?.kind == .copyright)
-        #expect(index.warnings.contains { $0.message.contains("named like front or back matter hold most") })
     }
 
     @Test func aShortStoryWithAPermissionLineAmongStoriesIsRead() throws {
@@ -686,6 +685,21 @@ import Testing
         let index = try SectionIndexer.index(book)
         #expect(index.sections.map(\.included) == [false, true, true, true, true, true])
         #expect(index.sections.first?.kind == .copyright)
+        #expect(index.warnings.contains { $0.message.contains("more named so are read too") })
+    }
+
+    @Test func anEssayNamedLikeMatterAfterOthersReadAsEssaysIsRead() throws {
+        // Essays titled "Colophon" and "Index" are read among the others (their place, their
+        // prose); the last essay, titled "About the Author", is one more of them.
+        let titles = ["Walking", "Rivers", "Colophon", "Harbours", "Index", "Evening", "About the Author"]
+        let files = titles.map { title in
+            let words = title == "About the Author" ? 800 : 350
+            return ("\(title.prefix(5).lowercased()).xhtml", "<h1>\(title)</h1>\(prose(words))\(prose(words))")
+        }
+        let book = MemoryBook(spine: files, toc: zip(titles, files).map { entry($0.0, $0.1.0) })
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.included) == Array(repeating: true, count: titles.count))
+        #expect(index.warnings.contains { $0.message.contains("more named so are read too") })
     }
 
     @Test func aPictureBooksColophonIsStillAColophon() throws {
@@ -1014,6 +1028,37 @@ import Testing
         #expect(index.sections.filter(\.included).map(\.title) == ["Chapter 1", "Chapter 2"])
         #expect(wordsRead(index) == 2 * 502)
         #expect(index.sections.last?.kind == .license)
+    }
+
+    @Test func aLicenceInOneBlockOfLinesAfterTheLastChaptersEndIsCutThere() throws {
+        // Older Project Gutenberg files: the last file holds the end of the last chapter (the file
+        // split mid-chapter, no heading), then the whole licence as one block of lines.
+        let licence =
+            "<div class='pgheader'>End of the Project Gutenberg EBook of Tales<br/>"
+            + "*** END OF THIS PROJECT GUTENBERG EBOOK TALES ***<br/>"
+            + Array(repeating: "Section 1. General Terms of Use and Redistributing<br/>", count: 120).joined()
+            + "</div>"
+        let book = MemoryBook(
+            spine: [
+                ("c1.xhtml", "<h2>Chapter 1</h2>\(prose(900))"), ("c2.xhtml", "<h2>Chapter 2</h2>\(prose(900))"),
+                ("c2b.xhtml", "\(prose(300, "ending"))\(licence)"),
+            ],
+            toc: [entry("Chapter 1", "c1.xhtml"), entry("Chapter 2", "c2.xhtml")])
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.filter(\.included).map(\.title) == ["Chapter 1", "Chapter 2"])
+        #expect(wordsRead(index) == 902 + 902 + 300)
+        #expect(index.sections.last?.kind == .license)
+    }
+
+    @Test func aPoemTitledDedicationAfterAPrologueAmongPoemsIsRead() throws {
+        // A book of poems opening with a poem to the reader and a prologue: the poem after them
+        // titled "Dedication" stands among the poems, whose first sections are not all "chapters".
+        let titles = ["To the Reader", "Prologue", "Dedication", "The Wall", "The Hill", "The Well", "Epilogue"]
+        let files = titles.map { ("\($0.prefix(6).lowercased()).xhtml", poem($0, lines: 14)) }
+        let book = MemoryBook(spine: files, toc: zip(titles, files).map { entry($0.0, $0.1.0) })
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.title) == titles)
+        #expect(index.sections.allSatisfy { $0.included })
     }
 
     @Test func aNonLinearItemIsASectionOfItsOwn() throws {

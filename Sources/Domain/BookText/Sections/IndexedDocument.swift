@@ -94,18 +94,21 @@ struct IndexedDocument: Sendable {
             {
                 block.isHeadingLine = true
             }
+            // Lower-casing maps no other letter to ASCII "gutenberg": an ASCII search, ignoring case, decides.
+            let namesGutenberg = b.text.utf8.containsBytesIgnoringASCIICase("gutenberg")
             if b.isShort {
                 let folded = TextCleaner.foldForASCIISearch(b.text).utf8
                 block.startsGutenbergText =
                     folded.containsBytes("start of the project gutenberg")
                     || folded.containsBytes("start of this project gutenberg")
-                block.endsGutenbergText =
-                    folded.containsBytes("end of the project gutenberg")
-                    || folded.containsBytes("end of this project gutenberg")
-                    || folded.starts(with: "end of project gutenberg".utf8)
+                block.endsGutenbergText = Self.hasGutenbergEnd(folded)
+            } else if namesGutenberg {
+                // The licence as one long block of lines (a `<pre>`, or lines broken with `<br>`)
+                // opens with the end marker: the text ends there, whatever follows in the block.
+                let opening = TextCleaner.foldForASCIISearch(String(b.text.prefix(Self.gutenbergEndOpening))).utf8
+                block.endsGutenbergText = Self.hasGutenbergEnd(opening)
             }
-            // Lower-casing maps no other letter to ASCII "gutenberg": an ASCII search, ignoring case, decides.
-            if b.text.utf8.containsBytesIgnoringASCIICase("gutenberg") {
+            if namesGutenberg {
                 let lower = b.text.lowercased()
                 let t = lower.utf8
                 block.hasGutenbergMarker =
@@ -126,6 +129,15 @@ struct IndexedDocument: Sendable {
             flat, indexed: blocks, tocFragments: tocFragments, pieceCounts: &pieceCounts)
         for k in keep { blocks[k].text = flat.blocks[k].text }
         for (k, n) in pieceCounts { blocks[k].openingPieceCount = n }
+    }
+
+    /// Characters at the start of a long block in which Project Gutenberg's end marker opens its licence.
+    static let gutenbergEndOpening = 300
+
+    /// Whether folded text has "end of the/this project gutenberg" or starts "end of project gutenberg".
+    private static func hasGutenbergEnd(_ folded: String.UTF8View) -> Bool {
+        folded.containsBytes("end of the project gutenberg") || folded.containsBytes("end of this project gutenberg")
+            || folded.starts(with: "end of project gutenberg".utf8)
     }
 
     /// The most characters a stanza of `block`'s line breaks holds (`IndexedBlock.longestVerseLine` a line).

@@ -136,27 +136,28 @@ extension SectionBuilder {
             && restsOnNameOrNotice(draft) && !hasShapeOfItsKind(draft)
     }
 
-    /// When some sections are read although their names say front or back matter (their text says
-    /// otherwise: prose under "Index", a chapter's number), and the sections skipped only for their
-    /// names (`isOnlyNamedLikeMatter`) hold more words than the text read, the names do not mean
-    /// here what they mean elsewhere (a book whose chapters are titled "Sources", "Symbols",
-    /// "Credits"): those are read too, with a warning. Front and back matter is a small part of a
-    /// book; a book is not mostly its acknowledgements.
-    mutating func readSectionsNamedLikeMatterWhenTheyOutweighTheText(_ drafts: inout [Draft]) {
-        guard drafts.contains(where: isReadDespiteItsName) else { return }
+    /// Names mislead in a book whose sections are read although their names say front or back
+    /// matter (their text says otherwise: prose under "Index", a chapter's number, a place among
+    /// chapters) more often than others after the first of them are skipped only for their names
+    /// (`isOnlyNamedLikeMatter`): chapters titled "Sources", "Symbols", "Credits", essays titled
+    /// "Colophon" and "About the Author". Those are read too, with a warning; a preface before
+    /// them stays a preface. So are all of them when they hold more words than the text read: a
+    /// book is not mostly its acknowledgements.
+    mutating func readSectionsWhenNamesMislead(_ drafts: inout [Draft]) {
+        guard let firstMisnamed = drafts.firstIndex(where: isReadDespiteItsName) else { return }
+        let readDespiteNames = drafts.count(where: isReadDespiteItsName)
         let named = drafts.indices.filter { isOnlyNamedLikeMatter(drafts[$0]) }
         let namedWords = named.reduce(0) { $0 + drafts[$1].features.words }
         let readWords = drafts.reduce(0) { $0 + ($1.classification.role == .body ? $1.features.words : 0) }
-        guard namedWords > readWords else { return }
-        let words = KindExpectation.grouped(namedWords)
-        for i in named {
-            read(&drafts[i], because: "sections named like front or back matter hold most of the text (\(words) words)")
+        let after = named.filter { $0 > firstMisnamed }
+        let misled = namedWords > readWords ? named : readDespiteNames > after.count ? after : []
+        guard !misled.isEmpty else { return }
+        let why = "\(readDespiteNames) sections named like front or back matter are read as text"
+        for i in misled {
+            read(&drafts[i], because: "\(why) in this book")
         }
-        warnings.append(
-            EPUBWarning(
-                .major,
-                "\(named.count) sections named like front or back matter hold most of the text (\(words) words): they are read"
-            ))
+        let words = KindExpectation.grouped(misled.reduce(0) { $0 + drafts[$1].features.words })
+        warnings.append(EPUBWarning(.major, "\(why): \(misled.count) more named so are read too (\(words) words)"))
     }
 
     /// Whether `draft` is read although a name (title, heading, file name, id) says front or back matter.
@@ -167,8 +168,9 @@ extension SectionBuilder {
     /// Whether the drafts of `run` have read chapters on each side, next to them, and at least
     /// `chaptersOnEachSide` of them before and after.
     private func standsAmongChapters(_ run: Range<Int>, in drafts: [Draft]) -> Bool {
+        // Sections of the text proper: chapters, and a prologue, interlude or epilogue.
         func isText(_ i: Int) -> Bool {
-            drafts[i].classification.role == .body && drafts[i].classification.kind == .chapter
+            drafts[i].classification.role == .body && KindExpectation.of(drafts[i].classification.kind) == nil
         }
         guard run.lowerBound > 0, run.upperBound < drafts.count, isText(run.lowerBound - 1), isText(run.upperBound)
         else { return false }

@@ -239,7 +239,7 @@ struct SectionBuilder {
         referencedNoteBlocks = blocksReferencedAsNotes()
         var drafts = drafts(between: starts)
         classify(&drafts)
-        readSectionsNamedLikeMatterWhenTheyOutweighTheText(&drafts)
+        readSectionsWhenNamesMislead(&drafts)
         drafts = cuttingProseFromSkippedSections(drafts)
         drafts = merge(drafts)
         reassessGrown(&drafts)
