@@ -688,17 +688,21 @@ import Testing
         #expect(index.warnings.contains { $0.message.contains("more named so are read too") })
     }
 
-    @Test func anEssayNamedLikeMatterAfterOthersReadAsEssaysIsRead() throws {
+    @Test func anEssayNamedLikeMatterAmongOthersReadAsEssaysIsRead() throws {
         // Essays titled "Colophon" and "Index" are read among the others (their place, their
-        // prose); the last essay, titled "About the Author", is one more of them.
-        let titles = ["Walking", "Rivers", "Colophon", "Harbours", "Index", "Evening", "About the Author"]
+        // prose); so is the next one titled "About the Author", between essays. Acknowledgements
+        // after the last essay are back matter still.
+        let titles = [
+            "Walking", "Rivers", "Colophon", "Harbours", "Index", "About the Author", "Evening", "Acknowledgments",
+        ]
         let files = titles.map { title in
             let words = title == "About the Author" ? 800 : 350
             return ("\(title.prefix(5).lowercased()).xhtml", "<h1>\(title)</h1>\(prose(words))\(prose(words))")
         }
         let book = MemoryBook(spine: files, toc: zip(titles, files).map { entry($0.0, $0.1.0) })
         let index = try SectionIndexer.index(book)
-        #expect(index.sections.map(\.included) == Array(repeating: true, count: titles.count))
+        #expect(index.sections.map(\.included) == Array(repeating: true, count: titles.count - 1) + [false])
+        #expect(index.sections.last?.kind == .acknowledgments)
         #expect(index.warnings.contains { $0.message.contains("more named so are read too") })
     }
 

@@ -138,19 +138,21 @@ extension SectionBuilder {
 
     /// Names mislead in a book whose sections are read although their names say front or back
     /// matter (their text says otherwise: prose under "Index", a chapter's number, a place among
-    /// chapters) more often than others after the first of them are skipped only for their names
-    /// (`isOnlyNamedLikeMatter`): chapters titled "Sources", "Symbols", "Credits", essays titled
-    /// "Colophon" and "About the Author". Those are read too, with a warning; a preface before
-    /// them stays a preface. So are all of them when they hold more words than the text read: a
-    /// book is not mostly its acknowledgements.
+    /// chapters) more often than others between the first of them and the last section read are
+    /// skipped only for their names (`isOnlyNamedLikeMatter`): chapters titled "Sources",
+    /// "Symbols", "Credits", essays titled "Colophon" and "About the Author". Those are read too,
+    /// with a warning; a preface before them and the back matter after the text stay (a book of
+    /// poems titled "Index" and "Dedication" still ends with its real index). All of them are read
+    /// when they hold more words than the text read: a book is not mostly its acknowledgements.
     mutating func readSectionsWhenNamesMislead(_ drafts: inout [Draft]) {
         guard let firstMisnamed = drafts.firstIndex(where: isReadDespiteItsName) else { return }
         let readDespiteNames = drafts.count(where: isReadDespiteItsName)
         let named = drafts.indices.filter { isOnlyNamedLikeMatter(drafts[$0]) }
         let namedWords = named.reduce(0) { $0 + drafts[$1].features.words }
         let readWords = drafts.reduce(0) { $0 + ($1.classification.role == .body ? $1.features.words : 0) }
-        let after = named.filter { $0 > firstMisnamed }
-        let misled = namedWords > readWords ? named : readDespiteNames > after.count ? after : []
+        let lastRead = drafts.lastIndex { $0.classification.role == .body } ?? 0
+        let between = named.filter { $0 > firstMisnamed && $0 < lastRead }
+        let misled = namedWords > readWords ? named : readDespiteNames > between.count ? between : []
         guard !misled.isEmpty else { return }
         let why = "\(readDespiteNames) sections named like front or back matter are read as text"
         for i in misled {
