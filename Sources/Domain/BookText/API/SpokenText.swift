@@ -150,7 +150,7 @@ public enum SpokenTextExtractor {
                         continue
                     }
                     // A title drawn as a picture (a poem's name set as an image, its words in `alt`)
-                    // says what the title just said: "Image: Mending Wall" after "Mending Wall" is
+                    // says what the title just said: "Image: Stone Fence" after "Stone Fence" is
                     // not read.
                     if body.isEmpty, case .image(let alt) = b.omitted, Self.repeatsTitle(alt, foldedTitle) {
                         continue
@@ -197,8 +197,8 @@ public enum SpokenTextExtractor {
     }
 
     /// Whether an image's description says what the section's title says: the same words, or two
-    /// or more of the title's words in a row ("Mending Wall" under "I. Mending Wall"). One word is
-    /// not enough: a drop capital's "A" under "A Late Walk" is the first word of the text.
+    /// or more of the title's words in a row ("Stone Fence" under "I. Stone Fence"). One word is
+    /// not enough: a drop capital's "A" under "A Late Harvest" is the first word of the text.
     /// `foldedTitle` is folded (`TextCleaner.fold`).
     static func repeatsTitle(_ alt: String, _ foldedTitle: String) -> Bool {
         let folded = TextCleaner.fold(alt)
