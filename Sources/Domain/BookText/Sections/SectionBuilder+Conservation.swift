@@ -189,9 +189,9 @@ extension SectionBuilder {
 
     /// A section numbered as the first of the chapters after it ("1 Introduction" before "2 Methods"
     /// and "3 Results", as bookdown, Quarto and Sphinx number a book's chapters, in the title or
-    /// the first heading) is read when nothing
-    /// but its name, or a notice line, says it is front or back matter: the number makes it one of
-    /// them. The next two numbered sections must be read chapters numbered one and two more.
+    /// the first heading) is read when nothing but its name, or a notice line, says it is front or
+    /// back matter: the number makes it one of them. The next two numbered sections must be read
+    /// chapters numbered one and two more.
     func readSectionsNumberedLikeTheChapters(_ drafts: inout [Draft]) {
         // The TOC's label, else the heading (Sphinx numbers the headings, not the labels).
         let numbers = drafts.map { d in
