@@ -137,6 +137,31 @@ struct SkippedTextCLITests {
         }
     }
 
+    @Test("a large skipped share: --list does not point to --list, a conversion does")
+    func largeShareWarning() async throws {
+        let scratch = try Scratch("share")
+        var chapters = (1...3).map {
+            TestBook.Chapter(title: "Chapter \($0)", paragraphs: prose(words: 300, seed: $0))
+        }
+        for n in 1...2 {
+            chapters.append(
+                TestBook.Chapter(
+                    title: "Appendix \(n)", paragraphs: prose(words: 800, seed: 10 + n), epubType: "appendix"))
+        }
+        let url = scratch.file("share.epub")
+        try TestBook(title: "Two Appendices", chapters: chapters).write(to: url)
+        let listed = try await BinaryRunner.run([url.path, "--list"])
+        #expect(listed.status == 0)
+        let line = try #require(Self.warningLines(listed.stderr).first, "\(listed.stderr)")
+        #expect(line.contains("2 skipped sections hold") && line.hasSuffix("read everything with --include all"))
+        #expect(!line.contains("see --list"), "\(line)")
+        let converted = try await BinaryRunner.run([url.path, "--text", "-o", scratch.file("out").path])
+        #expect(converted.status == 0)
+        #expect(
+            Self.warningLines(converted.stderr).contains { $0.contains("see --list, or read everything") },
+            "\(converted.stderr)")
+    }
+
     @Test("no skipped-text warning for a normal book", arguments: [ListTests.lighthouse, ListTests.treatise])
     func normalBookIsQuiet(_ book: String) async throws {
         let result = try await BinaryRunner.run([book, "--list"])

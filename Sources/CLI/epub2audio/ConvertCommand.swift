@@ -273,7 +273,7 @@ struct ConvertCommand: AsyncParsableCommand {
                 let renderer = ListRenderer(style: TerminalStyle.detect(fileDescriptor: 1), verbose: verbose)
                 StandardOutput.write(renderer.text(for: loaded))
                 reportWarnings(loaded.warnings, style: stderrStyle)
-                reportSkippedText(in: loaded, selection: selection, style: stderrStyle)
+                reportSkippedText(in: loaded, selection: selection, style: stderrStyle, listing: true)
             }
             return .success
         } catch {
@@ -297,17 +297,21 @@ struct ConvertCommand: AsyncParsableCommand {
 
     /// Says loudly when a large part of the book is skipped (see `SkippedText`): one line per large
     /// section, or one with the totals. Silent with `--chapters`, where the user chose what to read.
-    func reportSkippedText(in loaded: LoadedBook, selection: ChapterSelection?, style: TerminalStyle) {
+    func reportSkippedText(
+        in loaded: LoadedBook, selection: ChapterSelection?, style: TerminalStyle, listing: Bool = false
+    ) {
         guard !quiet, selection == nil else { return }
         let warnings = SkippedText.warnings(for: loaded.sections)
         let limit = verbose ? warnings.count : 5
         for warning in warnings.prefix(limit) {
-            StandardError.write(style.yellow("warning:") + " " + ListRenderer.message(for: warning) + "\n")
+            StandardError.write(
+                style.yellow("warning:") + " " + ListRenderer.message(for: warning, listing: listing) + "\n")
         }
         if warnings.count > limit {
             StandardError.write(
                 style.yellow("warning:")
-                    + " \(warnings.count - limit) more large skipped sections (--list shows them all)\n")
+                    + " \(warnings.count - limit) more large skipped sections (\(listing ? "the list" : "--list") shows them all)\n"
+            )
         }
     }
 

@@ -94,8 +94,9 @@ struct ListRenderer {
         return line
     }
 
-    /// One line for a skipped-text warning (after `warning:`), saying how to read what is skipped.
-    static func message(for warning: SkippedTextWarning) -> String {
+    /// One line for a skipped-text warning (after `warning:`), saying how to read what is skipped;
+    /// `listing`: under the list itself, which need not be pointed to.
+    static func message(for warning: SkippedTextWarning, listing: Bool) -> String {
         switch warning {
         case .largeSection(let number, let kind, let count):
             return "section \(number) (\(kind.rawValue), \(words(count))) is skipped; "
@@ -104,7 +105,7 @@ struct ListRenderer {
             let percent = Int((100 * Double(skippedWords) / Double(max(1, totalWords))).rounded())
             let verb = skippedSections == 1 ? "holds" : "hold"
             return "\(plural(skippedSections, "skipped section")) \(verb) \(words(skippedWords)), "
-                + "\(percent)% of the book; see --list, or read everything with --include all"
+                + "\(percent)% of the book; \(listing ? "" : "see --list, or ")read everything with --include all"
         }
     }
 
