@@ -344,6 +344,14 @@ enum Patterns {
         return words.joined(separator: " ")
     }
 
+    /// The number a title opens with ("1 Introduction", "12. Methods"), in digits.
+    static func leadingNumber(_ title: String) -> Int? {
+        let folded = TextCleaner.fold(title)
+        let first = folded.prefix { $0 != " " }
+        guard (1...4).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(first)
+    }
+
     static func isNumeral(_ word: String) -> Bool {
         if word.allSatisfy(\.isNumber) { return true }
         return word.count <= 7 && word.allSatisfy { "ivxlcdm".contains($0) }

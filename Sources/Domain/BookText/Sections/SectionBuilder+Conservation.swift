@@ -195,7 +195,7 @@ extension SectionBuilder {
     func readSectionsNumberedLikeTheChapters(_ drafts: inout [Draft]) {
         // The TOC's label, else the heading (Sphinx numbers the headings, not the labels).
         let numbers = drafts.map { d in
-            Self.leadingNumber(d.features.title) ?? d.features.headings.first.flatMap(Self.leadingNumber)
+            Patterns.leadingNumber(d.features.title) ?? d.features.headings.first.flatMap(Patterns.leadingNumber)
         }
         let isText = drafts.map { $0.classification.role == .body && $0.classification.kind == .chapter }
         for i in drafts.indices where drafts[i].classification.role != .body {
@@ -205,14 +205,6 @@ extension SectionBuilder {
             else { continue }
             read(&drafts[i], because: "numbered \(n), as the chapters after it (\(n + 1), \(n + 2))")
         }
-    }
-
-    /// The number a title opens with ("1 Introduction", "12. Methods"), in digits.
-    static func leadingNumber(_ title: String) -> Int? {
-        let folded = TextCleaner.fold(title)
-        let first = folded.prefix { $0 != " " }
-        guard (1...4).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return Int(first)
     }
 
     /// The runs of consecutive numbers in `indices`, in order.
