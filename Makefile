@@ -9,19 +9,24 @@ LINT_PATHS := Package.swift Sources Tests Fuzz/Package.swift Fuzz/Sources Server
 # System packages the build and the tests need (Debian 12 names). ffmpeg is optional at run time
 # (only `--bundle` needs it) but installed here so the tests of the bundle run, in CI too.
 APT_PACKAGES := libxml2-dev libzip-dev libespeak-ng-dev libsndfile1-dev libsoxr-dev espeak-ng-data pkg-config zip ffmpeg postgresql
+# What the tests need besides: gdb, for the backtraces scripts/bounded.sh prints when a test hangs.
+TEST_PACKAGES := gdb
 # Extra packages only `make bench` needs (the raw engine and the usual alternative for text extraction).
 BENCH_PACKAGES := espeak-ng pandoc time
 SAMPLE := samples/the-lighthouse-keepers-daughter.epub
 DEMO_OUT := demo-output
 BIN := .build/release/epub2audio
 
-.PHONY: all deps bench-deps build debug check lint format test test-unit test-integration server-test demo install uninstall samples eval bench clean
+.PHONY: all deps test-deps bench-deps build debug check lint format test test-unit test-integration server-test demo install uninstall samples eval bench clean
 
 all: build
 
 # Installs what is missing with apt-get (as root, or through sudo); does nothing when all is present.
 deps:
 	@./scripts/install-deps.sh $(APT_PACKAGES)
+
+test-deps:
+	@./scripts/install-deps.sh $(APT_PACKAGES) $(TEST_PACKAGES)
 
 bench-deps:
 	@./scripts/install-deps.sh $(APT_PACKAGES) $(BENCH_PACKAGES)
@@ -35,7 +40,7 @@ debug: deps
 # What CI enforces before the tests: the checked-in .swift-format, strictly, that git tracks only the
 # project's own top-level entries (never a conversion's output), and the strict build of every
 # target (the tests' too).
-check: deps lint
+check: test-deps lint
 	@./scripts/check-tree.sh
 	$(SWIFT) build --build-tests $(STRICT_FLAGS) $(SWIFT_FLAGS)
 
@@ -50,17 +55,19 @@ format:
 # the built binary (CLITests), an external tool (ffmpeg) or ../shared/corpus; the unit lane is the rest
 # and takes seconds. `make test` runs both (CI too).
 INTEGRATION_TESTS := ^(CLITests|ESpeakEngineTests\.ESpeakSpeechEngineTests|EPUBReaderTests\.CorpusTests|BookTextTests\.CorpusDumpTests|ConversionTests\.(VoiceSwitchingTests|AudiobookBundlerRunTests))
+# Each lane is bounded (scripts/bounded.sh): a hung test fails the run in minutes and prints where
+# every thread of every test process is, instead of holding CI until its own limit ends it.
 test: test-unit test-integration server-test
 
 test-unit: check
-	$(SWIFT) test $(STRICT_FLAGS) $(SWIFT_FLAGS) --skip '$(INTEGRATION_TESTS)'
+	./scripts/bounded.sh 900 $(SWIFT) test $(STRICT_FLAGS) $(SWIFT_FLAGS) --skip '$(INTEGRATION_TESTS)'
 
 test-integration: check
-	$(SWIFT) test $(STRICT_FLAGS) $(SWIFT_FLAGS) --filter '$(INTEGRATION_TESTS)'
+	./scripts/bounded.sh 1500 $(SWIFT) test $(STRICT_FLAGS) $(SWIFT_FLAGS) --filter '$(INTEGRATION_TESTS)'
 
 # The conversion service (Server/, a package of its own: docs/service.md): its strict build and its tests,
 # end-to-end conversions with espeak-ng included.
-server-test: deps
+server-test: test-deps
 	$(MAKE) -C Server test SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)"
 
 demo: build

@@ -56,6 +56,19 @@ import Testing
         throw CancellationError()
     }
 
+    /// Expects the job to have succeeded; if not, the failure shows its stored events (which
+    /// section failed, and why).
+    static func expectSucceeded(
+        _ job: [String: Any], store: any JobStore, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        guard job["state"] as? String != "succeeded" else { return }
+        let id = job["id"] as? String ?? ""
+        let events = (try? await store.events(jobID: id, after: 0, limit: 1000)) ?? []
+        let history = events.map { "\($0.type) \($0.data)" }.joined(separator: "\n")
+        Issue.record(
+            "job \(id) ended \(job["state"] ?? "?"), not succeeded:\n\(history)", sourceLocation: sourceLocation)
+    }
+
     static func upload(_ client: any TestClientProtocol) async throws -> String {
         let data = try Data(contentsOf: URL(fileURLWithPath: book))
         let sha = sha256Hex(data)
@@ -102,7 +115,7 @@ import Testing
                 body: ByteBuffer(string: #"{"book":"\#(sha)"}"#)
             ) { #expect($0.status == .created) }
             let job = try await Self.waitForJob(client, id: "book-a")
-            #expect(job["state"] as? String == "succeeded")
+            await Self.expectSucceeded(job, store: setup.context.store)
             let sections = try #require(job["sections"] as? [String: Int])
             #expect(sections["total"] == sections["done"])
             #expect((job["audioSeconds"] as? Double ?? 0) > 60)
@@ -155,7 +168,7 @@ import Testing
             let running = Task { await runner.run() }
             defer { running.cancel() }
             let job = try await Self.waitForJob(client, id: "killed", seconds: 300)
-            #expect(job["state"] as? String == "succeeded")
+            await Self.expectSucceeded(job, store: setup.context.store)
             let events = try await setup.context.store.events(jobID: "killed", after: 0, limit: 1000)
             #expect(events.contains { $0.type == "retry" })
             try await Self.expectSameAudio(client, job: job, cliOutput: cliOutput)
@@ -202,7 +215,7 @@ import Testing
             let again = Task { await second.run() }
             defer { again.cancel() }
             let job = try await Self.waitForJob(client, id: "restart", seconds: 300)
-            #expect(job["state"] as? String == "succeeded")
+            await Self.expectSucceeded(job, store: reopened)
             let events = try await reopened.events(jobID: "restart", after: 0, limit: 1000)
             #expect(!events.contains { $0.type == "retry" })
             try await Self.expectSameAudio(client, job: job, cliOutput: cliOutput)

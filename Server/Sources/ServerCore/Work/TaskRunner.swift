@@ -95,6 +95,11 @@ package final class TaskRunner: Sendable {
         let work = Task { await self.execute(task) }
         let outcome = await work.value
         guard let outcome else { return true }
+        if case .failed(let message, let retry) = outcome {
+            // The job's events say it too, but an operator reads the log first.
+            let which = "\(task.jobID) \(task.kind.rawValue) \(task.section) attempt \(task.attempt)"
+            logger.warning("\(which) failed\(retry ? " (retryable)" : ""): \(message)")
+        }
         do {
             // Recorded even during a graceful shutdown (a cancelled caller): the work is done.
             let store = self.store
