@@ -42,6 +42,40 @@ import Testing
         #expect(!indexed.serves(BookInput(path: "/elsewhere/book.epub", options: BookOptions(sections: options))))
     }
 
+    /// A server gives one indexed book to every conversion of it, several at once (one per job slot):
+    /// their reads of the one libzip handle must take turns. Each source used to lock only itself,
+    /// and sections failed ("cannot read its text") or read another section's bytes now and then.
+    @Test func conversionsSharingAnIndexedBookReadItInTurn() async throws {
+        try #require(FileManager.default.fileExists(atPath: Self.sample), "sample book missing: \(Self.sample)")
+        let book = try EPUBBook.open(path: Self.sample)
+        let options = SectionOptions()
+        let indexed = IndexedBook(
+            path: Self.sample, book: book, sections: try SectionIndexer.index(book, options: options).sections,
+            options: options)
+        let numbers = indexed.sections.filter(\.included).map(\.number)
+        let reference = try EPUBSectionSource(input: BookInput(path: Self.sample))
+        let expected = try numbers.map { try reference.blocks(section: $0) }
+        let sources = try (0..<4).map { _ in
+            try EPUBSectionSource(input: BookInput(path: Self.sample), indexed: indexed)
+        }
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for source in sources {
+                group.addTask {
+                    var wrong = 0
+                    for _ in 0..<25 {
+                        for (number, blocks) in zip(numbers, expected)
+                        where (try? source.blocks(section: number)) != blocks {
+                            wrong += 1
+                        }
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+    }
+
     @Test func liveSourceAndWriterWithAFakeEngine() async throws {
         try #require(FileManager.default.fileExists(atPath: Self.sample), "sample book missing: \(Self.sample)")
         let sandbox = try Sandbox()

@@ -33,13 +33,19 @@ extension ConversionEnvironment {
 /// A book the caller has already opened and cut into sections (the CLI does, to list and select),
 /// handed to a conversion so that the coordinator does not read and index it a second time.
 ///
-/// `@unchecked Sendable`: the `EPUBBook` inside is not thread-safe; the conversion uses it under a
-/// lock, and the caller must not use it while a conversion that was given it runs.
+/// Several conversions may share one (a server converts sections of one book in several slots at
+/// once): they take turns with the book through its lock.
+///
+/// `@unchecked Sendable`: the `EPUBBook` inside is not thread-safe; every conversion given it reads
+/// it through `withBook`, under the one lock, and the caller must not use it while one of them runs.
 public final class IndexedBook: @unchecked Sendable {
     let path: String
-    let book: EPUBBook
+    private let book: EPUBBook
     let sections: [BookSection]
     let options: SectionOptions
+    /// The book's package, read once when it was opened: a value, shared freely.
+    let package: EPUBPackage
+    private let lock = NSLock()
 
     /// - Parameters:
     ///   - path: the `.epub` file `book` was opened from (the request's `bookPath`, relative or not).
@@ -49,6 +55,12 @@ public final class IndexedBook: @unchecked Sendable {
         self.book = book
         self.sections = sections
         self.options = options
+        package = book.package
+    }
+
+    /// Runs `body` with the book, no other conversion reading it meanwhile.
+    func withBook<T>(_ body: (EPUBBook) throws -> T) rethrows -> T {
+        try lock.withLock { try body(book) }
     }
 
     /// Whether a source built from `input` would be this book: the same file (the coordinator makes

@@ -7,7 +7,8 @@ import Normalization
 /// A book read from an `.epub` file: sections from `SectionIndexer`, text from `SpokenTextExtractor`.
 ///
 /// `@unchecked Sendable`: the `EPUBBook` owns a libzip handle and is not thread-safe; every use of
-/// it after `init` goes through `lock`. The other stored properties are immutable values.
+/// it after `init` goes through `IndexedBook.withBook`, whose lock every source sharing the book
+/// takes. The other stored properties are immutable values.
 final class EPUBSectionSource: SectionSource, @unchecked Sendable {
     let book: BookDescription
     let sections: [PlannedSection]
@@ -16,12 +17,11 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
     /// 10,000-section book's coordinator).
     private let bookSections: [BookSection]
     private let positions: [Int: Int]
-    private let epub: EPUBBook
+    private let indexed: IndexedBook
     private let textOptions: SpokenTextOptions
     /// Built once: the extractor would otherwise rebuild it over the whole spine for each section.
     private let spinePaths: SpinePaths
     private let normalizer: TextNormalizer?
-    private let lock = NSLock()
 
     /// Version of what `blocks(section:)` produces from the same book: 2 since the spoken text goes
     /// through `TextNormalizer`. Recorded in the manifest, so a change redoes the sections.
@@ -37,10 +37,10 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
     }
 
     init(input: BookInput, indexed: IndexedBook) throws {
-        epub = indexed.book
+        self.indexed = indexed
         let index = SectionIndex(sections: indexed.sections)
         textOptions = input.options.text
-        spinePaths = SpinePaths(epub.package)
+        spinePaths = SpinePaths(indexed.package)
         bookSections = index.sections
         positions = Dictionary(
             index.sections.enumerated().map { ($1.number, $0) }, uniquingKeysWith: { first, _ in first })
@@ -50,7 +50,7 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
                 number: $0.number, title: OutputNaming.displayTitle($0.title, partTitle: $0.partTitle),
                 words: $0.words, included: $0.included)
         }
-        let metadata = epub.package.metadata
+        let metadata = indexed.package.metadata
         if !input.options.normalize {
             normalizer = nil
         } else {
@@ -66,7 +66,7 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
     func blocks(section: Int) throws -> [SpokenBlock] {
         guard let position = positions[section] else { throw ConversionError.unknownSection(section) }
         let bookSection = bookSections[position]
-        let blocks = try lock.withLock {
+        let blocks = try indexed.withBook { epub in
             try SpokenTextExtractor.blocks(for: bookSection, in: epub, options: textOptions, spinePaths: spinePaths)
         }
         guard let normalizer else { return blocks }
