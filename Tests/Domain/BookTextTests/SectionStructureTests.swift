@@ -706,6 +706,25 @@ import Testing
         #expect(index.warnings.contains { $0.message.contains("more named so are read too") })
     }
 
+    @Test func asManyEssaysNamedLikeMatterAsReadOnesAreRead() throws {
+        // Two essays read despite their names ("Colophon" among the essays, "Index" in prose), and
+        // two more named like matter between them and the last essay read: as many misleading names
+        // as names alone would skip. The acknowledgements after the last essay stay back matter.
+        let titles = [
+            "Walking", "Rivers", "Colophon", "Harbours", "Index", "About the Author", "Acknowledgment of Debt",
+            "Evening", "Acknowledgments",
+        ]
+        let files = titles.map { title in
+            let words = title == "About the Author" ? 800 : 350
+            return ("\(title.prefix(5).lowercased()).xhtml", "<h1>\(title)</h1>\(prose(words))\(prose(words))")
+        }
+        let book = MemoryBook(spine: files, toc: zip(titles, files).map { entry($0.0, $0.1.0) })
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.included) == Array(repeating: true, count: titles.count - 1) + [false])
+        #expect(index.sections.last?.kind == .acknowledgments)
+        #expect(index.warnings.contains { $0.message.contains("2 more named so are read too") })
+    }
+
     @Test func aPictureBooksColophonIsStillAColophon() throws {
         // Pages of pictures described in their alt text, then a page about the book that holds more
         // words than the pages' own text: one section named like matter is no misleading name.

@@ -138,8 +138,8 @@ extension SectionBuilder {
 
     /// Names mislead in a book whose sections are read although their names say front or back
     /// matter (their text says otherwise: prose under "Index", a chapter's number, a place among
-    /// chapters) more often than others between the first of them and the last section read are
-    /// skipped only for their names (`isOnlyNamedLikeMatter`): chapters titled "Sources",
+    /// chapters) at least as often (`readsMisleadingNames`) as others between the first of them and
+    /// the last section read are skipped only for their names (`isOnlyNamedLikeMatter`): chapters titled "Sources",
     /// "Symbols", "Credits", essays titled "Colophon" and "About the Author". Those are read too,
     /// with a warning; a preface before them and the back matter after the text stay (a book of
     /// poems titled "Index" and "Dedication" still ends with its real index). All of them are read
@@ -152,7 +152,8 @@ extension SectionBuilder {
         let readWords = drafts.reduce(0) { $0 + ($1.classification.role == .body ? $1.features.words : 0) }
         let lastRead = drafts.lastIndex { $0.classification.role == .body } ?? 0
         let between = named.filter { $0 > firstMisnamed && $0 < lastRead }
-        let misled = namedWords > readWords ? named : readDespiteNames > between.count ? between : []
+        let misled =
+            namedWords > readWords ? named : readsMisleadingNames(readDespiteNames, among: between) ? between : []
         guard !misled.isEmpty else { return }
         let why = "\(readDespiteNames) sections named like front or back matter are read as text"
         for i in misled {
@@ -160,6 +161,13 @@ extension SectionBuilder {
         }
         let words = KindExpectation.grouped(misled.reduce(0) { $0 + drafts[$1].features.words })
         warnings.append(EPUBWarning(.major, "\(why): \(misled.count) more named so are read too (\(words) words)"))
+    }
+
+    /// Whether `readDespiteNames` sections read although named like matter outnumber the sections
+    /// `between` them and the last one read that only their names skip, or match them two for two
+    /// or more: one misleading name against one is no pattern, two against two is.
+    private func readsMisleadingNames(_ readDespiteNames: Int, among between: [Int]) -> Bool {
+        readDespiteNames > between.count || (readDespiteNames == between.count && readDespiteNames >= 2)
     }
 
     /// Whether `draft` is read although a name (title, heading, file name, id) says front or back matter.
