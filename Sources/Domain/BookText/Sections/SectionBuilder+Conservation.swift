@@ -138,12 +138,13 @@ extension SectionBuilder {
 
     /// Names mislead in a book whose sections are read although their names say front or back
     /// matter (their text says otherwise: prose under "Index", a chapter's number, a place among
-    /// chapters) at least as often (`readsMisleadingNames`) as others between the first of them and
-    /// the last section read are skipped only for their names (`isOnlyNamedLikeMatter`): chapters titled "Sources",
-    /// "Symbols", "Credits", essays titled "Colophon" and "About the Author". Those are read too,
-    /// with a warning; a preface before them and the back matter after the text stay (a book of
-    /// poems titled "Index" and "Dedication" still ends with its real index). All of them are read
-    /// when they hold more words than the text read: a book is not mostly its acknowledgements.
+    /// chapters) at least as often (`readsMisleadingNames`) as others between the first of them
+    /// and the last section read are skipped only for their names (`isOnlyNamedLikeMatter`):
+    /// chapters titled "Sources", "Symbols", "Credits", essays titled "Colophon" and "About the
+    /// Author". Those are read too, with a warning; a preface before them and the back matter
+    /// after the text stay (a book of poems titled "Index" and "Dedication" still ends with its
+    /// real index). All of them are read when they hold more words than the text read: a book is
+    /// not mostly its acknowledgements.
     mutating func readSectionsWhenNamesMislead(_ drafts: inout [Draft]) {
         guard let firstMisnamed = drafts.firstIndex(where: isReadDespiteItsName) else { return }
         let readDespiteNames = drafts.count(where: isReadDespiteItsName)
