@@ -695,15 +695,20 @@ import Testing
         let titles = [
             "Walking", "Rivers", "Colophon", "Harbours", "Index", "About the Author", "Evening", "Acknowledgments",
         ]
+        let index = try SectionIndexer.index(essays(titles))
+        #expect(index.sections.map(\.included) == Array(repeating: true, count: titles.count - 1) + [false])
+        #expect(index.sections.last?.kind == .acknowledgments)
+        #expect(index.warnings.contains { $0.message.contains("more named so are read too") })
+    }
+
+    /// A collection of essays titled `titles`, each in a file of its own and listed in the TOC, of
+    /// 700 words ("About the Author": 1,600).
+    func essays(_ titles: [String]) -> MemoryBook {
         let files = titles.map { title in
             let words = title == "About the Author" ? 800 : 350
             return ("\(title.prefix(5).lowercased()).xhtml", "<h1>\(title)</h1>\(prose(words))\(prose(words))")
         }
-        let book = MemoryBook(spine: files, toc: zip(titles, files).map { entry($0.0, $0.1.0) })
-        let index = try SectionIndexer.index(book)
-        #expect(index.sections.map(\.included) == Array(repeating: true, count: titles.count - 1) + [false])
-        #expect(index.sections.last?.kind == .acknowledgments)
-        #expect(index.warnings.contains { $0.message.contains("more named so are read too") })
+        return MemoryBook(spine: files, toc: zip(titles, files).map { entry($0.0, $0.1.0) })
     }
 
     @Test func asManyEssaysNamedLikeMatterAsReadOnesAreRead() throws {
@@ -714,12 +719,7 @@ import Testing
             "Walking", "Rivers", "Colophon", "Harbours", "Index", "About the Author", "Acknowledgment of Debt",
             "Evening", "Acknowledgments",
         ]
-        let files = titles.map { title in
-            let words = title == "About the Author" ? 800 : 350
-            return ("\(title.prefix(5).lowercased()).xhtml", "<h1>\(title)</h1>\(prose(words))\(prose(words))")
-        }
-        let book = MemoryBook(spine: files, toc: zip(titles, files).map { entry($0.0, $0.1.0) })
-        let index = try SectionIndexer.index(book)
+        let index = try SectionIndexer.index(essays(titles))
         #expect(index.sections.map(\.included) == Array(repeating: true, count: titles.count - 1) + [false])
         #expect(index.sections.last?.kind == .acknowledgments)
         #expect(index.warnings.contains { $0.message.contains("2 more named so are read too") })
