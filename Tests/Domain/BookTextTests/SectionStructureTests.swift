@@ -528,6 +528,20 @@ import Testing
         #expect(!index.sections.contains { $0.kind == .index })
     }
 
+    @Test func generatedIdsCarryNoWeight() throws {
+        // calibre's anchors: every entry points at calibre_toc_N. "toc" names no section here, so
+        // the chapters are read under their own names and the foreword before them stays a foreword.
+        let titles = ["Foreword", "The Wind", "The Sea", "The Hill"]
+        let text = titles.enumerated().map { "<h2 id='calibre_toc_\($0.offset + 1)'>\($0.element)</h2>\(prose(600))" }
+        let book = MemoryBook(
+            spine: [("index_split_000.html", text.joined())],
+            toc: titles.enumerated().map { entry($0.element, "index_split_000.html#calibre_toc_\($0.offset + 1)") })
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.included) == [false, true, true, true])
+        #expect(index.sections.first?.kind == .foreword)
+        #expect(!index.sections.contains { $0.reasons.contains { $0.contains("calibre_toc") } })
+    }
+
     @Test func aRealIndexFileStillCounts() throws {
         let entries = (1...40).map { "<p>term \($0), \($0 * 3)</p>" }.joined()
         let book = MemoryBook(

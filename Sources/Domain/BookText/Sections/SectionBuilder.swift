@@ -57,6 +57,9 @@ struct SectionBuilder {
     static let generatedNameTokenFiles = 3
     /// Tokens of file names that say nothing about a file in this book (see `generatedNameTokenFiles`).
     private(set) var commonFileTokens: Set<String> = []
+    /// Tokens of the ids the TOC points at that as many entries share: generated anchors
+    /// (`calibre_toc_12`, Word's `_Toc123456`) that say nothing about one section.
+    private(set) var commonIdTokens: Set<String> = []
     /// Words of the whole book outside notes, image descriptions included (a book of pictures
     /// is read from them).
     let bookWords: Int
@@ -78,6 +81,7 @@ struct SectionBuilder {
             }
         }
         commonFileTokens = Set(files.filter { $0.value >= Self.generatedNameTokenFiles }.keys)
+        commonIdTokens = Self.commonTokens(ofFragmentsIn: package.toc)
         for item in package.spine {
             if spineByPath[item.href] == nil { spineByPath[item.href] = item.index }
             if spineByLowerPath[item.href.lowercased()] == nil { spineByLowerPath[item.href.lowercased()] = item.index }
@@ -182,6 +186,22 @@ struct SectionBuilder {
                 flattenTOC(e.children, depth: depth + 1, part: isContents ? part : label, into: &out, inner: &inner)
             }
         }
+    }
+
+    /// Tokens shared by the fragments of TOC entries under `generatedNameTokenFiles` or more
+    /// different labels: a generated anchor, not a name made from the title ("about-the-author-3"
+    /// under each of an anthology's "About the Author" entries names its kind still).
+    static func commonTokens(ofFragmentsIn toc: [TOCEntry]) -> Set<String> {
+        var labels: [String: Set<String>] = [:]
+        var pending = toc[...]
+        var seen = 0
+        while let e = pending.popFirst(), seen < 100_000 {
+            seen += 1
+            pending.append(contentsOf: e.children)
+            guard let fragment = e.target?.fragment else { continue }
+            for token in Set(Patterns.tokens(ofName: fragment)) { labels[token, default: []].insert(e.label) }
+        }
+        return Set(labels.filter { $0.value.count >= generatedNameTokenFiles }.keys)
     }
 
     mutating func tocStarts() -> [SectionStart] {
@@ -568,6 +588,7 @@ struct SectionBuilder {
         f.isTOCContainer = d.start.isContainer
         f.bookTitle = package.metadata.title
         f.commonFileTokens = commonFileTokens
+        f.commonIdTokens = commonIdTokens
         f.bookWords = bookWords
         f.typicalSectionWords = typicalSectionWords
         if d.start.origin == .untargeted, d.start.label == nil, !range.contains(where: { $0.1.kind == .heading }) {

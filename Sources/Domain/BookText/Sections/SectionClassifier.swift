@@ -68,6 +68,8 @@ struct SectionFeatures: Sendable {
     var openingNumeralShare = 0.0
     /// File-name tokens shared by so many of the book's files that they say nothing of one.
     var commonFileTokens: Set<String> = []
+    /// Tokens of the ids the TOC points at that so many entries share that they say nothing of one.
+    var commonIdTokens: Set<String> = []
     /// Words of the whole book (outside notes).
     var bookWords = 0
     /// The words of the section that holds the book's typical word (0 when unknown): a section
@@ -213,7 +215,8 @@ enum SectionClassifier {
         return out
     }
 
-    /// Layer 2b: tokens of the file name and of the id the section starts at (generated names aside).
+    /// Layer 2b: tokens of the file name and of the id the section starts at (generated names and
+    /// ids aside).
     static func nameEvidence(_ f: SectionFeatures) -> [Evidence] {
         var out: [Evidence] = []
         var fileKinds: Set<SectionKind> = []
@@ -226,7 +229,7 @@ enum SectionClassifier {
             }
         }
         if let frag = f.fragment {
-            for token in Patterns.tokens(ofName: frag) {
+            for token in Patterns.tokens(ofName: frag) where !f.commonIdTokens.contains(token) {
                 if let k = Patterns.fileTokens[token], !fileKinds.contains(k) {
                     fileKinds.insert(k)
                     out.append(Evidence(kind: k, role: nil, weight: 0.8, reason: "id \"\(frag)\"", isNaming: true))
