@@ -702,6 +702,17 @@ import Testing
         #expect(index.warnings.contains { $0.message.contains("more named so are read too") })
     }
 
+    @Test func chaptersAllTitledLikeMatterAreReadWhenEveryOneReadIsReadDespiteItsName() throws {
+        // Prose under "Index" and "Notes" is read for its shape; the chapters before and after
+        // them, titled "Sources" and "Glossary", hold no more words, and no chapter has a name
+        // that tells the text from its matter: all are read.
+        let titles = ["Sources", "Index", "Notes", "Glossary"]
+        let files = titles.map { ("\($0.lowercased()).xhtml", "<h1>\($0)</h1>\(prose(150))\(prose(140))") }
+        let index = try SectionIndexer.index(MemoryBook(spine: files, toc: zip(titles, files).map { entry($0.0, $0.1.0) }))
+        #expect(index.sections.map(\.included) == [true, true, true, true])
+        #expect(index.warnings.contains { $0.message.contains("2 more named so are read too") })
+    }
+
     @Test func anEssayNamedLikeMatterAmongOthersReadAsEssaysIsRead() throws {
         // Essays titled "Colophon" and "Index" are read among the others (their place, their
         // prose); so is the next one titled "About the Author", between essays. Acknowledgements
@@ -840,6 +851,32 @@ import Testing
         let index = try SectionIndexer.index(book)
         #expect(index.sections.map(\.included) == [true, false, true, false, true, false, true, false])
         #expect(index.sections.filter { !$0.included }.allSatisfy { $0.kind == .notes })
+    }
+
+    /// Three short chapters, the middle one titled `title` and holding `middle`.
+    func threeChapters(middleTitled title: String, _ middle: String) -> MemoryBook {
+        let files = [
+            ("c1.xhtml", "<h1>The House</h1>\(prose(50))\(prose(50))\(prose(50))"),
+            ("c2.xhtml", "<h1>\(title)</h1>\(middle)"),
+            ("c3.xhtml", "<h1>The Garden</h1>\(prose(50))\(prose(50))\(prose(50))"),
+        ]
+        return MemoryBook(spine: files, toc: [entry("The House", "c1.xhtml"), entry(title, "c2.xhtml"), entry("The Garden", "c3.xhtml")])
+    }
+
+    @Test func aChapterOfProseTitledLikeNotesIsRead() throws {
+        // Italian "Note" is notes and also musical notes: 150 words of paragraphs that nothing
+        // numbers, marks or links to are a chapter.
+        let index = try SectionIndexer.index(threeChapters(middleTitled: "Note", prose(50) + prose(50) + prose(50)))
+        #expect(index.sections.map(\.included) == [true, true, true])
+        #expect(index.sections[1].reasons.first?.contains("no note numbered or referred to") == true)
+    }
+
+    @Test func aFewNumberedNotesInProseStayNotes() throws {
+        // Three notes of fifty words, numbered in their text: too few for a list's shape, notes all the same.
+        let notes = (1...3).map { "<p>\($0). " + Array(repeating: "remark", count: 49).joined(separator: " ") + ".</p>" }
+        let index = try SectionIndexer.index(threeChapters(middleTitled: "Notes", notes.joined()))
+        #expect(index.sections.map(\.included) == [true, false, true])
+        #expect(index.sections[1].kind == .notes)
     }
 
     @Test func anAppendixBetweenChaptersStaysAnAppendix() throws {

@@ -44,6 +44,10 @@ struct KindExpectation: Sendable {
     /// The kind is a list at any length (a contents list, an index): a section of running prose
     /// is not one, however short (a story titled "Index", a chapter named "Obsah").
     var isList = false
+    /// The kind is a set of notes: running prose with no numbered entry, no note body and no
+    /// note the text refers to holds none, however short (an Italian chapter titled "Note", the
+    /// musical kind). Notes are numbered, marked or linked to; a title alone does not make them.
+    var isNotes = false
 
     /// Share of verse lines that makes a section a poem rather than prose.
     static let verseShare = 0.6
@@ -95,7 +99,7 @@ struct KindExpectation: Sendable {
         case .notes:
             KindExpectation(
                 maximumWords: 2000, shapes: [.numberedEntries, .shortLines], semanticsLiftLimit: true,
-                semanticsNeedShape: true)
+                semanticsNeedShape: true, isNotes: true)
         // Entries of any length, but running prose past a few pages is an essay or a chapter
         // under a misleading title ("Sources", "Definitions").
         case .bibliography, .glossary:
@@ -125,6 +129,9 @@ struct KindExpectation: Sendable {
         }
         if expectation.isList, !markedBySemantics, isRunningProse(f) {
             return "\(grouped(f.words)) words of running prose in \(f.textBlocks) blocks: no \(kind.rawValue) list"
+        }
+        if expectation.isNotes, !markedBySemantics, isRunningProse(f), !hasNoteMarks(f) {
+            return "\(grouped(f.words)) words of running prose, no note numbered or referred to: no \(kind.rawValue)"
         }
         if let tooLong = sizeMisfit(expectation, kind: kind, features: f, markedBySemantics: markedBySemantics) {
             return tooLong
@@ -156,6 +163,12 @@ struct KindExpectation: Sendable {
         f.words >= shortestProse && f.textBlocks > 0 && f.words >= proseParagraphWords * f.textBlocks
             && 2 * f.shortBlocks < f.textBlocks && Double(f.linkWords) < linkShare * Double(f.words)
             && f.openingNumeralShare < mostNumeralsInProse
+    }
+
+    /// Whether anything in a section marks notes: a block numbered like an entry, a note body, a
+    /// note the text links to, or entries of a list of references.
+    static func hasNoteMarks(_ f: SectionFeatures) -> Bool {
+        f.numberedBlocks > 0 || f.noteBlocks > 0 || f.referencedNotes > 0 || 2 * f.entryBlocks >= f.textBlocks
     }
 
     static func has(_ shape: Shape, _ f: SectionFeatures) -> Bool {

@@ -143,20 +143,25 @@ extension SectionBuilder {
     /// chapters titled "Sources", "Symbols", "Credits", essays titled "Colophon" and "About the
     /// Author". Those are read too, with a warning; a preface before them and the back matter
     /// after the text stay (a book of poems titled "Index" and "Dedication" still ends with its
-    /// real index). All of them are read when they hold more words than the text read: a book is
-    /// not mostly its acknowledgements.
+    /// real index). All of them are read when they hold more words than the text read (a book is
+    /// not mostly its acknowledgements), or when every section read that is as long as a chapter,
+    /// two or more, is read despite such a name: no name then tells the text from its matter.
     mutating func readSectionsWhenNamesMislead(_ drafts: inout [Draft]) {
-        guard let firstMisnamed = drafts.firstIndex(where: isReadDespiteItsName) else { return }
-        let readDespiteNames = drafts.count(where: isReadDespiteItsName)
+        let readDespiteNames = drafts.indices.filter { isReadDespiteItsName(drafts[$0]) }
+        guard let firstMisnamed = readDespiteNames.first else { return }
         let named = drafts.indices.filter { isOnlyNamedLikeMatter(drafts[$0]) }
         let namedWords = named.reduce(0) { $0 + drafts[$1].features.words }
         let readWords = drafts.reduce(0) { $0 + ($1.classification.role == .body ? $1.features.words : 0) }
+        let readUnderOtherNames = drafts.contains {
+            $0.classification.role == .body && !$0.features.isShortForTheBook && !isReadDespiteItsName($0)
+        }
         let lastRead = drafts.lastIndex { $0.classification.role == .body } ?? 0
         let between = named.filter { $0 > firstMisnamed && $0 < lastRead }
         let misled =
-            namedWords > readWords ? named : readsMisleadingNames(readDespiteNames, among: between) ? between : []
+            namedWords > readWords || (readDespiteNames.count >= 2 && !readUnderOtherNames)
+            ? named : readsMisleadingNames(readDespiteNames.count, among: between) ? between : []
         guard !misled.isEmpty else { return }
-        let why = "\(readDespiteNames) sections named like front or back matter are read as text"
+        let why = "\(readDespiteNames.count) sections named like front or back matter are read as text"
         for i in misled {
             read(&drafts[i], because: "\(why) in this book")
         }
