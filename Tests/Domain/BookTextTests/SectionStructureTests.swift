@@ -159,6 +159,11 @@ import Testing
         #expect(Patterns.kind(forTitle: title)?.kind == kind)
     }
 
+    @Test(arguments: ["Reading Group Guide", "A Reading Group Guide", "Newsletter Sign-Up", "Book Club Guide"])
+    func aPublishersPagesForReadersAreAdvertisements(title: String) {
+        #expect(Patterns.kind(forTitle: title)?.kind == .advertisement)
+    }
+
     @Test func aLongNotesSectionThatIsAnOrderedListIsNotes() throws {
         // The list numbers the notes; their text starts with no number of its own.
         let note =
@@ -708,7 +713,8 @@ import Testing
         // that tells the text from its matter: all are read.
         let titles = ["Sources", "Index", "Notes", "Glossary"]
         let files = titles.map { ("\($0.lowercased()).xhtml", "<h1>\($0)</h1>\(prose(150))\(prose(140))") }
-        let index = try SectionIndexer.index(MemoryBook(spine: files, toc: zip(titles, files).map { entry($0.0, $0.1.0) }))
+        let index = try SectionIndexer.index(
+            MemoryBook(spine: files, toc: zip(titles, files).map { entry($0.0, $0.1.0) }))
         #expect(index.sections.map(\.included) == [true, true, true, true])
         #expect(index.warnings.contains { $0.message.contains("2 more named so are read too") })
     }
@@ -860,7 +866,9 @@ import Testing
             ("c2.xhtml", "<h1>\(title)</h1>\(middle)"),
             ("c3.xhtml", "<h1>The Garden</h1>\(prose(50))\(prose(50))\(prose(50))"),
         ]
-        return MemoryBook(spine: files, toc: [entry("The House", "c1.xhtml"), entry(title, "c2.xhtml"), entry("The Garden", "c3.xhtml")])
+        return MemoryBook(
+            spine: files,
+            toc: [entry("The House", "c1.xhtml"), entry(title, "c2.xhtml"), entry("The Garden", "c3.xhtml")])
     }
 
     @Test func aChapterOfProseTitledLikeNotesIsRead() throws {
@@ -873,7 +881,9 @@ import Testing
 
     @Test func aFewNumberedNotesInProseStayNotes() throws {
         // Three notes of fifty words, numbered in their text: too few for a list's shape, notes all the same.
-        let notes = (1...3).map { "<p>\($0). " + Array(repeating: "remark", count: 49).joined(separator: " ") + ".</p>" }
+        let notes = (1...3).map {
+            "<p>\($0). " + Array(repeating: "remark", count: 49).joined(separator: " ") + ".</p>"
+        }
         let index = try SectionIndexer.index(threeChapters(middleTitled: "Notes", notes.joined()))
         #expect(index.sections.map(\.included) == [true, false, true])
         #expect(index.sections[1].kind == .notes)

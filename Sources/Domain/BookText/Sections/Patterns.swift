@@ -226,7 +226,9 @@ enum Patterns {
             .advertisement,
             [
                 "advertisement", "advertisements", "publicite", "werbung", "about the publisher", "safari books online",
-                "об издательстве",
+                "об издательстве", "reading group guide", "a reading group guide", "reading group questions",
+                "book club guide",
+                "newsletter",
             ]
         ),
     ]
