@@ -547,6 +547,14 @@ import Testing
         #expect(!index.sections.contains { $0.reasons.contains { $0.contains("calibre_toc") } })
     }
 
+    @Test func anIdMadeFromItsEntrysLabelIsNoGeneratedId() {
+        let generated = (1...3).map { entry("Chapter \($0)", "book.xhtml#calibre_toc_\($0)") }
+        let fromLabels = ["Robert Frost", "Mary Shelley", "Jane Austen"].map {
+            entry("About \($0)", "book.xhtml#about-" + $0.lowercased().replacingOccurrences(of: " ", with: "-"))
+        }
+        #expect(SectionBuilder.commonTokens(ofFragmentsIn: generated + fromLabels) == ["calibre", "toc"])
+    }
+
     @Test func aRealIndexFileStillCounts() throws {
         let entries = (1...40).map { "<p>term \($0), \($0 * 3)</p>" }.joined()
         let book = MemoryBook(

@@ -188,20 +188,24 @@ struct SectionBuilder {
         }
     }
 
-    /// Tokens shared by the fragments of TOC entries under `generatedNameTokenFiles` or more
-    /// different labels: a generated anchor, not a name made from the title ("about-the-author-3"
-    /// under each of an anthology's "About the Author" entries names its kind still).
+    /// Tokens of the fragments of `generatedNameTokenFiles` or more TOC entries whose labels do
+    /// not hold them: a generated anchor (`calibre_toc_12`, `_Toc123456` under "Chapter I"), not a
+    /// name made from the title (pandoc's "about-robert-frost" under "About Robert Frost" names
+    /// its kind still).
     static func commonTokens(ofFragmentsIn toc: [TOCEntry]) -> Set<String> {
-        var labels: [String: Set<String>] = [:]
+        var counts: [String: Int] = [:]
         var pending = toc[...]
         var seen = 0
         while let e = pending.popFirst(), seen < 100_000 {
             seen += 1
             pending.append(contentsOf: e.children)
             guard let fragment = e.target?.fragment else { continue }
-            for token in Set(Patterns.tokens(ofName: fragment)) { labels[token, default: []].insert(e.label) }
+            let labelWords = Set(TextCleaner.fold(e.label).split(separator: " ").map(String.init))
+            for token in Set(Patterns.tokens(ofName: fragment)) where !labelWords.contains(token) {
+                counts[token, default: 0] += 1
+            }
         }
-        return Set(labels.filter { $0.value.count >= generatedNameTokenFiles }.keys)
+        return Set(counts.filter { $0.value >= generatedNameTokenFiles }.keys)
     }
 
     mutating func tocStarts() -> [SectionStart] {
