@@ -741,11 +741,10 @@ import Testing
     }
 
     /// A collection of essays titled `titles`, each in a file of its own and listed in the TOC, of
-    /// 700 words ("About the Author": 1,600).
+    /// 700 words (short enough for an "About the Author" page: only the names can mislead).
     func essays(_ titles: [String]) -> MemoryBook {
         let files = titles.map { title in
-            let words = title == "About the Author" ? 800 : 350
-            return ("\(title.prefix(5).lowercased()).xhtml", "<h1>\(title)</h1>\(prose(words))\(prose(words))")
+            ("\(title.prefix(5).lowercased()).xhtml", "<h1>\(title)</h1>\(prose(350))\(prose(350))")
         }
         return MemoryBook(spine: files, toc: zip(titles, files).map { entry($0.0, $0.1.0) })
     }
@@ -1328,6 +1327,20 @@ import Testing
             KindExpectation.misfit(kind: .copyright, features: features(words: 1600), markedBySemantics: false) != nil)
         #expect(
             KindExpectation.misfit(kind: .chapter, features: features(words: 90_000), markedBySemantics: false) == nil)
+    }
+
+    @Test func aPageAboutTheAuthorIsAPageOrTwo() {
+        // A biography in prose past 1,000 words is an essay; the same words as a list of books, or
+        // under "Also by", are not.
+        let essay = features(words: 1600, blocks: 16)
+        #expect(
+            KindExpectation.misfit(kind: .aboutAuthor, features: features(words: 300), markedBySemantics: false) == nil)
+        #expect(KindExpectation.misfit(kind: .aboutAuthor, features: essay, markedBySemantics: false) != nil)
+        #expect(KindExpectation.misfit(kind: .alsoBy, features: essay, markedBySemantics: false) == nil)
+        #expect(
+            KindExpectation.misfit(
+                kind: .aboutAuthor, features: features(words: 1600, blocks: 300, short: 280), markedBySemantics: false)
+                == nil)
     }
 
     @Test func aLongContentsFitsOnlyWhenItIsAList() {

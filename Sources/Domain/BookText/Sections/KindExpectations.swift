@@ -108,7 +108,10 @@ struct KindExpectation: Sendable {
                 semanticsLiftLimit: true)
         case .dramatisPersonae: KindExpectation(maximumWords: 1500, shapes: [.shortLines], maximumWordsWithShape: 3000)
         case .license: KindExpectation(maximumWords: 8000, semanticsLiftLimit: true)
-        case .colophon, .aboutAuthor, .alsoBy, .advertisement, .contributors, .transcriberNotes:
+        // A page or two about the author or the edition; past that, running prose is an essay.
+        case .colophon, .aboutAuthor:
+            KindExpectation(maximumWords: 1000, shapes: [.shortLines, .links], maximumWordsWithShape: 5000)
+        case .alsoBy, .advertisement, .contributors, .transcriberNotes:
             KindExpectation(maximumWords: 2000, shapes: [.shortLines, .links], maximumWordsWithShape: 5000)
         case .foreword, .preface, .introduction, .afterword:
             KindExpectation(maximumWords: 5000, semanticsLiftLimit: true, isProse: true)
