@@ -265,6 +265,19 @@ import Testing
     }
 
     /// A title set as a picture is not read twice: its description after the title says the title again.
+    @Test func anEPUBSwitchIsReadOnceAsAReadingSystemWithoutTheCasesMarkupDrawsIt() throws {
+        let chem = "<chem xmlns='http://www.xml-cml.org/schema'><caption>hydrogen</caption></chem>"
+        let switched = { (children: String) in
+            "<p>Before.</p><epub:switch>\(children)</epub:switch><p>After.</p>"
+        }
+        let chemCase = "<epub:case required-namespace='http://www.xml-cml.org/schema'>\(chem)</epub:case>"
+        #expect(
+            try text(switched(chemCase + "<epub:default><p>Two hydrogen.</p></epub:default>"))
+                == ["Before.", "Two hydrogen.", "After."])
+        // Without a default (invalid, but met), the first case alone.
+        #expect(try text(switched(chemCase + chemCase)) == ["Before.", "hydrogen", "After."])
+    }
+
     @Test func anImageThatRepeatsTheTitleIsNotReadAfterIt() throws {
         #expect(try text("<p><img src='t.png' alt='The Title'/></p><p>Body.</p>") == ["Body."])
         #expect(try text("<h2><img src='t.png' alt='the title'/></h2><p>Body.</p>") == ["Body."])

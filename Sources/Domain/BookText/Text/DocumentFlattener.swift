@@ -481,9 +481,29 @@ struct DocumentFlattener {
         case "pre": preformatted(e, ctx, classes: classes)
         case "a": return link(e, ctx, depth: depth)
         case "sup": return superscript(e, ctx)
+        case "switch", "epub:switch":
+            guard name == "epub:switch" || e.namespace == Self.opsNamespace else { return false }
+            epubSwitch(e, ctx, depth: depth)
         default: return false
         }
         return true
+    }
+
+    /// The namespace of EPUB 3.0's own elements in a content document (`epub:switch`).
+    static let opsNamespace = "http://www.idpf.org/2007/ops"
+
+    /// `<epub:switch>`: a reading system draws one child, a `case` whose markup (ChemML, MathML...)
+    /// it renders, else the `default` every one can draw. Read once, as a reading system without
+    /// the case's markup shows it: the default, or the first case when there is no default.
+    private mutating func epubSwitch(_ e: MarkupElement, _ ctx: Context, depth: Int) {
+        let children = e.elements
+        let drawn =
+            children.first { $0.localName == "default" || $0.localName == "epub:default" }
+            ?? children.first { $0.localName == "case" || $0.localName == "epub:case" }
+        guard let drawn else { return }
+        flush(ctx)
+        walkChildren(drawn, ctx, depth: depth + 1)
+        flush(ctx)
     }
 
     /// `<br>`: a new line of a poem, else a space (counted: a paragraph of broken lines is a stanza).
