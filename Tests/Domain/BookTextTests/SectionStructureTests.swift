@@ -717,9 +717,9 @@ import Testing
 
     @Test func chaptersAllTitledLikeMatterAreReadWhenEveryOneReadIsReadDespiteItsName() throws {
         // Prose under "Index" and "Notes" is read for its shape; the chapters before and after
-        // them, titled "Sources" and "Glossary", hold no more words, and no chapter has a name
+        // them, titled "Credits" and "Glossary", hold no more words, and no chapter has a name
         // that tells the text from its matter: all are read.
-        let titles = ["Sources", "Index", "Notes", "Glossary"]
+        let titles = ["Credits", "Index", "Notes", "Glossary"]
         let files = titles.map { ("\($0.lowercased()).xhtml", "<h1>\($0)</h1>\(prose(150))\(prose(140))") }
         let index = try SectionIndexer.index(
             MemoryBook(spine: files, toc: zip(titles, files).map { entry($0.0, $0.1.0) }))
@@ -883,7 +883,7 @@ import Testing
         // numbers, marks or links to are a chapter.
         let index = try SectionIndexer.index(threeChapters(middleTitled: "Note", prose(50) + prose(50) + prose(50)))
         #expect(index.sections.map(\.included) == [true, true, true])
-        #expect(index.sections[1].reasons.first?.contains("no note numbered or referred to") == true)
+        #expect(index.sections[1].reasons.first?.contains("no entry numbered, dated or referred to") == true)
     }
 
     @Test func aFewNumberedNotesInProseStayNotes() throws {
@@ -1048,6 +1048,15 @@ import Testing
         let last = try #require(index.sections.last)
         #expect(last.included)
         #expect(last.reasons.first?.contains("too long for a glossary section") == true)
+    }
+
+    @Test func anEssayTitledLikeABibliographyIsRead() throws {
+        // 600 words in paragraphs of 100 that no number, year, separator or link makes entries.
+        let index = try SectionIndexer.index(
+            bookEndingIn("Bibliography of a Life", (0..<6).map { _ in prose(99) }.joined()))
+        let last = try #require(index.sections.last)
+        #expect(last.included)
+        #expect(last.reasons.first?.contains("no entry numbered, dated or referred to") == true)
     }
 
     @Test func aGlossaryOfTermsInParagraphsIsSkippedHoweverLong() throws {

@@ -44,10 +44,11 @@ struct KindExpectation: Sendable {
     /// The kind is a list at any length (a contents list, an index): a section of running prose
     /// is not one, however short (a story titled "Index", a chapter named "Obsah").
     var isList = false
-    /// The kind is a set of notes: running prose with no numbered entry, no note body and no
-    /// note the text refers to holds none, however short (an Italian chapter titled "Note", the
-    /// musical kind). Notes are numbered, marked or linked to; a title alone does not make them.
-    var isNotes = false
+    /// The kind is made of entries (notes, a list of references): running prose with no numbered
+    /// entry, no note body, no note the text refers to and no entries of references holds none,
+    /// however short (an Italian chapter titled "Note", the musical kind; an essay titled
+    /// "Bibliography of a Life"). A title alone does not make entries.
+    var isEntries = false
 
     /// Share of verse lines that makes a section a poem rather than prose.
     static let verseShare = 0.6
@@ -99,10 +100,14 @@ struct KindExpectation: Sendable {
         case .notes:
             KindExpectation(
                 maximumWords: 2000, shapes: [.numberedEntries, .shortLines], semanticsLiftLimit: true,
-                semanticsNeedShape: true, isNotes: true)
+                semanticsNeedShape: true, isEntries: true)
         // Entries of any length, but running prose past a few pages is an essay or a chapter
         // under a misleading title ("Sources", "Definitions").
-        case .bibliography, .glossary:
+        case .bibliography:
+            KindExpectation(
+                maximumWords: 1500, shapes: [.numberedEntries, .shortLines, .links, .entries],
+                semanticsLiftLimit: true, isEntries: true)
+        case .glossary:
             KindExpectation(
                 maximumWords: 1500, shapes: [.numberedEntries, .shortLines, .links, .entries],
                 semanticsLiftLimit: true)
@@ -133,8 +138,8 @@ struct KindExpectation: Sendable {
         if expectation.isList, !markedBySemantics, isRunningProse(f) {
             return "\(grouped(f.words)) words of running prose in \(f.textBlocks) blocks: no \(kind.rawValue) list"
         }
-        if expectation.isNotes, !markedBySemantics, isRunningProse(f), !hasNoteMarks(f) {
-            return "\(grouped(f.words)) words of running prose, no note numbered or referred to: no \(kind.rawValue)"
+        if expectation.isEntries, !markedBySemantics, isRunningProse(f), !hasEntries(f) {
+            return "\(grouped(f.words)) words of running prose, no entry numbered, dated or referred to: no \(kind.rawValue)"
         }
         if let tooLong = sizeMisfit(expectation, kind: kind, features: f, markedBySemantics: markedBySemantics) {
             return tooLong
@@ -168,9 +173,9 @@ struct KindExpectation: Sendable {
             && f.openingNumeralShare < mostNumeralsInProse
     }
 
-    /// Whether anything in a section marks notes: a block numbered like an entry, a note body, a
-    /// note the text links to, or entries of a list of references.
-    static func hasNoteMarks(_ f: SectionFeatures) -> Bool {
+    /// Whether anything in a section marks entries: a block numbered like one, a note body, a
+    /// note the text links to, or paragraphs that read as entries of a list of references.
+    static func hasEntries(_ f: SectionFeatures) -> Bool {
         f.numberedBlocks > 0 || f.noteBlocks > 0 || f.referencedNotes > 0 || 2 * f.entryBlocks >= f.textBlocks
     }
 
