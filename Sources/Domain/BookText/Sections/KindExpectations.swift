@@ -139,7 +139,8 @@ struct KindExpectation: Sendable {
             return "\(grouped(f.words)) words of running prose in \(f.textBlocks) blocks: no \(kind.rawValue) list"
         }
         if expectation.isEntries, !markedBySemantics, isRunningProse(f), !hasEntries(f) {
-            return "\(grouped(f.words)) words of running prose, no entry numbered, dated or referred to: no \(kind.rawValue)"
+            let words = grouped(f.words)
+            return "\(words) words of running prose, no entry numbered, dated or referred to: no \(kind.rawValue)"
         }
         if let tooLong = sizeMisfit(expectation, kind: kind, features: f, markedBySemantics: markedBySemantics) {
             return tooLong

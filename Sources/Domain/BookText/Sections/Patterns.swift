@@ -227,8 +227,7 @@ enum Patterns {
             [
                 "advertisement", "advertisements", "publicite", "werbung", "about the publisher", "safari books online",
                 "об издательстве", "reading group guide", "a reading group guide", "reading group questions",
-                "book club guide",
-                "newsletter",
+                "book club guide", "newsletter",
             ]
         ),
     ]

@@ -157,9 +157,9 @@ extension SectionBuilder {
         }
         let lastRead = drafts.lastIndex { $0.classification.role == .body } ?? 0
         let between = named.filter { $0 > firstMisnamed && $0 < lastRead }
+        let namesMeanNothing = namedWords > readWords || (readDespiteNames.count >= 2 && !readUnderOtherNames)
         let misled =
-            namedWords > readWords || (readDespiteNames.count >= 2 && !readUnderOtherNames)
-            ? named : readsMisleadingNames(readDespiteNames.count, among: between) ? between : []
+            namesMeanNothing ? named : readsMisleadingNames(readDespiteNames.count, among: between) ? between : []
         guard !misled.isEmpty else { return }
         let why = "\(readDespiteNames.count) sections named like front or back matter are read as text"
         for i in misled {

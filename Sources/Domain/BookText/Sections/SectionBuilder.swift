@@ -57,8 +57,8 @@ struct SectionBuilder {
     static let generatedNameTokenFiles = 3
     /// Tokens of file names that say nothing about a file in this book (see `generatedNameTokenFiles`).
     private(set) var commonFileTokens: Set<String> = []
-    /// Tokens of the ids the TOC points at that as many entries share: generated anchors
-    /// (`calibre_toc_12`, Word's `_Toc123456`) that say nothing about one section.
+    /// Tokens of the ids the TOC points at that so many entries share, outside their labels, that
+    /// they say nothing about one section (`commonTokens(ofFragmentsIn:)`).
     private(set) var commonIdTokens: Set<String> = []
     /// Words of the whole book outside notes, image descriptions included (a book of pictures
     /// is read from them).
