@@ -60,13 +60,7 @@ public enum SectionIndexer {
 
     /// Every fragment a TOC entry points at, at any depth.
     static func tocFragments(_ toc: [TOCEntry]) -> Set<String> {
-        var out: Set<String> = []
-        var stack = toc[...].map { $0 }
-        while let e = stack.popLast() {
-            if let fragment = e.target?.fragment, !fragment.isEmpty { out.insert(fragment) }
-            stack += e.children
-        }
-        return out
+        Set(toc.flatMap(\.flattened).compactMap { $0.target?.fragment }.filter { !$0.isEmpty })
     }
 }
 

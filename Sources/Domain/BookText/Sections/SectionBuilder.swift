@@ -194,11 +194,7 @@ struct SectionBuilder {
     /// its kind still).
     static func commonTokens(ofFragmentsIn toc: [TOCEntry]) -> Set<String> {
         var counts: [String: Int] = [:]
-        var pending = toc[...]
-        var seen = 0
-        while let e = pending.popFirst(), seen < 100_000 {
-            seen += 1
-            pending.append(contentsOf: e.children)
+        for e in toc.flatMap(\.flattened) {
             guard let fragment = e.target?.fragment else { continue }
             let labelWords = Set(TextCleaner.fold(e.label).split(separator: " ").map(String.init))
             for token in Set(Patterns.tokens(ofName: fragment)) where !labelWords.contains(token) {
@@ -243,13 +239,7 @@ struct SectionBuilder {
 
     /// Every position any TOC entry points at, at any depth (entries kept inside a section too).
     func allTOCTargets() -> Set<TextPosition> {
-        var out: Set<TextPosition> = []
-        var stack = package.toc
-        while let e = stack.popLast() {
-            if let target = e.target, let (position, _) = position(of: target) { out.insert(position) }
-            stack += e.children
-        }
-        return out
+        Set(package.toc.flatMap(\.flattened).compactMap { $0.target.flatMap(position(of:))?.0 })
     }
 
     // MARK: building

@@ -132,7 +132,7 @@ public struct NCXParser: Sendable {
 
 extension TOCEntry {
     /// This entry and all below it, depth first, without recursion.
-    var flattened: [TOCEntry] {
+    public var flattened: [TOCEntry] {
         var result: [TOCEntry] = []
         var stack = [self]
         while let entry = stack.popLast() {
