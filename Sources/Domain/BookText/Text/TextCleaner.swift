@@ -38,7 +38,7 @@ enum TextCleaner {
                     if previous == 0x2E, next == 0x2E, i + 3 < bytes.count, bytes[i + 2] == 0x20, bytes[i + 3] == 0x2E {
                         return false
                     }
-                } else if !isPlain(Unicode.Scalar(v) ?? "\u{0}") {
+                } else if !isPlain(v) {
                     return false
                 }
                 previous = v
@@ -71,37 +71,61 @@ enum TextCleaner {
     /// either way. So the scalar path is exact when each such scalar stands alone: a control, or
     /// neither extended by the next scalar nor attached to a prepended previous one (UAX #29).
     static func normalizeByScalars(_ text: String) -> String? {
-        var out = UTF8Sink()
-        out.bytes.reserveCapacity(text.utf8.count)
-        var lastWasSpace = true
-        var scalars = text.unicodeScalars.makeIterator()
-        guard var current = scalars.next() else { return "" }
-        var previous: Unicode.Scalar?
-        while true {
-            let next = scalars.next()
-            if !isPlain(current) {
-                if isControlClass(current.value) {
-                    if current == "\r", next == "\n" { return nil }  // one character of two scalars
-                } else {
-                    if let previous, mayBePrepended(previous.value) { return nil }
-                    if let next, mayExtend(next) { return nil }
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            var out = UTF8Sink()
+            out.bytes.reserveCapacity(bytes.count)
+            var lastWasSpace = true
+            var previous: UInt32?
+            // Plain scalars are copied as runs of their bytes, most of a block in one copy.
+            var runStart = 0
+            var i = 0
+            while i < bytes.count {
+                let (v, length) = decodeScalar(bytes, at: i)
+                if isPlain(v) || isSpaceBetweenWords(bytes, at: i, runStart: runStart, previous: previous) {
+                    previous = v
+                    i += length
+                    continue
                 }
-                normalizeScalar(current, into: &out, lastWasSpace: &lastWasSpace)
-            } else {
-                out.append(current)
-                lastWasSpace = false
+                let next = i + length < bytes.count ? decodeScalar(bytes, at: i + length).0 : nil
+                if isControlClass(v) {
+                    if v == 0x0D, next == 0x0A { return nil }  // one character of two scalars
+                } else {
+                    if let previous, mayBePrepended(previous) { return nil }
+                    if let next, mayExtend(Unicode.Scalar(next) ?? " ") { return nil }
+                }
+                if runStart < i {
+                    out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+                    lastWasSpace = false
+                }
+                normalizeScalar(Unicode.Scalar(v) ?? " ", into: &out, lastWasSpace: &lastWasSpace)
+                previous = v
+                i += length
+                runStart = i
             }
-            guard let next else { break }
-            previous = current
-            current = next
+            if runStart < bytes.count {
+                out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            }
+            return finish(String(decoding: out.bytes, as: UTF8.self))
         }
-        return finish(String(decoding: out.bytes, as: UTF8.self))
+    }
+
+    /// Whether the byte at `i` is a space that `normalizeByScalars` would copy as it is, so may stay
+    /// in the run of plain scalars being copied: one space after a plain scalar of this run (so not
+    /// after a space, and not after a prepended mark) and before printable ASCII (which extends
+    /// nothing). Most spaces of a block are such spaces.
+    @inline(__always)
+    private static func isSpaceBetweenWords(
+        _ bytes: UnsafeBufferPointer<UInt8>, at i: Int, runStart: Int, previous: UInt32?
+    ) -> Bool {
+        guard bytes[i] == 0x20, runStart < i, i + 1 < bytes.count, let previous, previous != 0x20 else { return false }
+        let next = bytes[i + 1]
+        return next > 0x20 && next < 0x7F && !mayBePrepended(previous)
     }
 
     /// True for scalars `normalizeScalar` copies unchanged (and then no longer at a space).
     @inline(__always)
-    private static func isPlain(_ u: Unicode.Scalar) -> Bool {
-        let v = u.value
+    private static func isPlain(_ v: UInt32) -> Bool {
         if v < 0x80 { return v > 0x20 && v != 0x7F }
         if v < 0xA0 { return false }  // C1 controls
         switch v {
