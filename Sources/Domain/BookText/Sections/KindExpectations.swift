@@ -38,17 +38,23 @@ struct KindExpectation: Sendable {
     /// notes the book marks can run to any length, but a long run of unnumbered prose marked as
     /// footnotes is a chapter in the wrong element.
     var semanticsNeedShape = false
-    /// The kind is an essay in prose: a section that is mostly lines of verse is not one (a poem
-    /// titled "To the Reader" opens a book of poems; it is no preface).
-    var isProse = false
-    /// The kind is a list at any length (a contents list, an index): a section of running prose
-    /// is not one, however short (a story titled "Index", a chapter named "Obsah").
-    var isList = false
-    /// The kind is made of entries (notes, a list of references): running prose with no numbered
-    /// entry, no note body, no note the text refers to and no entries of references holds none,
-    /// however short (an Italian chapter titled "Note", the musical kind; an essay titled
-    /// "Bibliography of a Life"). A title alone does not make entries.
-    var isEntries = false
+    /// What a section of the kind is made of, when a section made otherwise cannot be one.
+    enum Form: Sendable {
+        /// Any text: the size and the shapes decide.
+        case any
+        /// An essay in prose: a section that is mostly lines of verse is not one (a poem titled "To
+        /// the Reader" opens a book of poems; it is no preface).
+        case prose
+        /// A list at any length (a contents list, an index): a section of running prose is not one,
+        /// however short (a story titled "Index", a chapter named "Obsah").
+        case list
+        /// Entries (notes, a list of references): running prose with no numbered entry, no note
+        /// body, no note the text refers to and no entries of references holds none, however short
+        /// (an Italian chapter titled "Note", the musical kind; an essay titled "Bibliography of a
+        /// Life"). A title alone does not make entries.
+        case entries
+    }
+    var form = Form.any
 
     /// Share of verse lines that makes a section a poem rather than prose.
     static let verseShare = 0.6
@@ -92,21 +98,21 @@ struct KindExpectation: Sendable {
         case .copyright, .imprint: KindExpectation(maximumWords: 1500)
         case .toc, .loi, .lot:
             KindExpectation(
-                maximumWords: 500, shapes: [.links, .shortLines], maximumWordsWithShape: 4000, isList: true)
+                maximumWords: 500, shapes: [.links, .shortLines], maximumWordsWithShape: 4000, form: .list)
         case .index:
             KindExpectation(
                 maximumWords: 500, shapes: [.links, .shortLines, .numberedEntries], maximumWordsWithShape: 30000,
-                isList: true)
+                form: .list)
         case .notes:
             KindExpectation(
                 maximumWords: 2000, shapes: [.numberedEntries, .shortLines], semanticsLiftLimit: true,
-                semanticsNeedShape: true, isEntries: true)
+                semanticsNeedShape: true, form: .entries)
         // Entries of any length, but running prose past a few pages is an essay or a chapter
         // under a misleading title ("Sources", "Definitions").
         case .bibliography:
             KindExpectation(
                 maximumWords: 1500, shapes: [.numberedEntries, .shortLines, .links, .entries],
-                semanticsLiftLimit: true, isEntries: true)
+                semanticsLiftLimit: true, form: .entries)
         case .glossary:
             KindExpectation(
                 maximumWords: 1500, shapes: [.numberedEntries, .shortLines, .links, .entries],
@@ -119,7 +125,7 @@ struct KindExpectation: Sendable {
         case .alsoBy, .advertisement, .contributors, .transcriberNotes:
             KindExpectation(maximumWords: 2000, shapes: [.shortLines, .links], maximumWordsWithShape: 5000)
         case .foreword, .preface, .introduction, .afterword:
-            KindExpectation(maximumWords: 5000, semanticsLiftLimit: true, isProse: true)
+            KindExpectation(maximumWords: 5000, semanticsLiftLimit: true, form: .prose)
         case .acknowledgments: KindExpectation(maximumWords: 5000, semanticsLiftLimit: true)
         case .appendix:
             KindExpectation(maximumWords: 5000, maximumShareOfBook: supplementShare, semanticsLiftLimit: true)
@@ -130,17 +136,8 @@ struct KindExpectation: Sendable {
     /// Why a section of `kind` with these features cannot be that kind, or nil when it fits.
     static func misfit(kind: SectionKind, features f: SectionFeatures, markedBySemantics: Bool) -> String? {
         guard let expectation = of(kind) else { return nil }
-        if expectation.isProse, !markedBySemantics, f.textBlocks >= minimumListBlocks,
-            Double(f.verseLines) >= verseShare * Double(f.textBlocks)
-        {
-            return "\(f.verseLines) of \(f.textBlocks) lines are verse: a poem, not a \(kind.rawValue)"
-        }
-        if expectation.isList, !markedBySemantics, isRunningProse(f) {
-            return "\(grouped(f.words)) words of running prose in \(f.textBlocks) blocks: no \(kind.rawValue) list"
-        }
-        if expectation.isEntries, !markedBySemantics, isRunningProse(f), !hasEntries(f) {
-            let words = grouped(f.words)
-            return "\(words) words of running prose, no entry numbered, dated or referred to: no \(kind.rawValue)"
+        if !markedBySemantics, let formMisfit = formMisfit(expectation.form, kind: kind, features: f) {
+            return formMisfit
         }
         if let tooLong = sizeMisfit(expectation, kind: kind, features: f, markedBySemantics: markedBySemantics) {
             return tooLong
@@ -149,6 +146,26 @@ struct KindExpectation: Sendable {
             return "\(grouped(f.words)) of the book's \(grouped(f.bookWords)) words: the text itself"
         }
         return nil
+    }
+
+    /// Why a section the book does not mark as `kind` is not made as one of `form` is, or nil.
+    private static func formMisfit(_ form: Form, kind: SectionKind, features f: SectionFeatures) -> String? {
+        switch form {
+        case .any:
+            return nil
+        case .prose:
+            guard f.textBlocks >= minimumListBlocks, Double(f.verseLines) >= verseShare * Double(f.textBlocks) else {
+                return nil
+            }
+            return "\(f.verseLines) of \(f.textBlocks) lines are verse: a poem, not a \(kind.rawValue)"
+        case .list:
+            guard isRunningProse(f) else { return nil }
+            return "\(grouped(f.words)) words of running prose in \(f.textBlocks) blocks: no \(kind.rawValue) list"
+        case .entries:
+            guard isRunningProse(f), !hasEntries(f) else { return nil }
+            let words = grouped(f.words)
+            return "\(words) words of running prose, no entry numbered, dated or referred to: no \(kind.rawValue)"
+        }
     }
 
     /// Why a section is too long for its kind, or nil when its size (or its shape) fits.

@@ -150,16 +150,14 @@ extension SectionBuilder {
         let readDespiteNames = drafts.indices.filter { isReadDespiteItsName(drafts[$0]) }
         guard let firstMisnamed = readDespiteNames.first else { return }
         let named = drafts.indices.filter { isOnlyNamedLikeMatter(drafts[$0]) }
-        let namedWords = named.reduce(0) { $0 + drafts[$1].features.words }
-        let readWords = drafts.reduce(0) { $0 + ($1.classification.role == .body ? $1.features.words : 0) }
-        let readUnderOtherNames = drafts.contains {
-            $0.classification.role == .body && !$0.features.isShortForTheBook && !isReadDespiteItsName($0)
+        let misled: [Int]
+        if namesMeanNothing(in: drafts, named: named, readDespiteNames: readDespiteNames.count) {
+            misled = named
+        } else {
+            let lastRead = drafts.lastIndex { $0.classification.role == .body } ?? 0
+            let between = named.filter { $0 > firstMisnamed && $0 < lastRead }
+            misled = readsMisleadingNames(readDespiteNames.count, among: between) ? between : []
         }
-        let lastRead = drafts.lastIndex { $0.classification.role == .body } ?? 0
-        let between = named.filter { $0 > firstMisnamed && $0 < lastRead }
-        let namesMeanNothing = namedWords > readWords || (readDespiteNames.count >= 2 && !readUnderOtherNames)
-        let misled =
-            namesMeanNothing ? named : readsMisleadingNames(readDespiteNames.count, among: between) ? between : []
         guard !misled.isEmpty else { return }
         let why = "\(readDespiteNames.count) sections named like front or back matter are read as text"
         for i in misled {
@@ -167,6 +165,20 @@ extension SectionBuilder {
         }
         let words = KindExpectation.grouped(misled.reduce(0) { $0 + drafts[$1].features.words })
         warnings.append(EPUBWarning(.major, "\(why): \(misled.count) more named so are read too (\(words) words)"))
+    }
+
+    /// Whether no name of front or back matter tells the text from its matter in this book: the
+    /// sections skipped only for such names (`named`) hold more words than all that is read, or
+    /// every section read that is as long as a chapter, two or more (`readDespiteNames`), is read
+    /// despite such a name.
+    private func namesMeanNothing(in drafts: [Draft], named: [Int], readDespiteNames: Int) -> Bool {
+        let namedWords = named.reduce(0) { $0 + drafts[$1].features.words }
+        let readWords = drafts.reduce(0) { $0 + ($1.classification.role == .body ? $1.features.words : 0) }
+        if namedWords > readWords { return true }
+        let readUnderOtherNames = drafts.contains {
+            $0.classification.role == .body && !$0.features.isShortForTheBook && !isReadDespiteItsName($0)
+        }
+        return readDespiteNames >= 2 && !readUnderOtherNames
     }
 
     /// Whether `readDespiteNames` sections read although named like matter outnumber the sections
