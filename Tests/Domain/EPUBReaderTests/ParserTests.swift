@@ -8,6 +8,17 @@ import Testing
         ("../images/c.jpg", "OEBPS/text/", "OEBPS/images/c.jpg"),
         ("./a/./b/../c.xhtml", "", "a/c.xhtml"),
         ("/root.xhtml", "OEBPS/text/", "root.xhtml"),
+        // Empty segments and dots at the start of a segment are resolved; dots inside are names.
+        ("text//a.xhtml", "OEBPS/", "OEBPS/text/a.xhtml"),
+        ("text/", "OEBPS/", "OEBPS/text"),
+        ("a.xhtml", "/OEBPS/", "OEBPS/a.xhtml"),
+        (".hidden/a.xhtml", "OEBPS/", "OEBPS/.hidden/a.xhtml"),
+        ("text/..a/b.c.xhtml", "", "text/..a/b.c.xhtml"),
+        ("text/.", "OEBPS/", "OEBPS/text"),
+        ("", "OEBPS/", "OEBPS"),
+        ("", "", ""),
+        // A slash followed by a combining mark is one character: no segment ends there.
+        ("a/\u{301}b/c.xhtml", "", "a/\u{301}b/c.xhtml"),
     ])
     func resolves(href: String, base: String, expected: String) {
         #expect(ContainerPath.resolve(href, against: base) == expected)
@@ -26,6 +37,23 @@ import Testing
         #expect(ContainerPath.split(href: "mailto:someone@example.com") == nil)
         #expect(ContainerPath.split(href: "#note")?.path == "")
         #expect(ContainerPath.percentDecoded("100%") == "100%")
+    }
+
+    @Test(arguments: [
+        ("Chapter One", "Chapter One"), ("  Chapter\n\tOne ", "Chapter One"), ("A  B", "A B"),
+        ("A\u{A0}B", "A B"), ("A\u{2003}B", "A B"), ("A\u{3000}B", "A B"), ("A\u{85}B", "A B"),
+        ("आदि पर्व", "आदि पर्व"), ("“Quoted” — yes", "“Quoted” — yes"), ("", ""), (" ", ""),
+    ])
+    func collapsesWhitespaceInLabels(label: String, expected: String) {
+        #expect(label.collapsingWhitespace() == expected)
+    }
+
+    @Test func splitTrimsWhitespaceAroundAnHref() {
+        #expect(ContainerPath.split(href: " text/a.xhtml#x \n")?.path == "text/a.xhtml")
+        #expect(ContainerPath.split(href: "\ttext/a.xhtml#x")?.fragment == "x")
+        #expect(ContainerPath.split(href: "\u{A0}a.xhtml\u{3000}")?.path == "a.xhtml")
+        #expect(ContainerPath.split(href: "a.xhtml\u{301}")?.path == "a.xhtml\u{301}")
+        #expect(ContainerPath.split(href: " ")?.path == "")
     }
 
     @Test func expressesPathsRelativeToThePackageFolder() {

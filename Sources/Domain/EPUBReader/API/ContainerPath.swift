@@ -33,6 +33,7 @@ public enum ContainerPath {
     /// A leading `/` means the container root. Returns nil when `..` climbs above the root.
     public static func resolve(_ path: String, against baseDirectory: String) -> String? {
         let joined = path.hasPrefix("/") ? String(path.dropFirst()) : baseDirectory + path
+        if isResolved(joined) { return joined }
         var segments: [Substring] = []
         for segment in joined.split(separator: "/", omittingEmptySubsequences: true) {
             switch segment {
@@ -44,6 +45,19 @@ public enum ContainerPath {
             }
         }
         return segments.joined(separator: "/")
+    }
+
+    /// Whether `resolve` would return `path` as it is, told from its bytes (most hrefs of a book):
+    /// no empty segment (no `//`, no `/` at either end) and no segment that starts with a dot, so
+    /// none that is `.` or `..`. Splitting at whole characters finds no more segments than the bytes
+    /// show, so it drops nothing either.
+    private static func isResolved(_ path: String) -> Bool {
+        var previous = UInt8(ascii: "/")
+        for byte in path.utf8 {
+            if previous == UInt8(ascii: "/"), byte == UInt8(ascii: "/") || byte == UInt8(ascii: ".") { return false }
+            previous = byte
+        }
+        return previous != UInt8(ascii: "/")
     }
 
     /// Expresses a container path relative to a folder (`OEBPS/`): `OEBPS/a.xhtml` → `a.xhtml`,
@@ -93,6 +107,10 @@ public enum ContainerPath {
 extension String {
     /// Trims spaces, tabs and line breaks at both ends.
     func trimmingWhitespace() -> String {
+        // Most text has nothing to trim: it starts and ends with printable ASCII, never a space.
+        if let first = utf8.first, let last = utf8.last, (0x21..<0x7F).contains(first), (0x21..<0x7F).contains(last) {
+            return self
+        }
         let scalars = unicodeScalars
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
@@ -101,6 +119,7 @@ extension String {
 
     /// Collapses every run of whitespace (line breaks, tabs, no-break spaces) into one space and trims.
     func collapsingWhitespace() -> String {
+        if hasCollapsedWhitespace { return self }
         var out = ""
         var pendingSpace = false
         for scalar in unicodeScalars {
@@ -113,6 +132,23 @@ extension String {
             }
         }
         return out
+    }
+
+    /// Whether `collapsingWhitespace()` would return this text as it is, told from its bytes (most
+    /// labels and titles): single spaces between other characters, no control character, and no
+    /// byte that starts a Unicode space (U+0085 and U+00A0 start with 0xC2, U+1680 with 0xE1,
+    /// U+2000–U+205F with 0xE2, U+3000 with 0xE3).
+    private var hasCollapsedWhitespace: Bool {
+        var previous = UInt8(ascii: " ")  // a space first is a leading space
+        for byte in utf8 {
+            if byte == UInt8(ascii: " ") {
+                if previous == byte { return false }
+            } else if byte < 0x20 || byte == 0xC2 || (0xE1...0xE3).contains(byte) {
+                return false
+            }
+            previous = byte
+        }
+        return previous != UInt8(ascii: " ")
     }
 
     /// Whitespace-separated tokens (`properties="nav scripted"`).
