@@ -11,10 +11,10 @@ struct LanguageMismatchCLITests {
             + "Am Morgen lag der Nebel über der Küste, und die Schiffe fuhren langsam in den Hafen.",
     ]
 
-    /// Declared English; written in German; no `xml:lang` anywhere.
-    static func book(in scratch: Scratch, declared: String = "en") throws -> String {
+    /// Declared English; written in German; no `xml:lang` anywhere (or `documents` on every document).
+    static func book(in scratch: Scratch, declared: String = "en", documents: String? = nil) throws -> String {
         let book = TestBook(
-            title: "Der Leuchtturm", language: declared,
+            title: "Der Leuchtturm", language: declared, documentLanguage: documents,
             chapters: [
                 TestBook.Chapter(title: "Kapitel IV", paragraphs: german),
                 TestBook.Chapter(title: "Kapitel V", paragraphs: german.reversed()),
@@ -72,5 +72,31 @@ struct LanguageMismatchCLITests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("dc:language"), "\(result.stderr)")
         #expect(Self.voice(in: out) == "gmw/de")
+    }
+
+    @Test(
+        "--list names the language the text is read in, and what dc:language says when that differs",
+        arguments: [
+            // No document declares a language: the text's, as detected.
+            ("en", nil, "de (dc:language says en)", "de"),
+            // Every document declares German: what they declare, no detection and no warning.
+            ("en", "de", "de (dc:language says en)", "de"),
+            // They agree.
+            ("de", nil, "de", nil),
+            ("de-AT", "de", "de-AT", nil),
+        ] as [(String, String?, String, String?)])
+    func listNamesTheTextsLanguage(declared: String, documents: String?, header: String, json: String?)
+        async throws
+    {
+        let scratch = try Scratch("lang-header")
+        let book = try Self.book(in: scratch, declared: declared, documents: documents)
+        let list = try await BinaryRunner.run([book, "--list"])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.contains("\n\(header) · EPUB 3.0 · "), "\(list.stdout.prefix(200))")
+        #expect(list.stderr.contains("reads as") == (documents == nil && json != nil), "\(list.stderr)")
+        let listing = try await BinaryRunner.run([book, "--list", "--json"])
+        let object = try #require(jsonObject(listing.stdout))
+        #expect(object["language"] as? String == declared)
+        #expect(object["textLanguage"] as? String == json)
     }
 }

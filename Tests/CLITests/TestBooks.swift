@@ -21,6 +21,8 @@ struct TestBook {
     var title: String
     var authors: [String] = ["Test Author"]
     var language = "en"
+    /// The `xml:lang` of every content document's `<html>` (none when nil).
+    var documentLanguage: String?
     var identifier = "urn:test:e2e"
     var chapters: [Chapter]
     /// `dc:date` and `dc:description`, when set.
@@ -90,7 +92,7 @@ struct TestBook {
                     "OEBPS/c\(index + 1).xhtml",
                     """
                     <?xml version="1.0" encoding="UTF-8"?>
-                    <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops">
+                    <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"\(htmlLanguage)>
                     <head><title>\(escaped(chapter.title))</title></head>
                     <body>\(section)<h1>\(escaped(chapter.title))</h1>
                     \(body)
@@ -101,6 +103,9 @@ struct TestBook {
         return makeStoredZip(
             files.map { ($0.0, Array($0.1.utf8)) } + (coverPNG.map { [("OEBPS/cover.png", $0)] } ?? []))
     }
+
+    /// ` xml:lang="de"` for `documentLanguage`, or nothing.
+    private var htmlLanguage: String { documentLanguage.map { " xml:lang=\"\(escaped($0))\"" } ?? "" }
 
     private static let navItem =
         "<item id=\"nav\" href=\"nav.xhtml\" media-type=\"application/xhtml+xml\" properties=\"nav\"/>"

@@ -18,6 +18,10 @@ struct LoadedBook {
     /// `--chapters` chose the sections: the others are left out by the user, not skipped by the classifier.
     var chosenByNumber = false
 
+    /// The language the text is read in when it is not `dc:language`: the one its documents declare,
+    /// or the one it reads as when they declare none.
+    var textLanguage: String? { index.textLanguage ?? languageMismatch?.detected.language }
+
     /// The title from the metadata; a book without one is named after its file, and says so.
     var displayTitle: String {
         if let title = book.package.metadata.title, !title.isEmpty { return title }

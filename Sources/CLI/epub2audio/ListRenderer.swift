@@ -10,7 +10,7 @@ struct ListRenderer {
     static func document(for loaded: LoadedBook) -> SectionListing {
         SectionListing(
             package: loaded.book.package, title: loaded.displayTitle, sections: loaded.sections,
-            warnings: loaded.warnings)
+            warnings: loaded.warnings, textLanguage: loaded.textLanguage)
     }
 
     static func json(for loaded: LoadedBook) throws -> String {
@@ -26,7 +26,9 @@ struct ListRenderer {
         let authors = package.metadata.authors.map(terminalSafe)
         if !authors.isEmpty { lines.append(ListRenderer.joinedNames(authors)) }
         var facts: [String] = []
-        if let language = package.metadata.languages.first { facts.append(language) }
+        if let language = ListRenderer.language(declared: package.metadata.languages.first, text: loaded.textLanguage) {
+            facts.append(terminalSafe(language))
+        }
         facts.append("EPUB \(package.version)")
         switch package.tocSource {
         case .nav: facts.append("contents from the navigation document")
@@ -69,6 +71,14 @@ struct ListRenderer {
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The language the header names: the text's, and what the metadata says when that differs
+    /// (`it (dc:language says en)`).
+    static func language(declared: String?, text: String?) -> String? {
+        guard let text else { return declared }
+        guard let declared else { return text }
+        return "\(text) (dc:language says \(declared))"
     }
 
     /// `reading 161,239 words in 55 sections; skipping 584 words in 6`, or `...; nothing skipped`.

@@ -143,4 +143,42 @@ import Testing
             spine: [("c1.xhtml", body)], toc: [], language: declared, documentLanguage: documentLanguage)
         #expect(BookLanguage.mismatch(in: book) == nil)
     }
+
+    /// The language the documents read declare, against `dc:language`: what `--list` shows.
+    static func textLanguage(
+        declared: String, documents: [String: String],
+        chapters: [(String, String)] = [
+            ("c1.xhtml", germanChapter), ("c2.xhtml", germanChapter), ("c3.xhtml", germanChapter),
+        ]
+    ) throws -> String? {
+        let book = MemoryBook(
+            spine: chapters, toc: chapters.enumerated().map { entry("Kapitel \($0.offset + 1)", $0.element.0) },
+            language: declared, documentLanguage: nil, documentLanguages: documents)
+        return try SectionIndexer.index(book).textLanguage
+    }
+
+    @Test func documentsThatAllDeclareAnotherLanguageNameTheTextsLanguage() throws {
+        let all = ["c1.xhtml": "de-DE", "c2.xhtml": "de-DE", "c3.xhtml": "de-DE"]
+        #expect(try Self.textLanguage(declared: "en", documents: all) == "de-DE")
+        // The same language in another spelling or region is no other language.
+        #expect(try Self.textLanguage(declared: "de", documents: all) == nil)
+        #expect(try Self.textLanguage(declared: "DE-AT", documents: all) == nil)
+    }
+
+    @Test func theLanguageOfMostOfTheWordsReadDecides() throws {
+        // One German chapter in a book of English ones (the rest declare nothing: the book's language).
+        #expect(try Self.textLanguage(declared: "en", documents: ["c2.xhtml": "de"]) == nil)
+        // Two of three chapters declare German.
+        #expect(try Self.textLanguage(declared: "en", documents: ["c1.xhtml": "de", "c3.xhtml": "de"]) == "de")
+        // Documents that declare nothing say nothing against dc:language.
+        #expect(try Self.textLanguage(declared: "en", documents: [:]) == nil)
+        // A long chapter outweighs two short ones.
+        let long = "<h1>Erstes Kapitel</h1>" + String(repeating: prose(400, "Wort"), count: 3)
+        let chapters = [("c1.xhtml", long), ("c2.xhtml", Self.englishChapter), ("c3.xhtml", Self.englishChapter)]
+        #expect(
+            try Self.textLanguage(declared: "en", documents: ["c1.xhtml": "de"], chapters: chapters) == "de")
+        #expect(
+            try Self.textLanguage(
+                declared: "en", documents: ["c2.xhtml": "de", "c3.xhtml": "de"], chapters: chapters) == nil)
+    }
 }

@@ -8,15 +8,16 @@ struct MemoryBook: BookContent {
     var files: [String: String]
 
     /// `spine`: (href, body markup, linear). Each body is wrapped in an XHTML document whose `<html>`
-    /// declares `documentLanguage` (nothing when nil); `language` is the `dc:language`.
+    /// declares `documentLanguages[href]`, else `documentLanguage` (nothing when nil); `language` is
+    /// the `dc:language`.
     init(
         title: String = "A Test Book", spine: [(String, String, Bool)], toc: [TOCEntry], landmarks: [EPUBLandmark] = [],
-        language: String = "en", documentLanguage: String? = "en"
+        language: String = "en", documentLanguage: String? = "en", documentLanguages: [String: String] = [:]
     ) {
-        let lang = documentLanguage.map { " xml:lang=\"\($0)\"" } ?? ""
         var files: [String: String] = [:]
         var items: [SpineItem] = []
         for (i, (href, body, linear)) in spine.enumerated() {
+            let lang = (documentLanguages[href] ?? documentLanguage).map { " xml:lang=\"\($0)\"" } ?? ""
             files[href] = """
                 <?xml version="1.0" encoding="utf-8"?>
                 <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"\(lang)>
@@ -34,11 +35,11 @@ struct MemoryBook: BookContent {
 
     init(
         title: String = "A Test Book", spine: [(String, String)], toc: [TOCEntry], landmarks: [EPUBLandmark] = [],
-        language: String = "en", documentLanguage: String? = "en"
+        language: String = "en", documentLanguage: String? = "en", documentLanguages: [String: String] = [:]
     ) {
         self.init(
             title: title, spine: spine.map { ($0.0, $0.1, true) }, toc: toc, landmarks: landmarks, language: language,
-            documentLanguage: documentLanguage)
+            documentLanguage: documentLanguage, documentLanguages: documentLanguages)
     }
 
     func document(forHref href: String) throws -> MarkupDocument {

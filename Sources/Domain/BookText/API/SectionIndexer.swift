@@ -23,7 +23,40 @@ public enum SectionIndexer {
         var builder = SectionBuilder(package: package, docs: docs, options: options)
         var index = builder.build()
         index.warnings = warnings + index.warnings
+        index.textLanguage = textLanguage(of: index.sections, docs: docs, declared: package.metadata.languages.first)
         return index
+    }
+
+    /// `SectionIndex.textLanguage`: the language declared by the documents that hold most of the
+    /// words of the sections read (a document that declares none follows `declared`), when its
+    /// primary subtag is not `declared`'s.
+    static func textLanguage(of sections: [BookSection], docs: [IndexedDocument], declared: String?) -> String? {
+        var items = Set<Int>()
+        for section in sections where section.included {
+            let last = section.end.blockIndex == 0 ? section.end.spineIndex - 1 : section.end.spineIndex
+            for item in section.start.spineIndex...max(section.start.spineIndex, last) where item < docs.count {
+                items.insert(item)
+            }
+        }
+        var words: [String: Int] = [:]  // by primary subtag
+        var tags: [String: String] = [:]  // a primary subtag as the first document writes its tag
+        for item in items.sorted() {
+            guard let tag = docs[item].language ?? declared, !tag.isEmpty else { continue }
+            let key = primarySubtag(tag)
+            words[key, default: 0] += docs[item].words
+            if tags[key] == nil { tags[key] = tag }
+        }
+        let own = declared.map(primarySubtag)
+        // The most words; among equals, the first tag in alphabetical order (the same every run).
+        guard let most = words.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), most.key != own,
+            most.value > own.flatMap({ words[$0] }) ?? 0
+        else { return nil }
+        return tags[most.key]
+    }
+
+    /// `en` of `en-GB`, lower-cased.
+    private static func primarySubtag(_ tag: String) -> String {
+        String(tag.lowercased().prefix { $0 != "-" && $0 != "_" })
     }
 
     /// Reads and flattens every spine item, keeping only what the sections need, on every core.

@@ -12,6 +12,10 @@ public struct SectionListing: Encodable, Sendable {
     public var authors: [String]
     /// The first `dc:language`.
     public var language: String?
+    /// The language the text is read in when it is not `language`: the one most of the content
+    /// documents read declare (`SectionIndex.textLanguage`), or the one their text reads as when
+    /// none declares any (`LanguageMismatch`). Absent when `language` is what the text is in.
+    public var textLanguage: String?
     /// The package's unique identifier.
     public var identifier: String?
     /// `dc:publisher`.
@@ -33,12 +37,16 @@ public struct SectionListing: Encodable, Sendable {
 
     /// The listing of `package` cut into `sections`; `title` is the title to show (the metadata's,
     /// or a name for a book without one). The word totals follow the sections' `included` flags.
-    public init(package: EPUBPackage, title: String, sections: [BookSection], warnings: [EPUBWarning]) {
+    public init(
+        package: EPUBPackage, title: String, sections: [BookSection], warnings: [EPUBWarning],
+        textLanguage: String? = nil
+    ) {
         let metadata = package.metadata
         let totals = ReadingTotals(sections: sections)
         self.title = title
         authors = metadata.authors
         language = metadata.languages.first
+        self.textLanguage = textLanguage
         identifier = metadata.identifier
         publisher = metadata.publisher
         date = metadata.date

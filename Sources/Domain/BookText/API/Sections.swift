@@ -238,11 +238,17 @@ public struct SectionIndex: Sendable {
     public var sections: [BookSection]
     /// Problems worked around (TOC links outside the spine, a useless TOC replaced by headings...).
     public var warnings: [EPUBWarning]
+    /// The language the content documents holding most of the words read declare, when it is not
+    /// the book's `dc:language` (a book whose metadata says `en` and whose documents all say
+    /// `lang="it"`, as some converters write it): what the text is read in. Nil when they agree,
+    /// or when most of those words are in documents that declare no language.
+    public var textLanguage: String?
 
     /// An index of `sections` with the problems met while cutting them.
-    public init(sections: [BookSection], warnings: [EPUBWarning] = []) {
+    public init(sections: [BookSection], warnings: [EPUBWarning] = [], textLanguage: String? = nil) {
         self.sections = sections
         self.warnings = warnings
+        self.textLanguage = textLanguage
     }
 
     /// Sections read under the options the index was built with.

@@ -65,6 +65,8 @@ struct IndexedDocument: Sendable {
     var words = 0
     /// `FlatDocument.noteReferencesOut`.
     var noteReferencesOut: [String] = []
+    /// The language the document declares (`xml:lang` or `lang` on `<html>`), if any.
+    var language: String?
 
     init() {}
 
@@ -76,6 +78,7 @@ struct IndexedDocument: Sendable {
         imageCount = flat.imageCount
         words = flat.words
         noteReferencesOut = flat.noteReferencesOut
+        language = flat.language
         blocks = flat.blocks.map { b in
             var block = IndexedBlock(
                 kind: b.kind, text: "", hasText: !b.text.isEmpty, isNote: b.noteID != nil, isOmitted: b.omitted != nil,
