@@ -7,10 +7,13 @@ import Testing
 
 @Suite struct SpokenTextTests {
     /// Indexes a one-file book and returns the spoken blocks of its only TOC section.
-    func spoken(_ body: String, options: SpokenTextOptions = SpokenTextOptions()) throws -> [SpokenBlock] {
+    func spoken(
+        _ body: String, options: SpokenTextOptions = SpokenTextOptions(), language: String = "en",
+        documentLanguage: String? = "en"
+    ) throws -> [SpokenBlock] {
         let book = MemoryBook(
             spine: [("c.xhtml", "<section id='c'><h1>The Title</h1>\(body)</section>")],
-            toc: [entry("The Title", "c.xhtml#c")])
+            toc: [entry("The Title", "c.xhtml#c")], language: language, documentLanguage: documentLanguage)
         let section = try #require(try SectionIndexer.index(book).sections.first)
         return try SpokenTextExtractor.blocks(for: section, in: book, options: options)
     }
@@ -153,6 +156,39 @@ import Testing
         #expect(blocks.first?.text == "Kapitel IV")
         #expect(blocks.first?.language == expected)
         #expect(blocks.filter { $0.kind == .heading }.isEmpty, "the heading is read once, as the title")
+    }
+
+    static let omitted = """
+        <table><tr><th>Rad</th><th>Zähne</th></tr><tr><td>Einer</td><td>10</td></tr></table>
+        <pre><code>let x = 1</code></pre><math display='block'><mtable><mtr><mtd><mn>1</mn></mtd></mtr></mtable></math>
+        <p><img src='a.png' alt='ein Leuchtturm'/></p>
+        """
+
+    @Test(
+        arguments: [
+            (
+                "de", "de",
+                ["Tabelle ausgelassen.", "Codebeispiel ausgelassen.", "Formel ausgelassen.", "Bild: ein Leuchtturm"]
+            ),
+            ("fr-CA", nil, ["Tableau omis.", "Exemple de code omis.", "Équation omise.", "Image : ein Leuchtturm"]),
+            // A language without a wording of its own: English, as before.
+            ("sa", nil, ["Table omitted.", "Code example omitted.", "Equation omitted.", "Image: ein Leuchtturm"]),
+        ] as [(String, String?, [String])])
+    func noticesAreWordedInTheBooksLanguage(language: String, documentLanguage: String?, expected: [String]) throws {
+        let blocks = try spoken(Self.omitted, language: language, documentLanguage: documentLanguage)
+        #expect(blocks.filter { $0.kind == .notice }.map(\.text) == expected)
+    }
+
+    @Test func aNoticeIsWordedInItsBlocksLanguageAndAChosenWordingIsKept() throws {
+        // A German chapter of an English book: its notices are German, and read by the German voice.
+        let blocks = try spoken(Self.omitted, language: "en", documentLanguage: "de")
+        let notices = blocks.filter { $0.kind == .notice }
+        #expect(notices.first?.text == "Tabelle ausgelassen.")
+        #expect(notices.allSatisfy { $0.language == "de" })
+        let chosen = SpokenTextOptions(tableNotice: "A table.", imagePrefix: "Picture of ")
+        let custom = try spoken(Self.omitted, options: chosen, language: "de", documentLanguage: "de")
+        #expect(custom.filter { $0.kind == .notice }.map(\.text).first == "A table.")
+        #expect(custom.filter { $0.kind == .notice }.map(\.text).last == "Picture of ein Leuchtturm")
     }
 
     @Test func tablesCodeAndMathFollowTheOptions() throws {

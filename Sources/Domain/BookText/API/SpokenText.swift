@@ -33,14 +33,15 @@ public struct SpokenTextOptions: Hashable, Sendable, Codable {
     public var images: Omission
     /// Equations: their alt text, else `equationNotice`, by default.
     public var math: Omission
-    /// Spoken for an omitted table.
-    public var tableNotice: String
-    /// Spoken for an omitted code listing.
-    public var codeNotice: String
-    /// Spoken for an equation without alternative text.
-    public var equationNotice: String
-    /// Put before an image's alt text.
-    public var imagePrefix: String
+    /// Spoken for an omitted table; nil (the default): "Table omitted." in the language the notice
+    /// is read in (`NoticeWording`).
+    public var tableNotice: String?
+    /// Spoken for an omitted code listing; nil: "Code example omitted." in the notice's language.
+    public var codeNotice: String?
+    /// Spoken for an equation without alternative text; nil: "Equation omitted." in the notice's language.
+    public var equationNotice: String?
+    /// Put before an image's alt text; nil: "Image: " in the notice's language.
+    public var imagePrefix: String?
     /// The language the book is read in, when not its `dc:language` (whose text contradicts it): blocks
     /// are marked with their language when it differs from this one.
     public var language: String?
@@ -48,8 +49,8 @@ public struct SpokenTextOptions: Hashable, Sendable, Codable {
     /// Options; the defaults skip notes and replace tables and code with a short notice.
     public init(
         notes: Notes = .skip, tables: Omission = .notice, code: Omission = .notice, images: Omission = .notice,
-        math: Omission = .notice, tableNotice: String = "Table omitted.", codeNotice: String = "Code example omitted.",
-        equationNotice: String = "Equation omitted.", imagePrefix: String = "Image: "
+        math: Omission = .notice, tableNotice: String? = nil, codeNotice: String? = nil, equationNotice: String? = nil,
+        imagePrefix: String? = nil
     ) {
         self.notes = notes
         self.tables = tables
@@ -157,10 +158,12 @@ public enum SpokenTextExtractor {
                     }
                     for (pendingSource, pending) in pendingHeadings {
                         body += spoken(
-                            pending, source: pendingSource, options: options, language: language(pending.language))
+                            pending, source: pendingSource, options: options, language: language(pending.language),
+                            bookLanguage: bookLanguage)
                     }
                     pendingHeadings.removeAll()
-                    var blocks = spoken(b, source: source, options: options, language: language(b.language))
+                    var blocks = spoken(
+                        b, source: source, options: options, language: language(b.language), bookLanguage: bookLanguage)
                     // A note's number dropped as a marker leaves what punctuated it ("1. Strictly" →
                     // ". Strictly"): a lone "." or ")" before a space opens no sentence (an ellipsis does).
                     for index in blocks.indices {
@@ -177,7 +180,9 @@ public enum SpokenTextExtractor {
             s += 1
         }
         for (pendingSource, pending) in pendingHeadings {
-            body += spoken(pending, source: pendingSource, options: options, language: language(pending.language))
+            body += spoken(
+                pending, source: pendingSource, options: options, language: language(pending.language),
+                bookLanguage: bookLanguage)
         }
         // The title takes the place of the headings it repeats; without one, a position of its own
         // (block -1 of the section's first spine item), so no two blocks of a section share one.
@@ -236,12 +241,15 @@ public enum SpokenTextExtractor {
     }
 
     /// The text to speak for one raw block under the options (none, one or several blocks).
-    static func spoken(_ b: RawBlock, source: SourcePosition, options: SpokenTextOptions, language: String?)
-        -> [SpokenBlock]
-    {
+    /// `language` is the block's when it is not the book's (`bookLanguage`), else nil; a notice is
+    /// worded in the language it is read in.
+    static func spoken(
+        _ b: RawBlock, source: SourcePosition, options: SpokenTextOptions, language: String?, bookLanguage: String?
+    ) -> [SpokenBlock] {
         func block(_ kind: BlockKind, _ text: String) -> SpokenBlock {
             SpokenBlock(kind: kind, text: text, language: language, source: source)
         }
+        var wording: NoticeWording { NoticeWording.of(language ?? bookLanguage) }
         guard let omitted = b.omitted else {
             if b.kind == .sceneBreak || b.kind == .stanzaBreak { return [block(b.kind, "")] }
             return b.text.isEmpty ? [] : [block(b.kind, b.text)]
@@ -249,13 +257,13 @@ public enum SpokenTextExtractor {
         switch omitted {
         case .table(let rows):
             switch options.tables {
-            case .notice: return [block(.notice, options.tableNotice)]
+            case .notice: return [block(.notice, options.tableNotice ?? wording.table)]
             case .skip: return []
             case .read: return rows.map { block(.paragraph, CitationFilter.removeCitations(from: $0)) }
             }
         case .code(let code):
             switch options.code {
-            case .notice: return [block(.notice, options.codeNotice)]
+            case .notice: return [block(.notice, options.codeNotice ?? wording.code)]
             case .skip: return []
             case .read:
                 return code.split(separator: "\n").map { TextCleaner.normalize(String($0)) }.filter { !$0.isEmpty }
@@ -263,10 +271,11 @@ public enum SpokenTextExtractor {
             }
         case .math(let alt):
             if options.math == .skip { return [] }
-            return [block(.notice, alt.map { $0.isEmpty ? options.equationNotice : $0 } ?? options.equationNotice)]
+            let notice = options.equationNotice ?? wording.equation
+            return [block(.notice, alt.map { $0.isEmpty ? notice : $0 } ?? notice)]
         case .image(let alt):
             if options.images == .skip { return [] }
-            return [block(.notice, options.imagePrefix + alt)]
+            return [block(.notice, (options.imagePrefix ?? wording.imagePrefix) + alt)]
         case .navigation:
             return []
         }
