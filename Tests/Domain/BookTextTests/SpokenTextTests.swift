@@ -297,6 +297,12 @@ import Testing
         #expect(!spoken.joined(separator: " ").contains("not available"))
         #expect(!spoken.joined(separator: " ").contains("No alt text"))
         #expect(spoken.contains("Image: A lighthouse at night"))
+        // An exporter's numbered names for its images say nothing either; a described number does.
+        let numbered = """
+            <p><img src='a.png' alt='picture0'/></p><p><img src='b.png' alt='img_003'/></p>
+            <p><img src='c.png' alt='Figure 12'/></p><p><img src='d.png' alt='Rosa Luxemburg 1915'/></p>
+            """
+        #expect(try text(numbered) == ["Image: Rosa Luxemburg 1915"])
         #expect(spoken.first?.contains("Form the matrix A and reduce it") == true)
     }
 

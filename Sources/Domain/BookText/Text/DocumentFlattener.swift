@@ -867,10 +867,19 @@ struct DocumentFlattener {
         let meaningless: Set<String> = [
             "cover", "cover image", "image", "img", "illustration", "figure", "picture", "photo", "graphic", "logo",
             "decoration", "ornament", "divider", "separator", "title", "titlepage", "title page", "front cover",
-            "couverture", "bild", "imagen", "immagine", "imagem", "spacer", "blank",
+            "couverture", "bild", "imagen", "immagine", "imagem", "spacer", "blank", "billede", "bilde", "afbeelding",
+            "kuva", "obraz", "fig", "pic",
         ]
-        if meaningless.contains(folded) { return false }
+        if meaningless.contains(folded) || meaningless.contains(Self.droppingTrailingNumber(folded)) { return false }
         return folded.contains(where: \.isLetter)
+    }
+
+    /// "picture0", "img 003" (folded from "img_003") → "picture", "img": the word an exporter
+    /// numbers its images with. Text that does not end in a number is returned as it is.
+    private static func droppingTrailingNumber(_ folded: String) -> String {
+        let stem = folded.reversed().drop { $0.isASCII && ($0.isNumber || $0 == " ") }
+        guard stem.count < folded.count, folded.last?.isNumber == true else { return folded }
+        return String(stem.reversed())
     }
 
     // MARK: blocks
