@@ -245,6 +245,18 @@ import Testing
         #expect(try text("<p>So <math>\(math)</math> grows.</p>") == [expected])
     }
 
+    @Test func mathIsReadInTheBooksLanguageWhereTheTextDeclaresNone() throws {
+        let body = """
+            <p>Soit <math><msup><mi>x</mi><mn>2</mn></msup></math> ici.</p>
+            <p>Et <math><mtable><mtr><mtd><mn>1</mn></mtd></mtr></mtable></math> là.</p>
+            """
+        let french = try spoken(body, language: "fr", documentLanguage: nil).dropFirst().map(\.text)
+        #expect(french == ["Soit x au carré ici.", "Et équation là."])
+        // A document that declares its language is read in it, whatever the book says.
+        let declared = try spoken(body, language: "fr", documentLanguage: "de").dropFirst().map(\.text)
+        #expect(declared == ["Soit x Quadrat ici.", "Et Gleichung là."])
+    }
+
     @Test func displayMathWithoutAltTextIsReadOrAnnounced() throws {
         let simple = "<math display='block'><mfrac><mi>a</mi><mi>b</mi></mfrac></math>"
         #expect(try text(simple) == ["a over b"])

@@ -67,13 +67,15 @@ public enum SectionIndexer {
     static func loadDocuments(_ book: some BookContent, warnings: inout [EPUBWarning]) -> [IndexedDocument] {
         let fragments = tocFragments(book.package.toc)
         let spine = book.package.spine
+        let language = book.package.metadata.languages.first
         let reader = SerialReader(book)
         let loaded = Mutex([Result<IndexedDocument, any Error>?](repeating: nil, count: spine.count))
         DispatchQueue.concurrentPerform(iterations: spine.count) { i in
             let href = spine[i].href
             let result = reader.source(forHref: href).flatMap { source in
                 Result {
-                    let flat = DocumentFlattener.flatten(try source.parse().root, documentPath: href)
+                    let flat = DocumentFlattener.flatten(
+                        try source.parse().root, documentPath: href, bookLanguage: language)
                     return IndexedDocument(flat, tocFragments: fragments)
                 }
             }

@@ -81,7 +81,7 @@ public enum SpokenTextExtractor {
         for section: BookSection, in book: some BookContent, options: SpokenTextOptions = SpokenTextOptions(),
         spinePaths: SpinePaths? = nil
     ) throws -> [SpokenBlock] {
-        var cache = DocumentCache(book: book, paths: spinePaths)
+        var cache = DocumentCache(book: book, paths: spinePaths, language: options.language)
         return try blocks(for: section, cache: &cache, options: options)
     }
 
@@ -395,10 +395,14 @@ struct DocumentCache<Book: BookContent> {
     private var flats: [Int: FlatDocument] = [:]
     /// Built on first use when not given: most sections never look a path up.
     private var paths: SpinePaths?
+    /// The language text that declares none is read in: `SpokenTextOptions.language`, else the
+    /// book's `dc:language`.
+    private let language: String?
 
-    init(book: Book, paths: SpinePaths? = nil) {
+    init(book: Book, paths: SpinePaths? = nil, language: String? = nil) {
         self.book = book
         self.paths = paths
+        self.language = language ?? book.package.metadata.languages.first
     }
 
     mutating func spineIndex(of path: String) -> Int? {
@@ -409,7 +413,8 @@ struct DocumentCache<Book: BookContent> {
     mutating func flat(spineIndex s: Int) throws -> FlatDocument {
         if let f = flats[s] { return f }
         let href = book.package.spine[s].href
-        let f = DocumentFlattener.flatten(try book.documentSource(forHref: href).parse().root, documentPath: href)
+        let root = try book.documentSource(forHref: href).parse().root
+        let f = DocumentFlattener.flatten(root, documentPath: href, bookLanguage: language)
         flats[s] = f
         return f
     }

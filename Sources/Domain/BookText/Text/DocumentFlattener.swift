@@ -125,14 +125,19 @@ struct DocumentFlattener {
     /// Ids that note references in this document point to (`#id`).
     private var noteTargets: Set<String> = []
     private let documentPath: String
+    /// The language of text that declares none (the book's): what mathematics is read in there.
+    private let bookLanguage: String?
 
-    private init(documentPath: String) {
+    private init(documentPath: String, bookLanguage: String?) {
         self.documentPath = documentPath
+        self.bookLanguage = bookLanguage
     }
 
-    /// Flattens `root` (an `<html>` element). `documentPath` tells which links point into the same file.
-    static func flatten(_ root: MarkupElement, documentPath: String = "") -> FlatDocument {
-        var f = DocumentFlattener(documentPath: documentPath)
+    /// Flattens `root` (an `<html>` element). `documentPath` tells which links point into the same
+    /// file; `bookLanguage` is the language of text that declares none (mathematics is put into
+    /// words in it; English when nil).
+    static func flatten(_ root: MarkupElement, documentPath: String = "", bookLanguage: String? = nil) -> FlatDocument {
+        var f = DocumentFlattener(documentPath: documentPath, bookLanguage: bookLanguage)
         if root.localName == "svg" {
             f.flattenSVG(root)
             return f.doc
@@ -532,14 +537,15 @@ struct DocumentFlattener {
     private mutating func math(_ e: MarkupElement, _ ctx: Context) {
         let alt =
             e.value(of: "alttext").map(TextCleaner.normalize).flatMap { Self.isPlaceholderAlt($0) ? nil : $0 }
-            ?? MathSpeech.spoken(e, language: ctx.language)
+            ?? MathSpeech.spoken(e, language: ctx.language ?? bookLanguage)
         if e.value(of: "display") == "block" {
             flush(ctx)
             appendBlock(kind: .notice, text: alt ?? "", ctx: ctx, omitted: .math(alt: alt))
         } else if let alt, !alt.isEmpty {
             buffer += " \(alt)"  // the source's own spacing follows: "x squared."
         } else if e.rawText.contains(where: { $0.isLetter || $0.isNumber }) {
-            buffer += " equation"  // too large to follow by ear, or markup not covered
+            // Too large to follow by ear, or markup not covered.
+            buffer += " " + MathSpeech.words(for: ctx.language ?? bookLanguage).equation
         }  // else a mark alone (an end-of-proof square): nothing to say
         recordAnchorsInside(e)
     }

@@ -12,6 +12,8 @@ enum MathSpeech {
     /// The words of one language: only the few an expression needs.
     struct Words: Sendable {
         var squared, cubed, inverse, toThePower, over, squareRoot, rootOf, sub: String
+        /// Said for an expression too large to follow by ear.
+        var equation: String
         var operators: [String: String]
         /// "the cube root of": the index before "root".
         var ordinalRoot: @Sendable (String) -> String
@@ -20,7 +22,7 @@ enum MathSpeech {
     static let english = Words(
         squared: "squared", cubed: "cubed", inverse: "inverse", toThePower: "to the power", over: "over",
         squareRoot: "the square root of",
-        rootOf: "root of", sub: "sub",
+        rootOf: "root of", sub: "sub", equation: "equation",
         operators: [
             "+": "plus", "-": "minus", "−": "minus", "=": "equals", "×": "times", "·": "times", "⋅": "times",
             "*": "times", "/": "over", "÷": "divided by", "<": "is less than", ">": "is greater than",
@@ -32,7 +34,7 @@ enum MathSpeech {
     static let french = Words(
         squared: "au carré", cubed: "au cube", inverse: "inverse", toThePower: "puissance", over: "sur",
         squareRoot: "la racine carrée de",
-        rootOf: "de", sub: "indice",
+        rootOf: "de", sub: "indice", equation: "équation",
         operators: [
             "+": "plus", "-": "moins", "−": "moins", "=": "égale", "×": "fois", "·": "fois", "⋅": "fois", "*": "fois",
             "/": "sur", "÷": "divisé par", "<": "est inférieur à", ">": "est supérieur à", "≤": "est au plus",
@@ -42,7 +44,7 @@ enum MathSpeech {
     static let german = Words(
         squared: "Quadrat", cubed: "hoch drei", inverse: "invers", toThePower: "hoch", over: "durch",
         squareRoot: "die Wurzel aus",
-        rootOf: "aus", sub: "Index",
+        rootOf: "aus", sub: "Index", equation: "Gleichung",
         operators: [
             "+": "plus", "-": "minus", "−": "minus", "=": "gleich", "×": "mal", "·": "mal", "⋅": "mal", "*": "mal",
             "/": "durch", "÷": "geteilt durch", "<": "kleiner als", ">": "größer als", "≤": "höchstens",
@@ -52,7 +54,7 @@ enum MathSpeech {
     static let spanish = Words(
         squared: "al cuadrado", cubed: "al cubo", inverse: "inversa", toThePower: "elevado a", over: "entre",
         squareRoot: "la raíz cuadrada de",
-        rootOf: "de", sub: "sub",
+        rootOf: "de", sub: "sub", equation: "ecuación",
         operators: [
             "+": "más", "-": "menos", "−": "menos", "=": "igual a", "×": "por", "·": "por", "⋅": "por", "*": "por",
             "/": "entre", "÷": "dividido entre", "<": "es menor que", ">": "es mayor que", "≤": "es como mucho",
