@@ -20,7 +20,7 @@ struct LoadedBook {
 
     /// The language the text is read in when it is not `dc:language`: the one its documents declare,
     /// or the one it reads as when they declare none.
-    var textLanguage: String? { index.textLanguage ?? languageMismatch?.detected.language }
+    var textLanguage: String? { BookLanguage.textLanguage(of: index, mismatch: languageMismatch) }
 
     /// The title from the metadata; a book without one is named after its file, and says so.
     var displayTitle: String {

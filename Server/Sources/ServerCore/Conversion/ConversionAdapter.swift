@@ -26,7 +26,7 @@ package enum ConversionAdapter {
             + (mismatch.map { [$0.warning] } ?? [])).filter { seen.insert($0).inserted }
         return try SectionListing(
             package: book.package, title: displayTitle(book, name: displayName), sections: index.sections,
-            warnings: warnings, textLanguage: index.textLanguage ?? mismatch?.detected.language
+            warnings: warnings, textLanguage: BookLanguage.textLanguage(of: index, mismatch: mismatch)
         ).json()
     }
 

@@ -277,6 +277,13 @@ public enum BookLanguage {
     /// Words taken from each sampled document.
     public static let sampleWordsPerDocument = 400
 
+    /// The language the text is read in when it is not `dc:language`: the one the documents read
+    /// declare (`SectionIndex.textLanguage`), else the one the text reads as when no document
+    /// declares any (`mismatch`). What `--list` and the service's listing name.
+    public static func textLanguage(of index: SectionIndex, mismatch: LanguageMismatch?) -> String? {
+        index.textLanguage ?? mismatch?.detected.language
+    }
+
     /// The mismatch between `dc:language` and the text, when the book declares a language, none of the
     /// sampled content documents declares one (`xml:lang` or `lang` on `<html>`), and the text is plainly
     /// in another language (`LanguageDetector.contradicts`). Documents that cannot be read are left out.

@@ -42,21 +42,16 @@ public enum SectionIndexer {
         var tags: [String: String] = [:]  // a primary subtag as the first document writes its tag
         for item in items.sorted() {
             guard let tag = docs[item].language ?? declared, !tag.isEmpty else { continue }
-            let key = primarySubtag(tag)
+            let key = LanguageDetector.primaryLanguage(tag)
             words[key, default: 0] += docs[item].words
             if tags[key] == nil { tags[key] = tag }
         }
-        let own = declared.map(primarySubtag)
+        let own = declared.map(LanguageDetector.primaryLanguage)
         // The most words; among equals, the first tag in alphabetical order (the same every run).
         guard let most = words.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), most.key != own,
             most.value > own.flatMap({ words[$0] }) ?? 0
         else { return nil }
         return tags[most.key]
-    }
-
-    /// `en` of `en-GB`, lower-cased.
-    private static func primarySubtag(_ tag: String) -> String {
-        String(tag.lowercased().prefix { $0 != "-" && $0 != "_" })
     }
 
     /// Reads and flattens every spine item, keeping only what the sections need, on every core.

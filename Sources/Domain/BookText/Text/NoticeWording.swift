@@ -20,8 +20,7 @@ struct NoticeWording: Hashable, Sendable {
     /// for a language without one here, or none.
     static func of(_ language: String?) -> NoticeWording {
         guard let language else { return english }
-        let primary = String(language.lowercased().prefix { $0 != "-" && $0 != "_" })
-        return byLanguage[primary] ?? english
+        return byLanguage[LanguageDetector.primaryLanguage(language)] ?? english
     }
 
     private static let byLanguage: [String: NoticeWording] = [
