@@ -8,7 +8,7 @@ STRICT_FLAGS := -Xswiftc -warnings-as-errors --explicit-target-dependency-import
 LINT_PATHS := Package.swift Sources Tests Fuzz/Package.swift Fuzz/Sources Server/Package.swift Server/Sources Server/Tests
 # System packages the build and the tests need (Debian 12 names). ffmpeg is optional at run time
 # (only `--bundle` needs it) but installed here so the tests of the bundle run, in CI too.
-APT_PACKAGES := libxml2-dev libzip-dev libespeak-ng-dev libsndfile1-dev libsoxr-dev espeak-ng-data pkg-config zip ffmpeg postgresql
+APT_PACKAGES := libxml2-dev libzip-dev libespeak-ng-dev libsndfile1-dev libsoxr-dev libmimalloc-dev espeak-ng-data pkg-config zip ffmpeg postgresql
 # What the tests need besides: gdb, for the backtraces scripts/bounded.sh prints when a test hangs.
 TEST_PACKAGES := gdb
 # Extra packages only `make bench` needs (the raw engine and the usual alternative for text extraction).
@@ -31,8 +31,14 @@ test-deps:
 bench-deps:
 	@./scripts/install-deps.sh $(APT_PACKAGES) $(BENCH_PACKAGES)
 
+# The release binary carries the Swift runtime and Foundation in itself (`--static-swift-stdlib`): nothing of
+# them to bind at each start, and calls into them are direct. Every section's child, forked from a fork
+# server, then faults in fewer pages (docs/benchmarks.md, "Session 13"). Only the CLI is built, as the
+# test-support module cannot be linked statically.
+RELEASE_FLAGS := --static-swift-stdlib --product epub2audio
+
 build: deps
-	$(SWIFT) build -c release $(SWIFT_FLAGS)
+	$(SWIFT) build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 
 debug: deps
 	$(SWIFT) build $(SWIFT_FLAGS)

@@ -65,7 +65,11 @@ let package = Package(
                 "Conversion", "EPUBReader", "BookText", "Contracts", "Normalization", "ESpeakEngine", "AudioFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Sources/CLI/epub2audio"),
+            path: "Sources/CLI/epub2audio",
+            // mimalloc replaces glibc's malloc in the whole process, libxml2's included: listing a book
+            // allocates and frees a tree per document, and spends about a sixth of its time in malloc
+            // (docs/benchmarks.md, "Session 13"). Linking it is all it takes.
+            linkerSettings: [.linkedLibrary("mimalloc")]),
 
         // Helpers shared by the test targets (an in-memory ZIP writer for hostile and test books, the
         // wall-clock limits and the one list of books exempt from them in debug builds).
