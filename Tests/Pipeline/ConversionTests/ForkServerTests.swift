@@ -34,4 +34,23 @@ import Testing
         #expect(ForkSafety.waitUntilAsleep([id]))
         asleep.signal()
     }
+
+    @Test func aThreadThatRunsIsNotSeenAsleep() {
+        let started = DispatchSemaphore(value: 0)
+        let threadID = Locked<Int32>(0)
+        let stop = Locked(false)
+        let thread = Thread {
+            let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+            threadID.withLock { $0 = Int32(link.split(separator: "/").last.map(String.init) ?? "") ?? 0 }
+            started.signal()
+            // Busy, never blocked: its state stays R (running or runnable), even while preempted.
+            while !stop.value {}
+        }
+        thread.start()
+        started.wait()
+        let id = threadID.value
+        #expect(id != 0)
+        #expect(!ForkSafety.waitUntilAsleep([id]))
+        stop.withLock { $0 = true }
+    }
 }

@@ -86,30 +86,64 @@ extension WorkerMain {
 }
 
 /// What the fork server checks before forking: the threads of this process besides the main one.
+///
+/// Read with plain system calls, without Foundation: the server runs these before every fork, and
+/// every page it writes while a child runs is a page copied on write.
 enum ForkSafety {
     /// Thread ids of this process other than the main thread's (whose id is the process id).
     static func otherThreads() -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        guard let folder = opendir("/proc/self/task") else { return [] }
+        defer { closedir(folder) }
         let main = getpid()
-        return entries.compactMap { Int32($0) }.filter { $0 != main }.sorted()
+        var threads: [Int32] = []
+        while let entry = readdir(folder) {
+            let id = withUnsafeBytes(of: entry.pointee.d_name) { Int32(decimal: $0) }
+            if let id, id != main { threads.append(id) }
+        }
+        return threads.sorted()
     }
 
     /// Waits (up to half a second) until each thread is asleep (state `S`): blocked, here in a
     /// condition wait, so not inside a critical section it could leave locked in the child.
     static func waitUntilAsleep(_ threads: [Int32]) -> Bool {
-        let deadline = Date().addingTimeInterval(0.5)
+        var waited = 0
         while true {
-            if threads.allSatisfy({ state(of: $0) == "S" }) { return true }
-            if Date() > deadline { return false }
+            if threads.allSatisfy({ state(of: $0) == UInt8(ascii: "S") }) { return true }
+            if waited >= 500 { return false }
             usleep(1_000)
+            waited += 1
         }
     }
 
-    /// The state letter in `/proc/self/task/TID/stat` (after the parenthesised command name).
-    private static func state(of thread: Int32) -> Character? {
-        guard let data = FileManager.default.contents(atPath: "/proc/self/task/\(thread)/stat"),
-            let text = String(data: data, encoding: .utf8), let close = text.lastIndex(of: ")")
-        else { return nil }
-        return text[text.index(after: close)...].first { $0 != " " }
+    /// The state letter in `/proc/self/task/TID/stat` (after the parenthesised command name, which
+    /// may itself hold parentheses and spaces).
+    private static func state(of thread: Int32) -> UInt8? {
+        let descriptor = open("/proc/self/task/\(thread)/stat", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { buffer in
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            guard count > 0 else { return nil }
+            let text = UnsafeBufferPointer(rebasing: buffer[..<count])
+            guard let close = text.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+            return text[(close + 1)...].first { $0 != UInt8(ascii: " ") }
+        }
+    }
+}
+
+extension Int32 {
+    /// The number a NUL-terminated run of ASCII digits spells (a `/proc` entry's name); nil for any
+    /// other name ("." and "..").
+    fileprivate init?(decimal name: UnsafeRawBufferPointer) {
+        var value: Int32 = 0
+        var digits = 0
+        for byte in name {
+            if byte == 0 { break }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 9 else { return nil }
+            value = value * 10 + Int32(byte - UInt8(ascii: "0"))
+            digits += 1
+        }
+        guard digits > 0 else { return nil }
+        self = value
     }
 }
