@@ -99,4 +99,36 @@ struct LanguageMismatchCLITests {
         #expect(object["language"] as? String == declared)
         #expect(object["textLanguage"] as? String == json)
     }
+
+    @Test(
+        "--voice auto reads a book in a language no voice speaks in the language its text reads as, else English",
+        arguments: [
+            // Sanskrit in Devanagari, declared everywhere: the Hindi voice reads the script.
+            (
+                "sa", "sa", "धर्मक्षेत्रे कुरुक्षेत्रे समवेता युयुत्सवः मामकाः पाण्डवाश्चैव किमकुर्वत सञ्जय।", "inc/hi",
+                "reading in 'hi', the language its text reads as"
+            ),
+            // Klingon in Latin letters: nothing to tell it by, so English.
+            (
+                "tlh", nil, "Qapla' batlh Daqawlu'taH. nuqneH, jIyajbe'. Heghlu'meH QaQ jajvam.", "gmw/en",
+                "reading in English"
+            ),
+        ] as [(String, String?, String, String, String)])
+    func aLanguageWithoutAVoiceFallsBackToTheText(
+        declared: String, documents: String?, paragraph: String, expectedVoice: String, warning: String
+    ) async throws {
+        let scratch = try Scratch("lang-novoice")
+        let book = TestBook(
+            title: "Book", language: declared, documentLanguage: documents,
+            chapters: [TestBook.Chapter(title: "I", paragraphs: Array(repeating: paragraph, count: 8))])
+        let url = scratch.file("book.epub")
+        try book.write(to: url)
+        let out = scratch.file("out").path
+        let result = try await BinaryRunner.run([url.path, "-o", out, "--progress", "none"], timeout: 90)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Self.voice(in: out) == expectedVoice)
+        #expect(
+            result.stderr.components(separatedBy: "no voice for the book's language '\(declared)': \(warning)").count
+                == 2, "\(result.stderr)")
+    }
 }

@@ -194,7 +194,7 @@ extension ConvertCommand {
     func conversionRequest(for loaded: LoadedBook, outputDirectory: String, stderrStyle: TerminalStyle) throws
         -> ConversionRequest
     {
-        let voice = try resolvedVoice(for: loaded, style: stderrStyle)
+        let (voice, followsText) = try resolvedVoice(for: loaded, style: stderrStyle)
         let voiceSettings = VoiceSettings(voice: voice.identifier, rate: rate, pitch: pitch, volume: volume)
         // The section options the book was indexed with, so the conversion reuses that index.
         var bookOptions = BookOptions(
@@ -202,9 +202,10 @@ extension ConvertCommand {
             text: SpokenTextOptions(notes: notes, tables: tables, code: code, images: images, math: math),
             normalize: !noNormalize,
             lexiconPath: lexicon.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
-        // dc:language is contradicted by the text: the text is read (normalised, and its passages in
-        // other languages told apart) in the voice's language, whichever --voice chose.
-        if loaded.languageMismatch != nil, let language = voice.languages.first {
+        // dc:language is contradicted by the text, or no voice speaks it and the text chose the voice:
+        // the text is read (normalised, and its passages in other languages told apart) in the voice's
+        // language, whichever --voice chose.
+        if loaded.languageMismatch != nil || followsText, let language = voice.languages.first {
             bookOptions.text.language = String(language.prefix { $0 != "-" })
         }
         var request = ConversionRequest(
@@ -235,28 +236,28 @@ extension ConvertCommand {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
-    /// `--voice auto` speaks the book's language when a voice for it is installed, else English with a
-    /// warning. The book's language is its `dc:language`, unless its text plainly says otherwise.
-    private func resolvedVoice(for loaded: LoadedBook, style: TerminalStyle) throws -> VoiceInfo {
+    /// `--voice auto` follows `BookLanguage.autoVoice`, with a warning when no voice speaks the book's
+    /// language. `followsText`: the voice was chosen from the text, for want of one for the book's.
+    private func resolvedVoice(for loaded: LoadedBook, style: TerminalStyle) throws
+        -> (voice: VoiceInfo, followsText: Bool)
+    {
         let installed = ESpeakSpeechEngine.installedVoices()
-        let variants = ESpeakSpeechEngine.installedVariants()
         guard voice.lowercased() == "auto" else {
             do {
-                return try ESpeakSpeechEngine.resolveVoice(voice, installed: installed, variants: variants)
+                let variants = ESpeakSpeechEngine.installedVariants()
+                return (try ESpeakSpeechEngine.resolveVoice(voice, installed: installed, variants: variants), false)
             } catch {
                 throw CLIError.unavailable("\(error) (epub2audio voices lists them)")
             }
         }
-        let language =
-            loaded.languageMismatch?.detected.language ?? loaded.book.package.metadata.languages.first
-        if let language, let found = try? ESpeakSpeechEngine.resolveVoice(language, installed: installed) {
-            return found
+        let chosen = BookLanguage.autoVoice(for: loaded.book, mismatch: loaded.languageMismatch) {
+            try? ESpeakSpeechEngine.resolveVoice($0, installed: installed)
         }
-        if !quiet {
-            let reason = language.map { "no voice for the book's language '\($0)'" } ?? "the book names no language"
-            StandardError.write(style.yellow("warning:") + " \(reason): reading in English (--voice chooses)\n")
+        guard let chosen else { return (try ESpeakSpeechEngine.resolveVoice("en", installed: installed), false) }
+        if let fallback = chosen.fallback, !quiet {
+            StandardError.write(style.yellow("warning:") + " \(fallback.description) (--voice chooses)\n")
         }
-        return try ESpeakSpeechEngine.resolveVoice("en", installed: installed)
+        return (chosen.voice, chosen.followsText)
     }
 
     /// `-o DIR` for one book; for several, one folder per book under DIR; else a folder named after the book.

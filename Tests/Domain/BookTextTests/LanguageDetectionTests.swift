@@ -181,4 +181,60 @@ import Testing
             try Self.textLanguage(
                 declared: "en", documents: ["c2.xhtml": "de", "c3.xhtml": "de"], chapters: chapters) == nil)
     }
+
+    /// Devanagari prose: what a Sanskrit (or Hindi) book's text looks like to the detector.
+    static let devanagariChapter =
+        "<h1>प्रथमः अध्यायः</h1><p>"
+        + String(repeating: "धर्मक्षेत्रे कुरुक्षेत्रे समवेता युयुत्सवः मामकाः पाण्डवाश्चैव किमकुर्वत सञ्जय। ", count: 6)
+        + "</p>"
+
+    /// `autoVoice` for a book of `chapter`s, with voices for `installed` languages only.
+    static func autoVoice(
+        declared: String, documents: String?, chapter: String, installed: Set<String> = ["en", "de", "hi"]
+    ) -> AutoVoice<String>? {
+        let book = MemoryBook(
+            spine: [("c1.xhtml", chapter), ("c2.xhtml", chapter)], toc: [], language: declared,
+            documentLanguage: documents)
+        return BookLanguage.autoVoice(for: book, mismatch: BookLanguage.mismatch(in: book)) {
+            installed.contains(LanguageDetector.primaryLanguage($0)) ? "voice:\($0)" : nil
+        }
+    }
+
+    @Test func theTextReadsAsItsScriptsLanguageWhateverTheDocumentsDeclare() {
+        let book = MemoryBook(
+            spine: [("c1.xhtml", Self.devanagariChapter)], toc: [], language: "sa", documentLanguage: "sa")
+        #expect(BookLanguage.detectedLanguage(of: book)?.language == "hi")
+        // A passage marked as in another language than its document's is left out of the sample.
+        let marked = MemoryBook(
+            spine: [("c1.xhtml", "<div xml:lang=\"hi\">\(Self.devanagariChapter)</div>" + Self.englishChapter)],
+            toc: [], language: "sa", documentLanguage: "sa")
+        #expect(BookLanguage.detectedLanguage(of: marked)?.language == "en")
+    }
+
+    @Test func aBookInALanguageNoVoiceSpeaksIsReadInTheLanguageItsTextReadsAs() throws {
+        // Sanskrit declared everywhere, no voice for it: the voice of the script's language.
+        let sanskrit = try #require(Self.autoVoice(declared: "sa", documents: "sa", chapter: Self.devanagariChapter))
+        #expect(sanskrit.voice == "voice:hi")
+        #expect(sanskrit.followsText)
+        #expect(
+            sanskrit.fallback?.description
+                == "no voice for the book's language 'sa': reading in 'hi', the language its text reads as")
+        // A language with a voice is read in it, whatever the detector would say.
+        let hindi = try #require(Self.autoVoice(declared: "hi", documents: "hi", chapter: Self.devanagariChapter))
+        #expect(hindi.voice == "voice:hi" && hindi.fallback == nil && !hindi.followsText)
+        // A text whose language has no voice either: English, said so.
+        let unknown = try #require(
+            Self.autoVoice(
+                declared: "sa", documents: "sa", chapter: Self.devanagariChapter, installed: ["en"]))
+        #expect(unknown.voice == "voice:en" && !unknown.followsText)
+        #expect(unknown.fallback?.description == "no voice for the book's language 'sa': reading in English")
+        // Text the detector cannot tell: English.
+        let unclear = try #require(Self.autoVoice(declared: "tlh", documents: nil, chapter: "<p>Qapla' batlh.</p>"))
+        #expect(unclear.voice == "voice:en" && unclear.fallback?.textLanguage == nil)
+        // The text contradicts dc:language: its own language decides, with no fallback to tell.
+        let german = try #require(Self.autoVoice(declared: "en", documents: nil, chapter: Self.germanChapter))
+        #expect(german.voice == "voice:de" && german.fallback == nil)
+        // Not even English has a voice.
+        #expect(Self.autoVoice(declared: "sa", documents: "sa", chapter: "<p>x</p>", installed: []) == nil)
+    }
 }

@@ -57,9 +57,9 @@ package enum ConversionAdapter {
             throw Failure(description: "the selected sections have no text to read")
         }
         let mismatch = BookLanguage.mismatch(in: book)
-        let voice = try resolvedVoice(options.voice, book: book, mismatch: mismatch)
+        let (voice, followsText) = try resolvedVoice(options.voice, book: book, mismatch: mismatch)
         var source: [String: String] = [:]
-        if mismatch != nil, let language = voice.languages.first {
+        if mismatch != nil || followsText, let language = voice.languages.first {
             source["language"] = String(language.prefix { $0 != "-" })
         }
         return JobPlan(
@@ -191,21 +191,22 @@ package enum ConversionAdapter {
         return entries.reduce(0) { $0 + $1.durationSeconds }
     }
 
-    /// `--voice auto` speaks the book's language when a voice for it is installed, else English.
+    /// `--voice auto` follows `BookLanguage.autoVoice`, as the CLI does; `followsText`: the voice was
+    /// chosen from the text, for want of one for the book's language.
     private static func resolvedVoice(_ requested: String, book: EPUBBook, mismatch: LanguageMismatch?) throws
-        -> VoiceInfo
+        -> (voice: VoiceInfo, followsText: Bool)
     {
         let installed = ESpeakSpeechEngine.installedVoices()
         do {
             guard requested.lowercased() == "auto" else {
-                return try ESpeakSpeechEngine.resolveVoice(
-                    requested, installed: installed, variants: ESpeakSpeechEngine.installedVariants())
+                let variants = ESpeakSpeechEngine.installedVariants()
+                return (try ESpeakSpeechEngine.resolveVoice(requested, installed: installed, variants: variants), false)
             }
-            let language = mismatch?.detected.language ?? book.package.metadata.languages.first
-            if let language, let found = try? ESpeakSpeechEngine.resolveVoice(language, installed: installed) {
-                return found
+            let chosen = BookLanguage.autoVoice(for: book, mismatch: mismatch) {
+                try? ESpeakSpeechEngine.resolveVoice($0, installed: installed)
             }
-            return try ESpeakSpeechEngine.resolveVoice("en", installed: installed)
+            guard let chosen else { return (try ESpeakSpeechEngine.resolveVoice("en", installed: installed), false) }
+            return (chosen.voice, chosen.followsText)
         } catch {
             throw Failure(description: "\(error)")
         }

@@ -288,29 +288,93 @@ public enum BookLanguage {
     /// sampled content documents declares one (`xml:lang` or `lang` on `<html>`), and the text is plainly
     /// in another language (`LanguageDetector.contradicts`). Documents that cannot be read are left out.
     public static func mismatch(in book: some BookContent) -> LanguageMismatch? {
-        let package = book.package
-        guard let declared = package.metadata.languages.first?.trimmingCharacters(in: .whitespaces),
-            !declared.isEmpty
+        guard let declared = book.package.metadata.languages.first?.trimmingCharacters(in: .whitespaces),
+            !declared.isEmpty,
+            // A document that declares its language is trusted, and so is the book's metadata then.
+            let sample = sampledText(of: book, untilADocumentDeclaresItsLanguage: true),
+            let detected = LanguageDetector.detect(sample),
+            LanguageDetector.contradicts(declared: declared, detected: detected)
         else { return nil }
-        let spine = package.spine.filter(\.linear)
+        return LanguageMismatch(declared: declared, detected: detected)
+    }
+
+    /// The voice `--voice auto` reads a book in (the CLI's and the service's rule): the one for the
+    /// language its text plainly reads as when that contradicts `dc:language` (`mismatch`), else for
+    /// `dc:language`; when no voice speaks that, the one for the language the text reads as
+    /// (`detectedLanguage`), else English. `voice(language)` is the installed voice for a language,
+    /// or nil; nil from this function means not even English has one.
+    public static func autoVoice<Voice>(
+        for book: some BookContent, mismatch: LanguageMismatch?, voice: (String) -> Voice?
+    ) -> AutoVoice<Voice>? {
+        let language = mismatch?.detected.language ?? book.package.metadata.languages.first
+        if let language, let found = voice(language) { return AutoVoice(voice: found, fallback: nil) }
+        if let read = detectedLanguage(of: book)?.language, let found = voice(read) {
+            return AutoVoice(voice: found, fallback: .init(bookLanguage: language, textLanguage: read))
+        }
+        return voice("en").map { AutoVoice(voice: $0, fallback: .init(bookLanguage: language, textLanguage: nil)) }
+    }
+
+    /// The language the text reads as, whatever the book and its documents declare: what `--voice auto`
+    /// reads a book in when no voice speaks the language it declares. The script often decides alone:
+    /// Sanskrit in Devanagari reads as Hindi, whose voice reads that script.
+    public static func detectedLanguage(of book: some BookContent) -> DetectedLanguage? {
+        sampledText(of: book, untilADocumentDeclaresItsLanguage: false).flatMap(LanguageDetector.detect)
+    }
+
+    /// Text from up to `sampleDocuments` documents spread over the linear spine, about
+    /// `sampleWordsPerDocument` words of each, leaving out notes and passages marked as in another
+    /// language than their document's. nil when there is no linear spine item, or when
+    /// `untilADocumentDeclaresItsLanguage` and a sampled document declares its language.
+    private static func sampledText(of book: some BookContent, untilADocumentDeclaresItsLanguage: Bool)
+        -> String?
+    {
+        let spine = book.package.spine.filter(\.linear)
         guard !spine.isEmpty else { return nil }
         let step = max(1, spine.count / sampleDocuments)
         var text = ""
         for item in stride(from: 0, to: spine.count, by: step).prefix(sampleDocuments).map({ spine[$0] }) {
             guard let document = try? book.documentSource(forHref: item.href).parse() else { continue }
             let flat = DocumentFlattener.flatten(document.root, documentPath: item.href)
-            // A document that declares its language is trusted, and so is the book's metadata then.
-            if flat.language != nil { return nil }
+            if untilADocumentDeclaresItsLanguage, flat.language != nil { return nil }
             var words = 0
-            for block in flat.blocks where block.noteID == nil && block.language == nil && !block.text.isEmpty {
+            let own = flat.language?.lowercased()
+            for block in flat.blocks
+            where block.noteID == nil && block.language?.lowercased() == own && !block.text.isEmpty {
                 text += block.text + "\n"
                 words += block.words
                 if words >= sampleWordsPerDocument { break }
             }
         }
-        guard let detected = LanguageDetector.detect(text),
-            LanguageDetector.contradicts(declared: declared, detected: detected)
-        else { return nil }
-        return LanguageMismatch(declared: declared, detected: detected)
+        return text
     }
+}
+
+/// What `--voice auto` chose (`BookLanguage.autoVoice`), and why when it is not the book's language.
+public struct AutoVoice<Voice> {
+    /// The voice to read the book in.
+    public var voice: Voice
+    /// Set when no voice speaks the book's language: the voice is then the text's, or English.
+    public var fallback: Fallback?
+
+    /// Why the voice is not the book's language's.
+    public struct Fallback: Hashable, Sendable {
+        /// The language no voice speaks (`dc:language`, or the text's when it contradicts it); nil
+        /// when the book names none.
+        public var bookLanguage: String?
+        /// The language the text reads as, whose voice was chosen; nil: English was.
+        public var textLanguage: String?
+
+        /// For a warning: "no voice for the book's language 'sa': reading in 'hi', the language its
+        /// text reads as".
+        public var description: String {
+            let reason = bookLanguage.map { "no voice for the book's language '\($0)'" } ?? "the book names no language"
+            let choice =
+                textLanguage.map { "reading in '\($0)', the language its text reads as" } ?? "reading in English"
+            return "\(reason): \(choice)"
+        }
+    }
+
+    /// The voice was chosen from the text: the text is then read (normalised, notices worded) in the
+    /// voice's language.
+    public var followsText: Bool { fallback?.textLanguage != nil }
 }
