@@ -489,7 +489,8 @@ final class ConversionRun: Sendable {
         let number = planned.section.number
         let finalPath = OutputPaths.join(directory, planned.file)
         do {
-            try AtomicFile.rename(from: planned.job.partPath, to: finalPath, in: directory)
+            // Durable with the record below, whose journal write syncs the folder first.
+            try AtomicFile.renameLeavingSyncToTheJournal(from: planned.job.partPath, to: finalPath)
             if let old = planned.previousFile, old != planned.file {
                 // The section's title (so its file name) changed: the old file was ours, remove it.
                 unlink(OutputPaths.join(directory, old))

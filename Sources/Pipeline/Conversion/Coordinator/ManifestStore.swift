@@ -237,9 +237,12 @@ private final class JournalWriter: @unchecked Sendable {
         }
     }
 
-    /// Appends records to the journal in one write, then fsyncs it.
+    /// Appends records to the journal in one write, then fsyncs it. The folder is synced first: the
+    /// renames of the files these records name (`AtomicFile.renameLeavingSyncToTheJournal`) become
+    /// durable before the records do.
     func append(_ records: [SectionRecord]) throws {
         guard descriptor >= 0 else { return }
+        AtomicFile.syncDirectory(directory)
         var data = Data()
         for record in records { data.append(ManifestJournal.line(record)) }
         try AtomicFile.writeAll(data, to: descriptor, path: journalPath)

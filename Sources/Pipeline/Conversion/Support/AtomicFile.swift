@@ -58,8 +58,16 @@ enum AtomicFile {
 
     /// Renames `from` to `to` (same folder) and makes the rename durable.
     static func rename(from: String, to: String, in directory: String) throws {
-        guard posixRename(from, to) == 0 else { throw PosixFailure.error(errno, path: to) }
+        try renameLeavingSyncToTheJournal(from: from, to: to)
         syncDirectory(directory)
+    }
+
+    /// Renames `from` to `to` (same folder), leaving the folder's fsync to the manifest's journal
+    /// writer, which makes the folder durable before it writes the records queued since: once per
+    /// group of records instead of once per file, and not on the job slot's thread. The record that
+    /// names the file is queued after the rename, so it never becomes durable before the rename.
+    static func renameLeavingSyncToTheJournal(from: String, to: String) throws {
+        guard posixRename(from, to) == 0 else { throw PosixFailure.error(errno, path: to) }
     }
 
     /// fsync of a folder so a rename inside it survives a power cut; best effort.
