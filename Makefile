@@ -33,8 +33,8 @@ bench-deps:
 
 # The release binary carries the Swift runtime and Foundation in itself (`--static-swift-stdlib`): nothing of
 # them to bind at each start, and calls into them are direct. Every section's child, forked from a fork
-# server, then faults in fewer pages (docs/benchmarks.md, "Session 13"). Only the CLI is built, as the
-# test-support module cannot be linked statically.
+# server, then faults in fewer pages (docs/benchmarks.md, "Session 13"). Only the CLI is built: the test
+# support module imports Testing, which has no static library.
 RELEASE_FLAGS := --static-swift-stdlib --product epub2audio
 
 build: deps
