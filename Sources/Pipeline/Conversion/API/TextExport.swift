@@ -9,7 +9,7 @@ public enum TextExport {
     ///
     /// Uses the same section source, selection and text options as a conversion, so the text is
     /// what the engine would receive (after normalisation). Writes only inside the output folder,
-    /// each file atomically.
+    /// each file atomically (`AtomicFile.Batch`: two syncs for a batch of files, not two per file).
     /// - Throws: `ConversionError` (unreadable book, unknown section, unwritable folder).
     public static func run(_ request: ConversionRequest, environment: ConversionEnvironment) throws -> [String] {
         let source = try environment.source(for: request)
@@ -24,25 +24,50 @@ public enum TextExport {
             throw ConversionError.outputUnwritable(path: directory, reason: "cannot create the folder")
         }
         var written: [String] = []
-        for (index, section) in sections.enumerated() where selected.contains(section.number) {
-            let blocks: [SpokenBlock]
-            do {
-                blocks = try source.blocks(section: section.number)
-            } catch {
-                throw ConversionError.sectionFailed(section: section.number, reason: "cannot read its text: \(error)")
+        var batch = AtomicFile.Batch(directory: directory)
+        do {
+            for (index, section) in sections.enumerated() where selected.contains(section.number) {
+                let blocks: [SpokenBlock]
+                do {
+                    blocks = try source.blocks(section: section.number)
+                } catch {
+                    throw ConversionError.sectionFailed(
+                        section: section.number, reason: "cannot read its text: \(error)")
+                }
+                try write(SpokenTextExtractor.plainText(blocks), named: names[index], into: &batch)
+                written.append(names[index])
+                if batch.count >= batchSize { try commit(&batch) }
             }
-            let text = SpokenTextExtractor.plainText(blocks)
-            do {
-                try AtomicFile.write(Data(text.utf8), named: names[index], in: directory)
-            } catch let error as ConversionError {
-                throw error
-            } catch {
-                throw ConversionError.outputUnwritable(
-                    path: OutputPaths.join(directory, names[index]), reason: "\(error)")
-            }
-            written.append(names[index])
+            try commit(&batch)
+        } catch {
+            // What was written before the failure is kept, as the audio of a failed run is.
+            try? batch.commit()
+            throw error
         }
         return written
+    }
+
+    /// Files written between two syncs of the folder's file system.
+    static let batchSize = 256
+
+    private static func write(_ text: String, named name: String, into batch: inout AtomicFile.Batch) throws {
+        do {
+            try batch.add(Data(text.utf8), named: name)
+        } catch {
+            throw writeFailure(error, path: OutputPaths.join(batch.directory, name))
+        }
+    }
+
+    private static func commit(_ batch: inout AtomicFile.Batch) throws {
+        do {
+            try batch.commit()
+        } catch {
+            throw writeFailure(error, path: batch.directory)
+        }
+    }
+
+    private static func writeFailure(_ error: any Error, path: String) -> ConversionError {
+        (error as? ConversionError) ?? .outputUnwritable(path: path, reason: "\(error)")
     }
 
     /// The conversion's ownership rule, for text files: a folder holding other files than ours and no

@@ -21,6 +21,20 @@ enum AtomicFile {
 
     static func write(_ data: Data, named name: String, in directory: String) throws {
         let target = OutputPaths.join(directory, name)
+        let temp = try writeTemporary(data, for: target, named: name, in: directory, sync: true)
+        guard posixRename(temp, target) == 0 else {
+            let failure = PosixFailure.error(errno, path: target)
+            unlink(temp)
+            throw failure
+        }
+        syncDirectory(directory)
+    }
+
+    /// Writes `data` to a new temp file beside `target` (fsynced when `sync`); returns its path. No
+    /// temp file is left behind when this throws.
+    private static func writeTemporary(
+        _ data: Data, for target: String, named name: String, in directory: String, sync: Bool
+    ) throws -> String {
         let temp = OutputPaths.join(directory, "\(tempPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)")
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw PosixFailure.error(errno, path: target) }
@@ -30,16 +44,73 @@ enum AtomicFile {
         }
         do {
             try writeAll(data, to: fd, path: target)
-            guard fsync(fd) == 0 else { throw PosixFailure.error(errno, path: target) }
+            if sync, fsync(fd) != 0 { throw PosixFailure.error(errno, path: target) }
             closed = true
             guard close(fd) == 0 else { throw PosixFailure.error(errno, path: target) }
-            guard posixRename(temp, target) == 0 else { throw PosixFailure.error(errno, path: target) }
         } catch {
             unlink(temp)
             throw error
         }
-        syncDirectory(directory)
+        return temp
     }
+
+    /// Many files of one folder replaced atomically, as `write` replaces one, with two syncs for a
+    /// whole batch instead of two per file: each file goes to a temp file, unsynced; `commit` makes
+    /// them all durable at once (`syncfs`), renames each over its target, then syncs the folder.
+    /// `--text` of a book of 2,000 sections made 4,000 fsyncs, and most of its time was spent there.
+    struct Batch {
+        let directory: String
+        private var pending: [(temp: String, target: String)] = []
+
+        init(directory: String) { self.directory = directory }
+
+        /// Files written and not yet committed.
+        var count: Int { pending.count }
+
+        /// Writes `data` for the file `name`, which appears at `commit`.
+        mutating func add(_ data: Data, named name: String) throws {
+            let target = OutputPaths.join(directory, name)
+            pending.append((try writeTemporary(data, for: target, named: name, in: directory, sync: false), target))
+        }
+
+        /// Makes the files added since the last commit durable, then puts each in its place. On a
+        /// failure, the temp files not renamed yet are removed.
+        mutating func commit() throws {
+            guard !pending.isEmpty else { return }
+            let files = pending
+            pending = []
+            var renamed = 0
+            defer { for file in files[renamed...] { unlink(file.temp) } }
+            try syncFileSystem(of: directory, path: files[0].target)
+            for file in files {
+                guard posixRename(file.temp, file.target) == 0 else {
+                    throw PosixFailure.error(errno, path: file.target)
+                }
+                renamed += 1
+            }
+            syncDirectory(directory)
+        }
+    }
+
+    /// `syncfs` of the file system that holds `directory`: every file written there is durable after
+    /// (`sync` where the C library has no `syncfs`).
+    private static func syncFileSystem(of directory: String, path: String) throws {
+        guard let syncfs = syncfsFunction else { return sync() }
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw PosixFailure.error(errno, path: path) }
+        defer { close(fd) }
+        guard syncfs(fd) == 0 else { throw PosixFailure.error(errno, path: path) }
+    }
+
+    /// `syncfs(2)`: a GNU extension, which the C library's Swift module does not import.
+    private static let syncfsFunction: (@convention(c) (Int32) -> Int32)? = {
+        #if canImport(Glibc)
+            // nil: RTLD_DEFAULT, the symbol wherever the process has it.
+            return dlsym(nil, "syncfs").map { unsafeBitCast($0, to: (@convention(c) (Int32) -> Int32).self) }
+        #else
+            return nil
+        #endif
+    }()
 
     /// Writes all of `data` to `fd` (retrying short writes and EINTR); errors name `path`.
     static func writeAll(_ data: Data, to fd: Int32, path: String) throws {
