@@ -23,6 +23,7 @@ extension ConvertCommand {
     ) async -> Exit {
         let stderrStyle = TerminalStyle.detect(fileDescriptor: 2)
         let loaded: LoadedBook
+        if !text { ProcessMemory.handBackFreedPagesAtOnce() }
         do {
             // Reading the book first means a refused book leaves nothing behind, not even a folder.
             loaded = try BookLoader.load(path: path, options: options, chapters: selection)

@@ -2,8 +2,10 @@
     import Glibc
 #endif
 
-/// How the process asks glibc's allocator to keep its memory: few arenas, and the memory indexing
-/// freed handed back before converting.
+/// How the process asks its allocator to keep its memory: few arenas, and the memory indexing freed
+/// handed back before converting. The CLI links mimalloc (Package.swift), which serves every
+/// `malloc` then: the memory goes back through `mi_collect`, and the glibc calls below find an
+/// allocator nobody uses. They stay for a build without mimalloc.
 ///
 /// The coordinator's peak RSS was mostly memory glibc kept, not memory in use (issue 13): converting
 /// sections 1–30 of the 10,000-section book used at most 43 MB of heap but peaked at 100.5 MiB. Each
@@ -29,6 +31,21 @@ enum ProcessMemory {
     /// `M_ARENA_MAX` of `<malloc.h>`.
     private static let mallocArenaMax: Int32 = -8
 
+    /// `mi_option_decommit_delay` of `<mimalloc.h>` (2.0; its environment name is `MIMALLOC_RESET_DELAY`).
+    private static let mimallocDecommitDelay: Int32 = 15
+
+    /// Under mimalloc, hands pages back to the system as soon as they are freed rather than 25 ms
+    /// later; for a process that goes on after reading a book (a conversion), called before reading
+    /// it. The threads that parse the book go idle once it is indexed, and what they freed stayed
+    /// with them: converting sections of the 10,000-section book, the coordinator kept 87–96 MB for
+    /// seconds, 65–69 MB with no delay. A listing, which ends once the book is read, keeps the delay:
+    /// it is about 8% faster with it.
+    static func handBackFreedPagesAtOnce() {
+        typealias OptionSet = @convention(c) (Int32, Int) -> Void
+        guard let set: OptionSet = function(named: "mi_option_set") else { return }
+        set(mimallocDecommitDelay, 0)
+    }
+
     /// Caps the number of arenas; called first thing, before any thread starts.
     static func limitArenas() {
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
@@ -39,6 +56,8 @@ enum ProcessMemory {
     /// Returns to the system the free memory of every arena (what indexing built and dropped: parsed
     /// documents, drafts), so the long conversion that follows does not carry it as RSS.
     static func releaseFreed() {
+        typealias Collect = @convention(c) (Bool) -> Void
+        if let collect: Collect = function(named: "mi_collect") { return collect(true) }
         typealias MallocTrim = @convention(c) (Int) -> Int32
         guard let trim: MallocTrim = function(named: "malloc_trim") else { return }
         _ = trim(0)
