@@ -196,6 +196,22 @@ extension EndToEnd {
             #expect(bytes(file.path) == Data("x".utf8))
         }
 
+        @Test(
+            "a TMPDIR that cannot be written does not stop a conversion in any format",
+            arguments: ["wav", "mp3"])
+        func unusableTemporaryFolder(format: String) async throws {
+            let scratch = try Scratch("tmpdir-\(format)")
+            let out = scratch.file("out").path
+            // A regular file as TMPDIR: nothing can be made under it, as root too.
+            let notAFolder = scratch.file("not-a-folder")
+            try Data("x".utf8).write(to: notAFolder)
+            let result = try await BinaryRunner.run(
+                [Conversions.lighthouse, "--chapters", "9", "--format", format, "-o", out],
+                environment: ["TMPDIR": notAFolder.path], timeout: 60)
+            #expect(result.status == 0, "exit \(result.status): \(result.stderr)")
+            #expect(listing(out).contains { $0.hasSuffix(".\(format)") }, "\(listing(out))")
+        }
+
         @Test("a read-only output folder: exit 5 (skipped as root, where permissions are not enforced)")
         func readOnlyOutput() async throws {
             guard geteuid() != 0 else {

@@ -226,7 +226,7 @@ extension ConvertCommand {
             request.workerArguments = [Entry.forkServerCommand]
             request.workerForksPerJob = true
         }
-        if !text, !AudioFileWriter.availableFormats().contains(format) {
+        if !text, !AudioFileWriter.canWrite(format) {
             throw CLIError.unavailable("the installed libsndfile cannot write \(format.rawValue) files")
         }
         return request

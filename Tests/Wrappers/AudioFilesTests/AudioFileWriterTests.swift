@@ -53,6 +53,21 @@ func zeroCrossingsPerSecond(_ samples: [Int16], rate: Int) -> Double {
         #expect(formats.isSuperset(of: [.wav, .flac]))
     }
 
+    /// The check in memory says what writing a file on disk says, format by format.
+    @Test(arguments: AudioFormat.allCases)
+    func theProbeInMemoryAgreesWithAFileOnDisk(_ format: AudioFormat) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("probe.\(format.fileExtension)")
+        var written = false
+        if let writer = try? AudioFileWriter(path: path, encoding: AudioEncoding(format: format), sampleRate: 22_050) {
+            let silence = [Int16](repeating: 0, count: 2_205)
+            written =
+                (try? silence.withUnsafeBufferPointer { try writer.write($0) }) != nil && (try? writer.close()) != nil
+                && ((try? AudioFileInfo.inspect(path: path).frames) ?? 0) > 0
+        }
+        #expect(AudioFileWriter.canWrite(format) == written)
+    }
+
     @Test(arguments: AudioFormat.allCases)
     func everyAvailableFormatIsWrittenAndReadBack(_ format: AudioFormat) throws {
         try #require(AudioFileWriter.availableFormats().contains(format), "\(format) not available here")

@@ -96,32 +96,14 @@ public final class AudioFileWriter: AudioSink {
         }
     }
 
-    /// The formats this libsndfile can write, checked once per process by creating a short file
-    /// of each in a temporary directory.
+    /// Whether this libsndfile can write `format`: a short file of it is written and read back,
+    /// in memory (no temporary folder needed).
+    public static func canWrite(_ format: AudioFormat) -> Bool { FormatProbe.canWrite(format) }
+
+    /// The formats this libsndfile can write, checked once per process as `canWrite` checks one.
     public static func availableFormats() -> Set<AudioFormat> { probedFormats }
 
-    private static let probedFormats: Set<AudioFormat> = {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent(
-                "epub2audio-probe-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var formats: Set<AudioFormat> = []
-        let silence = [Int16](repeating: 0, count: 2_205)
-        for format in AudioFormat.allCases {
-            let path = directory.appendingPathComponent("probe.\(format.fileExtension)").path
-            do {
-                let writer = try AudioFileWriter(
-                    path: path, encoding: AudioEncoding(format: format), sampleRate: 22_050)
-                try silence.withUnsafeBufferPointer { try writer.write($0) }
-                try writer.close()
-                if try AudioFileInfo.inspect(path: path).frames > 0 { formats.insert(format) }
-            } catch {
-                continue
-            }
-        }
-        return formats
-    }()
+    private static let probedFormats = Set(AudioFormat.allCases.filter(FormatProbe.canWrite))
 
     /// Appends samples (at `inputSampleRate`).
     public func write(_ samples: UnsafeBufferPointer<Int16>) throws {
