@@ -218,6 +218,46 @@ extension EndToEnd {
             #expect(["png", "mjpeg"].contains(picture["codec_name"] as? String ?? ""))
         }
 
+        @Test(
+            "--bundle works in the output folder alone: a TMPDIR that cannot be written stops nothing",
+            .enabled(if: Bundling.toolsInstalled, "ffmpeg/ffprobe are not installed (make deps installs them)"),
+            arguments: ["m4b", "flac"])
+        func bundleWithoutATemporaryFolder(format: String) async throws {
+            let scratch = try Scratch("bundle-tmpdir-\(format)")
+            let out = scratch.file("out").path
+            let book = try Bundling.book(in: scratch)
+            // A regular file as TMPDIR: nothing can be made under it, as root too.
+            let notAFolder = scratch.file("not-a-folder")
+            try Data("x".utf8).write(to: notAFolder)
+            let result = try await BinaryRunner.run(
+                [book, "--bundle", format, "-o", out], environment: ["TMPDIR": notAFolder.path], timeout: 120)
+            #expect(result.status == 0, "exit \(result.status): \(result.stderr)")
+            #expect(listing(out).contains("The Bundled Lamp - Ada Keeper.\(format)"), "\(listing(out))")
+            #expect(!listing(out).contains { $0.hasPrefix(".") }, "no working file left: \(listing(out))")
+        }
+
+        @Test("a bundle's working folder left by a crash is removed by the next run, and only that")
+        func staleBundleWorkingFolder() async throws {
+            let scratch = try Scratch("bundle-stale")
+            let out = scratch.file("out")
+            let book = try Bundling.book(in: scratch)
+            let first = try await BinaryRunner.run([book, "--chapters", "1", "-o", out.path], timeout: 60)
+            #expect(first.status == 0, "\(first.stderr)")
+            // What a bundler killed mid-run leaves: its working folder, holding a link to a file
+            // outside the output folder, which must survive.
+            let outside = scratch.file("outside.txt")
+            try Data("keep".utf8).write(to: outside)
+            let stale = out.appendingPathComponent(".epub2audio-tmp-99999-bundle")
+            try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: false)
+            try Data("[0:a]concat".utf8).write(to: stale.appendingPathComponent("graph.txt"))
+            try FileManager.default.createSymbolicLink(
+                at: stale.appendingPathComponent("cover.png"), withDestinationURL: outside)
+            let second = try await BinaryRunner.run([book, "--chapters", "1-2", "-o", out.path], timeout: 60)
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(!listing(out.path).contains { $0.hasPrefix(".") }, "\(listing(out.path))")
+            #expect(try Data(contentsOf: outside) == Data("keep".utf8))
+        }
+
         @Test("--bundle m4b without ffmpeg: exit 6 at once, one line, nothing made")
         func bundleWithoutFFmpeg() async throws {
             let scratch = try Scratch("bundle-missing")

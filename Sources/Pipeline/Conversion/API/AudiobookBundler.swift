@@ -516,10 +516,12 @@ public struct AudiobookBundler: Sendable {
             return BundleResult(path: target, rebuilt: false, chapters: chapters.count, warnings: warnings)
         }
 
-        // The lists and the cover go to a private folder outside the output folder: only the bundle
-        // itself must be renamed into place there.
-        let work = FileManager.default.temporaryDirectory
-            .appendingPathComponent("epub2audio-bundle-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        // The lists, the cover and ffmpeg's log (and a FLAC bundle before its cue sheet is added) go
+        // to a hidden working folder in the output folder, removed when the bundle is made (or by the
+        // next run after a crash, as every name with the temporary prefix): nothing is written outside
+        // the output folder, a TMPDIR that cannot be written stops nothing, and a whole book's FLAC
+        // needs room where the book's audio already has it.
+        let work = OutputPaths.join(directory, "\(AtomicFile.tempPrefix)\(getpid())-bundle")
         try? FileManager.default.removeItem(atPath: work)
         do {
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: false)

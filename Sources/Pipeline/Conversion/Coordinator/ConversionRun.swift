@@ -573,11 +573,16 @@ final class ConversionRun: Sendable {
         return directory
     }
 
-    /// Removes `.part` files and manifest temp files left by an interrupted run (only names we make).
+    /// Removes `.part` files, temp files and a bundle's working folder left by an interrupted run
+    /// (only names we make).
     private func removeStaleFiles(in directory: String) {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for name in entries where Self.isOurPartFile(name) || name.hasPrefix(AtomicFile.tempPrefix) {
-            unlink(OutputPaths.join(directory, name))
+            let path = OutputPaths.join(directory, name)
+            if unlink(path) != 0, errno == EISDIR, name.hasPrefix(AtomicFile.tempPrefix) {
+                // `AudiobookBundler`'s working folder (removing it removes links, never their targets).
+                try? FileManager.default.removeItem(atPath: path)
+            }
         }
     }
 
