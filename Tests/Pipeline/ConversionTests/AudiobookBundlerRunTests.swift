@@ -186,6 +186,9 @@ struct AudiobookBundlerRunTests {
         #expect(cover.fileExtension == "png")
         #expect(FLACMetadata.imageSize(cover.data)?.width == 32)
         #expect(AudiobookCover.convertedToPNG(Array("GIF89a broken".utf8), ffmpegPath: "/bin/false") == nil)
+        // More than a pipe holds, to a program that reads none of it: nil, neither a hang nor SIGPIPE.
+        let large = Array("GIF89a".utf8) + [UInt8](repeating: 0, count: 1 << 20)
+        #expect(AudiobookCover.convertedToPNG(large, ffmpegPath: "/bin/false") == nil)
     }
 
     @Test("bundles of two formats in one folder: each rebuilt only when its own inputs change")

@@ -114,27 +114,38 @@ extension AudiobookCover {
     }
 
     /// The first frame of `data` as PNG, through ffmpeg; nil when ffmpeg cannot read it.
+    ///
+    /// The image goes to ffmpeg's standard input and the PNG comes back on its standard output: no
+    /// file is written anywhere (this runs before the output folder is chosen, and TMPDIR may be
+    /// unwritable).
     static func convertedToPNG(_ data: [UInt8], ffmpegPath: String) -> AudiobookCover? {
-        let work = FileManager.default.temporaryDirectory
-            .appendingPathComponent("epub2audio-cover-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
-        guard (try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: false)) != nil
-        else { return nil }
-        defer { try? FileManager.default.removeItem(atPath: work) }
-        let input = OutputPaths.join(work, "cover.img")
-        let output = OutputPaths.join(work, "cover.png")
-        guard FileManager.default.createFile(atPath: input, contents: Data(data)) else { return nil }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpegPath)
         process.arguments = [
-            "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", input, "-frames:v", "1", "-c:v", "png",
-            "-f", "image2", output,
+            "-hide_banner", "-loglevel", "error", "-i", "pipe:0", "-frames:v", "1", "-c:v", "png", "-f", "image2pipe",
+            "pipe:1",
         ]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return nil }
+        // Written from a thread of its own while this one reads, so that neither side waits on a full
+        // pipe. SIGPIPE is blocked there: ffmpeg may stop reading early, and a library must not be
+        // killed for it (the write fails with EPIPE instead).
+        let writer = Thread {
+            var blocked = sigset_t()
+            sigemptyset(&blocked)
+            sigaddset(&blocked, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &blocked, nil)
+            try? input.fileHandleForWriting.write(contentsOf: Data(data))
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        let png = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0, let png = FileManager.default.contents(atPath: output) else { return nil }
+        guard process.terminationStatus == 0 else { return nil }
         return AudiobookCover(data: Array(png))
     }
 
