@@ -234,6 +234,51 @@ extension EndToEnd {
             // Nothing but JSON on stdout; stderr carries no progress in this mode.
             #expect(!result.stderr.contains("[1/2]"))
         }
+
+        @Test(
+            "progress, plain and on a terminal: the title and authors first, then a line per section, names in one column"
+        )
+        func progressPlain() async throws {
+            let scratch = try Scratch("progress-plain")
+            let out = scratch.file("out").path
+            // Twelve sections: the counter grows from one digit to two, the names must not move.
+            let book = TestBook(
+                title: "The Counted Lamp", authors: ["Ada Keeper", "Tom Wick"],
+                chapters: (1...12).map {
+                    TestBook.Chapter(title: "Chapter \($0)", paragraphs: prose(words: 8 + 6 * ($0 % 3), seed: $0))
+                })
+            let url = scratch.file("book.epub")
+            try book.write(to: url)
+            let result = try await BinaryRunner.run([url.path, "-o", out, "--progress", "plain"], timeout: 120)
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = result.stderr.split(separator: "\n").map(String.init)
+            #expect(
+                lines.first?.hasPrefix("The Counted Lamp · Ada Keeper and Tom Wick · 12 sections · ") == true,
+                "\(lines.first ?? "")")
+            let sectionLines = lines.filter { $0.hasPrefix("[") }
+            #expect(sectionLines.count == 12, "\(result.stderr)")
+            let columns = Set(sectionLines.compactMap { $0.range(of: " - Chapter ")?.lowerBound.utf16Offset(in: $0) })
+            #expect(
+                columns.count == 1,
+                "the file names start in different columns:\n\(sectionLines.joined(separator: "\n"))")
+
+            // On a terminal (script(1) gives the run one): the finished sections' lines under the
+            // bar have the same columns, the names last.
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+            let terminal = scratch.file("terminal.txt").path
+            let command = [BinaryRunner.binary, url.path, "-o", scratch.file("out-tty").path]
+                .map { "'\($0)'" }.joined(separator: " ")
+            let run = try runShell("/usr/bin/script -qec \"\(command)\" '\(terminal)' > /dev/null")
+            #expect(run.status == 0, "\(run.stderr)")
+            // Without the escape sequences that clear the bar's line before each of these.
+            let screen = try String(contentsOfFile: terminal, encoding: .utf8)
+                .replacing(/\u{1B}\[[0-9;?]*[A-Za-z]/, with: "")
+            let finished = screen.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map(String.init)
+                .filter { $0.hasPrefix("✓ [") }
+            #expect(finished.count == 12, "\(screen)")
+            let barColumns = Set(finished.compactMap { $0.range(of: " - Chapter ")?.lowerBound.utf16Offset(in: $0) })
+            #expect(barColumns.count == 1, "under the bar:\n\(finished.joined(separator: "\n"))")
+        }
     }
 
     @Suite("Resume and determinism")

@@ -74,7 +74,7 @@ extension ConvertCommand {
         case (_, .plain): mode = .plain
         case (_, .auto): mode = stderrStyle.isTerminal ? .bar : .plain
         }
-        let renderer = ProgressRenderer(mode: mode, style: stderrStyle)
+        let renderer = ProgressRenderer(mode: mode, style: stderrStyle, authors: loaded.book.package.metadata.authors)
         let converter = Converter(environment: LiveEnvironment.make(reusing: indexed))
         let interruption = InterruptionWatcher()
         let task = Task { try await converter.run(request) { renderer.handle($0) } }

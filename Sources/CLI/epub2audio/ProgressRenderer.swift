@@ -32,9 +32,13 @@ final class ProgressRenderer: @unchecked Sendable {
     private(set) var failures: [String] = []
     private(set) var warnings: [String] = []
 
-    init(mode: Mode, style: TerminalStyle) {
+    /// The book's authors, shown after its title in the opening line.
+    private let authors: [String]
+
+    init(mode: Mode, style: TerminalStyle, authors: [String] = []) {
         self.mode = mode
         self.style = style
+        self.authors = authors.map(terminalSafe).filter { !$0.isEmpty }
     }
 
     func handle(_ event: ConversionEvent) {
@@ -49,8 +53,9 @@ final class ProgressRenderer: @unchecked Sendable {
             sectionsTotal = sections
             wordsTotal = words
             if mode == .plain || mode == .bar {
+                let byline = authors.isEmpty ? "" : " · " + ListRenderer.joinedNames(authors)
                 StandardError.write(
-                    style.bold(self.title)
+                    style.bold(self.title) + byline
                         + style.dim(" · \(plural(sections, "section")) · \(ListRenderer.grouped(words)) words")
                         + "\n")
             }
@@ -67,13 +72,14 @@ final class ProgressRenderer: @unchecked Sendable {
             wordsFinished += words
             audioFinished += duration
             if skipped { wordsResumed += words }
+            // Counter and duration in columns of fixed width, the file name last: the names line up.
+            let columns = "\(counterText())  \(Self.alignedClock(duration))  \(file)"
             if mode == .plain {
-                let counter = counterText()
                 let note = skipped ? style.dim(" (already done)") : ""
-                StandardError.write("\(counter)  \(Self.clock(duration))  \(file)\(note)\n")
+                StandardError.write(columns + note + "\n")
             } else if mode == .bar, skipped == false {
                 clearBar()
-                StandardError.write(style.green("✓") + " \(file)  " + style.dim(Self.clock(duration)) + "\n")
+                StandardError.write(style.green("✓") + " " + columns + "\n")
             }
             draw(force: true)
         case .warning(let message):
@@ -196,6 +202,13 @@ final class ProgressRenderer: @unchecked Sendable {
         let secs = total % 60
         return hours > 0
             ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%02d:%02d", minutes, secs)
+    }
+
+    /// `clock`, right-aligned to the width of nine hours ("  12:05", "1:02:03"): a book's
+    /// sections of under and over an hour keep one column.
+    static func alignedClock(_ seconds: Double) -> String {
+        let text = clock(seconds)
+        return String(repeating: " ", count: max(0, 7 - text.count)) + text
     }
 
     /// "2 h 14 min", "3 min 5 s", "12 s".
