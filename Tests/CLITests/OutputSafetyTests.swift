@@ -196,6 +196,25 @@ extension EndToEnd {
             #expect(bytes(file.path) == Data("x".utf8))
         }
 
+        @Test("a folder another run is converting into: exit 5 at once, one line saying so, nothing touched")
+        func folderInUse() async throws {
+            let scratch = try Scratch("folder-in-use")
+            let out = scratch.file("out").path
+            let first = try await BinaryRunner.run([Conversions.lighthouse, "--chapters", "9", "-o", out])
+            #expect(first.status == 0, "\(first.stderr)")
+            let before = listing(out)
+            // The lock a running conversion holds: flock on the folder itself.
+            let descriptor = open(out, O_RDONLY | O_DIRECTORY)
+            try #require(descriptor >= 0)
+            defer { close(descriptor) }
+            try #require(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+            let second = try await BinaryRunner.run([Conversions.lighthouse, "--chapters", "9,10", "-o", out])
+            #expect(second.status == 5, "exit \(second.status): \(second.stderr)")
+            #expect(second.errorLines.count == 1, "\(second.stderr)")
+            #expect(second.stderr.contains("another epub2audio run is converting into this folder"), "\(second.stderr)")
+            #expect(listing(out) == before)
+        }
+
         @Test(
             "a TMPDIR that cannot be written does not stop a conversion in any format",
             arguments: ["wav", "mp3"])

@@ -244,6 +244,27 @@ struct AudiobookBundlerRunTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: fixture.directory)
         #expect(!names.contains { $0.hasSuffix(".m4b") || $0.hasPrefix(".") }, "\(names)")
     }
+
+    @Test("a folder another run holds: refused at once, nothing made; made once it is free")
+    func lockedFolder() async throws {
+        let fixture = try BundlerFixture(sections: 2)
+        defer { fixture.remove() }
+        let bundler = AudiobookBundler(format: .m4b, ffmpegPath: try #require(AudiobookBundler.locateFFmpeg()))
+        let other = try FolderLock(directory: fixture.directory)
+        await #expect {
+            try await bundler.bundle(
+                directory: fixture.directory, numbers: fixture.numbers, metadata: .init(title: "T"))
+        } throws: { error in
+            guard case ConversionError.outputUnwritable(_, let reason) = error else { return false }
+            return reason.contains("another epub2audio run")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: fixture.directory)
+        #expect(!names.contains { $0.hasSuffix(".m4b") || $0.hasPrefix(".") || $0 == "bundle.json" }, "\(names)")
+        other.release()
+        let made = try await bundler.bundle(
+            directory: fixture.directory, numbers: fixture.numbers, metadata: .init(title: "T"))
+        #expect(made.rebuilt)
+    }
 }
 
 /// An output folder as a conversion leaves it: WAV sections of slightly different lengths and a manifest.

@@ -497,11 +497,16 @@ public struct AudiobookBundler: Sendable {
         directory: String, numbers: [Int], metadata: AudiobookMetadata, cover: AudiobookCover? = nil,
         progress: @escaping @Sendable (BundleProgress) -> Void = { _ in }
     ) async throws -> BundleResult {
-        // ffmpeg runs with its files in another folder: absolute paths only.
+        // Absolute paths: ffmpeg's lists name the section files from the working folder.
         let directory = URL(fileURLWithPath: directory).standardizedFileURL.path
         guard let manifest = try Manifest.load(fromDirectory: directory) else {
             throw ConversionError.bundleFailed(reason: "\(directory) has no manifest")
         }
+        // The folder is ours for the length of the bundle, as for a conversion: a run started
+        // meanwhile would remove the working folder and the temporary bundle as an interrupted
+        // run's leftovers, and two bundles would race on `bundle.json`.
+        let lock = try FolderLock(directory: directory)
+        defer { lock.release() }
         let wanted = Set(numbers)
         let records = manifest.sections.filter { wanted.contains($0.number) }
         let (chapters, sampleRate) = try Self.chapters(for: records) { record in
