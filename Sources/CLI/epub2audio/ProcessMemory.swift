@@ -1,3 +1,5 @@
+import Conversion
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -44,14 +46,14 @@ enum ProcessMemory {
     /// it is about 8% faster with it.
     static func handBackFreedPagesAtOnce() {
         typealias OptionSet = @convention(c) (Int32, Int) -> Void
-        guard let set: OptionSet = function(named: "mi_option_set") else { return }
+        guard let set: OptionSet = CLibrary.function(named: "mi_option_set") else { return }
         set(mimallocDecommitDelay, 0)
     }
 
     /// Caps the number of arenas; called first thing, before any thread starts.
     static func limitArenas() {
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        guard let mallopt: Mallopt = function(named: "mallopt") else { return }
+        guard let mallopt: Mallopt = CLibrary.function(named: "mallopt") else { return }
         _ = mallopt(mallocArenaMax, arenaLimit)
     }
 
@@ -59,20 +61,9 @@ enum ProcessMemory {
     /// documents, drafts), so the long conversion that follows does not carry it as RSS.
     static func releaseFreed() {
         typealias Collect = @convention(c) (Bool) -> Void
-        if let collect: Collect = function(named: "mi_collect") { return collect(true) }
+        if let collect: Collect = CLibrary.function(named: "mi_collect") { return collect(true) }
         typealias MallocTrim = @convention(c) (Int) -> Int32
-        guard let trim: MallocTrim = function(named: "malloc_trim") else { return }
+        guard let trim: MallocTrim = CLibrary.function(named: "malloc_trim") else { return }
         _ = trim(0)
-    }
-
-    /// The C function `name` of the C library, if it has one.
-    private static func function<F>(named name: String) -> F? {
-        #if canImport(Glibc)
-            // nil: RTLD_DEFAULT, the symbol wherever the process has it.
-            guard let symbol = dlsym(nil, name) else { return nil }
-            return unsafeBitCast(symbol, to: F.self)
-        #else
-            return nil
-        #endif
     }
 }

@@ -103,14 +103,7 @@ enum AtomicFile {
     }
 
     /// `syncfs(2)`: a GNU extension, which the C library's Swift module does not import.
-    private static let syncfsFunction: (@convention(c) (Int32) -> Int32)? = {
-        #if canImport(Glibc)
-            // nil: RTLD_DEFAULT, the symbol wherever the process has it.
-            return dlsym(nil, "syncfs").map { unsafeBitCast($0, to: (@convention(c) (Int32) -> Int32).self) }
-        #else
-            return nil
-        #endif
-    }()
+    private static let syncfsFunction: (@convention(c) (Int32) -> Int32)? = CLibrary.function(named: "syncfs")
 
     /// Writes all of `data` to `fd` (retrying short writes and EINTR); errors name `path`.
     static func writeAll(_ data: Data, to fd: Int32, path: String) throws {
