@@ -8,12 +8,12 @@ enum CoverArtBooks {
     /// An 8×8 RGB PNG.
     static let png = TestImages.png
 
-    /// A short generated book of three chapters with `png` as its cover.
-    static func book(in scratch: Scratch) throws -> String {
+    /// A short generated book of three chapters with `cover` (`png` unless given) as its cover.
+    static func book(in scratch: Scratch, cover: TestBook.Cover = .png(png)) throws -> String {
         var book = TestBook(
             title: "The Painted Lamp", authors: ["Ada Keeper"],
             chapters: (1...3).map { TestBook.Chapter(title: "Chapter \($0)", paragraphs: prose(words: 20, seed: $0)) })
-        book.coverPNG = png
+        book.cover = cover
         let url = scratch.file("book.epub")
         try book.write(to: url)
         return url.path
@@ -75,6 +75,29 @@ extension EndToEnd {
             #expect(again.status == 0, "\(again.stderr)")
             let done = Conversions.sectionDone(Conversions.events(again.stdout))
             #expect(done.count == 3 && done.allSatisfy { $0["skipped"] as? Bool == true }, "\(again.stdout)")
+        }
+
+        @Test(
+            "an SVG cover, as Standard Ebooks books have, is drawn into cover.jpg and embedded in the files",
+            .enabled(if: FFTools.installed, "ffmpeg/ffprobe are not installed (make deps installs them)"))
+        func svgCover() async throws {
+            let scratch = try Scratch("cover-svg")
+            let svg = """
+                <?xml version="1.0" encoding="utf-8"?>
+                <svg xmlns="http://www.w3.org/2000/svg" version="1.1" viewBox="0 0 1400 2100">
+                <rect x="100" y="1500" width="1200" height="400" fill="#000" fill-opacity=".75"/></svg>
+                """
+            let book = try CoverArtBooks.book(in: scratch, cover: .svg(svg))
+            let out = scratch.file("out").path
+            let result = try await BinaryRunner.run(
+                [book, "--format", "mp3", "-o", out, "--chapters", "1"], timeout: 120)
+            #expect(result.status == 0, "\(result.stderr)")
+            let cover = try #require(bytes(out + "/cover.jpg"), "\(listing(out))")
+            #expect(cover.starts(with: [0xFF, 0xD8, 0xFF]))
+            let file = try #require(listing(out).first { $0.hasSuffix(".mp3") })
+            let picture = try #require(try CoverArtBooks.picture(out + "/" + file), "\(file): no attached picture")
+            #expect(picture["codec_name"] as? String == "mjpeg")
+            #expect(picture["width"] as? Int == 1_067 && picture["height"] as? Int == 1_600)
         }
 
         @Test(

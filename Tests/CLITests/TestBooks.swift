@@ -30,8 +30,21 @@ struct TestBook {
     var summary: String?
     /// 3: a navigation document and `epub:type`; 2: an NCX, an OPF 2.0 and no `epub:type`.
     var version = 3
-    /// A PNG cover image (`OEBPS/cover.png`: `cover-image` in EPUB 3, `meta name="cover"` in EPUB 2).
-    var coverPNG: [UInt8]?
+    /// The cover image (`OEBPS/cover.png` or `cover.svg`: `cover-image` in EPUB 3, `meta name="cover"`
+    /// in EPUB 2).
+    var cover: Cover?
+
+    /// A cover image file of the book.
+    struct Cover {
+        var data: [UInt8]
+        var fileName: String
+        var mediaType: String
+
+        static func png(_ data: [UInt8]) -> Cover { Cover(data: data, fileName: "cover.png", mediaType: "image/png") }
+        static func svg(_ text: String) -> Cover {
+            Cover(data: Array(text.utf8), fileName: "cover.svg", mediaType: "image/svg+xml")
+        }
+    }
 
     /// The EPUB bytes: mimetype, container, OPF, nav (or NCX), one XHTML file per chapter.
     func epub() -> [UInt8] {
@@ -51,11 +64,12 @@ struct TestBook {
         }.joined()
         let spine = chapters.indices.map { "<itemref idref=\"c\($0 + 1)\"/>" }.joined()
         let isEPUB2 = version == 2
-        if coverPNG != nil {
+        if let cover {
             manifest +=
-                "<item id=\"cover\" href=\"cover.png\" media-type=\"image/png\"\(isEPUB2 ? "" : " properties=\"cover-image\"")/>"
+                "<item id=\"cover\" href=\"\(cover.fileName)\" media-type=\"\(cover.mediaType)\""
+                + "\(isEPUB2 ? "" : " properties=\"cover-image\"")/>"
         }
-        let coverMeta = coverPNG != nil && isEPUB2 ? "<meta name=\"cover\" content=\"cover\"/>" : ""
+        let coverMeta = cover != nil && isEPUB2 ? "<meta name=\"cover\" content=\"cover\"/>" : ""
         let creators =
             authors.map { "<dc:creator>\(escaped($0))</dc:creator>" }.joined()
             + (date.map { "<dc:date>\(escaped($0))</dc:date>" } ?? "")
@@ -101,7 +115,7 @@ struct TestBook {
                 ))
         }
         return makeStoredZip(
-            files.map { ($0.0, Array($0.1.utf8)) } + (coverPNG.map { [("OEBPS/cover.png", $0)] } ?? []))
+            files.map { ($0.0, Array($0.1.utf8)) } + (cover.map { [("OEBPS/" + $0.fileName, $0.data)] } ?? []))
     }
 
     /// ` xml:lang="de"` for `documentLanguage`, or nothing.

@@ -182,13 +182,93 @@ struct AudiobookBundlerRunTests {
         #expect(AudiobookCover.isConvertibleRaster(gif))
         #expect(!AudiobookCover.isConvertibleRaster(Array("<svg xmlns=".utf8)))
         let ffmpeg = try #require(AudiobookBundler.locateFFmpeg())
-        let cover = try #require(AudiobookCover.convertedToPNG(gif, ffmpegPath: ffmpeg))
+        let cover = try #require(CoverConversion.cover(from: gif, ffmpegPath: ffmpeg))
         #expect(cover.fileExtension == "png")
         #expect(FLACMetadata.imageSize(cover.data)?.width == 32)
-        #expect(AudiobookCover.convertedToPNG(Array("GIF89a broken".utf8), ffmpegPath: "/bin/false") == nil)
-        // More than a pipe holds, to a program that reads none of it: nil, neither a hang nor SIGPIPE.
+        #expect(CoverConversion.cover(from: Array("GIF89a broken".utf8), ffmpegPath: ffmpeg) == nil)
+        // A megabyte to a program that reads none of it: nil, neither a hang nor SIGPIPE.
         let large = Array("GIF89a".utf8) + [UInt8](repeating: 0, count: 1 << 20)
-        #expect(AudiobookCover.convertedToPNG(large, ffmpegPath: "/bin/false") == nil)
+        #expect(CoverConversion.cover(from: large, ffmpegPath: "/bin/false") == nil)
+    }
+
+    /// A 2:3 SVG cover: a transparent page with a red disc as wide as the page in its middle, and
+    /// `extra` elements.
+    static func svgCover(_ extra: String = "") -> [UInt8] {
+        Array(
+            """
+            <?xml version="1.0" encoding="utf-8"?>
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 200 300">
+            <circle cx="100" cy="150" r="100" fill="#ff0000"/>\(extra)</svg>
+            """.utf8)
+    }
+
+    /// The colours of a picture shrunk to 4×6 pixels by ffmpeg: 24 RGB triples, row by row.
+    static func pixels(_ picture: [UInt8], ffmpeg: String) throws -> [[UInt8]] {
+        let directory = try TemporaryFolder()
+        let path = directory.path + "/picture"
+        try Data(picture).write(to: URL(fileURLWithPath: path))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffmpeg)
+        process.arguments = [
+            "-v", "error", "-i", path, "-vf", "scale=4:6", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1",
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(data.count == 4 * 6 * 3)
+        return stride(from: 0, to: data.count, by: 3).map { Array(data[$0..<$0 + 3]) }
+    }
+
+    static func isWhite(_ pixel: [UInt8]) -> Bool { pixel.allSatisfy { $0 > 235 } }
+    static func isRed(_ pixel: [UInt8]) -> Bool { pixel[0] > 200 && pixel[1] < 60 && pixel[2] < 60 }
+
+    @Test("an SVG cover is drawn into a JPEG of 1,600 pixels on its longer side, over white")
+    func svgCover() throws {
+        let ffmpeg = try #require(AudiobookBundler.locateFFmpeg())
+        let cover = try #require(CoverConversion.cover(from: Self.svgCover(), ffmpegPath: ffmpeg))
+        #expect(cover.fileExtension == "jpg")
+        #expect(FLACMetadata.imageSize(cover.data).map { [$0.width, $0.height] } == [1_067, 1_600])
+        let pixels = try Self.pixels(cover.data, ffmpeg: ffmpeg)
+        #expect(Self.isWhite(pixels[0]) && Self.isWhite(pixels[23]), "transparent corners are white")
+        #expect(Self.isRed(pixels[2 * 4 + 1]) && Self.isRed(pixels[3 * 4 + 2]), "the disc in the middle")
+        #expect(CoverConversion.cover(from: Self.svgCover(), ffmpegPath: ffmpeg) == cover, "the same bytes again")
+
+        // Landscape: 1,600 wide.
+        let wide = Array(
+            String(decoding: Self.svgCover(), as: UTF8.self)
+                .replacingOccurrences(of: "0 0 200 300", with: "0 0 300 200").utf8)
+        let landscape = try #require(CoverConversion.cover(from: wide, ffmpegPath: ffmpeg))
+        #expect(FLACMetadata.imageSize(landscape.data).map { [$0.width, $0.height] } == [1_600, 1_067])
+        // Not the shape of a cover, or no size: no cover.
+        let strip = Array(
+            String(decoding: Self.svgCover(), as: UTF8.self)
+                .replacingOccurrences(of: "0 0 200 300", with: "0 0 5000 10").utf8)
+        #expect(CoverConversion.cover(from: strip, ffmpegPath: ffmpeg) == nil)
+        #expect(CoverConversion.cover(from: Array("<svg><circle r='5'/></svg>".utf8), ffmpegPath: ffmpeg) == nil)
+        #expect(CoverConversion.cover(from: Array("<svg viewBox='0 0 2 3'><broken".utf8), ffmpegPath: ffmpeg) == nil)
+    }
+
+    @Test("an SVG cover draws the images embedded in it, never a file it names")
+    func svgCoverReadsNoFile() throws {
+        let ffmpeg = try #require(AudiobookBundler.locateFFmpeg())
+        let folder = try TemporaryFolder()
+        let red = try BundlerFixture.image(in: folder.path, type: "png")
+        let file = folder.path + "/red.png"
+        try Data(red).write(to: URL(fileURLWithPath: file))
+        let covering = "x='0' y='0' width='200' height='300' preserveAspectRatio='none'"
+        // A whole-page picture of the red PNG, named by the file's URL and by its path: not drawn.
+        for reference in ["file://" + file, file] {
+            let svg = Self.svgCover("<image \(covering) xlink:href='\(reference)'/>")
+            let cover = try #require(CoverConversion.cover(from: svg, ffmpegPath: ffmpeg))
+            #expect(Self.isWhite(try Self.pixels(cover.data, ffmpeg: ffmpeg)[0]), "\(reference) was read")
+        }
+        // The same picture embedded as a data: URL covers the page.
+        let embedded = Self.svgCover(
+            "<image \(covering) xlink:href='data:image/png;base64,\(Data(red).base64EncodedString())'/>")
+        let cover = try #require(CoverConversion.cover(from: embedded, ffmpegPath: ffmpeg))
+        #expect(Self.isRed(try Self.pixels(cover.data, ffmpeg: ffmpeg)[0]))
     }
 
     @Test("bundles of two formats in one folder: each rebuilt only when its own inputs change")

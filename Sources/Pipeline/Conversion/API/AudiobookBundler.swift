@@ -87,18 +87,16 @@ public struct AudiobookCover: Hashable, Sendable {
 
 extension AudiobookCover {
     /// The book's cover image (EPUB 3 `cover-image`, EPUB 2 `meta name="cover"`) when it is a JPEG or
-    /// PNG that can be read, or another raster format (GIF, WebP, BMP, TIFF) that `ffmpegPath`, when
-    /// given, converts to PNG; nil otherwise (SVG, no ffmpeg...): a bundle without a cover is still a
-    /// good bundle.
+    /// PNG that can be read; another raster format (GIF, WebP, BMP, TIFF) converted to PNG, or an SVG
+    /// drawn into a JPEG, by `ffmpegPath` when given; nil otherwise (no ffmpeg, an image ffmpeg cannot
+    /// read...): a bundle without a cover is still a good bundle.
     public init?(book: EPUBBook, ffmpegPath: String? = nil) {
         guard let href = book.package.metadata.coverImage, let data = try? book.data(forHref: href) else {
             return nil
         }
         if let cover = AudiobookCover(data: data) {
             self = cover
-        } else if let ffmpegPath, Self.isConvertibleRaster(data),
-            let converted = Self.convertedToPNG(data, ffmpegPath: ffmpegPath)
-        {
+        } else if let ffmpegPath, let converted = CoverConversion.cover(from: data, ffmpegPath: ffmpegPath) {
             self = converted
         } else {
             return nil
@@ -111,42 +109,6 @@ extension AudiobookCover {
         data.starts(with: Array("GIF8".utf8)) || data.starts(with: Array("BM".utf8))
             || (data.starts(with: Array("RIFF".utf8)) && data.count > 12 && Array(data[8..<12]) == Array("WEBP".utf8))
             || data.starts(with: [0x49, 0x49, 0x2A, 0x00]) || data.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
-    }
-
-    /// The first frame of `data` as PNG, through ffmpeg; nil when ffmpeg cannot read it.
-    ///
-    /// The image goes to ffmpeg's standard input and the PNG comes back on its standard output: no
-    /// file is written anywhere (this runs before the output folder is chosen, and TMPDIR may be
-    /// unwritable).
-    static func convertedToPNG(_ data: [UInt8], ffmpegPath: String) -> AudiobookCover? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpegPath)
-        process.arguments = [
-            "-hide_banner", "-loglevel", "error", "-i", "pipe:0", "-frames:v", "1", "-c:v", "png", "-f", "image2pipe",
-            "pipe:1",
-        ]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        // Written from a thread of its own while this one reads, so that neither side waits on a full
-        // pipe. SIGPIPE is blocked there: ffmpeg may stop reading early, and a library must not be
-        // killed for it (the write fails with EPIPE instead).
-        let writer = Thread {
-            var blocked = sigset_t()
-            sigemptyset(&blocked)
-            sigaddset(&blocked, SIGPIPE)
-            pthread_sigmask(SIG_BLOCK, &blocked, nil)
-            try? input.fileHandleForWriting.write(contentsOf: Data(data))
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        let png = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return AudiobookCover(data: Array(png))
     }
 
     /// `cover.jpg` or `cover.png`: the cover's name beside the section files.
