@@ -195,6 +195,48 @@ import Testing
         #expect(oneChapter.sections.filter(\.included).map(\.title) == ["The Story"])
     }
 
+    @Test func aSectionTheBookMarksAsMatterThatHoldsMoreThanAllElseReadIsRead() throws {
+        // The whole story typed `frontmatter preface`, and the copyright page typed `chapter`: the
+        // page alone was read, the book lost.
+        let copyright =
+            "<section epub:type='chapter'><h1>Rights</h1><p>Copyright © 2024 Harbour Press. All rights reserved."
+            + "</p><p>ISBN 978-0-00-000000-0</p>\(prose(80))</section>"
+        func book(storyWords: Int) -> MemoryBook {
+            MemoryBook(
+                spine: [
+                    ("title.xhtml", "<h1>The Lamp</h1><p>Ann Lee</p>"), ("chapter99.xhtml", copyright),
+                    ("story.xhtml", "<section epub:type='frontmatter preface'>\(prose(storyWords))</section>"),
+                ],
+                toc: [
+                    entry("Title Page", "title.xhtml"), entry("Rights", "chapter99.xhtml"),
+                    entry("The Lamp", "story.xhtml"),
+                ])
+        }
+        let index = try SectionIndexer.index(book(storyWords: 1_200))
+        let story = try #require(index.sections.last)
+        #expect(story.kind == .preface && story.included, "\(story.reasons)")
+        #expect(index.warnings.contains { $0.message.contains("holds more words than all the sections read") })
+        #expect(index.sections.filter(\.included).map(\.title) == ["Rights", "The Lamp"])
+        // Shorter than what is read (the copyright page), it stays a preface.
+        let short = try SectionIndexer.index(book(storyWords: 60))
+        #expect(short.sections.filter(\.included).map(\.title) == ["Rights"])
+    }
+
+    @Test func aChapterSizedSectionNamedLikeMatterBetweenTheOnlyChaptersIsRead() throws {
+        // Three stories, the middle one titled "Afterword": no two chapters on each side to ask for.
+        func book(_ titles: [String]) -> MemoryBook {
+            let files = titles.enumerated().map { ("c\($0.offset).xhtml", "<h1>\($0.element)</h1>\(prose(300))") }
+            return MemoryBook(spine: files, toc: zip(titles, files).map { entry($0.0, $0.1.0) })
+        }
+        let three = try SectionIndexer.index(book(["The Lamp", "Afterword", "Low Tide"]))
+        #expect(three.sections.map(\.included) == [true, true, true])
+        // In a longer book one chapter after it is the edge of the text: an afterword before a last
+        // section read (a list of links taken for a chapter) stays an afterword.
+        let titles = ["The Lamp", "Low Tide", "Wild Plums", "The Ferry", "Salt", "Afterword", "Further Reading"]
+        let long = try SectionIndexer.index(book(titles))
+        #expect(long.sections.first { $0.title == "Afterword" }?.included == false)
+    }
+
     @Test func aTOCLabelThatIsAWholeContentsListIsNoTitle() throws {
         let long = (1...60).map { "The Tale of Number \($0)" }.joined(separator: " ")
         let book = MemoryBook(

@@ -25,6 +25,41 @@ extension SectionBuilder {
         )
     }
 
+    /// A section skipped on nothing but the book's marks and its names (an `epub:type`, a
+    /// `frontmatter` mark, a landmark, its title, file name or id), nothing its text holds, is read
+    /// when it has more words than all the sections read together: a book is not mostly its
+    /// preface. A producer that typed the whole story `preface`, beside a copyright page typed
+    /// `chapter`, would otherwise leave that page read and the book lost. The largest goes first,
+    /// each against what is read by then. `onlyMarkedOrNamed` says, for each section, whether it
+    /// is skipped so (`isSkippedOnlyForMarksAndNames`); it keeps its kind, with a warning.
+    mutating func readSectionsLargerThanTheText(_ sections: inout [BookSection], onlyMarkedOrNamed: [Bool]) {
+        var readWords = sections.reduce(0) { $0 + ($1.included ? $1.words : 0) }
+        let largestFirst = sections.indices.filter { !sections[$0].included && onlyMarkedOrNamed[$0] }
+            .sorted { sections[$0].words > sections[$1].words }
+        for i in largestFirst {
+            let words = sections[i].words
+            guard words > readWords else { break }
+            let kind = sections[i].kind.rawValue
+            sections[i].included = true
+            sections[i].reasons.append("only marked or named \(kind), and more words than all else read → read")
+            warnings.append(
+                EPUBWarning(
+                    .major,
+                    "section \(sections[i].number) is marked or named \(kind) but holds more words than all the "
+                        + "sections read (\(KindExpectation.grouped(words)) against "
+                        + "\(KindExpectation.grouped(readWords))): it is read"))
+            readWords += words
+        }
+    }
+
+    /// Whether a draft is skipped although nothing in its text points away from the text: every
+    /// such piece of evidence is the book's marks, a name, or weak and general (its place in the
+    /// book); notes, references and glossaries with their shapes are what they say.
+    func isSkippedOnlyForMarksAndNames(_ draft: Draft) -> Bool {
+        draft.classification.role != .body && !hasShapeOfItsKind(draft)
+            && draft.evidence.allSatisfy { $0.isBody || $0.weight <= 0 || !$0.isContent }
+    }
+
     /// The fewest words under a heading line that make running text, not a page of front matter.
     static let shortestRunningText = 100
 
@@ -194,17 +229,41 @@ extension SectionBuilder {
     }
 
     /// Whether the drafts of `run` have read chapters on each side, next to them, and at least
-    /// `chaptersOnEachSide` of them before and after.
+    /// `chaptersOnEachSide` of them before and after; or, in a book with fewer chapters than that
+    /// asks for, one on each side (`standsBetweenTheFewChapters`).
     private func standsAmongChapters(_ run: Range<Int>, in drafts: [Draft]) -> Bool {
+        guard let (before, after) = chaptersAround(run, in: drafts) else { return false }
+        if before >= Self.chaptersOnEachSide && after >= Self.chaptersOnEachSide { return true }
+        return before + after < 2 * Self.chaptersOnEachSide && standsBetweenTheFewChapters(run, in: drafts)
+    }
+
+    /// A book of three stories, the middle one titled "Afterword", or three poems, one titled
+    /// "Dedication", has not two chapters on each side to give: there one on each side will do, when
+    /// both are as long as the book's chapters (a title page read as text, short for the book, is no
+    /// chapter, and the preface after it stays at the edge), and the sections between them are
+    /// neither lists or entries by kind (an index, a contents list, a chapter's notes: those are
+    /// read when they are running prose, as `KindExpectation` says) nor of a shape of their kind.
+    private func standsBetweenTheFewChapters(_ run: Range<Int>, in drafts: [Draft]) -> Bool {
+        let neighbours = [drafts[run.lowerBound - 1], drafts[run.upperBound]]
+        return neighbours.allSatisfy { !$0.features.isShortForTheBook }
+            && run.allSatisfy { i in
+                let expectation = KindExpectation.of(drafts[i].classification.kind)
+                return expectation?.form != .list && expectation?.form != .entries
+                    && Self.shapesShowingPerChapter(drafts[i].classification.kind) == nil
+                    && !(expectation?.shapes ?? []).contains { KindExpectation.has($0, drafts[i].features) }
+            }
+    }
+
+    /// How many read sections of the text stand before and after `run`, when its neighbours on both
+    /// sides are such sections; nil otherwise.
+    private func chaptersAround(_ run: Range<Int>, in drafts: [Draft]) -> (before: Int, after: Int)? {
         // Sections of the text proper: chapters, and a prologue, interlude or epilogue.
         func isText(_ i: Int) -> Bool {
             drafts[i].classification.role == .body && KindExpectation.of(drafts[i].classification.kind) == nil
         }
         guard run.lowerBound > 0, run.upperBound < drafts.count, isText(run.lowerBound - 1), isText(run.upperBound)
-        else { return false }
-        let before = (0..<run.lowerBound).count(where: isText)
-        let after = (run.upperBound..<drafts.count).count(where: isText)
-        return before >= Self.chaptersOnEachSide && after >= Self.chaptersOnEachSide
+        else { return nil }
+        return ((0..<run.lowerBound).count(where: isText), (run.upperBound..<drafts.count).count(where: isText))
     }
 
     /// Reads `draft` as text, for `reason` (evidence that outweighs any other).

@@ -258,8 +258,10 @@ struct SectionBuilder {
         drafts = merge(drafts)
         reassessGrown(&drafts)
         markDividers(&drafts)
+        let onlyMarkedOrNamed = drafts.map(isSkippedOnlyForMarksAndNames)
         var sections = finish(drafts)
         readEverythingWhenAlmostNothingIsRead(&sections)
+        readSectionsLargerThanTheText(&sections, onlyMarkedOrNamed: onlyMarkedOrNamed)
         return SectionIndex(sections: sections, warnings: warnings)
     }
 

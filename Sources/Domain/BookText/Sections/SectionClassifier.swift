@@ -19,6 +19,9 @@ struct Evidence: Hashable, Sendable {
     /// From a copyright or permission line in the opening text: a copyright page is made of them,
     /// and a story in an anthology may open or close with one ("First published in…").
     var isNotice = false
+    /// From what the section's text holds (a licence, a page of links, numbered entries, a notice,
+    /// its length): what the book's marks and the section's names cannot say.
+    var isContent = false
 
     var isBody: Bool { (role ?? kind?.usualRole) == .body }
 }
@@ -104,7 +107,12 @@ enum SectionClassifier {
     static func evidence(_ f: SectionFeatures) -> [Evidence] {
         let titles = titleEvidence(f)
         let titleKinds = Set(titles.compactMap(\.kind))
-        return semanticEvidence(f) + titles + nameEvidence(f) + contentEvidence(f, titleKinds: titleKinds)
+        let content = contentEvidence(f, titleKinds: titleKinds).map {
+            var evidence = $0
+            evidence.isContent = true
+            return evidence
+        }
+        return semanticEvidence(f) + titles + nameEvidence(f) + content
     }
 
     /// Layer 1: the book's own semantics (`epub:type`, roles, landmarks, `linear="no"`).
