@@ -842,6 +842,36 @@ import Testing
         #expect(!introduction.included)
     }
 
+    @Test func chaptersNumberedInTheRunOfTheChaptersAreReadWhateverTheirMarks() throws {
+        // An exporter typed chapter 1 `frontmatter preface` and chapter 4 `appendix` in a file
+        // named appendix.xhtml; a DocBook book numbers its contributors on as chapter 6.
+        func chapter(_ n: Int, type: String = "chapter") -> String {
+            "<section epub:type='\(type)'><h1>Chapter \(n)</h1>\(prose(600))</section>"
+        }
+        let files = [
+            ("c1.xhtml", chapter(1, type: "frontmatter preface")), ("c2.xhtml", chapter(2)), ("c3.xhtml", chapter(3)),
+            ("appendix.xhtml", chapter(4, type: "appendix")), ("c5.xhtml", chapter(5)),
+            ("c6.xhtml", "<section epub:type='backmatter'><h1>Chapter 6. Contributors</h1>\(prose(300))</section>"),
+        ]
+        let titles = (1...5).map { "Chapter \($0)" } + ["Chapter 6. Contributors"]
+        let book = MemoryBook(spine: files, toc: zip(titles, files).map { entry($0.0, $0.1.0) })
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.map(\.included) == [true, true, true, true, true, false])
+        #expect(index.sections[0].reasons.first == "numbered 1, as the chapters after it (2, 3) → text")
+        #expect(index.sections[3].reasons.first == "numbered 4, between chapters 3 and 5 → text")
+    }
+
+    @Test(
+        arguments: [
+            ("Chapter 5", 5), ("CHAPTER XIV", 14), ("Chapter Twenty-One", 21), ("Chapitre 3", 3), ("Kapitel 8", 8),
+            ("Capítulo 1", 1), ("Глава 3", 3), ("第五章", 5), ("第二十一回 心猿", 21), ("第一百零五章", 105), ("IV", 4),
+            ("12. Methods", 12), ("Chapter", nil), ("Chapter the Last", nil), ("Mix", 1_009), ("Did", nil),
+            ("Chapterhouse 5", nil), ("Preface", nil),
+        ] as [(String, Int?)])
+    func chapterNumbersInTitles(title: String, number: Int?) {
+        #expect(ChapterNumbers.number(inTitle: title) == number)
+    }
+
     @Test func chaptersAnExporterMarkedAsAppendicesAreRead() throws {
         // Every chapter after the first carries epub:type="appendix"; their titles say "Chapter".
         let names = ["I", "II", "III", "IV"]

@@ -272,24 +272,55 @@ extension SectionBuilder {
         decide(&draft)
     }
 
-    /// A section numbered as the first of the chapters after it ("1 Introduction" before "2 Methods"
-    /// and "3 Results", as bookdown, Quarto and Sphinx number a book's chapters, in the title or
-    /// the first heading) is read when nothing but its name, or a notice line, says it is front or
-    /// back matter: the number makes it one of them. The next two numbered sections must be read
-    /// chapters numbered one and two more.
+    /// A section numbered in the run of the read chapters around it is one of them, and read when
+    /// nothing in its text (but a notice line) says otherwise, whatever its marks and names: "1
+    /// Introduction" before "2 Methods" and "3 Results" (bookdown, Quarto and Sphinx number every
+    /// chapter), "Chapter 6" between chapters 5 and 7 that an exporter typed `preface` and filed as
+    /// `appendix.xhtml`, "Chapter 12" after chapters 10 and 11 typed `backmatter`. The number is
+    /// the title's (the TOC's label), else its first heading's (Sphinx numbers the headings); the
+    /// run is the next two numbered sections, each a read chapter numbered on from it
+    /// (`ChapterNumbers`), or, for a title that names nothing but the number, the previous two or
+    /// one on each side: DocBook numbers the back matter on ("Chapter 21. Contributors").
     func readSectionsNumberedLikeTheChapters(_ drafts: inout [Draft]) {
-        // The TOC's label, else the heading (Sphinx numbers the headings, not the labels).
         let numbers = drafts.map { d in
-            Patterns.leadingNumber(d.features.title) ?? d.features.headings.first.flatMap(Patterns.leadingNumber)
+            ChapterNumbers.number(inTitle: d.features.title)
+                ?? d.features.headings.first.flatMap(ChapterNumbers.number(inTitle:))
         }
-        let isText = drafts.map { $0.classification.role == .body && $0.classification.kind == .chapter }
-        for i in drafts.indices where drafts[i].classification.role != .body {
-            guard let n = numbers[i], restsOnNameOrNotice(drafts[i]) else { continue }
-            let next = drafts.indices.dropFirst(i + 1).filter { numbers[$0] != nil }.prefix(2)
-            guard next.count == 2, next.allSatisfy({ isText[$0] }), next.map({ numbers[$0] }) == [n + 1, n + 2]
-            else { continue }
-            read(&drafts[i], because: "numbered \(n), as the chapters after it (\(n + 1), \(n + 2))")
+        let numbered = drafts.indices.filter { numbers[$0] != nil }
+        // A chapter read here can complete the run of another (chapters 1 and 3 both mistyped).
+        var changed = true
+        while changed {
+            changed = false
+            for (k, i) in numbered.enumerated() where drafts[i].classification.role != .body {
+                guard let n = numbers[i], restsOnMarksNamesOrNotice(drafts[i]),
+                    let because = runOfChapters(around: k, number: n, numbered: numbered, numbers: numbers, drafts)
+                else { continue }
+                read(&drafts[i], because: because)
+                changed = true
+            }
         }
+    }
+
+    /// Why the `k`th numbered draft, numbered `n`, stands in the run of the read chapters around it
+    /// (`readSectionsNumberedLikeTheChapters`), or nil.
+    private func runOfChapters(around k: Int, number n: Int, numbered: [Int], numbers: [Int?], _ drafts: [Draft])
+        -> String?
+    {
+        func fits(_ neighbours: ArraySlice<Int>, _ expected: [Int]) -> Bool {
+            neighbours.count == expected.count && neighbours.map { numbers[$0] } == expected
+                && neighbours.allSatisfy {
+                    drafts[$0].classification.role == .body && drafts[$0].classification.kind == .chapter
+                }
+        }
+        let next = numbered[(k + 1)...].prefix(2)
+        let previous = numbered[..<k].suffix(2)
+        if fits(next, [n + 1, n + 2]) { return "numbered \(n), as the chapters after it (\(n + 1), \(n + 2))" }
+        guard Patterns.kind(forTitle: drafts[numbered[k]].features.title) == nil else { return nil }
+        if fits(previous.suffix(1), [n - 1]), fits(next.prefix(1), [n + 1]) {
+            return "numbered \(n), between chapters \(n - 1) and \(n + 1)"
+        }
+        if fits(previous, [n - 2, n - 1]) { return "numbered \(n), as the chapters before it (\(n - 2), \(n - 1))" }
+        return nil
     }
 
     /// The runs of consecutive numbers in `indices`, in order.
@@ -311,6 +342,12 @@ extension SectionBuilder {
         draft.evidence.allSatisfy {
             $0.isBody || $0.weight <= 0 || $0.isNaming || $0.isNotice || ($0.kind == nil && $0.weight < 1)
         }
+    }
+
+    /// Whether everything that would skip the draft is the book's marks, its names, a notice line
+    /// or weak generic evidence: nothing else its text holds.
+    private func restsOnMarksNamesOrNotice(_ draft: Draft) -> Bool {
+        draft.evidence.allSatisfy { $0.isBody || $0.weight <= 0 || !$0.isContent || $0.isNotice }
     }
 
     /// Whether a draft of a kind placed after chapters has that kind's shape (`shapesShowingPerChapter`).

@@ -1,0 +1,109 @@
+/// The number a title gives its chapter: "Chapter 5", "Chapter V", "Chapter Twenty-One",
+/// "Chapitre 5", "Kapitel 8", "Capítulo 1", "Глава 3", "第五章", "1 Introduction" (bookdown, Quarto
+/// and Sphinx number every chapter), or a title that is a Roman numeral alone ("IV").
+///
+/// What places a section in the run of the chapters around it: a section numbered 6 between
+/// chapters 5 and 7 is one of them, whatever else it is marked or named.
+enum ChapterNumbers {
+    /// The chapter number `title` gives, or nil.
+    static func number(inTitle title: String) -> Int? {
+        let folded = TextCleaner.fold(title)
+        if let number = Patterns.leadingNumber(title) { return number }
+        if let number = chineseChapterNumber(folded) { return number }
+        let words = folded.split(separator: " ").map(String.init)
+        guard let first = words.first else { return nil }
+        if words.count == 1 { return romanValue(first) }
+        guard chapterWords.contains(first) else { return nil }
+        let rest = Array(words.dropFirst())
+        return Int(rest[0]).flatMap { $0 > 0 && $0 < 10_000 ? $0 : nil } ?? romanValue(rest[0]) ?? englishNumber(rest)
+    }
+
+    /// Words that name a chapter before its number, folded: English, French, German, Spanish,
+    /// Italian, Portuguese, Dutch, Danish, Norwegian, Swedish, Polish, Russian.
+    static let chapterWords: Set<String> = [
+        "chapter", "chap", "ch", "chapitre", "kapitel", "capitulo", "capitolo", "cap", "hoofdstuk", "kapittel",
+        "rozdzial", "глава",
+    ]
+
+    /// The value of a Roman numeral up to 3,999 written the usual way ("xiv", not "xiiii"); nil
+    /// for anything else.
+    static func romanValue(_ word: String) -> Int? {
+        let values: [Character: Int] = ["i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000]
+        guard !word.isEmpty, word.count <= 15 else { return nil }
+        let digits = word.compactMap { values[$0] }
+        guard digits.count == word.count else { return nil }
+        var total = 0
+        for (i, value) in digits.enumerated() {
+            total += i + 1 < digits.count && value < digits[i + 1] ? -value : value
+        }
+        // Only the usual spelling of its value: "iiii", "vx" or "il" are no numerals.
+        guard (1...3999).contains(total), roman(total) == word else { return nil }
+        return total
+    }
+
+    /// `value` (1...3999) as a lower-case Roman numeral.
+    private static func roman(_ value: Int) -> String {
+        let table: [(Int, String)] = [
+            (1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"),
+            (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"),
+        ]
+        var rest = value
+        var out = ""
+        for (amount, letters) in table {
+            while rest >= amount {
+                out += letters
+                rest -= amount
+            }
+        }
+        return out
+    }
+
+    /// "one" to "ninety-nine" in English words (folded, so "twenty one"), from the first words of
+    /// `words`; nil when they do not start with one.
+    static func englishNumber(_ words: [String]) -> Int? {
+        let units = [
+            "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+            "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+        ]
+        let tens = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+        guard let first = words.first else { return nil }
+        if let unit = units.firstIndex(of: first) { return unit + 1 }
+        guard let ten = tens.firstIndex(of: first) else { return nil }
+        let value = (ten + 2) * 10
+        if words.count > 1, let unit = units.prefix(9).firstIndex(of: words[1]) { return value + unit + 1 }
+        return value
+    }
+
+    /// The number of a Chinese chapter title, "第五章" or "第二十一回" (chapters of a classic novel),
+    /// in Chinese or Arabic numerals.
+    static func chineseChapterNumber(_ folded: String) -> Int? {
+        guard folded.hasPrefix("第") else { return nil }
+        let body = folded.dropFirst().prefix { $0 != "章" && $0 != "回" && $0 != " " }
+        let after = folded.dropFirst(1 + body.count).first
+        guard after == "章" || after == "回", !body.isEmpty else { return nil }
+        if let arabic = Int(body) { return arabic }
+        return chineseNumeral(body)
+    }
+
+    /// 一 to 九千九百九十九: "十一" 11, "二十" 20, "一百零五" 105.
+    private static func chineseNumeral(_ text: Substring) -> Int? {
+        let digits: [Character: Int] = [
+            "零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
+        ]
+        let units: [Character: Int] = ["十": 10, "百": 100, "千": 1000]
+        var total = 0
+        var pending: Int?
+        for character in text {
+            if let digit = digits[character] {
+                pending = digit
+            } else if let unit = units[character] {
+                total += (pending ?? 1) * unit
+                pending = nil
+            } else {
+                return nil
+            }
+        }
+        total += pending ?? 0
+        return total > 0 ? total : nil
+    }
+}
