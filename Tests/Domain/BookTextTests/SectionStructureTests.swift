@@ -843,22 +843,32 @@ import Testing
     }
 
     @Test func chaptersNumberedInTheRunOfTheChaptersAreReadWhateverTheirMarks() throws {
-        // An exporter typed chapter 1 `frontmatter preface` and chapter 4 `appendix` in a file
-        // named appendix.xhtml; a DocBook book numbers its contributors on as chapter 6.
+        // An exporter typed chapter 1 `frontmatter preface`, chapter 4 `appendix` in a file named
+        // appendix.xhtml, and chapter 5 `backmatter afterword`, labelled "Afterword" in the TOC (its
+        // heading gives the number). A DocBook book numbers its contributors on as chapter 6.
         func chapter(_ n: Int, type: String = "chapter") -> String {
             "<section epub:type='\(type)'><h1>Chapter \(n)</h1>\(prose(600))</section>"
         }
         let files = [
             ("c1.xhtml", chapter(1, type: "frontmatter preface")), ("c2.xhtml", chapter(2)), ("c3.xhtml", chapter(3)),
-            ("appendix.xhtml", chapter(4, type: "appendix")), ("c5.xhtml", chapter(5)),
+            ("appendix.xhtml", chapter(4, type: "appendix")), ("c5.xhtml", chapter(5, type: "backmatter afterword")),
             ("c6.xhtml", "<section epub:type='backmatter'><h1>Chapter 6. Contributors</h1>\(prose(300))</section>"),
         ]
-        let titles = (1...5).map { "Chapter \($0)" } + ["Chapter 6. Contributors"]
+        let titles = (1...4).map { "Chapter \($0)" } + ["Afterword", "Chapter 6. Contributors"]
         let book = MemoryBook(spine: files, toc: zip(titles, files).map { entry($0.0, $0.1.0) })
         let index = try SectionIndexer.index(book)
         #expect(index.sections.map(\.included) == [true, true, true, true, true, false])
         #expect(index.sections[0].reasons.first == "numbered 1, as the chapters after it (2, 3) → text")
-        #expect(index.sections[3].reasons.first == "numbered 4, between chapters 3 and 5 → text")
+        #expect(index.sections[3].reasons.first == "numbered 4, as the chapters before it (2, 3) → text")
+        #expect(index.sections[4].reasons.first == "numbered 5, as the chapters before it (3, 4) → text")
+        // Between: one chapter each side.
+        let middle = MemoryBook(
+            spine: [
+                ("c1.xhtml", chapter(1)), ("appendix.xhtml", chapter(2, type: "appendix")), ("c3.xhtml", chapter(3)),
+            ],
+            toc: [entry("Chapter 1", "c1.xhtml"), entry("Chapter 2", "appendix.xhtml"), entry("Chapter 3", "c3.xhtml")])
+        let between = try SectionIndexer.index(middle).sections[1]
+        #expect(between.included && between.reasons.first == "numbered 2, between chapters 1 and 3 → text")
     }
 
     @Test(

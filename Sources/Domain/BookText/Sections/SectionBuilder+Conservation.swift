@@ -282,10 +282,7 @@ extension SectionBuilder {
     /// (`ChapterNumbers`), or, for a title that names nothing but the number, the previous two or
     /// one on each side: DocBook numbers the back matter on ("Chapter 21. Contributors").
     func readSectionsNumberedLikeTheChapters(_ drafts: inout [Draft]) {
-        let numbers = drafts.map { d in
-            ChapterNumbers.number(inTitle: d.features.title)
-                ?? d.features.headings.first.flatMap(ChapterNumbers.number(inTitle:))
-        }
+        let numbers = drafts.map { numberingTitle($0).flatMap(ChapterNumbers.number(inTitle:)) }
         let numbered = drafts.indices.filter { numbers[$0] != nil }
         // A chapter read here can complete the run of another (chapters 1 and 3 both mistyped).
         var changed = true
@@ -315,7 +312,7 @@ extension SectionBuilder {
         let next = numbered[(k + 1)...].prefix(2)
         let previous = numbered[..<k].suffix(2)
         if fits(next, [n + 1, n + 2]) { return "numbered \(n), as the chapters after it (\(n + 1), \(n + 2))" }
-        guard Patterns.kind(forTitle: drafts[numbered[k]].features.title) == nil else { return nil }
+        guard let title = numberingTitle(drafts[numbered[k]]), Patterns.kind(forTitle: title) == nil else { return nil }
         if fits(previous.suffix(1), [n - 1]), fits(next.prefix(1), [n + 1]) {
             return "numbered \(n), between chapters \(n - 1) and \(n + 1)"
         }
@@ -342,6 +339,13 @@ extension SectionBuilder {
         draft.evidence.allSatisfy {
             $0.isBody || $0.weight <= 0 || $0.isNaming || $0.isNotice || ($0.kind == nil && $0.weight < 1)
         }
+    }
+
+    /// The title that numbers a draft: its own (the TOC's label) when that has a number, else its
+    /// first heading (Sphinx numbers the headings; a TOC may label "Chapter 8" as "Index").
+    private func numberingTitle(_ draft: Draft) -> String? {
+        if ChapterNumbers.number(inTitle: draft.features.title) != nil { return draft.features.title }
+        return draft.features.headings.first
     }
 
     /// Whether everything that would skip the draft is the book's marks, its names, a notice line
