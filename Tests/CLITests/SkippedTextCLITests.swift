@@ -5,10 +5,11 @@ import Testing
 /// on standard error when a skipped section is large.
 @Suite("epub2audio: words read and skipped")
 struct SkippedTextCLITests {
-    /// Three short chapters and, after them, an appendix of about 4,000 words (skipped by default).
-    static func bookWithLargeAppendix(in scratch: Scratch) throws -> String {
+    /// Three chapters of `chapterWords` and, after them, an appendix of about 4,000 words (skipped by
+    /// default when the chapters hold more words: the book is not mostly its appendix).
+    static func bookWithLargeAppendix(in scratch: Scratch, chapterWords: Int = 1_400) throws -> String {
         var chapters = (1...3).map {
-            TestBook.Chapter(title: "Chapter \($0)", paragraphs: prose(words: 60, seed: $0))
+            TestBook.Chapter(title: "Chapter \($0)", paragraphs: prose(words: chapterWords, seed: $0))
         }
         chapters.append(
             TestBook.Chapter(title: "Appendix", paragraphs: prose(words: 4_000, seed: 9), epubType: "appendix"))
@@ -137,6 +138,23 @@ struct SkippedTextCLITests {
         }
     }
 
+    @Test("a book that is mostly its appendix reads it, and says so on one line")
+    func mostlyItsAppendix() async throws {
+        let scratch = try Scratch("mostly-appendix")
+        let book = try Self.bookWithLargeAppendix(in: scratch, chapterWords: 60)
+        let (_, read, skipped) = try await Self.sections(book)
+        #expect(skipped.isEmpty && read.count == 4)
+        #expect(read.last?["kind"] as? String == "appendix")
+        let result = try await BinaryRunner.run([book, "--list"])
+        #expect(result.status == 0)
+        let lines = Self.warningLines(result.stderr)
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(
+            lines.first?.hasPrefix(
+                "warning: section 4 is marked or named appendix but holds more words than all the sections read ("
+            ) == true, "\(result.stderr)")
+    }
+
     @Test("a large skipped share: --list does not point to --list, a conversion does")
     func largeShareWarning() async throws {
         let scratch = try Scratch("share")
@@ -200,7 +218,7 @@ extension EndToEnd {
             let lines = result.stderr.split(separator: "\n").map(String.init)
             let warning = try #require(lines.firstIndex { $0.hasPrefix("warning: section 4 (appendix, ") })
             let summary =
-                "reading \(SkippedTextCLITests.words(read)) words in 3 sections; "
+                "reading \(ListTests.grouped(SkippedTextCLITests.words(read))) words in 3 sections; "
                 + "skipping \(ListTests.grouped(skippedWords)) words in 1"
             let line = try #require(lines.firstIndex(of: summary), "no summary line in \(result.stderr)")
             // The warning comes before the work, the totals at the end with the other figures.

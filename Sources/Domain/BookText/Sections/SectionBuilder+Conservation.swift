@@ -284,15 +284,18 @@ extension SectionBuilder {
     func readSectionsNumberedLikeTheChapters(_ drafts: inout [Draft]) {
         let numbers = drafts.map { numberingTitle($0).flatMap(ChapterNumbers.number(inTitle:)) }
         let numbered = drafts.indices.filter { numbers[$0] != nil }
-        // A chapter read here can complete the run of another (chapters 1 and 3 both mistyped).
+        // A chapter read here can complete the run of another (chapters 1 and 3 both mistyped):
+        // again until none is read, each at most once.
+        var read: Set<Int> = []
         var changed = true
         while changed {
             changed = false
-            for (k, i) in numbered.enumerated() where drafts[i].classification.role != .body {
+            for (k, i) in numbered.enumerated() where drafts[i].classification.role != .body && !read.contains(i) {
                 guard let n = numbers[i], restsOnMarksNamesOrNotice(drafts[i]),
                     let because = runOfChapters(around: k, number: n, numbered: numbered, numbers: numbers, drafts)
                 else { continue }
-                read(&drafts[i], because: because)
+                self.read(&drafts[i], because: because)
+                read.insert(i)
                 changed = true
             }
         }
