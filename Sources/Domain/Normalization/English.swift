@@ -97,6 +97,8 @@ extension LanguageData {
             "Princess", "Duke", "Sultan", "Pharaoh", "Shah", "Saint",
         ]
         data.scaleWords = ["thousand", "million", "billion", "trillion"]
+        data.wordsSpelledInCapitals = ["IT", "US"]
+        data.wordsSpelledInCapitalsBeforeAStop = ["IT"]
         return data
     }
 }

@@ -14,6 +14,11 @@ extension NormalizationPass {
             return i + 1
         }
         if let end = handleRoman(i, rules: rules) { return end }
+        if rules.data.wordsSpelledInCapitals.contains(word), isWordInCapitals(i, word, rules: rules) {
+            // "IT" → "It": capitalised, the engine reads the word, not its letters.
+            emit(word.prefix(1) + word.dropFirst().lowercased())
+            return i + 1
+        }
         emitRaw(i)
         switch rules.cueWords[word] {
         case .cardinal: setCue(.cardinal, at: i, capitalized: rules.isEnglish && startsUpper(i))
@@ -22,6 +27,41 @@ extension NormalizationPass {
         case nil: break
         }
         return i + 1
+    }
+
+    /// Whether `word` (in `wordsSpelledInCapitals`) at `i` is the word, not letters: it stands in a run
+    /// of capitals ("THE STORY OF US", "IT WAS"), or, for the words that may, alone before a stop or
+    /// the end of the text ("I did not do IT.").
+    func isWordInCapitals(_ i: Int, _ word: String, rules: LanguageRules) -> Bool {
+        if [neighbourWord(of: i, step: -1), neighbourWord(of: i, step: 1)].contains(where: {
+            $0.map(isInCapitals) ?? false
+        }) {
+            return true
+        }
+        guard rules.data.wordsSpelledInCapitalsBeforeAStop.contains(word) else { return false }
+        guard let after = next(after: i) else { return i + 1 == tokens.count || kind(i + 1) == .space }
+        return symbol(after).map { ".!?;:,".unicodeScalars.contains($0) } ?? false
+    }
+
+    /// The nearest word before (`step` -1) or after (1) token `i` on the same line, past spaces and
+    /// punctuation ("OF US", "IT, TOO"); nil at a number or a line break.
+    func neighbourWord(of i: Int, step: Int) -> Int? {
+        var j = i + step
+        while j >= 0, j < tokens.count, abs(j - i) <= 4 {
+            switch tokens[j].kind {
+            case .word: return j
+            case .number: return nil
+            case .space: if !isInlineSpace(j) { return nil }
+            case .symbol: break
+            }
+            j += step
+        }
+        return nil
+    }
+
+    /// A word of two letters or more, all capitals.
+    func isInCapitals(_ i: Int) -> Bool {
+        tokens[i].length >= 2 && scalars(i).allSatisfy { Scalars.isLetter($0) && Scalars.isUpper($0) }
     }
 
     /// Lexicon entries and abbreviations, at a word or symbol token. Returns the index after the match.

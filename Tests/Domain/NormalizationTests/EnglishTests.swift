@@ -28,6 +28,17 @@ let englishCases: [(String, String)] = [
     ("Act V, Scene II", "Act Five, Scene Two"),
     ("I went home", "I went home"),
     ("Then I said no.", "Then I said no."),
+    // Words espeak-ng spells in capitals ("IT" as "I T"): the words in a run of capitals, and "IT"
+    // alone before a stop; "the US" and "the IT department" stay capitals.
+    ("THE STORY OF US", "THE STORY OF Us"),
+    ("IT WAS THE BEST OF TIMES, IT WAS", "It WAS THE BEST OF TIMES, It WAS"),
+    ("ALL OF US, TOO", "ALL OF Us, TOO"),
+    ("I did not do IT.", "I did not do It."),
+    ("I did not do IT", "I did not do It"),
+    ("moved to the US.", "moved to the US."),
+    ("the IT department", "the IT department"),
+    ("the US Army", "the US Army"),
+    ("it was us", "it was us"),
     ("MIX", "MIX"),
     ("the MIX tape", "the MIX tape"),
     ("CIVIL WAR", "CIVIL WAR"),
