@@ -95,6 +95,16 @@ private func textAtRange(_ chunk: SpeechChunk, in block: SpokenBlock) -> String 
         #expect(chunks.map(\.text).joined() == text)
     }
 
+    @Test func aGraphemeClusterLongerThanTheLimitIsCutAtTheLimit() {
+        // A letter under 1,000 combining marks: full pieces, not one scalar at a time.
+        let text = "Hello a" + String(repeating: "\u{301}", count: 1_000) + " world."
+        let chunks = Chunker(options: ChunkerOptions(targetCharacters: 50, maxCharacters: 101))
+            .chunks(section: 0, blocks: [block(.paragraph, text, 0)])
+        #expect(chunks.count <= 12, "\(chunks.count) pieces")
+        for chunk in chunks { #expect(chunk.text.unicodeScalars.count <= 101) }
+        #expect(chunks.map(\.text).joined().unicodeScalars.filter { $0 == "\u{301}" }.count == 1_000)
+    }
+
     @Test func idsFollowTheDocumentedFormatAndAreDeterministic() {
         let blocks = [
             block(.title, "Chapter One", spine: 4, 0),

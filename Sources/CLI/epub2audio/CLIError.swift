@@ -41,7 +41,19 @@ func exitStatus(for error: any Error) -> (Exit, String) {
     }
 }
 
-/// One line: never let a message with line breaks break a script that reads stderr.
+/// One line: never let a message with line breaks break a script that reads stderr, nor a value
+/// the book or the user gave (a 70,000-character path, a 3 MB `dc:language`) fill the terminal:
+/// a run of more than `longestRun` characters without a space keeps its start and its end.
 func oneLine(_ text: String) -> String {
     text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        .split(separator: " ", omittingEmptySubsequences: false).map(elidedRun).joined(separator: " ")
+}
+
+/// The longest run of characters without a space that a message shows whole.
+let longestRun = 160
+
+/// `run` when it is at most `longestRun` characters long; else its first 100 and last 40 around "…".
+private func elidedRun(_ run: Substring) -> Substring {
+    guard run.count > longestRun else { return run }
+    return run.prefix(100) + "…" + run.suffix(40)
 }

@@ -181,7 +181,8 @@ extension ConvertCommand {
             let files = try TextExport.run(request, environment: LiveEnvironment.make(reusing: indexed))
             if !quiet {
                 StandardError.write(
-                    "\(files.count) text files written to " + style.bold(request.outputDirectory) + "\n")
+                    "\(files.count) text \(files.count == 1 ? "file" : "files") written to "
+                        + style.bold(request.outputDirectory) + "\n")
             }
             return .success
         } catch {
@@ -256,7 +257,7 @@ extension ConvertCommand {
         }
         guard let chosen else { return (try ESpeakSpeechEngine.resolveVoice("en", installed: installed), false) }
         if let fallback = chosen.fallback, !quiet {
-            StandardError.write(style.yellow("warning:") + " \(fallback.description) (--voice chooses)\n")
+            StandardError.write(style.yellow("warning:") + " " + oneLine("\(fallback.description) (--voice chooses)") + "\n")
         }
         return (chosen.voice, chosen.followsText)
     }

@@ -32,7 +32,7 @@ public enum SentenceSegmenter {
 
     /// Splits `range` into pieces of at most `maxLength` scalars, preferring clause punctuation
     /// (`;` `:` then dashes then `,`), then a space; only a single word longer than `maxLength`
-    /// is cut inside (between grapheme clusters).
+    /// is cut inside (between grapheme clusters; inside one only when it alone is longer).
     static func split(_ range: Range<Int>, in s: [Unicode.Scalar], maxLength: Int) -> [Range<Int>] {
         let maxLength = max(maxLength, 1)
         var pieces: [Range<Int>] = []
@@ -161,10 +161,12 @@ public enum SentenceSegmenter {
         // A cut at a space: the piece ends before it.
         if let q = lastCut({ s[$0].properties.isWhitespace }) { return q }
         if let q = (start + 1..<limit).reversed().first(where: { s[$0].properties.isWhitespace }) { return q }
-        // One word longer than the limit: cut between grapheme clusters, never before a combining mark.
+        // One word longer than the limit: cut between grapheme clusters, never before a combining mark,
+        // unless one cluster is longer than the limit (a letter under thousands of marks): then at the
+        // limit, so that each piece is a full one (one scalar at a time took time quadratic in it).
         var cut = limit
         while cut > start + 1, isExtending(s[cut]) { cut -= 1 }
-        return cut
+        return cut == start + 1 && isExtending(s[cut]) ? limit : cut
     }
 
     private static func isExtending(_ c: Unicode.Scalar) -> Bool {

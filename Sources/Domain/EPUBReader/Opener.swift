@@ -28,7 +28,6 @@ struct Opener {
                 ))
         }
         try refuseEncryptedArchive()
-        try refuseKnownDRM()
         checkMimetype()
 
         // Container.
@@ -158,9 +157,14 @@ struct Opener {
         }
     }
 
-    private func refuseKnownDRM() throws {
-        if lookup.find("META-INF/license.lcpl") != nil { throw EPUBError.drmProtected(scheme: "Readium LCP") }
-        if lookup.find("META-INF/rights.xml") != nil { throw EPUBError.drmProtected(scheme: "Adobe ADEPT") }
+    /// The DRM scheme whose licence file the book carries (`META-INF/license.lcpl`, `rights.xml`),
+    /// if any. The file alone encrypts nothing: what `encryption.xml` lists decides.
+    private var knownDRMScheme: (file: String, scheme: String)? {
+        for (file, scheme) in [("META-INF/license.lcpl", "Readium LCP"), ("META-INF/rights.xml", "Adobe ADEPT")]
+        where lookup.find(file) != nil {
+            return (file, scheme)
+        }
+        return nil
     }
 
     private mutating func checkMimetype() {
@@ -187,13 +191,23 @@ struct Opener {
         }
     }
 
-    /// Refuses books whose content is really encrypted; font obfuscation elsewhere is fine.
+    /// Refuses books whose content is really encrypted; font obfuscation elsewhere is fine. A DRM
+    /// licence file (`knownDRMScheme`) with nothing encrypted is only a warning: the book is read.
+    /// With an `encryption.xml` that cannot be read, the licence file decides.
     private mutating func checkEncryption(opf: PackageParser) throws {
-        guard let (index, _) = lookup.find(Self.encryptionPath) else { return }
+        let drm = knownDRMScheme
+        guard let (index, _) = lookup.find(Self.encryptionPath) else {
+            if let drm {
+                warnings.append(
+                    EPUBWarning(.minor, path: drm.file, "\(drm.scheme) licence, but nothing is encrypted: read as it is"))
+            }
+            return
+        }
         let encryption: EncryptionParser
         do {
             encryption = try EncryptionParser(bytes: try read(index), path: Self.encryptionPath)
         } catch {
+            if let drm { throw EPUBError.drmProtected(scheme: drm.scheme) }
             warnings.append(EPUBWarning(.major, path: Self.encryptionPath, "unreadable: \(error)"))
             return
         }
@@ -226,7 +240,8 @@ struct Opener {
                 let scheme =
                     file.keyReference?.contains("license.lcpl") == true
                     ? "Readium LCP"
-                    : "encrypted content documents (\(file.algorithm.isEmpty ? "unknown algorithm" : file.algorithm))"
+                    : drm?.scheme
+                        ?? "encrypted content documents (\(file.algorithm.isEmpty ? "unknown algorithm" : file.algorithm))"
                 throw EPUBError.drmProtected(scheme: scheme)
             }
             skipped.append(file.path)

@@ -205,8 +205,23 @@ import ZipReader
     }
 
     @Test(arguments: [("META-INF/license.lcpl", "Readium LCP"), ("META-INF/rights.xml", "Adobe ADEPT")])
-    func refusesKnownDRM(file: String, scheme: String) {
-        #expect(throws: EPUBError.drmProtected(scheme: scheme)) { try EPUBBook(bytes: makeEPUB([(file, "{}")])) }
+    func refusesKnownDRMWhenTheContentIsEncrypted(file: String, scheme: String) throws {
+        let encryption = """
+            <encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">
+            <enc:EncryptedData><enc:EncryptionMethod Algorithm="http://www.w3.org/2001/04/xmlenc#aes128-cbc"/>
+            <enc:CipherData><enc:CipherReference URI="OEBPS/one.xhtml"/></enc:CipherData></enc:EncryptedData></encryption>
+            """
+        #expect(throws: EPUBError.drmProtected(scheme: scheme)) {
+            try EPUBBook(bytes: makeEPUB([(file, "{}"), ("META-INF/encryption.xml", encryption)]))
+        }
+        // An encryption.xml that cannot be read: the licence file decides.
+        #expect(throws: EPUBError.drmProtected(scheme: scheme)) {
+            try EPUBBook(bytes: makeEPUB([(file, "{}"), ("META-INF/encryption.xml", "<encryption")]))
+        }
+        // The licence file alone encrypts nothing: the book is read, with a warning.
+        let book = try EPUBBook(bytes: makeEPUB([(file, "garbage")]))
+        #expect(book.package.spine.count == 2)
+        #expect(book.package.warnings.contains { $0.message.contains("\(scheme) licence, but nothing is encrypted") })
     }
 
     @Test func refusesPasswordProtectedZip() {

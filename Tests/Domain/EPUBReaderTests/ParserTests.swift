@@ -161,6 +161,24 @@ import Testing
         #expect(parsed.metadata.authors == ["H. G. Wells"])
     }
 
+    @Test func aLanguageLongerThanAnyTagIsNoLanguage() throws {
+        // A 3 MB dc:language cost minutes of voice matching; a tag is a few subtags.
+        func languages(_ values: [String]) throws -> [String] {
+            let opf = """
+                <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
+                <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">x</dc:identifier>
+                <dc:title>T</dc:title>\(values.map { "<dc:language>\($0)</dc:language>" }.joined())</metadata>
+                <manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/></manifest>
+                <spine><itemref idref="c"/></spine></package>
+                """
+            return try PackageParser(bytes: Array(opf.utf8), path: "content.opf").metadata.languages
+        }
+        let long = String(repeating: "T", count: 65)
+        #expect(try languages([long, "sr-Latn-RS"]) == ["sr-Latn-RS"])
+        #expect(try languages([String(repeating: "x", count: 64)]).count == 1)
+        #expect(try languages([long]).isEmpty)
+    }
+
     @Test func readsEPUB2MetadataAndGuide() throws {
         let opf = try PackageParser(bytes: try fixture("package-epub2.opf"), path: "content.opf")
         #expect(opf.packageDirectory == "")

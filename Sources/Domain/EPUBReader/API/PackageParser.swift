@@ -8,6 +8,16 @@ import Markup
 /// dropped with warnings; fallback chains are followed with cycle detection. A scripted spine item
 /// with an unscripted content document along its fallback chain is read from that fallback.
 public struct PackageParser: Sendable {
+    /// The longest `dc:language` taken: a language tag is a few subtags ("en", "zh-Hant-TW",
+    /// "sr-Latn-RS"), a name ("English") a word or two. Longer text is no language, and matching it
+    /// against every voice name cost time in proportion to its length (a 3 MB value took minutes).
+    static let longestLanguage = 64
+
+    /// Whether a `dc:language` value can name a language: not empty, at most `longestLanguage`.
+    static func mayBeLanguage(_ value: String) -> Bool {
+        !value.isEmpty && value.count <= longestLanguage
+    }
+
     /// Container path of the package document.
     public let path: String
     /// Its folder, with a trailing `/`, or "".
@@ -242,7 +252,7 @@ public struct PackageParser: Sendable {
         metadata.title = (titleElements.first { refined($0, "title-type") == "main" } ?? titleElements.first)?.cleanText
         metadata.creators = creators("creator")
         metadata.contributors = creators("contributor")
-        metadata.languages = dc("language").map(\.cleanText).filter { !$0.isEmpty }
+        metadata.languages = dc("language").map(\.cleanText).filter(Self.mayBeLanguage)
         let identifiers = dc("identifier")
         metadata.identifier =
             (identifiers.first { $0.anyAttribute("id") == uniqueIdentifier && uniqueIdentifier != nil }

@@ -107,9 +107,7 @@ public final class ESpeakSpeechEngine: SpeechEngine {
     public func synthesize(
         _ text: String, language: String?, output: (UnsafeBufferPointer<Int16>) throws -> Bool
     ) throws {
-        // A NUL would end the C string early; it is not speakable anyway.
-        var bytes = Array(text.utf8).map { $0 == 0 ? UInt8(ascii: " ") : $0 }
-        bytes.append(0)
+        let bytes = Self.speakableBytes(text)
         try locked {
             let switchTo = language.flatMap { otherVoice(for: $0) }
             if let switchTo { try Self.apply(voice: switchTo, settings: settings) }
@@ -174,6 +172,30 @@ public final class ESpeakSpeechEngine: SpeechEngine {
             return nil
         }
         return Self.voice(forLanguage: language, installed: voices)
+    }
+
+    /// Combining marks in a row that espeak-ng is given at most: Unicode's stream-safe limit (UAX #15).
+    static let longestMarkRun = 30
+
+    /// `text` as espeak-ng is given it: UTF-8 ending in a NUL, a NUL inside turned into a space (it
+    /// would end the C string early), and no run of more than `longestMarkRun` combining marks (the
+    /// rest of the run is dropped): espeak-ng takes time quadratic in such a run (10,000 marks on one
+    /// letter took 3 s, 100,000 minutes), and the marks past any real letter's few add no sound.
+    static func speakableBytes(_ text: String) -> [UInt8] {
+        var bytes: [UInt8]
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            bytes = text.utf8.map { $0 == 0 ? UInt8(ascii: " ") : $0 }
+        } else {
+            var kept = String.UnicodeScalarView()
+            var run = 0
+            for scalar in text.unicodeScalars {
+                run = scalar.properties.canonicalCombiningClass == .notReordered ? 0 : run + 1
+                if run <= longestMarkRun { kept.append(scalar == "\0" ? " " : scalar) }
+            }
+            bytes = Array(String(kept).utf8)
+        }
+        bytes.append(0)
+        return bytes
     }
 
     /// Initialises espeak-ng for synchronous output to our callback; returns the sample rate.

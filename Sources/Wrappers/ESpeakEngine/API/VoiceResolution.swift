@@ -103,6 +103,9 @@ extension ESpeakSpeechEngine {
     /// Installed names and language tags closest to `key`: prefix matches first, then by edit
     /// distance, at most five, only reasonably close ones.
     private static func suggestions(for key: String, installed: [VoiceInfo]) -> [String] {
+        // No installed name is near a key this long, and the distances would cost its length times
+        // theirs for every one.
+        guard key.count <= longestSuggestedKey else { return [] }
         var candidates: [String] = []
         for voice in installed {
             for option in [voice.name] + voice.languages where !candidates.contains(option) {
@@ -121,6 +124,9 @@ extension ESpeakSpeechEngine {
             .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0.count != $1.0.count ? $0.0.count < $1.0.count : $0.0 < $1.0 }
             .prefix(5).map(\.0)
     }
+
+    /// The longest name suggestions are looked for: installed voice names are under 40 characters.
+    static let longestSuggestedKey = 64
 
     /// Levenshtein distance over characters.
     static func editDistance(_ a: String, _ b: String) -> Int {
