@@ -43,6 +43,19 @@ extension EndToEnd {
             #expect(listing(scratch.path).isEmpty)
         }
 
+        @Test("a voice name of 100,000 characters: exit 6 at once, one line of its start and end")
+        func hugeVoiceName() async throws {
+            let scratch = try Scratch("voice-huge")
+            let voice = "a" + String(repeating: "x", count: 100_000) + "z"
+            let result = try await BinaryRunner.run([
+                Conversions.lighthouse, "--voice", voice, "--chapters", "9", "-o", scratch.file("out").path,
+            ])
+            #expect(result.status == 6, "exit \(result.status)")
+            #expect(result.errorLines.count == 1)
+            let line = try #require(result.errorLines.first)
+            #expect(line.count < 400 && line.contains("axxx") && line.contains("…") && line.contains("xxxz"))
+        }
+
         @Test(
             "out-of-range numbers are usage errors",
             arguments: [["--rate", "50"], ["--pitch", "101"], ["--jobs", "0"]])
