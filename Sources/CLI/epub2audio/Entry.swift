@@ -29,9 +29,33 @@ enum Entry {
             exit(WorkerMain.runForkServer(environment: LiveEnvironment.make()))
         }
         Task {
-            await EPUB2AudioCommand.main()
-            exit(0)
+            do {
+                var command = try EPUB2AudioCommand.parseAsRoot()
+                if var asynchronous = command as? AsyncParsableCommand {
+                    try await asynchronous.run()
+                } else {
+                    try command.run()
+                }
+                exit(0)
+            } catch {
+                exit(usageError(error))
+            }
         }
         dispatchMain()
+    }
+
+    /// What `AsyncParsableCommand.main` does with an error, but a usage error (a bad option or
+    /// value, missing books) is one line, as every other error: `error: --toc-depth must be 1 or
+    /// more (epub2audio --help lists the options)`, exit 64. Help, the version and the exit codes the
+    /// commands throw go as ArgumentParser sends them.
+    static func usageError(_ error: any Error) -> Int32 {
+        let code = EPUB2AudioCommand.exitCode(for: error)
+        guard !(error is ExitCode), code == .validationFailure else { EPUB2AudioCommand.exit(withError: error) }
+        var message = oneLine(EPUB2AudioCommand.message(for: error))
+        if message.hasSuffix(".") { message.removeLast() }
+        let style = TerminalStyle.detect(fileDescriptor: 2)
+        StandardError.write(
+            style.red("error:") + " " + message + " (epub2audio --help lists the options)\n")
+        return code.rawValue
     }
 }
