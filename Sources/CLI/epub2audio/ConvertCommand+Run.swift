@@ -257,7 +257,8 @@ extension ConvertCommand {
         }
         guard let chosen else { return (try ESpeakSpeechEngine.resolveVoice("en", installed: installed), false) }
         if let fallback = chosen.fallback, !quiet {
-            StandardError.write(style.yellow("warning:") + " " + oneLine("\(fallback.description) (--voice chooses)") + "\n")
+            StandardError.write(
+                style.yellow("warning:") + " " + oneLine("\(fallback.description) (--voice chooses)") + "\n")
         }
         return (chosen.voice, chosen.followsText)
     }

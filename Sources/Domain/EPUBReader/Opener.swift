@@ -199,7 +199,8 @@ struct Opener {
         guard let (index, _) = lookup.find(Self.encryptionPath) else {
             if let drm {
                 warnings.append(
-                    EPUBWarning(.minor, path: drm.file, "\(drm.scheme) licence, but nothing is encrypted: read as it is"))
+                    EPUBWarning(
+                        .minor, path: drm.file, "\(drm.scheme) licence, but nothing is encrypted: read as it is"))
             }
             return
         }
