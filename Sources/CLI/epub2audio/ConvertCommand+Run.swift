@@ -37,12 +37,12 @@ extension ConvertCommand {
         let selected = loaded.selectedSections
         if selected.isEmpty {
             let hasWords = loaded.sections.contains { $0.words > 0 }
-            reportError(
-                "\(bookName(path)): "
-                    + (hasWords
-                        ? "no section is selected for reading; see --list, then use --chapters or --include"
-                        : "the book has no text to read (image-only pages?)"),
-                style: stderrStyle)
+            let why =
+                hasWords
+                ? "no section is selected for reading; see --list, then use --chapters or --include"
+                : Self.noTextReason(
+                    unreadable: loaded.index.unreadableDocuments, documents: loaded.book.package.spine.count)
+            reportError("\(bookName(path)): " + why, style: stderrStyle)
             return .unreadableBook
         }
         if selection == nil && selected.allSatisfy({ $0.words == 0 }) {
@@ -116,6 +116,18 @@ extension ConvertCommand {
             let (status, message) = conversionExitStatus(for: error)
             reportError("\(bookName(path)): \(message)", style: stderrStyle)
             return status
+        }
+    }
+
+    /// Why a book has no text to read, for its error line: its documents could not be read, or it
+    /// is pictures without descriptions.
+    static func noTextReason(unreadable: Int, documents: Int) -> String {
+        let start = "the book has no text to read"
+        switch (unreadable, documents) {
+        case (0, _): return start + " (image-only pages?)"
+        case (_, 1): return start + ": its only document could not be read (see the warning)"
+        case (let u, let d) where u == d: return start + ": none of its \(d) documents could be read (see the warnings)"
+        case (let u, let d): return start + ": \(u) of its \(d) documents could not be read, the others hold none"
         }
     }
 

@@ -179,6 +179,18 @@ import Testing
         #expect(try languages([long]).isEmpty)
     }
 
+    @Test func aPackageNestedTooDeepSaysSoWithoutLibxml2sAdvice() {
+        let nested = String(repeating: "<meta>", count: 300) + String(repeating: "</meta>", count: 300)
+        let opf =
+            "<package xmlns=\"http://www.idpf.org/2007/opf\" version=\"3.0\"><metadata>\(nested)</metadata></package>"
+        #expect {
+            try PackageParser(bytes: Array(opf.utf8), path: "c.opf")
+        } throws: { error in
+            guard case EPUBError.malformedXML(_, let message) = error else { return false }
+            return message.contains("elements nested more than 256 deep") && !message.contains("XML_PARSE_HUGE")
+        }
+    }
+
     @Test func readsEPUB2MetadataAndGuide() throws {
         let opf = try PackageParser(bytes: try fixture("package-epub2.opf"), path: "content.opf")
         #expect(opf.packageDirectory == "")

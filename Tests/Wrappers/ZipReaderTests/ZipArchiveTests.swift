@@ -38,6 +38,22 @@ import Testing
         }
     }
 
+    @Test func anEntryTheDirectoryPutsOutsideTheFileIsADamagedArchive() throws {
+        // The central directory's local-header offset of the second entry, far past the end.
+        var zip = makeZip([.stored("mimetype", "application/epub+zip"), .stored("b.txt", "b")])
+        let signature: [UInt8] = [0x50, 0x4B, 0x01, 0x02]
+        let last = (0..<zip.count - 3).last { Array(zip[$0..<$0 + 4]) == signature }
+        let directory = try #require(last)
+        zip.replaceSubrange(directory + 42..<directory + 46, with: [0xF0, 0xFF, 0xFF, 0x7F])
+        let archive = try ZipArchive(bytes: zip, name: "t.zip")
+        #expect {
+            try archive.read("b.txt")
+        } throws: { error in
+            guard case ZipError.readFailed(_, "b.txt", let reason) = error else { return false }
+            return reason == "the archive's directory puts it outside the file: a damaged archive"
+        }
+    }
+
     @Test func refusesMissingFile() {
         #expect(throws: ZipError.self) { try ZipArchive(path: "/nonexistent/dir/book.epub") }
     }

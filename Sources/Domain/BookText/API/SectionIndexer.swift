@@ -22,6 +22,7 @@ public enum SectionIndexer {
         let docs = loadDocuments(book, warnings: &warnings)
         var builder = SectionBuilder(package: package, docs: docs, options: options)
         var index = builder.build()
+        index.unreadableDocuments = warnings.count
         index.warnings = warnings + index.warnings
         index.textLanguage = textLanguage(of: index.sections, docs: docs, declared: package.metadata.languages.first)
         return index

@@ -243,6 +243,9 @@ public struct SectionIndex: Sendable {
     /// `lang="it"`, as some converters write it): what the text is read in. Nil when they agree,
     /// or when most of those words are in documents that declare no language.
     public var textLanguage: String?
+    /// Spine documents that could not be read (not well-formed beyond repair, unreadable in the
+    /// container): their text is in no section, and a warning names each.
+    public var unreadableDocuments = 0
 
     /// An index of `sections` with the problems met while cutting them.
     public init(sections: [BookSection], warnings: [EPUBWarning] = [], textLanguage: String? = nil) {

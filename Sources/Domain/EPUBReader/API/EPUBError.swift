@@ -32,8 +32,9 @@ public enum EPUBError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One line naming the file inside the book and what went wrong.
     public var description: String {
         switch self {
-        case .notAZip(let path, let reason):
-            return "\(path): not an EPUB: not a readable ZIP archive (\(reason))"
+        case .notAZip(_, let reason):
+            // The book's name is the caller's to give: every line already starts with it.
+            return "not an EPUB: not a readable ZIP archive (\(reason))"
         case .missingContainer(let reason):
             return "META-INF/container.xml: missing, so this is not an EPUB (\(reason))"
         case .missingRootfile(let container, let reason):

@@ -144,6 +144,10 @@ private let collectError: xmlStructuredErrorFunc = { userData, error in
     guard collector.messages.count < 100 else { return }
     var text = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
     while text.last == "\n" || text.last == " " { text.removeLast() }
+    // libxml2's advice is for programmers; a reader of the message needs what is wrong.
+    if error.pointee.code == XML_ERR_INTERNAL_ERROR.rawValue, text.hasPrefix("Excessive depth in document") {
+        text = "elements nested more than 256 deep"
+    }
     let line = error.pointee.line
     let message = line > 0 ? "line \(line): \(text)" : text
     collector.messages.append(message)

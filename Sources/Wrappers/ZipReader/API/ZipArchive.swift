@@ -65,7 +65,7 @@ public final class ZipArchive {
     /// - Throws: `ZipError.cannotOpen` when the file is missing, not a ZIP, or truncated;
     ///   `ZipError.limitExceeded` when it lists more than `limits.maxEntries` entries.
     public convenience init(path: String, limits: ZipLimits = .default) throws {
-        let (handle, warnings) = try Self.open(archiveName: path) { flags, errorCode in
+        let (handle, warnings) = try Self.open(archiveName: path, isFile: true) { flags, errorCode in
             zip_open(path, flags, &errorCode)
         }
         try self.init(handle: handle, archiveName: path, limits: limits, openWarnings: warnings)
@@ -75,7 +75,7 @@ public final class ZipArchive {
     /// - Parameter name: how errors name this archive.
     /// - Throws: as `init(path:limits:)`.
     public convenience init(bytes: [UInt8], name: String = "<memory>", limits: ZipLimits = .default) throws {
-        let (handle, warnings) = try Self.open(archiveName: name) { flags, errorCode in
+        let (handle, warnings) = try Self.open(archiveName: name, isFile: false) { flags, errorCode in
             var error = zip_error_t()
             zip_error_init(&error)
             defer { zip_error_fini(&error) }
@@ -253,7 +253,7 @@ public final class ZipArchive {
 
     /// Opens with `ZIP_CHECKCONS`, then without it when only the consistency check failed.
     private static func open(
-        archiveName: String, _ opener: (Int32, inout Int32) -> OpaquePointer?
+        archiveName: String, isFile: Bool, _ opener: (Int32, inout Int32) -> OpaquePointer?
     ) throws -> (OpaquePointer, [String]) {
         var errorCode: Int32 = 0
         if let handle = opener(ZIP_RDONLY | ZIP_CHECKCONS, &errorCode) {
@@ -270,7 +270,11 @@ public final class ZipArchive {
                 return (handle, ["archive fails consistency checks (\(strictMessage)); read anyway"])
             }
         }
-        throw ZipError.cannotOpen(archive: archiveName, reason: strictMessage)
+        // libzip says "No such file" also for an archive whose ZIP64 end record, which the end of
+        // the file points at, is not there; the file itself was found (or given in memory).
+        let missingRecord = errorCode == ZIP_ER_NOENT && (!isFile || access(archiveName, F_OK) == 0)
+        throw ZipError.cannotOpen(
+            archive: archiveName, reason: missingRecord ? "its ZIP64 directory record is missing" : strictMessage)
     }
 
     private static func message(forCode code: Int32) -> String {
@@ -282,11 +286,22 @@ public final class ZipArchive {
 
     private static func archiveMessage(_ handle: OpaquePointer) -> String {
         guard let error = zip_get_error(handle) else { return "unknown libzip error" }
-        return String(cString: zip_error_strerror(error))
+        return message(for: error)
     }
 
     private static func fileMessage(_ file: OpaquePointer) -> String {
         guard let error = zip_file_get_error(file) else { return "unknown libzip error" }
+        return message(for: error)
+    }
+
+    /// libzip's message, but what it means for a reader when an entry's place in the archive is
+    /// wrong: reading it fails with "Invalid argument" or a seek error when the central directory
+    /// points before the start of the file or past its end.
+    private static func message(for error: UnsafeMutablePointer<zip_error_t>) -> String {
+        let code = zip_error_code_zip(error)
+        if code == ZIP_ER_SEEK || code == ZIP_ER_INVAL {
+            return "the archive's directory puts it outside the file: a damaged archive"
+        }
         return String(cString: zip_error_strerror(error))
     }
 
