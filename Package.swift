@@ -46,7 +46,8 @@ let package = Package(
         // Domain: the EPUB reader and the book text.
         .target(name: "EPUBReader", dependencies: ["ZipReader", "Markup"], path: "Sources/Domain/EPUBReader"),
         .target(
-            name: "BookText", dependencies: ["EPUBReader", "Markup", "Contracts"], path: "Sources/Domain/BookText"),
+            name: "BookText", dependencies: ["EPUBReader", "Markup", "Contracts", "Normalization"],
+            path: "Sources/Domain/BookText"),
 
         // Text normalisation for the ear: numbers, years, Roman numerals, abbreviations. Pure Swift.
         .target(name: "Normalization", path: "Sources/Domain/Normalization"),

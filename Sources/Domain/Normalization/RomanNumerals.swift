@@ -1,13 +1,20 @@
 // Roman numerals, read strictly: only the canonical spelling of 1...3999 counts ("IIII", "IC", "CIVIL" do not).
 
-enum RomanNumerals {
+/// The package's one reading of Roman numerals: the normaliser's, the section index's chapter
+/// numbers (`ChapterNumbers`) and the output file names' (`OutputNaming`).
+package enum RomanNumerals {
     private static let table: [(Int, String)] = [
         (1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
         (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"),
     ]
 
     /// The value of an upper-case (or, with `lowercase`, lower-case) canonical numeral, else nil.
-    static func value(of scalars: ArraySlice<Unicode.Scalar>, lowercase: Bool = false) -> Int? {
+    package static func value(of text: some StringProtocol, lowercase: Bool = false) -> Int? {
+        value(of: Array(text.unicodeScalars)[...], lowercase: lowercase)
+    }
+
+    /// The value of an upper-case (or, with `lowercase`, lower-case) canonical numeral, else nil.
+    package static func value(of scalars: ArraySlice<Unicode.Scalar>, lowercase: Bool = false) -> Int? {
         guard !scalars.isEmpty, scalars.count <= 15 else { return nil }
         var total = 0
         var previous = Int.max
@@ -36,7 +43,7 @@ enum RomanNumerals {
     }
 
     /// The canonical upper-case spelling of `value` as ASCII bytes.
-    static func spelling(of value: Int) -> [UInt8] {
+    package static func spelling(of value: Int) -> [UInt8] {
         var rest = value
         var out: [UInt8] = []
         for (amount, letters) in table {

@@ -1,3 +1,5 @@
+import Normalization
+
 /// The number a title gives its chapter: "Chapter 5", "Chapter V", "Chapter Twenty-One",
 /// "Chapitre 5", "Kapitel 8", "Capítulo 1", "Глава 3", "第五章", "1 Introduction" (bookdown, Quarto
 /// and Sphinx number every chapter), or a title that is a Roman numeral alone ("IV").
@@ -25,38 +27,9 @@ enum ChapterNumbers {
         "rozdzial", "глава",
     ]
 
-    /// The value of a Roman numeral up to 3,999 written the usual way ("xiv", not "xiiii"); nil
-    /// for anything else.
-    static func romanValue(_ word: String) -> Int? {
-        let values: [Character: Int] = ["i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000]
-        guard !word.isEmpty, word.count <= 15 else { return nil }
-        let digits = word.compactMap { values[$0] }
-        guard digits.count == word.count else { return nil }
-        var total = 0
-        for (i, value) in digits.enumerated() {
-            total += i + 1 < digits.count && value < digits[i + 1] ? -value : value
-        }
-        // Only the usual spelling of its value: "iiii", "vx" or "il" are no numerals.
-        guard (1...3999).contains(total), roman(total) == word else { return nil }
-        return total
-    }
-
-    /// `value` (1...3999) as a lower-case Roman numeral.
-    private static func roman(_ value: Int) -> String {
-        let table: [(Int, String)] = [
-            (1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"),
-            (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"),
-        ]
-        var rest = value
-        var out = ""
-        for (amount, letters) in table {
-            while rest >= amount {
-                out += letters
-                rest -= amount
-            }
-        }
-        return out
-    }
+    /// The value of a lower-case Roman numeral up to 3,999 written the usual way ("xiv", not
+    /// "xiiii"); nil for anything else.
+    static func romanValue(_ word: String) -> Int? { RomanNumerals.value(of: word, lowercase: true) }
 
     /// "one" to "ninety-nine" in English words (folded, so "twenty one"), from the first words of
     /// `words`; nil when they do not start with one.

@@ -1,3 +1,5 @@
+import Normalization
+
 /// File names of the section audio files: `NNN - Section Title.EXT`.
 ///
 /// Titles come from the book, so they are untrusted: no path separators, control or format
@@ -64,36 +66,10 @@ public enum OutputNaming {
         guard !core.isEmpty, core.count <= 8 else { return false }
         if core.count <= 4, core.allSatisfy({ $0.isASCII && $0.isNumber }) { return true }
         let upper = core.uppercased()
-        guard core == upper || core == core.lowercased() else { return false }
-        return romanValue(upper).map { romanNumeral($0) == upper } ?? false
-    }
-
-    /// The value of a Roman numeral written with I, V, X, L, C, or nil.
-    private static func romanValue(_ numeral: String) -> Int? {
-        let values: [Character: Int] = ["I": 1, "V": 5, "X": 10, "L": 50, "C": 100]
-        var total = 0
-        let digits = numeral.compactMap { values[$0] }
-        guard digits.count == numeral.count else { return nil }
-        for (index, value) in digits.enumerated() {
-            total += index + 1 < digits.count && digits[index + 1] > value ? -value : value
+        guard core == upper || core == core.lowercased(), upper.allSatisfy({ "IVXLC".contains($0) }) else {
+            return false
         }
-        return total > 0 ? total : nil
-    }
-
-    /// The canonical Roman numeral of 1...399 (so "IIII" or "VX" are no numerals).
-    private static func romanNumeral(_ value: Int) -> String {
-        let table: [(Int, String)] = [
-            (100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"),
-        ]
-        var rest = value
-        var out = ""
-        for (amount, letters) in table {
-            while rest >= amount {
-                out += letters
-                rest -= amount
-            }
-        }
-        return out
+        return RomanNumerals.value(of: upper) != nil
     }
 
     /// `NNN - Title.ext` for one section (NNN: the number, zero-padded to at least 3 digits).
