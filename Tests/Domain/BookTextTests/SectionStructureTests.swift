@@ -222,6 +222,26 @@ import Testing
         #expect(short.sections.filter(\.included).map(\.title) == ["Rights"])
     }
 
+    @Test func anUnlistedPageWithATitleOfItsOwnIsNotJoinedToAPageNamedLikeMatter() throws {
+        // A word processor's partial TOC over stories titled in paragraphs of one style: the
+        // unlisted story after an unlisted "Acknowledgement" joined it, and was skipped with it
+        // when the grown section was judged again by that page's name.
+        func page(_ title: String, _ text: String = "") -> String {
+            "<p class='MsoHeading1'>\(title)</p>\(text)" + (0..<5).map { _ in prose(33) }.joined()
+        }
+        let notice = "<p>Copyright © 1990 by Ann Lee. All rights reserved.</p>"
+        let book = MemoryBook(
+            spine: [
+                ("p1.xhtml", page("Notes from the Underground House")), ("p2.xhtml", page("Index of Dreams")),
+                ("p3.xhtml", page("The Copyright Thief", notice)), ("p4.xhtml", page("Acknowledgement")),
+                ("p5.xhtml", page("The River")), ("p6.xhtml", "<p class='MsoHeading1'>License</p><p>Licensed.</p>"),
+            ],
+            toc: [entry("The Copyright Thief", "p3.xhtml"), entry("License", "p6.xhtml")])
+        let index = try SectionIndexer.index(book)
+        let river = try #require(index.sections.first { $0.title == "The River" }, "\(index.sections.map(\.title))")
+        #expect(river.included && river.words >= 165)
+    }
+
     @Test func aChapterSizedSectionNamedLikeMatterBetweenTheOnlyChaptersIsRead() throws {
         // Three stories, the middle one titled "Afterword": no two chapters on each side to ask for.
         func book(_ titles: [String]) -> MemoryBook {

@@ -766,10 +766,20 @@ struct SectionBuilder {
             // another page's evidence (a poem after the copyright page). Joined, the section is
             // judged again on all of its text.
             let wouldBeLost = p.role != .body && c.role == .body && !lastOpensWhatFollows
+            // Text that opens with a title of its own, naming nothing ("The River" after an unlisted
+            // "Acknowledgement" page), is a page of its own: joined to a section named like matter,
+            // it would be judged again with it and skipped for that name. ("Chapter Two" there
+            // continues what came before as often as not.)
+            let ownTitle = d.features.openingLine.map {
+                Patterns.kind(forTitle: $0) == nil && !Patterns.isChapterTitle($0)
+            }
+            let apartFromAName =
+                ownTitle == true && prev.evidence.contains { $0.isNaming && $0.kind != nil && !$0.isBody }
             let joins =
                 !linearChanges
                 && (isInside
-                    || (!wouldBeLost && !ownChapterHeading && (!ownEvidence || (c.role == p.role && c.kind == p.kind))))
+                    || (!wouldBeLost && !apartFromAName && !ownChapterHeading
+                        && (!ownEvidence || (c.role == p.role && c.kind == p.kind))))
             if joins {
                 prev.end = d.end
                 prev.grown = true
