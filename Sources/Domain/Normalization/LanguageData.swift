@@ -107,7 +107,8 @@ struct LanguageData: Sendable {
     var regnalTitles: Set<String> = []
     /// Words the speech engine spells letter by letter when they are written in capitals (espeak-ng
     /// reads "IT" as "I T" and "US" as "U S"), as written in capitals: in a run of capitals (a heading
-    /// in capitals, "IT WAS THE BEST OF TIMES") they are the words, and go to the engine in lower case.
+    /// in capitals, "IT WAS THE BEST OF TIMES") they are the words, and go to the engine capitalised
+    /// ("It", "Us"), which it reads as words.
     /// Found by comparing espeak-ng's phonemes for the 4,000 commonest words of the corpus's English
     /// text in both cases: "it" and "us" are the common ones ("UN", "LA", "MIT" are names spelled out).
     var wordsSpelledInCapitals: Set<String> = []
