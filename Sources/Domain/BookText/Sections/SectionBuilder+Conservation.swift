@@ -56,8 +56,7 @@ extension SectionBuilder {
     /// such piece of evidence is the book's marks, a name, or weak and general (its place in the
     /// book); notes, references and glossaries with their shapes are what they say.
     func isSkippedOnlyForMarksAndNames(_ draft: Draft) -> Bool {
-        draft.classification.role != .body && !hasShapeOfItsKind(draft)
-            && draft.evidence.allSatisfy { $0.isBody || $0.weight <= 0 || !$0.isContent }
+        draft.classification.role != .body && !hasShapeOfItsKind(draft) && restsOnMarksAndNames(draft)
     }
 
     /// The fewest words under a heading line that make running text, not a page of front matter.
@@ -291,7 +290,7 @@ extension SectionBuilder {
         while changed {
             changed = false
             for (k, i) in numbered.enumerated() where drafts[i].classification.role != .body && !read.contains(i) {
-                guard let n = numbers[i], restsOnMarksNamesOrNotice(drafts[i]),
+                guard let n = numbers[i], restsOnMarksAndNames(drafts[i], orNotice: true),
                     let because = runOfChapters(around: k, number: n, numbered: numbered, numbers: numbers, drafts)
                 else { continue }
                 self.read(&drafts[i], because: because)
@@ -351,10 +350,10 @@ extension SectionBuilder {
         return draft.features.headings.first
     }
 
-    /// Whether everything that would skip the draft is the book's marks, its names, a notice line
-    /// or weak generic evidence: nothing else its text holds.
-    private func restsOnMarksNamesOrNotice(_ draft: Draft) -> Bool {
-        draft.evidence.allSatisfy { $0.isBody || $0.weight <= 0 || !$0.isContent || $0.isNotice }
+    /// Whether everything that would skip the draft is the book's marks, its names or weak generic
+    /// evidence (its place), nothing else its text holds; with `orNotice`, a notice line too.
+    private func restsOnMarksAndNames(_ draft: Draft, orNotice: Bool = false) -> Bool {
+        draft.evidence.allSatisfy { $0.isBody || $0.weight <= 0 || !$0.isContent || (orNotice && $0.isNotice) }
     }
 
     /// Whether a draft of a kind placed after chapters has that kind's shape (`shapesShowingPerChapter`).
