@@ -22,7 +22,7 @@ public enum SectionIndexer {
         let docs = loadDocuments(book, warnings: &warnings)
         var builder = SectionBuilder(package: package, docs: docs, options: options)
         var index = builder.build()
-        index.unreadableDocuments = warnings.count
+        index.unreadableDocuments = docs.count { $0.isUnreadable }
         index.warnings = warnings + index.warnings
         index.textLanguage = textLanguage(of: index.sections, docs: docs, declared: package.metadata.languages.first)
         return index
@@ -83,7 +83,9 @@ public enum SectionIndexer {
             case .failure(let error)?:
                 warnings.append(
                     EPUBWarning(.major, path: item.href, "could not be read, its text is skipped: \(error)"))
-                return IndexedDocument()
+                var unreadable = IndexedDocument()
+                unreadable.isUnreadable = true
+                return unreadable
             case nil: return IndexedDocument()
             }
         }

@@ -67,6 +67,8 @@ struct IndexedDocument: Sendable {
     var noteReferencesOut: [String] = []
     /// The language the document declares (`xml:lang` or `lang` on `<html>`), if any.
     var language: String?
+    /// The spine item could not be read: it stands here empty (`SectionIndex.unreadableDocuments`).
+    var isUnreadable = false
 
     init() {}
 
