@@ -623,8 +623,15 @@ final class ConversionRun: Sendable {
 /// settings the manifest could describe files made with other settings. The lock lives on the
 /// folder's descriptor (no lock file to leave behind), opened close-on-exec so workers do not hold
 /// it, and the kernel drops it when the process dies, even by `kill -9`.
+///
+/// `release()` unlocks before it closes. A `flock` belongs to the open file description, and a
+/// process forked by another thread (a job slot's fork server, ffmpeg, another job of the service)
+/// holds a copy of every descriptor until its `exec` closes the close-on-exec ones: closing ours
+/// alone left the folder locked for that instant, and a bundle made right after its conversion
+/// was refused as "another epub2audio run".
 final class FolderLock: Sendable {
-    private let descriptor: Int32
+    /// The folder's descriptor, holding the lock (internal for the test that copies it as a fork would).
+    let descriptor: Int32
 
     init(directory: String) throws {
         descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -643,6 +650,7 @@ final class FolderLock: Sendable {
     }
 
     func release() {
+        flock(descriptor, LOCK_UN)
         close(descriptor)
     }
 }
