@@ -988,6 +988,39 @@ import Testing
         #expect(index.sections[1].reasons.first?.contains("no entry numbered, dated or referred to") == true)
     }
 
+    /// A copyright page of short lines, then `opening` labelled "Copyright" by the TOC (its heading a
+    /// styled paragraph), then two chapters.
+    func copyrightLabelledOpening(_ opening: String) -> MemoryBook {
+        let files = [
+            ("rights.xhtml", "<p>© 2024 A. Writer</p><p>All rights reserved.</p><p>Printed in Ruritania.</p>"),
+            ("c1.xhtml", "<p class=\"chapter-title\">One Morning</p>\(opening)"),
+            ("c2.xhtml", "<h1>Chapter 2</h1>\(prose(50))\(prose(50))\(prose(50))"),
+            ("c3.xhtml", "<h1>Chapter 3</h1>\(prose(50))\(prose(50))\(prose(50))"),
+        ]
+        return MemoryBook(
+            spine: files,
+            toc: [
+                entry("Copyright", "rights.xhtml"), entry("Copyright", "c1.xhtml"), entry("Chapter 2", "c2.xhtml"),
+                entry("Chapter 3", "c3.xhtml"),
+            ])
+    }
+
+    @Test func aChapterOfProseLabelledCopyrightIsRead() throws {
+        // The TOC says "Copyright" twice; the second holds three paragraphs stating no rights.
+        let index = try SectionIndexer.index(copyrightLabelledOpening(prose(50) + prose(50) + prose(50)))
+        #expect(index.sections.map(\.included) == [false, true, true, true])
+        #expect(index.sections[0].kind == .copyright)
+        #expect(index.sections[1].reasons.contains { $0.contains("stating no copyright, rights or publisher") })
+    }
+
+    @Test func aCopyrightPageInProseThatSaysSoStaysSkipped() throws {
+        // The same place and size, but the paragraphs reserve the rights: a copyright page.
+        let rights = "<p>" + Array(repeating: "text", count: 40).joined(separator: " ") + " all rights reserved.</p>"
+        let index = try SectionIndexer.index(copyrightLabelledOpening(rights + prose(50) + prose(50)))
+        #expect(index.sections.map(\.included) == [false, false, true, true])
+        #expect(index.sections[1].kind == .copyright)
+    }
+
     @Test func aFewNumberedNotesInProseStayNotes() throws {
         // Three notes of fifty words, numbered in their text: too few for a list's shape, notes all the same.
         let notes = (1...3).map {
@@ -1432,10 +1465,17 @@ import Testing
     @Test func sizesFitOrNot() {
         #expect(KindExpectation.misfit(kind: .cover, features: features(words: 40), markedBySemantics: false) == nil)
         #expect(KindExpectation.misfit(kind: .cover, features: features(words: 68_288), markedBySemantics: true) != nil)
+        // A copyright page that says what it is fits up to 1,500 words; prose that states no rights does not.
+        var notice = features(words: 1200)
+        notice.copyrightSignals = ["copyright notice"]
+        #expect(KindExpectation.misfit(kind: .copyright, features: notice, markedBySemantics: false) == nil)
         #expect(
-            KindExpectation.misfit(kind: .copyright, features: features(words: 1200), markedBySemantics: false) == nil)
+            KindExpectation.misfit(kind: .copyright, features: features(words: 1200), markedBySemantics: false) != nil)
         #expect(
-            KindExpectation.misfit(kind: .copyright, features: features(words: 1600), markedBySemantics: false) != nil)
+            KindExpectation.misfit(kind: .copyright, features: features(words: 1200), markedBySemantics: true) == nil,
+            "the book's own marking")
+        notice.words = 1600
+        #expect(KindExpectation.misfit(kind: .copyright, features: notice, markedBySemantics: false) != nil)
         #expect(
             KindExpectation.misfit(kind: .chapter, features: features(words: 90_000), markedBySemantics: false) == nil)
     }

@@ -53,6 +53,10 @@ struct KindExpectation: Sendable {
         /// (an Italian chapter titled "Note", the musical kind; an essay titled "Bibliography of a
         /// Life"). A title alone does not make entries.
         case entries
+        /// A notice (a copyright page, an imprint): running prose that states no copyright, no
+        /// reserved rights, no ISBN and no publisher is none, however short (a chapter the TOC
+        /// labels "Copyright"). A real one is a few short lines, or prose that says what it is.
+        case notice
     }
     var form = Form.any
 
@@ -95,7 +99,7 @@ struct KindExpectation: Sendable {
         case .titlepage, .halftitle: KindExpectation(maximumWords: 400)
         // A dedicatory letter or a collection of extracts can be long: the book's own marking decides.
         case .dedication, .epigraph: KindExpectation(maximumWords: 500, semanticsLiftLimit: true)
-        case .copyright, .imprint: KindExpectation(maximumWords: 1500)
+        case .copyright, .imprint: KindExpectation(maximumWords: 1500, form: .notice)
         case .toc, .loi, .lot:
             KindExpectation(
                 maximumWords: 500, shapes: [.links, .shortLines], maximumWordsWithShape: 4000, form: .list)
@@ -165,6 +169,10 @@ struct KindExpectation: Sendable {
             guard isRunningProse(f), !hasEntries(f) else { return nil }
             let words = grouped(f.words)
             return "\(words) words of running prose, no entry numbered, dated or referred to: no \(kind.rawValue)"
+        case .notice:
+            guard isRunningProse(f), f.copyrightSignals.isEmpty else { return nil }
+            return "\(grouped(f.words)) words of running prose stating no copyright, rights or publisher: "
+                + "no \(kind.rawValue) page"
         }
     }
 

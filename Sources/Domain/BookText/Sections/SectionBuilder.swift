@@ -612,6 +612,7 @@ struct SectionBuilder {
         let hasCopyrightSign = opening.utf8.containsBytes("©") && opening.contains("©")  // bytes first: cheap
         f.openingText = TextCleaner.foldForASCIISearch(opening) + (hasCopyrightSign ? " ©" : "")
         f.openingNumeralShare = Self.numeralShare(f.openingText)
+        f.copyrightSignals = SectionClassifier.copyrightSignals(f)
         f.hasGutenbergMarker = range.prefix(60).contains { $0.1.hasGutenbergMarker }
         let items = spineItems(from: d.start.position, to: d.end)
         f.images = items.reduce(0) { $0 + docs[$1].imageCount }

@@ -47,6 +47,9 @@ struct SectionFeatures: Sendable {
     var allNonLinear = false
     /// Folded text of the first blocks (for copyright and licence phrases).
     var openingText = ""
+    /// What the opening states of a copyright page (`SectionClassifier.copyrightSignals`), kept
+    /// when the opening text is dropped: a section's form is judged again after its evidence.
+    var copyrightSignals: [String] = []
     var hasGutenbergMarker = false
     var isTOCContainer = false
     var fromTOC = false
@@ -247,6 +250,35 @@ enum SectionClassifier {
         return out
     }
 
+    /// What in a section's opening states a copyright page: a notice, reserved rights, an ISBN,
+    /// publishing details, a public-domain dedication (empty when none).
+    static func copyrightSignals(_ f: SectionFeatures) -> [String] {
+        let text = f.openingText.utf8
+        func has(_ phrase: String) -> Bool { text.containsBytes(phrase) }
+        var signals: [String] = []
+        if has("copyright") || has("©") { signals.append("copyright notice") }
+        if has("all rights reserved") || has("tous droits reserves") || has("alle rechte vorbehalten")
+            || has("todos los derechos reservados") || has("tutti i diritti riservati")
+            || has("todos os direitos reservados")
+        {
+            signals.append("\"all rights reserved\"")
+        }
+        if has("isbn"),
+            f.openingText.range(of: #"isbn(?:[ -]?1[03])?[: ]*[0-9][0-9 -]{8,}"#, options: .regularExpression) != nil
+        {
+            signals.append("ISBN")
+        }
+        if has("printed in") || has("published by") || has("first published") || has("first edition")
+            || has("library of congress")
+        {
+            signals.append("publishing details")
+        }
+        if has("public domain") && (has("creative commons") || has("cc0")) {
+            signals.append("public-domain dedication")
+        }
+        return signals
+    }
+
     /// Layer 3: content. The opening text is folded: a byte search finds its ASCII phrases.
     /// `titleKinds` are the kinds the titles named (a chapter title keeps a short section in the text).
     static func contentEvidence(_ f: SectionFeatures, titleKinds: Set<SectionKind>) -> [Evidence] {
@@ -258,27 +290,7 @@ enum SectionClassifier {
         {
             out.append(Evidence(kind: .license, role: nil, weight: 3, reason: "Project Gutenberg header or licence"))
         }
-        var copyrightSignals: [String] = []
-        if has("copyright") || has("©") { copyrightSignals.append("copyright notice") }
-        if has("all rights reserved") || has("tous droits reserves") || has("alle rechte vorbehalten")
-            || has("todos los derechos reservados") || has("tutti i diritti riservati")
-            || has("todos os direitos reservados")
-        {
-            copyrightSignals.append("\"all rights reserved\"")
-        }
-        if has("isbn"),
-            f.openingText.range(of: #"isbn(?:[ -]?1[03])?[: ]*[0-9][0-9 -]{8,}"#, options: .regularExpression) != nil
-        {
-            copyrightSignals.append("ISBN")
-        }
-        if has("printed in") || has("published by") || has("first published") || has("first edition")
-            || has("library of congress")
-        {
-            copyrightSignals.append("publishing details")
-        }
-        if has("public domain") && (has("creative commons") || has("cc0")) {
-            copyrightSignals.append("public-domain dedication")
-        }
+        let copyrightSignals = f.copyrightSignals
         if !copyrightSignals.isEmpty, f.words < 900 {
             // Strong alone only on a page: past `longestNoticePage` words a notice opens or closes
             // running text (a story's permission line) as often as it makes a copyright page, and
