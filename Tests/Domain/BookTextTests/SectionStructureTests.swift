@@ -902,6 +902,40 @@ import Testing
         #expect(ChapterNumbers.number(inTitle: title) == number)
     }
 
+    @Test(
+        arguments: [
+            ("Poem 6", "poem", 6), ("Canto III", "canto", 3), ("Letter 12.", "letter", 12), ("Chapter 5", "chapter", 5),
+            ("IV", "chapter", 4), ("Poem", nil, nil), ("Poem Six", nil, nil), ("The Poem 6", nil, nil),
+            ("A 6", nil, nil),
+        ] as [(String, String?, Int?)])
+    func numberingsInTitles(title: String, label: String?, number: Int?) {
+        let numbering = ChapterNumbers.numbering(inTitle: title)
+        #expect(numbering?.label == label && numbering?.number == number)
+    }
+
+    /// Eight poems "Poem N" of a few lines, the book's marks on two of them wrong.
+    func numberedPoems(title: (Int) -> String, type: (Int) -> String) -> MemoryBook {
+        let files = (1...8).map { n in
+            let lines = (1...4).map { "<p>line \($0) of the poem that is number \(n) here</p>" }.joined()
+            return ("p\(n).xhtml", "<section epub:type='\(type(n))'><h2>\(title(n))</h2>\(lines)</section>")
+        }
+        return MemoryBook(spine: files, toc: (1...8).map { entry(title($0), "p\($0).xhtml") })
+    }
+
+    @Test func poemsNumberedInTheRunOfThePoemsAreRead() throws {
+        // "Poem 4" marked as an appendix between poems 3 and 5, "Poem 8" marked as a colophon after 6 and 7.
+        let types = [4: "appendix", 8: "colophon"]
+        let book = numberedPoems(title: { "Poem \($0)" }, type: { types[$0] ?? "chapter" })
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.allSatisfy { $0.included })
+        #expect(index.sections[3].reasons.first == "numbered 4, as the \"poem\" sections after it (5, 6) → text")
+        #expect(index.sections[7].reasons.first == "numbered 8, as the \"poem\" sections before it (6, 7) → text")
+        // Another label does not continue the run: "Fragment 4" among the poems keeps its mark.
+        let mixed = numberedPoems(title: { $0 == 4 ? "Fragment 4" : "Poem \($0)" }, type: { types[$0] ?? "chapter" })
+        let fragment = try SectionIndexer.index(mixed).sections[3]
+        #expect(!fragment.included, "\(fragment.reasons)")
+    }
+
     @Test func chaptersAnExporterMarkedAsAppendicesAreRead() throws {
         // Every chapter after the first carries epub:type="appendix"; their titles say "Chapter".
         let names = ["I", "II", "III", "IV"]

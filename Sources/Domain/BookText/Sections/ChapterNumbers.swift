@@ -7,6 +7,31 @@ import Normalization
 /// What places a section in the run of the chapters around it: a section numbered 6 between
 /// chapters 5 and 7 is one of them, whatever else it is marked or named.
 enum ChapterNumbers {
+    /// A title's place in a numbered run: what it numbers, and its number.
+    struct Numbering: Equatable, Sendable {
+        /// `chapterLabel` for every way of numbering a chapter above; otherwise the one word a
+        /// two-word title puts before its number, folded ("poem" of "Poem 6", "canto" of "Canto
+        /// III", "letter" of "Letter 12"): a run of poems is a run only with poems around it.
+        var label: String
+        var number: Int
+    }
+
+    /// The label of the chapters' own numbering.
+    static let chapterLabel = "chapter"
+
+    /// How `title` numbers its section: as a chapter (`number(inTitle:)`), or as "Word N" with an
+    /// Arabic or Roman number; nil when it does not.
+    static func numbering(inTitle title: String) -> Numbering? {
+        if let number = number(inTitle: title) { return Numbering(label: chapterLabel, number: number) }
+        let words = TextCleaner.fold(title).split(separator: " ").map(String.init)
+        guard words.count == 2, words[0].count > 1, words[0].allSatisfy(\.isLetter) else { return nil }
+        let numeral = String(words[1].reversed().drop { $0 == "." || $0 == ":" }.reversed())
+        guard let number = Int(numeral).flatMap({ $0 > 0 && $0 < 10_000 ? $0 : nil }) ?? romanValue(numeral) else {
+            return nil
+        }
+        return Numbering(label: words[0], number: number)
+    }
+
     /// The chapter number `title` gives, or nil.
     static func number(inTitle title: String) -> Int? {
         let folded = TextCleaner.fold(title)

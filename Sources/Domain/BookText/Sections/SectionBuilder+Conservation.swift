@@ -281,7 +281,7 @@ extension SectionBuilder {
     /// (`ChapterNumbers`), or, for a title that names nothing but the number, the previous two or
     /// one on each side: DocBook numbers the back matter on ("Chapter 21. Contributors").
     func readSectionsNumberedLikeTheChapters(_ drafts: inout [Draft]) {
-        let numbers = drafts.map { numberingTitle($0).flatMap(ChapterNumbers.number(inTitle:)) }
+        let numbers = drafts.map { numberingTitle($0).flatMap(ChapterNumbers.numbering(inTitle:)) }
         let numbered = drafts.indices.filter { numbers[$0] != nil }
         // A chapter read here can complete the run of another (chapters 1 and 3 both mistyped):
         // again until none is read, each at most once.
@@ -291,7 +291,7 @@ extension SectionBuilder {
             changed = false
             for (k, i) in numbered.enumerated() where drafts[i].classification.role != .body && !read.contains(i) {
                 guard let n = numbers[i], restsOnMarksAndNames(drafts[i], orNotice: true),
-                    let because = runOfChapters(around: k, number: n, numbered: numbered, numbers: numbers, drafts)
+                    let because = runOfChapters(around: k, numbering: n, numbered: numbered, numbers: numbers, drafts)
                 else { continue }
                 self.read(&drafts[i], because: because)
                 read.insert(i)
@@ -300,25 +300,29 @@ extension SectionBuilder {
         }
     }
 
-    /// Why the `k`th numbered draft, numbered `n`, stands in the run of the read chapters around it
-    /// (`readSectionsNumberedLikeTheChapters`), or nil.
-    private func runOfChapters(around k: Int, number n: Int, numbered: [Int], numbers: [Int?], _ drafts: [Draft])
-        -> String?
-    {
+    /// Why the `k`th numbered draft stands in the run of the read chapters around it, numbered
+    /// with the same label (`readSectionsNumberedLikeTheChapters`), or nil.
+    private func runOfChapters(
+        around k: Int, numbering: ChapterNumbers.Numbering, numbered: [Int], numbers: [ChapterNumbers.Numbering?],
+        _ drafts: [Draft]
+    ) -> String? {
+        let n = numbering.number
         func fits(_ neighbours: ArraySlice<Int>, _ expected: [Int]) -> Bool {
-            neighbours.count == expected.count && neighbours.map { numbers[$0] } == expected
+            neighbours.count == expected.count
+                && neighbours.map { numbers[$0] } == expected.map { .init(label: numbering.label, number: $0) }
                 && neighbours.allSatisfy {
                     drafts[$0].classification.role == .body && drafts[$0].classification.kind == .chapter
                 }
         }
+        let run = numbering.label == ChapterNumbers.chapterLabel ? "chapters" : "\"\(numbering.label)\" sections"
         let next = numbered[(k + 1)...].prefix(2)
         let previous = numbered[..<k].suffix(2)
-        if fits(next, [n + 1, n + 2]) { return "numbered \(n), as the chapters after it (\(n + 1), \(n + 2))" }
+        if fits(next, [n + 1, n + 2]) { return "numbered \(n), as the \(run) after it (\(n + 1), \(n + 2))" }
         guard let title = numberingTitle(drafts[numbered[k]]), Patterns.kind(forTitle: title) == nil else { return nil }
         if fits(previous.suffix(1), [n - 1]), fits(next.prefix(1), [n + 1]) {
-            return "numbered \(n), between chapters \(n - 1) and \(n + 1)"
+            return "numbered \(n), between \(run) \(n - 1) and \(n + 1)"
         }
-        if fits(previous, [n - 2, n - 1]) { return "numbered \(n), as the chapters before it (\(n - 2), \(n - 1))" }
+        if fits(previous, [n - 2, n - 1]) { return "numbered \(n), as the \(run) before it (\(n - 2), \(n - 1))" }
         return nil
     }
 
@@ -346,7 +350,7 @@ extension SectionBuilder {
     /// The title that numbers a draft: its own (the TOC's label) when that has a number, else its
     /// first heading (Sphinx numbers the headings; a TOC may label "Chapter 8" as "Index").
     private func numberingTitle(_ draft: Draft) -> String? {
-        if ChapterNumbers.number(inTitle: draft.features.title) != nil { return draft.features.title }
+        if ChapterNumbers.numbering(inTitle: draft.features.title) != nil { return draft.features.title }
         return draft.features.headings.first
     }
 
