@@ -69,6 +69,20 @@ import Testing
         #expect(!Patterns.isPartTitle("I. Preface"))
     }
 
+    @Test func chapterTitlesInOtherScriptsAreChapterTitles() throws {
+        #expect(Patterns.isChapterTitle("Глава 3") && Patterns.isChapterTitle("第五章 心猿"))
+        #expect(!Patterns.isChapterTitle("Предисловие") && !Patterns.isChapterTitle("序言"))
+        // A short first chapter keeps its place in the text by its title, as "Chapter 1" would.
+        let files =
+            [("c1.xhtml", "<h1>Глава 1</h1>\(prose(40, "слово"))")]
+            + (2...4).map { ("c\($0).xhtml", "<h1>Глава \($0)</h1>\(prose(1000, "слово"))") }
+        let book = MemoryBook(
+            spine: files, toc: (1...4).map { entry("Глава \($0)", "c\($0).xhtml") }, language: "ru",
+            documentLanguage: "ru")
+        let first = try SectionIndexer.index(book).sections[0]
+        #expect(first.included && first.reasons.first == "chapter title \"Глава 1\" → text", "\(first.reasons)")
+    }
+
     @Test func aPoemInTheFileAfterTheCopyrightPageIsNotSkippedWithIt() throws {
         // One TOC entry (the cover), every paragraph of one class, the first poem's title unlike the others'.
         let copyright = "Copyright © 2024 A Small Press. All rights reserved. ISBN 978-0-00-000000-0."
@@ -895,6 +909,7 @@ import Testing
         arguments: [
             ("Chapter 5", 5), ("CHAPTER XIV", 14), ("Chapter Twenty-One", 21), ("Chapitre 3", 3), ("Kapitel 8", 8),
             ("Capítulo 1", 1), ("Глава 3", 3), ("第五章", 5), ("第二十一回 心猿", 21), ("第一百零五章", 105), ("IV", 4),
+            ("第一一回 遊地府", 11), ("第一〇回", 10), ("第〇〇回", nil),
             ("12. Methods", 12), ("Chapter", nil), ("Chapter the Last", nil), ("Mix", 1_009), ("Did", nil),
             ("Chapterhouse 5", nil), ("Preface", nil),
         ] as [(String, Int?)])

@@ -83,12 +83,17 @@ enum ChapterNumbers {
         return chineseNumeral(body)
     }
 
-    /// 一 to 九千九百九十九: "十一" 11, "二十" 20, "一百零五" 105.
+    /// 一 to 九千九百九十九: "十一" 11, "二十" 20, "一百零五" 105; digits without units are
+    /// positional, as some editions number chapters: "一一" 11, "一〇" 10.
     private static func chineseNumeral(_ text: Substring) -> Int? {
         let digits: [Character: Int] = [
             "零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
         ]
         let units: [Character: Int] = ["十": 10, "百": 100, "千": 1000]
+        if text.count > 1, text.count <= 4, text.allSatisfy({ digits[$0] != nil }) {
+            let value = text.reduce(0) { $0 * 10 + digits[$1]! }
+            return value > 0 ? value : nil
+        }
         var total = 0
         var pending: Int?
         for character in text {

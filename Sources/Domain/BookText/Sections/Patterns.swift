@@ -360,7 +360,11 @@ enum Patterns {
 
     static func isChapterTitle(_ title: String) -> Bool {
         let folded = TextCleaner.fold(title)
-        return mayStartNumberedTitle(folded) && (try? chapterTitle.prefixMatch(in: folded)) != nil
+        guard mayStartNumberedTitle(folded) else {
+            // "Глава 3", "第五章": the numbered chapters of scripts the expression does not cover.
+            return ChapterNumbers.number(inTitle: title) != nil
+        }
+        return (try? chapterTitle.prefixMatch(in: folded)) != nil
     }
 
     /// "Chapter 3", also after a label's own number ("1. Chapter I", as DocBook numbers its TOC).
