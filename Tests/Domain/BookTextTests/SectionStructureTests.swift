@@ -928,6 +928,40 @@ import Testing
         #expect(numbering?.label == label && numbering?.number == number)
     }
 
+    @Test func twoLevelNumberingsRunOnOrStartAgainUnderTheNext() throws {
+        let scene = try #require(ChapterNumbers.numbering(inTitle: "Act II, Scene 3"))
+        #expect(scene == .init(label: "act scene", outer: 2, number: 3))
+        func follows(_ a: String, _ b: String) -> Bool {
+            guard let a = ChapterNumbers.numbering(inTitle: a), let b = ChapterNumbers.numbering(inTitle: b) else {
+                return false
+            }
+            return a.isFollowed(by: b)
+        }
+        #expect(follows("Act II, Scene 3", "Act II, Scene 4") && follows("Act II, Scene 3", "Act III, Scene 1"))
+        #expect(!follows("Act II, Scene 3", "Act III, Scene 2") && !follows("Act II, Scene 3", "Act II, Scene 5"))
+        #expect(!follows("Act II, Scene 3", "Book II, Scene 4") && follows("Poem 4", "Poem 5"))
+    }
+
+    @Test func scenesNumberedInThePlaysRunAreRead() throws {
+        // Two scenes an act; the book marks the first scene a preface, one an appendix, the last a colophon.
+        let scenes = (1...3).flatMap { act in (1...2).map { (act, $0) } }
+        let roman = ["I", "II", "III"]
+        let types = ["1.1": "preface", "2.2": "appendix", "3.2": "colophon"]
+        let files = scenes.map { act, scene in
+            let type = types["\(act).\(scene)"] ?? "chapter"
+            return (
+                "s\(act)\(scene).xhtml",
+                "<section epub:type='\(type)'><h2>Act \(roman[act - 1]), Scene \(scene)</h2>\(prose(120))</section>"
+            )
+        }
+        let book = MemoryBook(
+            spine: files, toc: scenes.map { entry("Act \(roman[$0.0 - 1]), Scene \($0.1)", "s\($0.0)\($0.1).xhtml") })
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.allSatisfy { $0.included }, "\(index.sections.map { ($0.title, $0.reasons) })")
+        #expect(
+            index.sections[0].reasons.first == "numbered 1.1, as the \"act scene\" sections after it (1.2, 2.1) → text")
+    }
+
     /// Eight poems "Poem N" of a few lines, the book's marks on two of them wrong.
     func numberedPoems(title: (Int) -> String, type: (Int) -> String) -> MemoryBook {
         let files = (1...8).map { n in

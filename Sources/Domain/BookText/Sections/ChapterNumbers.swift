@@ -9,27 +9,52 @@ import Normalization
 enum ChapterNumbers {
     /// A title's place in a numbered run: what it numbers, and its number.
     struct Numbering: Equatable, Sendable {
-        /// `chapterLabel` for every way of numbering a chapter above; otherwise the one word a
-        /// two-word title puts before its number, folded ("poem" of "Poem 6", "canto" of "Canto
-        /// III", "letter" of "Letter 12"): a run of poems is a run only with poems around it.
+        /// `chapterLabel` for every way of numbering a chapter above; otherwise the words a title
+        /// puts before its numbers, folded ("poem" of "Poem 6", "canto" of "Canto III", "act scene"
+        /// of "Act II, Scene 3"): a run of poems is a run only with poems around it.
         var label: String
+        /// The outer number of a title that numbers two levels ("Act II, Scene 3": 2), else nil.
+        var outer: Int? = nil
         var number: Int
+
+        /// Whether `next` comes right after this in a run: the next number, or the first under
+        /// the next outer number (Act I, Scene 2 → Act II, Scene 1).
+        func isFollowed(by next: Numbering) -> Bool {
+            guard next.label == label else { return false }
+            if next.outer == outer { return next.number == number + 1 }
+            guard let outer, next.outer == outer + 1 else { return false }
+            return next.number == 1
+        }
+
+        /// "6", or "2.3" for two levels.
+        var description: String { outer.map { "\($0).\(number)" } ?? String(number) }
     }
 
     /// The label of the chapters' own numbering.
     static let chapterLabel = "chapter"
 
-    /// How `title` numbers its section: as a chapter (`number(inTitle:)`), or as "Word N" with an
-    /// Arabic or Roman number; nil when it does not.
+    /// How `title` numbers its section: as a chapter (`number(inTitle:)`), as "Word N", or as
+    /// "Word N, Word N", with Arabic or Roman numbers; nil when it does not.
     static func numbering(inTitle title: String) -> Numbering? {
         if let number = number(inTitle: title) { return Numbering(label: chapterLabel, number: number) }
         let words = TextCleaner.fold(title).split(separator: " ").map(String.init)
-        guard words.count == 2, words[0].count > 1, words[0].allSatisfy(\.isLetter) else { return nil }
-        let numeral = String(words[1].reversed().drop { $0 == "." || $0 == ":" }.reversed())
-        guard let number = Int(numeral).flatMap({ $0 > 0 && $0 < 10_000 ? $0 : nil }) ?? romanValue(numeral) else {
+        func isLabel(_ word: String) -> Bool { word.count > 1 && word.allSatisfy(\.isLetter) }
+        switch words.count {
+        case 2:
+            guard isLabel(words[0]), let number = numeral(words[1]) else { return nil }
+            return Numbering(label: words[0], number: number)
+        case 4:
+            guard isLabel(words[0]), isLabel(words[2]), let outer = numeral(words[1]), let number = numeral(words[3])
+            else { return nil }
+            return Numbering(label: words[0] + " " + words[2], outer: outer, number: number)
+        default:
             return nil
         }
-        return Numbering(label: words[0], number: number)
+    }
+
+    /// An Arabic number from 1 to 9,999, or a Roman numeral (folded).
+    private static func numeral(_ word: String) -> Int? {
+        Int(word).flatMap { $0 > 0 && $0 < 10_000 ? $0 : nil } ?? romanValue(word)
     }
 
     /// The chapter number `title` gives, or nil.

@@ -306,23 +306,37 @@ extension SectionBuilder {
         around k: Int, numbering: ChapterNumbers.Numbering, numbered: [Int], numbers: [ChapterNumbers.Numbering?],
         _ drafts: [Draft]
     ) -> String? {
-        let n = numbering.number
-        func fits(_ neighbours: ArraySlice<Int>, _ expected: [Int]) -> Bool {
-            neighbours.count == expected.count
-                && neighbours.map { numbers[$0] } == expected.map { .init(label: numbering.label, number: $0) }
-                && neighbours.allSatisfy {
-                    drafts[$0].classification.role == .body && drafts[$0].classification.kind == .chapter
-                }
+        func areReadChapters(_ indices: [Int]) -> Bool {
+            indices.allSatisfy { drafts[$0].classification.role == .body && drafts[$0].classification.kind == .chapter }
+        }
+        /// Whether the sections at `indices`, with this one at `position`, are numbered each right after the one before.
+        func isRun(_ indices: [Int], placing position: Int) -> Bool {
+            var sequence: [ChapterNumbers.Numbering?] = indices.map { numbers[$0] }
+            sequence.insert(numbering, at: position)
+            return zip(sequence, sequence.dropFirst()).allSatisfy { pair in
+                guard let a = pair.0, let b = pair.1 else { return false }
+                return a.isFollowed(by: b)
+            }
+        }
+        func listed(_ indices: [Int]) -> String {
+            indices.compactMap { numbers[$0]?.description }.joined(separator: ", ")
         }
         let run = numbering.label == ChapterNumbers.chapterLabel ? "chapters" : "\"\(numbering.label)\" sections"
-        let next = numbered[(k + 1)...].prefix(2)
-        let previous = numbered[..<k].suffix(2)
-        if fits(next, [n + 1, n + 2]) { return "numbered \(n), as the \(run) after it (\(n + 1), \(n + 2))" }
-        guard let title = numberingTitle(drafts[numbered[k]]), Patterns.kind(forTitle: title) == nil else { return nil }
-        if fits(previous.suffix(1), [n - 1]), fits(next.prefix(1), [n + 1]) {
-            return "numbered \(n), between \(run) \(n - 1) and \(n + 1)"
+        let n = numbering.description
+        let next = Array(numbered[(k + 1)...].prefix(2))
+        let previous = Array(numbered[..<k].suffix(2))
+        if next.count == 2, areReadChapters(next), isRun(next, placing: 0) {
+            return "numbered \(n), as the \(run) after it (\(listed(next)))"
         }
-        if fits(previous, [n - 2, n - 1]) { return "numbered \(n), as the \(run) before it (\(n - 2), \(n - 1))" }
+        guard let title = numberingTitle(drafts[numbered[k]]), Patterns.kind(forTitle: title) == nil else { return nil }
+        if let before = previous.last, let after = next.first, areReadChapters([before, after]),
+            isRun([before, after], placing: 1)
+        {
+            return "numbered \(n), between \(run) \(listed([before])) and \(listed([after]))"
+        }
+        if previous.count == 2, areReadChapters(previous), isRun(previous, placing: 2) {
+            return "numbered \(n), as the \(run) before it (\(listed(previous)))"
+        }
         return nil
     }
 
