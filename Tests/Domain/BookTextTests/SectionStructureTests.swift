@@ -83,6 +83,32 @@ import Testing
         #expect(first.included && first.reasons.first == "chapter title \"Глава 1\" → text", "\(first.reasons)")
     }
 
+    @Test func aChapterAfterMarkedMatterInItsFileKeepsItsOwnKind() throws {
+        // The TOC points at the file; a copyright page and a dedication, each marked, open it
+        // ahead of the chapter's own section and heading.
+        let opening =
+            "<section epub:type='copyright-page'><p>© 2019 A. Writer. All rights reserved.</p>"
+            + "<p>ISBN 978-0-12-345678-9</p></section>"
+            + "<section epub:type='dedication'><p>For Anna</p></section>"
+            + "<section epub:type='chapter'><h1>Salt and Iron</h1>\(prose(900))\(prose(900))</section>"
+        let files = [
+            ("title.xhtml", "<section epub:type='titlepage'><h1>Second Light</h1><p>A. Writer</p></section>"),
+            ("c1.xhtml", opening),
+            ("c2.xhtml", "<section epub:type='chapter'><h1>The Long Field</h1>\(prose(900))\(prose(900))</section>"),
+            ("c3.xhtml", "<section epub:type='chapter'><h1>Small Hours</h1>\(prose(900))\(prose(900))</section>"),
+        ]
+        let book = MemoryBook(
+            spine: files,
+            toc: [
+                entry("Second Light", "title.xhtml"), entry("Salt and Iron", "c1.xhtml"),
+                entry("The Long Field", "c2.xhtml"), entry("Small Hours", "c3.xhtml"),
+            ])
+        let sections = try SectionIndexer.index(book).sections
+        let chapter = try #require(sections.first { $0.title == "Salt and Iron" })
+        #expect(chapter.included && chapter.kind == .chapter && chapter.words >= 1_800, "\(sections)")
+        #expect(sections.filter { !$0.included }.map(\.kind) == [.titlepage, .copyright, .dedication])
+    }
+
     @Test func aPoemInTheFileAfterTheCopyrightPageIsNotSkippedWithIt() throws {
         // One TOC entry (the cover), every paragraph of one class, the first poem's title unlike the others'.
         let copyright = "Copyright © 2024 A Small Press. All rights reserved. ISBN 978-0-00-000000-0."

@@ -7,19 +7,36 @@ extension SectionBuilder {
     /// A chapter's heading is looked for among this many blocks of its file's start.
     static let headingSearchBlocks = 200
 
-    /// The first TOC entry that points at the start of a file whose own heading for the entry comes
-    /// later (after a title page, a printed contents list) starts at that heading instead; the text
-    /// before it becomes a section of its own, judged on its own evidence.
-    func startFirstEntryAtItsHeading(_ starts: [SectionStart]) -> [SectionStart] {
-        guard let i = starts.indices.min(by: { starts[$0].position < starts[$1].position }),
-            starts[i].origin == .toc, !starts[i].fromHeadings, starts[i].position.blockIndex == 0,
-            let label = starts[i].label, let k = ownHeading(of: label, in: starts[i].position.spineIndex), k > 0
-        else { return starts }
+    /// A TOC entry that points at the start of a file whose own heading for the entry comes later
+    /// starts at that heading instead, and the text before it becomes a section of its own, judged
+    /// on its own evidence: for the first entry, whatever that text is (a title page, a printed
+    /// contents list); for any other, when the file opens with matter the book marks as such (a
+    /// copyright page, a dedication, an epigraph in `<section epub:type>` ahead of the chapter's).
+    /// Left whole, the chapter took the opening's mark, and a 3,000-word first chapter was
+    /// skipped as a dedication.
+    func startEntriesAtTheirHeadings(_ starts: [SectionStart]) -> [SectionStart] {
+        let first = starts.indices.min { starts[$0].position < starts[$1].position }
         var result = starts
-        let spine = starts[i].position.spineIndex
-        result[i].position = TextPosition(spineIndex: spine, blockIndex: k)
-        result[i].link = EPUBLink(path: package.spine[spine].href, fragment: fragment(at: result[i].position))
+        for i in starts.indices where starts[i].origin == .toc && !starts[i].fromHeadings {
+            guard starts[i].position.blockIndex == 0, let label = starts[i].label else { continue }
+            let spine = starts[i].position.spineIndex
+            guard let k = ownHeading(of: label, in: spine), k > 0, i == first || opensWithMarkedMatter(spine, before: k)
+            else { continue }
+            result[i].position = TextPosition(spineIndex: spine, blockIndex: k)
+            result[i].link = EPUBLink(path: package.spine[spine].href, fragment: fragment(at: result[i].position))
+        }
         return result
+    }
+
+    /// Whether the first text of spine item `s` carries a type of front or back matter that its
+    /// block `heading` does not.
+    private func opensWithMarkedMatter(_ s: Int, before heading: Int) -> Bool {
+        let blocks = docs[s].blocks
+        guard let opening = blocks[..<heading].first(where: { $0.hasText }) else { return false }
+        return opening.types.contains { type in
+            guard let kind = Patterns.semanticTypes[type], !kind.isBody else { return false }
+            return !blocks[heading].types.contains(type)
+        }
     }
 
     /// A landmark of front or back matter (cover, title page, copyright...) that points at a file

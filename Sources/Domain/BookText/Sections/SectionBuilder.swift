@@ -247,7 +247,7 @@ struct SectionBuilder {
     /// TOC → candidate boundaries → heading refinement → cuts inside files → evidence → decision.
     mutating func build() -> SectionIndex {
         var starts = startsFromTOCAndHeadings()
-        starts = dedupe(splitFilesLandmarksOverreach(startFirstEntryAtItsHeading(starts)))
+        starts = dedupe(splitFilesLandmarksOverreach(startEntriesAtTheirHeadings(starts)))
         starts = dedupe(splitRegions(splitBoilerplate(addingUntargetedText(starts))))
         typicalSectionWords = typicalSectionWords(between: starts)
         referencedNoteBlocks = blocksReferencedAsNotes()
