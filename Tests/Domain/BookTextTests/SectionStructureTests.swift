@@ -109,6 +109,24 @@ import Testing
         #expect(sections.filter { !$0.included }.map(\.kind) == [.titlepage, .copyright, .dedication])
     }
 
+    @Test func shortPoemsAtTheEdgesOfABookOfPoemsAreRead() throws {
+        // No marks: a title page of lines, two three-line poems, five long poems, three three-line poems.
+        func poem(_ title: String, lines: Int) -> String {
+            "<h2>\(title)</h2><p>" + (1...lines).map { "the \(title) line \($0) of it" }.joined(separator: "<br/>")
+                + "</p>"
+        }
+        let titles = ["Heron", "Frost"] + (1...5).map { "Long \($0)" } + ["Gull", "Ember", "Reeds"]
+        let files =
+            [("t.xhtml", "<p>THE FAR SHORE<br/>Poems<br/>Probe Author</p>")]
+            + titles.map { ("\($0).xhtml", poem($0, lines: $0.hasPrefix("Long") ? 40 : 3)) }
+        let book = MemoryBook(
+            title: "The Far Shore", spine: files,
+            toc: [entry("The Far Shore", "t.xhtml")] + titles.map { entry($0, "\($0).xhtml") })
+        let sections = try SectionIndexer.index(book).sections
+        #expect(sections.map(\.included) == [false] + Array(repeating: true, count: 10), "\(sections.map { ($0.kind, $0.reasons) })")
+        #expect(sections[1].reasons.first == "verse, as 5 of the 5 sections read: a poem → text")
+    }
+
     @Test func aPoemInTheFileAfterTheCopyrightPageIsNotSkippedWithIt() throws {
         // One TOC entry (the cover), every paragraph of one class, the first poem's title unlike the others'.
         let copyright = "Copyright © 2024 A Small Press. All rights reserved. ISBN 978-0-00-000000-0."

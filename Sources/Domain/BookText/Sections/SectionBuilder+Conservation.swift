@@ -265,6 +265,33 @@ extension SectionBuilder {
         return ((0..<run.lowerBound).count(where: isText), (run.upperBound..<drafts.count).count(where: isText))
     }
 
+    /// Share of the read sections that are poems which makes a book one of poems (`readPoemsAmongPoems`).
+    static let poemBookShare = 0.6
+
+    /// In a book of poems, a short poem is no front or back matter for being short and standing
+    /// before the first long poem or after the last: a haiku collection ends on three-line poems.
+    /// A section skipped only for its size and place (`isSkippedOnlyForItsSize`), listed in the
+    /// TOC under a title that names nothing (not the book's), whose text is verse, is read when
+    /// most of the sections read are verse too.
+    func readPoemsAmongPoems(_ drafts: inout [Draft]) {
+        let readSections = drafts.filter { $0.classification.role == .body && $0.features.words > 0 }
+        let poems = readSections.count { Self.isVerse($0.features) }
+        guard readSections.count >= 3, Double(poems) >= Self.poemBookShare * Double(readSections.count) else { return }
+        let bookTitle = TextCleaner.fold(package.metadata.title ?? "")
+        for i in drafts.indices where isSkippedOnlyForItsSize(drafts[i]) {
+            let f = drafts[i].features
+            guard f.fromTOC, Self.isVerse(f), Patterns.kind(forTitle: f.title) == nil,
+                TextCleaner.fold(f.title) != bookTitle
+            else { continue }
+            read(&drafts[i], because: "verse, as \(poems) of the \(readSections.count) sections read: a poem")
+        }
+    }
+
+    /// Whether a section's text, below its headings, is mostly lines of verse.
+    static func isVerse(_ f: SectionFeatures) -> Bool {
+        f.verseLines > 0 && Double(f.verseLines) >= KindExpectation.verseShare * Double(f.textBlocks - f.headingBlocks)
+    }
+
     /// Reads `draft` as text, for `reason` (evidence that outweighs any other).
     private func read(_ draft: inout Draft, because reason: String) {
         draft.evidence.append(Evidence(kind: nil, role: .body, weight: 100, reason: reason))

@@ -599,6 +599,7 @@ struct SectionBuilder {
             if b.isNumbered || b.kind == .listItem { f.numberedBlocks += 1 }
             if b.isEntry { f.entryBlocks += 1 }
             if b.isVerse { f.verseLines += 1 }
+            if b.kind == .heading { f.headingBlocks += 1 }
             f.words += b.words
             f.linkWords += b.linkWords
             f.textBlocks += 1
@@ -691,6 +692,7 @@ struct SectionBuilder {
     private func classify(_ drafts: inout [Draft]) {
         for i in drafts.indices { decide(&drafts[i]) }
         addPositionEvidence(&drafts, to: Array(drafts.indices))
+        readPoemsAmongPoems(&drafts)
         readChapterSizedSectionsAmongChapters(&drafts, among: Array(drafts.indices))
         readSectionsNumberedLikeTheChapters(&drafts)
     }
@@ -795,7 +797,7 @@ struct SectionBuilder {
 
     /// Whether a draft is skipped on nothing but weak, generic evidence (very short, before the
     /// first chapter, a list of short lines): no kind, no mark of the book's, no title says so.
-    private func isSkippedOnlyForItsSize(_ draft: Draft) -> Bool {
+    func isSkippedOnlyForItsSize(_ draft: Draft) -> Bool {
         draft.classification.role != .body && draft.classification.kind == .other
             && draft.evidence.allSatisfy { $0.isBody || ($0.kind == nil && $0.weight < 1) }
     }

@@ -69,6 +69,8 @@ struct SectionFeatures: Sendable {
     var referencedNotes = 0
     /// Text blocks that are lines of verse.
     var verseLines = 0
+    /// Text blocks that are headings (a poem's title over its one stanza).
+    var headingBlocks = 0
     /// Share of the opening text's words that are numbers: the page references of an index run
     /// into paragraphs ("Abbey, 12, 45; abbot, 3") are many, running prose has few.
     var openingNumeralShare = 0.0
