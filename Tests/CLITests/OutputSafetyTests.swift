@@ -39,6 +39,34 @@ extension EndToEnd {
             let lastLines = result.stderr.split(separator: "\n").suffix(3).joined(separator: "\n")
             #expect(lastLines.contains("3 books: 2 converted, 1 failed"), "no batch summary at the end: \(lastLines)")
         }
+
+        @Test("two books of one title: a folder each, 'Title' and 'Title (2)', the same again when run again")
+        func booksOfOneTitle() async throws {
+            let scratch = try Scratch("batch-title")
+            let books = scratch.file("books")
+            try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
+            // Two editions of one title: different files, different text.
+            for (file, words) in [("a.epub", 40), ("b.epub", 45)] {
+                let book = TestBook(
+                    title: "The Waste Land", identifier: "urn:test:\(file)",
+                    chapters: [TestBook.Chapter(title: "Chapter 1", paragraphs: prose(words: words))])
+                try book.write(to: books.appendingPathComponent(file))
+            }
+            let out = scratch.file("out").path
+            let first = try await BinaryRunner.run([books.path, "-o", out], timeout: 60)
+            #expect(first.status == 0, "exit \(first.status): \(first.stderr)")
+            #expect(listing(out) == ["The Waste Land", "The Waste Land (2)"])
+            let folders = ["The Waste Land", "The Waste Land (2)"].map { out + "/" + $0 }
+            let made = folders.map { identity($0 + "/001 - Chapter 1.wav") }
+            let audio = try folders.map { try Data(contentsOf: URL(fileURLWithPath: $0 + "/001 - Chapter 1.wav")) }
+            #expect(made.allSatisfy { $0 != nil } && audio[0] != audio[1], "each book's own audio")
+            // Run again, in the other order: each book finds its own folder, and nothing is made again.
+            let again = try await BinaryRunner.run(
+                [books.path + "/b.epub", books.path + "/a.epub", "-o", out], timeout: 60)
+            #expect(again.status == 0, "exit \(again.status): \(again.stderr)")
+            #expect(listing(out) == ["The Waste Land", "The Waste Land (2)"])
+            #expect(folders.map { identity($0 + "/001 - Chapter 1.wav") } == made, "a file was made again")
+        }
     }
 
     @Suite("Output safety")

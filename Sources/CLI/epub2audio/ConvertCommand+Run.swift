@@ -18,7 +18,7 @@ extension ConvertCommand {
     /// Converts one book (or writes its text with `--text`), then bundles it with `bundler` when
     /// given (`--bundle`); returns its exit status.
     func convertBook(
-        _ path: String, options: SectionOptions, selection: ChapterSelection?, batch: Bool,
+        _ path: String, options: SectionOptions, selection: ChapterSelection?, batch: BatchFolders?,
         bundler: AudiobookBundler? = nil
     ) async -> Exit {
         let stderrStyle = TerminalStyle.detect(fileDescriptor: 2)
@@ -275,13 +275,14 @@ extension ConvertCommand {
         return (chosen.voice, chosen.followsText)
     }
 
-    /// `-o DIR` for one book; for several, one folder per book under DIR; else a folder named after the book.
-    func outputDirectory(for loaded: LoadedBook, batch: Bool) -> String {
+    /// `-o DIR` for one book; for several, one folder per book under DIR (`BatchFolders`); else a
+    /// folder named after the book.
+    func outputDirectory(for loaded: LoadedBook, batch: BatchFolders?) -> String {
         let title =
             loaded.book.package.metadata.title.flatMap { $0.isEmpty ? nil : $0 }
             ?? URL(fileURLWithPath: loaded.path).deletingPathExtension().lastPathComponent
         let folder = OutputNaming.sanitisedTitle(title, number: 0)
-        if batch { return URL(fileURLWithPath: output ?? ".").appendingPathComponent(folder).path }
+        if let batch { return batch.claim(folder, forBookAt: loaded.path) }
         return output ?? folder
     }
 }

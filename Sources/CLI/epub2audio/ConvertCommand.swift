@@ -230,6 +230,7 @@ struct ConvertCommand: AsyncParsableCommand {
             }
         }
         let batch = paths.count + missing > 1
+        let folders = batch ? BatchFolders(root: output ?? ".") : nil
         var worst: Exit = missing > 0 ? (batch ? .partialFailure : .unreadableBook) : .success
         var failedBooks = missing
         for path in paths {
@@ -238,7 +239,7 @@ struct ConvertCommand: AsyncParsableCommand {
                 status = listBook(path, options: options, selection: selection)
             } else {
                 status = await convertBook(
-                    path, options: options, selection: selection, batch: batch, bundler: bundler)
+                    path, options: options, selection: selection, batch: folders, bundler: bundler)
             }
             if status != .success {
                 failedBooks += 1
