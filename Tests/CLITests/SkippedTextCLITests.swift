@@ -69,6 +69,19 @@ struct SkippedTextCLITests {
     }
 
     /// The header line that starts with `reading `, split around its rough audio length.
+    /// The minutes of audio the `--list` header estimates ("about 1 h 5 min of audio": 65).
+    static func minutes(_ stdout: String) -> Int {
+        guard let line = stdout.split(separator: "\n").first(where: { $0.hasPrefix("reading ") }),
+            let about = line.range(of: "(about "), let end = line.range(of: " of audio)")
+        else { return -1 }
+        let parts = line[about.upperBound..<end.lowerBound].split(separator: " ")
+        var total = 0
+        for (value, unit) in zip(parts, parts.dropFirst()) where Int(value) != nil {
+            total += (Int(value) ?? 0) * (unit == "h" ? 60 : 1)
+        }
+        return total
+    }
+
     static func readingLine(_ stdout: String) throws -> (beforeDuration: String, afterDuration: String) {
         let line = try #require(stdout.split(separator: "\n").first { $0.hasPrefix("reading ") }, "\(stdout)")
         let open = try #require(line.range(of: " (about "), "\(line)")
@@ -85,7 +98,13 @@ struct SkippedTextCLITests {
         #expect(result.status == 0)
         let line = try Self.readingLine(result.stdout)
         #expect(line.beforeDuration == "reading \(ListTests.grouped(Self.words(read))) words in \(read.count) sections")
-        #expect(line.afterDuration == "; skipping \(ListTests.grouped(Self.words(skipped))) words in \(skipped.count)")
+        #expect(
+            line.afterDuration
+                == "; skipping \(ListTests.grouped(Self.words(skipped))) words in \(skipped.count) sections")
+        // The audio's length is estimated at the rate asked for: twice the rate, about half the minutes.
+        let fast = try await BinaryRunner.run([book, "--list", "--rate", "350"])
+        let (normal, twice) = (Self.minutes(result.stdout), Self.minutes(fast.stdout))
+        #expect(normal > 1 && abs(2 * twice - normal) <= 1, "\(normal) and \(twice) minutes")
         // Thousands are grouped: the lighthouse sample reads more than a thousand words.
         if book == ListTests.lighthouse { #expect(line.beforeDuration.contains(",")) }
     }
@@ -219,7 +238,7 @@ extension EndToEnd {
             let warning = try #require(lines.firstIndex { $0.hasPrefix("warning: section 4 (appendix, ") })
             let summary =
                 "reading \(ListTests.grouped(SkippedTextCLITests.words(read))) words in 3 sections; "
-                + "skipping \(ListTests.grouped(skippedWords)) words in 1"
+                + "skipping \(ListTests.grouped(skippedWords)) words in 1 section"
             let line = try #require(lines.firstIndex(of: summary), "no summary line in \(result.stderr)")
             // The warning comes before the work, the totals at the end with the other figures.
             #expect(warning < line)

@@ -271,7 +271,8 @@ struct ConvertCommand: AsyncParsableCommand {
             if json {
                 StandardOutput.write(try ListRenderer.json(for: loaded))
             } else {
-                let renderer = ListRenderer(style: TerminalStyle.detect(fileDescriptor: 1), verbose: verbose)
+                let renderer = ListRenderer(
+                    style: TerminalStyle.detect(fileDescriptor: 1), verbose: verbose, wordsPerMinute: rate)
                 StandardOutput.write(renderer.text(for: loaded))
                 reportWarnings(loaded.warnings, style: stderrStyle)
                 reportSkippedText(in: loaded, selection: selection, style: stderrStyle, listing: true)

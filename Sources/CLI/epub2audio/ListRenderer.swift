@@ -6,6 +6,8 @@ import Foundation
 struct ListRenderer {
     var style: TerminalStyle
     var verbose: Bool
+    /// The speaking rate (`--rate`, words per minute) the audio length is estimated at.
+    var wordsPerMinute = 175
 
     static func document(for loaded: LoadedBook) -> SectionListing {
         SectionListing(
@@ -37,7 +39,9 @@ struct ListRenderer {
         }
         lines.append(style.dim(facts.joined(separator: " · ")))
         lines.append(
-            Self.readingLine(ReadingTotals(sections: sections), withDuration: true, chosen: loaded.chosenByNumber))
+            Self.readingLine(
+                ReadingTotals(sections: sections), withDuration: true, wordsPerMinute: wordsPerMinute,
+                chosen: loaded.chosenByNumber))
         lines.append("")
 
         var table = TextTable([
@@ -81,15 +85,20 @@ struct ListRenderer {
         return "\(text) (dc:language says \(declared))"
     }
 
-    /// `reading 161,239 words in 55 sections; skipping 584 words in 6`, or `...; nothing skipped`.
+    /// `reading 161,239 words in 55 sections; skipping 584 words in 6 sections`, or `...; nothing skipped`.
     ///
-    /// With `withDuration`, the rough audio length of the words read follows them in parentheses.
+    /// With `withDuration`, the rough audio length of the words read at `wordsPerMinute` follows
+    /// them in parentheses.
     /// With `chosen` (`--chapters`), the rest was left out by the user, and the line says so:
     /// `reading 4,210 words in 2 sections chosen with --chapters; leaving out 157,613 words in 59 others`.
-    static func readingLine(_ totals: ReadingTotals, withDuration: Bool = false, chosen: Bool = false) -> String {
+    static func readingLine(
+        _ totals: ReadingTotals, withDuration: Bool = false, wordsPerMinute: Int = 175, chosen: Bool = false
+    ) -> String {
         var line = "reading \(words(totals.readWords)) in \(plural(totals.readSections, "section"))"
         if chosen { line += " chosen with --chapters" }
-        if withDuration { line += " (about \(duration(words: totals.readWords)) of audio)" }
+        if withDuration {
+            line += " (about \(duration(words: totals.readWords, wordsPerMinute: wordsPerMinute)) of audio)"
+        }
         if chosen {
             if totals.skippedSections > 0 {
                 line += "; leaving out \(words(totals.skippedWords)) in \(totals.skippedSections) others"
@@ -99,7 +108,7 @@ struct ListRenderer {
         } else if totals.skippedWords == 0 {
             line += "; skipping \(plural(totals.skippedSections, "section")) with no words"
         } else {
-            line += "; skipping \(words(totals.skippedWords)) in \(totals.skippedSections)"
+            line += "; skipping \(words(totals.skippedWords)) in \(plural(totals.skippedSections, "section"))"
         }
         return line
     }
