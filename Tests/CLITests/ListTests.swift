@@ -191,34 +191,60 @@ struct ListTests {
         }
     }
 
+    /// What the binary wrote on a pseudo-terminal (`script`), run with `arguments` (shell words);
+    /// nil where util-linux's script is missing.
+    static func onTerminal(_ arguments: String, noColor: Bool, in scratch: Scratch) throws -> String? {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
+            print("note: /usr/bin/script is missing: terminal test skipped")
+            return nil
+        }
+        let log = scratch.file("typescript-\(noColor)").path
+        let command =
+            "\(noColor ? "NO_COLOR=1" : "unset NO_COLOR;") TERM=xterm-256color '\(BinaryRunner.binary)' " + arguments
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-q", "-e", "-c", command, log]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return String(decoding: bytes(log) ?? Data(), as: UTF8.self)
+    }
+
     @Test("on a terminal: colour unless NO_COLOR is set")
     func terminalColour() async throws {
-        // `script` gives the binary a pseudo-terminal; skip where util-linux's script is missing.
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
-            print("note: /usr/bin/script is missing: terminal colour test skipped")
-            return
-        }
         let scratch = try Scratch("tty")
-        func onTerminal(noColor: Bool) throws -> String {
-            let log = scratch.file("typescript-\(noColor)").path
-            let command =
-                "\(noColor ? "NO_COLOR=1" : "unset NO_COLOR;") TERM=xterm-256color '\(BinaryRunner.binary)' "
-                + "'\(Self.lighthouse)' --list --chapters 999"
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            process.arguments = ["-q", "-e", "-c", command, log]
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            return String(decoding: bytes(log) ?? Data(), as: UTF8.self)
-        }
-        let coloured = try onTerminal(noColor: false)
-        let plain = try onTerminal(noColor: true)
+        let arguments = "'\(Self.lighthouse)' --list --chapters 999"
+        guard let coloured = try Self.onTerminal(arguments, noColor: false, in: scratch),
+            let plain = try Self.onTerminal(arguments, noColor: true, in: scratch)
+        else { return }
         #expect(coloured.contains("rror"), "no output captured: \(coloured)")
         #expect(coloured.contains("\u{1B}["), "a terminal without NO_COLOR should get colour")
         #expect(plain.contains("rror"))
         #expect(!plain.contains("\u{1B}["), "NO_COLOR on a terminal: \(plain.debugDescription)")
+    }
+
+    @Test("--list --verbose on a terminal: colour changes no column; the reasons stand under the titles")
+    func verboseColumnsOnATerminal() async throws {
+        let scratch = try Scratch("tty-verbose")
+        let arguments = "'\(Self.lighthouse)' --list --verbose"
+        guard let coloured = try Self.onTerminal(arguments, noColor: false, in: scratch),
+            let plain = try Self.onTerminal(arguments, noColor: true, in: scratch)
+        else { return }
+        // script's own first and last lines name the command; the rest is the binary's.
+        func output(_ log: String) -> [String] {
+            log.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n").map(String.init)
+                .filter { !$0.hasPrefix("Script ") }
+        }
+        let withoutEscapes = coloured.replacingOccurrences(
+            of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        #expect(coloured.contains("\u{1B}[") && output(withoutEscapes) == output(plain))
+        let lines = output(plain)
+        let header = try #require(lines.first { $0.hasPrefix("   #  read") })
+        let titleColumn = try #require(header.range(of: "title")).lowerBound.utf16Offset(in: header)
+        let reason = try #require(
+            lines.first { $0.hasPrefix(" ") && $0.trimmingCharacters(in: .whitespaces).hasPrefix("· ") })
+        #expect(reason.prefix { $0 == " " }.count == titleColumn, "\(header)\n\(reason)")
     }
 }

@@ -44,11 +44,23 @@ struct TextTable {
     }
 }
 
-/// Columns a string takes in a terminal: wide East Asian characters take two, combining marks none.
+/// Columns a string takes in a terminal: wide East Asian characters take two, combining marks
+/// none, and colour escapes (`ESC [ … m`) none (a styled header measured with its escapes pushed
+/// the reasons of `--list --verbose` 36 columns right on a terminal).
 func displayWidth(_ text: String) -> Int {
     var width = 0
+    var inEscape = false
     for scalar in text.unicodeScalars {
         let value = scalar.value
+        if inEscape {
+            // A control sequence ends with its final byte (0x40–0x7E), after "[" and its parameters.
+            if value != 0x5B, (0x40...0x7E).contains(value) { inEscape = false }
+            continue
+        }
+        if value == 0x1B {
+            inEscape = true
+            continue
+        }
         switch value {
         case 0x0300...0x036F, 0x200B...0x200F, 0xFE00...0xFE0F: continue
         case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
