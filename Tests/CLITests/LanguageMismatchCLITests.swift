@@ -62,6 +62,17 @@ struct LanguageMismatchCLITests {
         #expect(spoken.hasPrefix(title), "\(spoken.prefix(80))")
     }
 
+    @Test("documents that declare German under a dc:language of English: --voice auto speaks German")
+    func documentsDeclareTheVoice() async throws {
+        let scratch = try Scratch("lang-documents")
+        let book = try Self.book(in: scratch, declared: "en", documents: "de")
+        let out = scratch.file("out").path
+        let result = try await BinaryRunner.run(
+            [book, "--chapters", "1", "-o", out, "--progress", "none"], timeout: 90)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Self.voice(in: out) == "gmw/de")
+    }
+
     @Test("a book whose text agrees with dc:language gets no warning and its own voice")
     func agreeingBookIsQuiet() async throws {
         let scratch = try Scratch("lang-agree")

@@ -264,7 +264,7 @@ extension ConvertCommand {
                 throw CLIError.unavailable("\(error) (epub2audio voices lists them)")
             }
         }
-        let chosen = BookLanguage.autoVoice(for: loaded.book, mismatch: loaded.languageMismatch) {
+        let chosen = BookLanguage.autoVoice(for: loaded.book, textLanguage: loaded.textLanguage) {
             try? ESpeakSpeechEngine.resolveVoice($0, installed: installed)
         }
         guard let chosen else { return (try ESpeakSpeechEngine.resolveVoice("en", installed: installed), false) }

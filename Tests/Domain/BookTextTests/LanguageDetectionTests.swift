@@ -191,11 +191,13 @@ import Testing
     /// `autoVoice` for a book of `chapter`s, with voices for `installed` languages only.
     static func autoVoice(
         declared: String, documents: String?, chapter: String, installed: Set<String> = ["en", "de", "hi"]
-    ) -> AutoVoice<String>? {
+    ) throws -> AutoVoice<String>? {
         let book = MemoryBook(
             spine: [("c1.xhtml", chapter), ("c2.xhtml", chapter)], toc: [], language: declared,
             documentLanguage: documents)
-        return BookLanguage.autoVoice(for: book, mismatch: BookLanguage.mismatch(in: book)) {
+        let textLanguage = BookLanguage.textLanguage(
+            of: try SectionIndexer.index(book), mismatch: BookLanguage.mismatch(in: book))
+        return BookLanguage.autoVoice(for: book, textLanguage: textLanguage) {
             installed.contains(LanguageDetector.primaryLanguage($0)) ? "voice:\($0)" : nil
         }
     }
@@ -213,28 +215,32 @@ import Testing
 
     @Test func aBookInALanguageNoVoiceSpeaksIsReadInTheLanguageItsTextReadsAs() throws {
         // Sanskrit declared everywhere, no voice for it: the voice of the script's language.
-        let sanskrit = try #require(Self.autoVoice(declared: "sa", documents: "sa", chapter: Self.devanagariChapter))
+        let sanskrit = try #require(
+            try Self.autoVoice(declared: "sa", documents: "sa", chapter: Self.devanagariChapter))
         #expect(sanskrit.voice == "voice:hi")
         #expect(sanskrit.followsText)
         #expect(
             sanskrit.fallback?.description
                 == "no voice for the book's language 'sa': reading in 'hi', the language its text reads as")
         // A language with a voice is read in it, whatever the detector would say.
-        let hindi = try #require(Self.autoVoice(declared: "hi", documents: "hi", chapter: Self.devanagariChapter))
+        let hindi = try #require(try Self.autoVoice(declared: "hi", documents: "hi", chapter: Self.devanagariChapter))
         #expect(hindi.voice == "voice:hi" && hindi.fallback == nil && !hindi.followsText)
         // A text whose language has no voice either: English, said so.
         let unknown = try #require(
-            Self.autoVoice(
+            try Self.autoVoice(
                 declared: "sa", documents: "sa", chapter: Self.devanagariChapter, installed: ["en"]))
         #expect(unknown.voice == "voice:en" && !unknown.followsText)
         #expect(unknown.fallback?.description == "no voice for the book's language 'sa': reading in English")
         // Text the detector cannot tell: English.
-        let unclear = try #require(Self.autoVoice(declared: "tlh", documents: nil, chapter: "<p>Qapla' batlh.</p>"))
+        let unclear = try #require(try Self.autoVoice(declared: "tlh", documents: nil, chapter: "<p>Qapla' batlh.</p>"))
         #expect(unclear.voice == "voice:en" && unclear.fallback?.textLanguage == nil)
         // The text contradicts dc:language: its own language decides, with no fallback to tell.
-        let german = try #require(Self.autoVoice(declared: "en", documents: nil, chapter: Self.germanChapter))
+        let german = try #require(try Self.autoVoice(declared: "en", documents: nil, chapter: Self.germanChapter))
         #expect(german.voice == "voice:de" && german.fallback == nil)
+        // The documents declare the language the text is read in, dc:language another: the documents'.
+        let declared = try #require(try Self.autoVoice(declared: "en", documents: "de", chapter: Self.germanChapter))
+        #expect(declared.voice == "voice:de" && declared.fallback == nil)
         // Not even English has a voice.
-        #expect(Self.autoVoice(declared: "sa", documents: "sa", chapter: "<p>x</p>", installed: []) == nil)
+        #expect(try Self.autoVoice(declared: "sa", documents: "sa", chapter: "<p>x</p>", installed: []) == nil)
     }
 }

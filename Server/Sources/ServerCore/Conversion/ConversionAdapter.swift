@@ -57,7 +57,8 @@ package enum ConversionAdapter {
             throw Failure(description: "the selected sections have no text to read")
         }
         let mismatch = BookLanguage.mismatch(in: book)
-        let (voice, followsText) = try resolvedVoice(options.voice, book: book, mismatch: mismatch)
+        let (voice, followsText) = try resolvedVoice(
+            options.voice, book: book, textLanguage: BookLanguage.textLanguage(of: index, mismatch: mismatch))
         var source: [String: String] = [:]
         if mismatch != nil || followsText, let language = voice.languages.first {
             source["language"] = String(language.prefix { $0 != "-" })
@@ -193,7 +194,7 @@ package enum ConversionAdapter {
 
     /// `--voice auto` follows `BookLanguage.autoVoice`, as the CLI does; `followsText`: the voice was
     /// chosen from the text, for want of one for the book's language.
-    private static func resolvedVoice(_ requested: String, book: EPUBBook, mismatch: LanguageMismatch?) throws
+    private static func resolvedVoice(_ requested: String, book: EPUBBook, textLanguage: String?) throws
         -> (voice: VoiceInfo, followsText: Bool)
     {
         let installed = ESpeakSpeechEngine.installedVoices()
@@ -202,7 +203,7 @@ package enum ConversionAdapter {
                 let variants = ESpeakSpeechEngine.installedVariants()
                 return (try ESpeakSpeechEngine.resolveVoice(requested, installed: installed, variants: variants), false)
             }
-            let chosen = BookLanguage.autoVoice(for: book, mismatch: mismatch) {
+            let chosen = BookLanguage.autoVoice(for: book, textLanguage: textLanguage) {
                 try? ESpeakSpeechEngine.resolveVoice($0, installed: installed)
             }
             guard let chosen else { return (try ESpeakSpeechEngine.resolveVoice("en", installed: installed), false) }

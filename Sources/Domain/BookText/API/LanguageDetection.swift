@@ -299,14 +299,17 @@ public enum BookLanguage {
     }
 
     /// The voice `--voice auto` reads a book in (the CLI's and the service's rule): the one for the
-    /// language its text plainly reads as when that contradicts `dc:language` (`mismatch`), else for
+    /// language the text is read in, `textLanguage` (`textLanguage(of:mismatch:)`: the one its
+    /// documents declare, or the one it plainly reads as, when that is not `dc:language`), else for
     /// `dc:language`; when no voice speaks that, the one for the language the text reads as
     /// (`detectedLanguage`), else English. `voice(language)` is the installed voice for a language,
-    /// or nil; nil from this function means not even English has one.
+    /// or nil; nil from this function means not even English has one. (An Italian book whose
+    /// documents say `it` under a `dc:language` of `en` was normalised in Italian and spoken by the
+    /// English voice.)
     public static func autoVoice<Voice>(
-        for book: some BookContent, mismatch: LanguageMismatch?, voice: (String) -> Voice?
+        for book: some BookContent, textLanguage: String?, voice: (String) -> Voice?
     ) -> AutoVoice<Voice>? {
-        let language = mismatch?.detected.language ?? book.package.metadata.languages.first
+        let language = textLanguage ?? book.package.metadata.languages.first
         if let language, let found = voice(language) { return AutoVoice(voice: found, fallback: nil) }
         if let read = detectedLanguage(of: book)?.language, let found = voice(read) {
             return AutoVoice(voice: found, fallback: .init(bookLanguage: language, textLanguage: read))
