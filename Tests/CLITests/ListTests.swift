@@ -75,9 +75,25 @@ struct ListTests {
         }
     }
 
+    @Test("--json of several books: one JSON array, a listing per book in order, each naming its file")
+    func jsonOfSeveralBooks() async throws {
+        let scratch = try Scratch("list-several")
+        let broken = scratch.file("broken.epub")
+        try Data("not a zip".utf8).write(to: broken)
+        let result = try await BinaryRunner.run(
+            [Self.lighthouse, broken.path, Self.treatise, "--list", "--json"], timeout: 60)
+        #expect(result.status == 2, "a book failed: \(result.stderr)")
+        let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+        let listings = try #require(parsed as? [[String: Any]], "not a JSON array: \(result.stdout.prefix(200))")
+        #expect(listings.map { $0["file"] as? String } == [Self.lighthouse, Self.treatise])
+        #expect(listings.allSatisfy { ($0["sections"] as? [Any])?.isEmpty == false })
+        #expect(result.errorLines.count == 1 && result.errorLines[0].contains("broken.epub"), "\(result.stderr)")
+    }
+
     @Test("--json: the documented keys with their types")
     func jsonContract() async throws {
         let json = try await Self.listJSON(Self.lighthouse)
+        #expect(json["file"] as? String == Self.lighthouse)
         #expect(json["title"] is String)
         #expect(json["authors"] is [String])
         #expect(json["language"] is String)

@@ -233,10 +233,14 @@ struct ConvertCommand: AsyncParsableCommand {
         let folders = batch ? BatchFolders(root: output ?? ".") : nil
         var worst: Exit = missing > 0 ? (batch ? .partialFailure : .unreadableBook) : .success
         var failedBooks = missing
+        // `--list --json` of several books: one JSON array of their listings, written at the end.
+        var listings: [String]? = list && json && batch ? [] : nil
         for path in paths {
             let status: Exit
             if list {
-                status = listBook(path, options: options, selection: selection)
+                status = listBook(path, options: options, selection: selection) { listing in
+                    if listings != nil { listings?.append(listing) } else { StandardOutput.write(listing + "\n") }
+                }
             } else {
                 status = await convertBook(
                     path, options: options, selection: selection, batch: folders, bundler: bundler)
@@ -247,6 +251,7 @@ struct ConvertCommand: AsyncParsableCommand {
             }
             if status == .interrupted || BrokenPipe.happened { break }
         }
+        if let listings { StandardOutput.write("[\n" + listings.joined(separator: ",\n") + "\n]\n") }
         // The reader of our output has gone (`| head`): stop quietly, as a Unix tool does.
         if BrokenPipe.happened { BrokenPipe.exit() }
         if batch && !quiet && !list && progress != .json && worst != .interrupted {
@@ -264,12 +269,15 @@ struct ConvertCommand: AsyncParsableCommand {
         return batch ? .partialFailure : new
     }
 
-    func listBook(_ path: String, options: SectionOptions, selection: ChapterSelection?) -> Exit {
+    /// `--list` of one book; with `--json`, `emitJSON` takes its listing.
+    func listBook(
+        _ path: String, options: SectionOptions, selection: ChapterSelection?, emitJSON: (String) -> Void
+    ) -> Exit {
         let stderrStyle = TerminalStyle.detect(fileDescriptor: 2)
         do {
             let loaded = try BookLoader.load(path: path, options: options, chapters: selection)
             if json {
-                StandardOutput.write(try ListRenderer.json(for: loaded))
+                emitJSON(try ListRenderer.json(for: loaded))
             } else {
                 let renderer = ListRenderer(
                     style: TerminalStyle.detect(fileDescriptor: 1), verbose: verbose, wordsPerMinute: rate)

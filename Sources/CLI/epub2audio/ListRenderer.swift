@@ -10,13 +10,16 @@ struct ListRenderer {
     var wordsPerMinute = 175
 
     static func document(for loaded: LoadedBook) -> SectionListing {
-        SectionListing(
+        var listing = SectionListing(
             package: loaded.book.package, title: loaded.displayTitle, sections: loaded.sections,
             warnings: loaded.warnings, textLanguage: loaded.textLanguage)
+        listing.file = loaded.path
+        return listing
     }
 
+    /// The listing as a JSON object (pretty-printed, no final newline).
     static func json(for loaded: LoadedBook) throws -> String {
-        String(decoding: try document(for: loaded).json(), as: UTF8.self) + "\n"
+        String(decoding: try document(for: loaded).json(), as: UTF8.self)
     }
 
     /// The human index: a header with the clean title and authors, then one aligned row per section.

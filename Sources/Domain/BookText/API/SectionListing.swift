@@ -6,6 +6,8 @@ public import Foundation
 ///
 /// One type for both front ends, so the two documents cannot drift apart.
 public struct SectionListing: Encodable, Sendable {
+    /// The book's file as it was given (the CLI's listing of several books tells them apart by it).
+    public var file: String?
     /// The title to show: the metadata's, or a name for a book without one.
     public var title: String
     /// `dc:creator`s, in the book's order.
