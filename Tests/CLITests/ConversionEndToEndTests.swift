@@ -149,6 +149,23 @@ nonisolated(unsafe) private var referenceFolder: String?
 extension EndToEnd {
     @Suite("Conversion of sample sections")
     struct Conversion {
+        @Test("--chapters 9, then --chapters 13 into the same folder: the playlist lists both, in book order")
+        func playlistKeepsEarlierRuns() async throws {
+            let scratch = try Scratch("playlist-runs")
+            let out = scratch.file("out").path
+            for chapter in ["13", "9"] {
+                let result = try await BinaryRunner.run(
+                    [Conversions.lighthouse, "--chapters", chapter, "-o", out, "--progress", "none"], timeout: 60)
+                #expect(result.status == 0, "\(result.stderr)")
+            }
+            let playlist = try #require(bytes(out + "/playlist.m3u")).utf8String
+            let files = playlist.split(separator: "\n").filter { $0.hasSuffix(".wav") }
+            #expect(
+                files == [
+                    "009 - Chapter 1 - The Hundred and Twelve Steps.wav", "013 - Chapter 4 - What the Sea Brought.wav",
+                ], "\(playlist)")
+        }
+
         @Test("--chapters 9,13: files, playlist, manifest and WAV headers agree")
         func convertTwoSections() async throws {
             let scratch = try Scratch("convert")

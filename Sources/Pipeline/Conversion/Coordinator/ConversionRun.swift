@@ -141,7 +141,7 @@ final class ConversionRun: Sendable {
         }
         let counts = makeSections(
             plan.jobs, makeJob: makeJob, source: book.source, store: store, directory: directory, emit: emit)
-        try finishFolder(store, selected: book.selected, directory: directory)
+        try finishFolder(store, directory: directory)
         // Lazily: a filtered copy of every record was a step in the peak at the end of a long book.
         let audio = store.manifest.sections.lazy.filter { book.selected.contains($0.number) && $0.status == .done }
             .reduce(0.0) { $0 + ($1.durationSeconds ?? 0) }
@@ -320,12 +320,12 @@ final class ConversionRun: Sendable {
 
     /// Closes the manifest and writes the playlist; after a stop, first leaves a consistent folder
     /// (nothing in progress, no `.part` files) and throws why the run stopped.
-    private func finishFolder(_ store: ManifestStore, selected: Set<Int>, directory: String) throws {
+    private func finishFolder(_ store: ManifestStore, directory: String) throws {
         let stoppedBy: ConversionError? =
             fatal.withLock { $0 } ?? (cancelled.load(ordering: .relaxed) ? .cancelled : nil)
         guard let stoppedBy else {
             try store.close()
-            try writePlaylist(store.manifest, selected: selected, directory: directory)
+            try writePlaylist(store.manifest, directory: directory)
             return
         }
         removeStaleFiles(in: directory)
@@ -336,7 +336,7 @@ final class ConversionRun: Sendable {
             }
         }
         try? store.close()
-        try? writePlaylist(store.manifest, selected: selected, directory: directory)
+        try? writePlaylist(store.manifest, directory: directory)
         throw stoppedBy
     }
 
@@ -593,9 +593,11 @@ final class ConversionRun: Sendable {
         return digits.count >= 3 && name.dropFirst(digits.count).hasPrefix(" - ")
     }
 
-    private func writePlaylist(_ manifest: Manifest, selected: Set<Int>, directory: String) throws {
+    /// Every finished section of the book, in book order, this run's and earlier runs' alike: a
+    /// run of `--chapters 3` after the whole book no longer leaves a playlist of one chapter.
+    private func writePlaylist(_ manifest: Manifest, directory: String) throws {
         let entries = manifest.sections.lazy
-            .filter { selected.contains($0.number) && $0.status == .done && $0.file != nil }
+            .filter { $0.status == .done && $0.file != nil }
             .map { Playlist.Entry(title: $0.title, file: $0.file!, durationSeconds: $0.durationSeconds ?? 0) }
         try AtomicFile.write(Data(Playlist.text(Array(entries)).utf8), named: Playlist.fileName, in: directory)
     }
