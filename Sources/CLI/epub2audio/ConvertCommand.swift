@@ -54,7 +54,10 @@ struct ConvertCommand: AsyncParsableCommand {
             "Also read these skipped kinds (preface,introduction,appendix,notes,...) or 'all'.", valueName: "KINDS"))
     var include: String?
 
-    @Option(help: ArgumentHelp("Table-of-contents depth that makes sections (default: chapters).", valueName: "N"))
+    @Option(
+        help: ArgumentHelp(
+            "Table-of-contents level that makes sections, 1 for the top (default: the level of the book's chapters).",
+            valueName: "N"))
     var tocDepth: Int?
 
     @Option(help: "Notes: skip (default), or end to read a section's notes at its end.")
