@@ -154,6 +154,13 @@ extension EndToEnd {
             #expect(plain.stdout.isEmpty, "progress and summary belong on stderr")
             #expect(plain.stderr.contains("013 - Chapter 4 - What the Sea Brought.wav"))
             #expect(!plain.stderr.contains(" 1 sections"), "\(plain.stderr)")
+            // --progress none: no progress at all, the summary still (only -q drops it).
+            let none = try await BinaryRunner.run([
+                Conversions.lighthouse, "--chapters", "13", "-o", scratch.file("c").path, "--progress", "none",
+            ])
+            #expect(none.status == 0 && none.stdout.isEmpty)
+            #expect(!none.stderr.contains("013 - Chapter 4") && !none.stderr.contains("[1/1]"), "\(none.stderr)")
+            #expect(none.stderr.contains("1 section made"), "\(none.stderr)")
         }
 
         @Test("a full disk: exit 5, one line, no .part file, a consistent manifest (needs root for a small tmpfs)")

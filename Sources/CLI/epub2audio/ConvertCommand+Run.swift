@@ -70,7 +70,8 @@ extension ConvertCommand {
         let mode: ProgressRenderer.Mode
         switch (quiet, progress) {
         case (_, .json): mode = .json
-        case (true, _), (_, .none): mode = .silent
+        case (true, _): mode = .silent
+        case (_, .none): mode = .summary
         case (_, .plain): mode = .plain
         case (_, .auto): mode = stderrStyle.isTerminal ? .bar : .plain
         }

@@ -140,7 +140,7 @@ struct ConvertCommand: AsyncParsableCommand {
     @Flag(help: "Allow an output folder that holds other files, replacing any at our file names.")
     var overwrite = false
 
-    @Option(help: "Progress report: auto, plain, json, none.")
+    @Option(help: "Progress report: auto, plain, json, or none (the summary and warnings only).")
     var progress: ProgressMode = .auto
 
     @Flag(name: [.short, .long], help: "No progress and no summary; errors only.")

@@ -8,7 +8,9 @@ import Foundation
 /// `@unchecked Sendable`: events arrive from the conversion's thread; every stored property is
 /// read and written under `lock`.
 final class ProgressRenderer: @unchecked Sendable {
-    enum Mode { case bar, plain, json, silent }
+    /// `summary` (`--progress none`): no progress, but warnings and the closing summary; `silent`
+    /// (`-q`): errors only.
+    enum Mode { case bar, plain, json, summary, silent }
 
     private let mode: Mode
     private let style: TerminalStyle
@@ -84,7 +86,7 @@ final class ProgressRenderer: @unchecked Sendable {
             draw(force: true)
         case .warning(let message):
             warnings.append(message)
-            if mode == .plain || mode == .bar {
+            if mode == .plain || mode == .bar || mode == .summary {
                 clearBar()
                 StandardError.write(style.yellow("warning:") + " " + oneLine(message) + "\n")
             }
@@ -121,7 +123,7 @@ final class ProgressRenderer: @unchecked Sendable {
     func summary(_ summary: ConversionSummary, totals: ReadingTotals, chosen: Bool, outputDirectory: String) {
         lock.lock()
         defer { lock.unlock() }
-        guard mode == .plain || mode == .bar else { return }
+        guard mode == .plain || mode == .bar || mode == .summary else { return }
         clearBar()
         var parts = ["\(plural(summary.sectionsDone, "section")) made"]
         if summary.sectionsSkipped > 0 { parts.append("\(summary.sectionsSkipped) already done") }
