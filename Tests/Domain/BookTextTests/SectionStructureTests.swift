@@ -123,7 +123,9 @@ import Testing
             title: "The Far Shore", spine: files,
             toc: [entry("The Far Shore", "t.xhtml")] + titles.map { entry($0, "\($0).xhtml") })
         let sections = try SectionIndexer.index(book).sections
-        #expect(sections.map(\.included) == [false] + Array(repeating: true, count: 10), "\(sections.map { ($0.kind, $0.reasons) })")
+        #expect(
+            sections.map(\.included) == [false] + Array(repeating: true, count: 10),
+            "\(sections.map { ($0.kind, $0.reasons) })")
         #expect(sections[1].reasons.first == "verse, as 5 of the 5 sections read: a poem → text")
     }
 
