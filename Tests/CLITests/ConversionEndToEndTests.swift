@@ -295,6 +295,13 @@ extension EndToEnd {
             #expect(finished.count == 12, "\(screen)")
             let barColumns = Set(finished.compactMap { $0.range(of: " - Chapter ")?.lowerBound.utf16Offset(in: $0) })
             #expect(barColumns.count == 1, "under the bar:\n\(finished.joined(separator: "\n"))")
+            // The bar itself keeps one width as it is redrawn, from "--" for the speed and the
+            // time left to their figures, and its fields keep their columns.
+            let bars = screen.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map(String.init)
+                .filter { $0.contains(" ETA ") }
+            #expect(bars.count >= 2, "\(screen)")
+            #expect(Set(bars.map(\.count)).count == 1, "bar widths vary:\n\(bars.joined(separator: "\n"))")
+            #expect(Set(bars.compactMap { $0.range(of: " audio ")?.lowerBound.utf16Offset(in: $0) }).count == 1)
         }
     }
 

@@ -159,21 +159,36 @@ final class ProgressRenderer: @unchecked Sendable {
         let elapsed = now.timeIntervalSince(start)
         let made = wordsDone - wordsResumed
         let speed = elapsed > 0.5 ? audio / elapsed : 0
-        var eta = "--:--"
-        if made > 0, elapsed > 1 {
-            let remaining = Double(wordsTotal - wordsDone) / (Double(made) / elapsed)
-            eta = Self.clock(remaining)
-        }
-        let barWidth = 24
-        let filled = Int((fraction * Double(barWidth)).rounded(.down))
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
-        let percent = String(format: "%3d%%", Int((fraction * 100).rounded(.down)))
-        let speedText = speed > 0 ? String(format: "%5.0f×", speed) : "     ×"
-        let line =
-            "\(bar) \(percent)  \(counterText())  \(Self.clock(audio)) audio  \(speedText)  ETA \(eta)"
-        StandardError.write("\r" + truncateToWidth(line, style.width - 1) + "\u{1B}[K")
+        var remaining: Double?
+        if made > 0, elapsed > 1 { remaining = Double(wordsTotal - wordsDone) / (Double(made) / elapsed) }
+        let line = Self.barLine(
+            fraction: fraction, counter: counterText(), audioSeconds: audio, speed: speed > 0 ? speed : nil,
+            remainingSeconds: remaining, width: style.width)
+        StandardError.write("\r" + line + "\u{1B}[K")
         barShown = true
     }
+
+    /// The progress bar's line for a terminal `width` columns wide. Every field keeps its width from
+    /// the first line to the last (clocks of up to nine hours, "--" until a speed or a time left is
+    /// known), so the line never shifts as it is redrawn; the bar gives up columns first on a narrow
+    /// terminal, and what still does not fit is cut.
+    static func barLine(
+        fraction: Double, counter: String, audioSeconds: Double, speed: Double?, remainingSeconds: Double?,
+        width: Int
+    ) -> String {
+        let percent = String(format: "%3d%%", Int((fraction * 100).rounded(.down)))
+        let speedText = speed.map { String(format: "%5.0f×", $0) } ?? "   --×"
+        let eta = remainingSeconds.map(alignedClock) ?? "  --:--"
+        let fields = "\(percent)  \(counter)  \(alignedClock(audioSeconds)) audio  \(speedText)  ETA \(eta)"
+        let barWidth = max(narrowestBar, min(widestBar, width - 2 - displayWidth(fields)))
+        let filled = Int((fraction * Double(barWidth)).rounded(.down))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
+        return truncateToWidth(bar + " " + fields, width - 1)
+    }
+
+    /// The bar's columns: at most, and at least on a narrow terminal (the fields after it are cut then).
+    static let widestBar = 24
+    static let narrowestBar = 6
 
     /// The bundling stage's bar: the share of the audio ffmpeg has encoded.
     private func drawBundle(file: String, fraction: Double, audioSeconds: Double, totalSeconds: Double) {
