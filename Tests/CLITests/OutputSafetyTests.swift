@@ -40,6 +40,24 @@ extension EndToEnd {
             #expect(lastLines.contains("3 books: 2 converted, 1 failed"), "no batch summary at the end: \(lastLines)")
         }
 
+        @Test("--progress json: a book refused before any event of its own gets a book-failed event")
+        func refusedBookInJSON() async throws {
+            let scratch = try Scratch("batch-json")
+            let broken = scratch.file("broken.epub")
+            try Data("this is not a zip archive\n".utf8).write(to: broken)
+            let out = scratch.file("out").path
+            let result = try await BinaryRunner.run(
+                [broken.path, Conversions.lighthouse, "--chapters", "13", "-o", out, "--progress", "json"], timeout: 60)
+            #expect(result.status == 2, "\(result.stderr)")
+            let events = Conversions.events(result.stdout)
+            let failed = try #require(events.first, "\(result.stdout)")
+            #expect(failed["event"] as? String == "book-failed")
+            #expect(failed["file"] as? String == broken.path && failed["exitCode"] as? Int == 3)
+            #expect((failed["message"] as? String)?.isEmpty == false)
+            #expect(events.dropFirst().first?["event"] as? String == "book-started")
+            #expect(events.last?["event"] as? String == "book-done")
+        }
+
         @Test("two books of one title: a folder each, 'Title' and 'Title (2)', the same again when run again")
         func booksOfOneTitle() async throws {
             let scratch = try Scratch("batch-title")

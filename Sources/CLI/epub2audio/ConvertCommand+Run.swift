@@ -29,8 +29,7 @@ extension ConvertCommand {
             loaded = try BookLoader.load(path: path, options: options, chapters: selection)
         } catch {
             let (status, message) = exitStatus(for: error)
-            reportError("\(bookName(path)): \(message)", style: stderrStyle)
-            return status
+            return bookFailed(path, status, message, style: stderrStyle)
         }
         reportWarnings(loaded.warnings, style: stderrStyle)
         reportSkippedText(in: loaded, selection: selection, style: stderrStyle)
@@ -42,12 +41,11 @@ extension ConvertCommand {
                 ? "no section is selected for reading; see --list, then use --chapters or --include"
                 : Self.noTextReason(
                     unreadable: loaded.index.unreadableDocuments, documents: loaded.book.package.spine.count)
-            reportError("\(bookName(path)): " + why, style: stderrStyle)
-            return .unreadableBook
+            return bookFailed(path, .unreadableBook, why, style: stderrStyle)
         }
         if selection == nil && selected.allSatisfy({ $0.words == 0 }) {
-            reportError("\(bookName(path)): the selected sections have no text to read", style: stderrStyle)
-            return .unreadableBook
+            return bookFailed(
+                path, .unreadableBook, "the selected sections have no text to read", style: stderrStyle)
         }
         let directory = outputDirectory(for: loaded, batch: batch)
         var request: ConversionRequest
@@ -55,8 +53,7 @@ extension ConvertCommand {
             request = try conversionRequest(for: loaded, outputDirectory: directory, stderrStyle: stderrStyle)
         } catch {
             let (status, message) = exitStatus(for: error)
-            reportError("\(bookName(path)): \(message)", style: stderrStyle)
-            return status
+            return bookFailed(path, status, message, style: stderrStyle)
         }
         // The coordinator reuses the book this command already read and indexed.
         let indexed = IndexedBook(
@@ -111,13 +108,35 @@ extension ConvertCommand {
                     StandardError.write(
                         "\n" + stderrStyle.yellow("interrupted:") + " finished sections are kept; "
                             + "run the same command again to resume\n")
+                } else if mode == .json && !BrokenPipe.happened {
+                    emitBookFailed(path, .interrupted, "interrupted; finished sections are kept")
                 }
                 return .interrupted
             }
             let (status, message) = conversionExitStatus(for: error)
-            reportError("\(bookName(path)): \(message)", style: stderrStyle)
-            return status
+            return bookFailed(path, status, message, style: stderrStyle)
         }
+    }
+
+    /// Reports that the book at `path` ends without its audio (`status`, for `message`): one error
+    /// line, and with `--progress json` a `book-failed` event too, so that a script reading the
+    /// events learns of every book, including the ones refused before any event of their own.
+    func bookFailed(_ path: String, _ status: Exit, _ message: String, style: TerminalStyle) -> Exit {
+        reportError("\(bookName(path)): \(message)", style: style)
+        if progress == .json { emitBookFailed(path, status, message) }
+        return status
+    }
+
+    /// `{"event":"book-failed","exitCode":N,"file":PATH,"message":TEXT}` on standard output.
+    func emitBookFailed(_ path: String, _ status: Exit, _ message: String) {
+        let event: [String: Any] = [
+            "event": "book-failed", "file": path, "exitCode": status.rawValue, "message": message,
+        ]
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: event, options: [.sortedKeys, .withoutEscapingSlashes])
+        else { return }
+        StandardOutput.write(String(decoding: data, as: UTF8.self) + "\n")
     }
 
     /// Why a book has no text to read, for its error line: its documents could not be read, or it
@@ -164,8 +183,7 @@ extension ConvertCommand {
             if case ConversionError.cancelled = error { cancelled = true }
             guard cancelled else {
                 let (status, message) = conversionExitStatus(for: error)
-                reportError("\(bookName(loaded.path)): \(message)", style: style)
-                return status
+                return bookFailed(loaded.path, status, message, style: style)
             }
             if progress != .json && !BrokenPipe.happened {
                 StandardError.write(
