@@ -226,7 +226,7 @@ public final class AudioFileWriter: AudioSink {
             guard let value = field.value, !value.isEmpty else { continue }
             var bytes: [UInt8]
             if encoding.format == .mp3 {
-                bytes = AudioTags.latin1(value)
+                bytes = AudioTags.latin1(value, limit: Self.maxTagBytes)
             } else {
                 bytes = Array(value.utf8.prefix(Self.maxTagBytes + 1))
                 if bytes.count > Self.maxTagBytes {

@@ -12,10 +12,10 @@ extension AudioFormat {
 
 /// How the writer puts `AudioTags` (Contracts) into a file (`sf_set_string`).
 ///
-/// MP3 (LAME's ID3 tags through libsndfile) stores Latin-1 only and cuts text fields at 30 bytes: the
-/// writer transliterates what it can (accents stripped from letters outside Latin-1, typographic
-/// quotes and dashes made plain), drops characters it cannot represent, and truncates at 30; see
-/// `AudioTags.latin1(_:limit:)`.
+/// MP3 (LAME's ID3 tags through libsndfile) stores Latin-1 only: the writer transliterates what it
+/// can (accents stripped from letters outside Latin-1, typographic quotes and dashes made plain)
+/// and drops characters it cannot represent; see `AudioTags.latin1(_:limit:)`. The ID3v2 frames
+/// keep the whole text (LAME's ID3v1 tag, read by old players, its first 30 bytes).
 extension AudioTags {
     /// The fields with their names, in a fixed order.
     var fields: [(name: String, value: String?)] {
@@ -27,8 +27,8 @@ extension AudioTags {
 
     /// `text` as Latin-1 for MP3 tags: characters outside Latin-1 lose their accents (ő → o) or
     /// become their plain ASCII form (’ → ', “ → ", — → -, … → ...) or are dropped; the result is
-    /// cut at `limit` bytes (ID3v1 keeps 30).
-    public static func latin1(_ text: String, limit: Int = 30) -> [UInt8] {
+    /// cut at `limit` bytes.
+    public static func latin1(_ text: String, limit: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         for character in text {
             let scalars = character.unicodeScalars
