@@ -25,7 +25,7 @@ import Testing
         title: "Chapter One", album: "The Book", artist: "Ann Author", trackNumber: "3/12", genre: "Audiobook")
 
     /// A one-second file of `format` made by the writer the pipeline uses, in `directory`.
-    static func makeFile(_ format: AudioFormat, in directory: String) throws -> String {
+    static func makeFile(_ format: AudioFormat, in directory: String, tags: AudioTags = tags) throws -> String {
         let path = directory + "/section.\(format.fileExtension).part"
         let writer = try AudioFileWriter(
             path: path, encoding: AudioEncoding(format: format), sampleRate: 22_050, tags: tags)
@@ -112,6 +112,39 @@ import Testing
         #expect(try AudioTags.read(path: path).title == "Chapter One")
         try CoverArt.embed(Self.cover, format: .mp3, inFileAt: path)
         #expect(try Self.bytes(path) == after, "embedding again replaces the picture")
+    }
+
+    @Test func mp3TextLatin1CannotHoldGoesInUTF16Frames() throws {
+        try #require(AudioFileWriter.availableFormats().contains(.mp3), "this libsndfile writes no MP3")
+        let directory = try TemporaryFolder()
+        let tags = AudioTags(title: "第一回 靈根育孕源流出", album: "西遊記", artist: "Łukasz Ō", trackNumber: "1/100")
+        let path = try Self.makeFile(.mp3, in: directory.path, tags: tags)
+        let before = try Self.bytes(path)
+        let texts = ID3v2.unicodeTexts(tags)
+        #expect(texts.map(\.id) == ["TIT2", "TALB", "TPE1"])
+        #expect(ID3v2.unicodeTexts(AudioTags(title: "L'été à Zürich", artist: "Ann")).isEmpty, "Latin-1 holds these")
+        try CoverArt.embed(nil, texts: texts, format: .mp3, inFileAt: path)
+        let after = try Self.bytes(path)
+
+        let oldLength = try #require(ID3v2.tagLength(header: Array(before.prefix(10))))
+        let newLength = try #require(ID3v2.tagLength(header: Array(after.prefix(10))))
+        let (_, oldFrames) = try ID3v2.frames(of: Array(before.prefix(oldLength)))
+        let (version, frames) = try ID3v2.frames(of: Array(after.prefix(newLength)))
+        #expect(version == 3)
+        // LAME's other frames (its encoder, the track number) are kept; the three texts are ours.
+        #expect(
+            frames.map(\.id) == oldFrames.map(\.id).filter { !["TIT2", "TALB", "TPE1"].contains($0) } + texts.map(\.id))
+        func text(_ id: String) -> String? {
+            guard let frame = frames.first(where: { $0.id == id }), frame.bytes[10...12] == [1, 0xFF, 0xFE] else {
+                return nil
+            }
+            let units = stride(from: 13, to: frame.bytes.count - 1, by: 2).map {
+                UInt16(frame.bytes[$0]) | UInt16(frame.bytes[$0 + 1]) << 8
+            }
+            return String(decoding: units, as: UTF16.self)
+        }
+        #expect(text("TIT2") == tags.title && text("TALB") == tags.album && text("TPE1") == tags.artist)
+        #expect(Array(after[newLength...]) == Array(before[oldLength...]), "the audio is copied as it is")
     }
 
     @Test func id3v24FrameSizesAreSyncsafeAndAFileWithoutATagGetsOne() throws {

@@ -347,7 +347,7 @@ extension ConversionRun {
                     join.sink = nil
                     join.ended = true
                     try sink.close()
-                    try parted.planned.job.embedCover()
+                    try parted.planned.job.completeTags()
                     return .complete(frames: join.frames, sampleRate: join.sampleRate)
                 }
             }

@@ -36,31 +36,42 @@ enum CoverArt {
     static func embed(coverAt coverPath: String, expectedSHA256: String?, format: AudioFormat, inFileAt path: String)
         throws
     {
+        try embed(try cover(at: coverPath, expectedSHA256: expectedSHA256), format: format, inFileAt: path)
+    }
+
+    /// The cover at `coverPath`, checked to be the one the settings name (`expectedSHA256`).
+    static func cover(at coverPath: String, expectedSHA256: String?) throws -> AudiobookCover {
         guard let data = FileManager.default.contents(atPath: coverPath), data.count <= maxCoverBytes,
             let cover = AudiobookCover(data: Array(data))
         else { throw FileFormatError(reason: "cannot read the cover \(coverPath) as a JPEG or PNG image") }
         if let expectedSHA256, SHA256.hex(cover.data) != expectedSHA256 {
             throw FileFormatError(reason: "the cover \(coverPath) changed during the run")
         }
-        try embed(cover, format: format, inFileAt: path)
+        return cover
     }
 
     /// Embeds `cover` in the `format` file at `path`, replacing any cover it has (nothing for WAV).
     ///
     /// - Throws: as `embed(coverAt:expectedSHA256:format:inFileAt:)`.
-    static func embed(_ cover: AudiobookCover, format: AudioFormat, inFileAt path: String) throws {
-        guard embeds(in: format) else { return }
+    static func embed(
+        _ cover: AudiobookCover?, texts: [(id: String, text: String)] = [], format: AudioFormat, inFileAt path: String
+    ) throws {
+        guard embeds(in: format), cover != nil || (format == .mp3 && !texts.isEmpty) else { return }
         let temp = path + ".cover.part"
         do {
             switch format {
             case .flac:
+                guard let cover else { return }
                 try FLACMetadata.rewrite(from: path, to: temp) { blocks in
                     blocks.filter { $0.type != FLACMetadata.BlockType.picture.rawValue }
                         + [(FLACMetadata.BlockType.picture.rawValue, FLACMetadata.picture(cover)[...])]
                 }
             case .mp3:
-                try rewrite(path, to: temp) { reader, writer in try embedMP3(cover, reader: reader, writer: writer) }
+                try rewrite(path, to: temp) { reader, writer in
+                    try embedMP3(cover, texts: texts, reader: reader, writer: writer)
+                }
             case .ogg, .opus:
+                guard let cover else { return }
                 try rewrite(path, to: temp) { reader, writer in try embedOgg(cover, reader: reader, writer: writer) }
             case .wav:
                 return
@@ -75,16 +86,20 @@ enum CoverArt {
         }
     }
 
-    /// MP3: the file's ID3v2 tag with an `APIC` frame, or a new tag before the audio when it has none.
-    static func embedMP3(_ cover: AudiobookCover, reader: BufferedFileReader, writer: BufferedFileWriter) throws {
+    /// MP3: the file's ID3v2 tag with an `APIC` frame and the `texts` frames (`ID3v2.tag`), or a
+    /// new tag before the audio when it has none.
+    static func embedMP3(
+        _ cover: AudiobookCover?, texts: [(id: String, text: String)] = [], reader: BufferedFileReader,
+        writer: BufferedFileWriter
+    ) throws {
         let header = try reader.read(ID3v2.headerBytes)
         if let length = ID3v2.tagLength(header: header) {
             guard length <= maxHeadBytes else { throw FileFormatError(reason: "has an ID3v2 tag over 64 MB") }
             let tag = header + (try reader.read(length - header.count))
             guard tag.count == length else { throw FileFormatError(reason: "has a truncated ID3v2 tag") }
-            try writer.write(try ID3v2.tag(tag, withPicture: cover))
+            try writer.write(try ID3v2.tag(tag, withPicture: cover, texts: texts))
         } else {
-            try writer.write(try ID3v2.tag(nil, withPicture: cover))
+            try writer.write(try ID3v2.tag(nil, withPicture: cover, texts: texts))
             try writer.write(header)
         }
         try reader.copyRest(to: writer)
@@ -259,20 +274,23 @@ final class BufferedFileWriter {
 }
 
 extension WorkerJob {
-    /// Embeds the job's cover in its finished file. A part of a long section is raw PCM: its
-    /// section takes the cover once its parts are joined (`ConversionRun`), with this same call.
+    /// Completes the tags of the job's finished file: embeds its cover, and in MP3 the title, album
+    /// and artist that Latin-1 cannot hold (`ID3v2.unicodeTexts`). A part of a long section is raw
+    /// PCM: its section takes them once its parts are joined (`ConversionRun`), with this same call.
     ///
     /// - Throws: `ConversionError.sectionFailed` when the file or the cover is not as expected, a
     ///   POSIX failure (disk full) as the pipeline maps it.
-    func embedCover() throws {
-        guard let coverPath, part == nil else { return }
+    func completeTags() throws {
+        guard part == nil else { return }
+        let format = settings.encoding.format
+        let texts = format == .mp3 ? ID3v2.unicodeTexts(tags) : []
+        guard coverPath != nil || !texts.isEmpty else { return }
         do {
-            try CoverArt.embed(
-                coverAt: coverPath, expectedSHA256: settings.coverSHA256, format: settings.encoding.format,
-                inFileAt: partPath)
+            let cover = try coverPath.map { try CoverArt.cover(at: $0, expectedSHA256: settings.coverSHA256) }
+            try CoverArt.embed(cover, texts: texts, format: format, inFileAt: partPath)
         } catch let error as FileFormatError {
             throw ConversionError.sectionFailed(
-                section: section, reason: "cannot embed the cover in \(partPath): \(error.reason)")
+                section: section, reason: "cannot complete the tags of \(partPath): \(error.reason)")
         } catch {
             throw PosixFailure.map(error, path: partPath) ?? error
         }

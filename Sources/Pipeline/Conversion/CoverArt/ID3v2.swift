@@ -1,7 +1,11 @@
-/// The ID3v2 tag at the start of an MP3 file, edited to carry the cover as an `APIC` frame.
+import Contracts
+
+/// The ID3v2 tag at the start of an MP3 file, edited to carry the cover as an `APIC` frame, and
+/// text Latin-1 cannot hold in UTF-16 frames.
 ///
 /// libsndfile's MP3 writer (LAME) starts the file with an ID3v2.3 tag holding `TSSE`, `TIT2`, `TPE1`,
-/// `TALB`, `TRCK`, `TCON`; the picture joins those frames, every other frame is kept as it is. Pure
+/// `TALB`, `TRCK`, `TCON`; the picture joins those frames, a text frame replaces LAME's of its id,
+/// every other frame is kept as it is. Pure
 /// over bytes. Layouts: ID3v2.3 (id3.org, "ID3 tag version 2.3.0", 3 and 4.15) and ID3v2.4
 /// ("ID3 tag version 2.4.0 - Main Structure", 3.1 and 4.1: frame sizes become syncsafe).
 enum ID3v2 {
@@ -57,18 +61,43 @@ enum ID3v2 {
         return (version, frames)
     }
 
-    /// `tag` (nil: the file has none) with the cover as its only `APIC` frame, after the other
-    /// frames, without padding; a new tag is version 2.3, which every player reads.
+    /// `tag` (nil: the file has none) with the cover as its only `APIC` frame (when given) and the
+    /// `texts` (frame id, text) in frames of their own in place of the ones of those ids, after
+    /// the other frames, without padding; a new tag is version 2.3, which every player reads.
     ///
     /// - Throws: `FileFormatError` as `frames(of:)` does, or when the tag would exceed `maxTagBytes`.
-    static func tag(_ tag: [UInt8]?, withPicture cover: AudiobookCover) throws -> [UInt8] {
+    static func tag(_ tag: [UInt8]?, withPicture cover: AudiobookCover?, texts: [(id: String, text: String)] = [])
+        throws -> [UInt8]
+    {
         let (version, frames) = try tag.map(frames(of:)) ?? (3, [])
-        var body = frames.filter { $0.id != "APIC" }.flatMap(\.bytes)
-        body += pictureFrame(cover, version: version)
+        let replaced = Set(texts.map(\.id) + (cover == nil ? [] : ["APIC"]))
+        var body = frames.filter { !replaced.contains($0.id) }.flatMap(\.bytes)
+        for text in texts { body += textFrame(text.id, text.text, version: version) }
+        if let cover { body += pictureFrame(cover, version: version) }
         guard body.count <= maxTagBytes else {
             throw FileFormatError(reason: "would have an ID3v2 tag larger than 256 MB")
         }
         return Array("ID3".utf8) + [version, 0, 0] + syncsafe(body.count) + body
+    }
+
+    /// The text frames (`TIT2` title, `TALB` album, `TPE1` artist) of `tags` that Latin-1 cannot
+    /// hold as written: LAME writes Latin-1 only, and a Chinese title came out empty, a Polish
+    /// name without its "Ł". The others stay LAME's.
+    static func unicodeTexts(_ tags: AudioTags) -> [(id: String, text: String)] {
+        [("TIT2", tags.title), ("TALB", tags.album), ("TPE1", tags.artist)].compactMap { id, text in
+            guard let text, text.unicodeScalars.contains(where: { $0.value > 0xFF }) else { return nil }
+            return (id, text)
+        }
+    }
+
+    /// A text frame: UTF-16 with its byte order mark in ID3v2.3 (encoding 1), UTF-8 in 2.4 (encoding 3).
+    static func textFrame(_ id: String, _ text: String, version: UInt8) -> [UInt8] {
+        let encoded: [UInt8] =
+            version == 4
+            ? [3] + Array(text.utf8)
+            : [1, 0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let size = version == 4 ? syncsafe(encoded.count) : FLACMetadata.bigEndian(UInt64(encoded.count), bytes: 4)
+        return Array(id.utf8) + size + [0, 0] + encoded
     }
 
     /// An `APIC` frame: Latin-1 text, the MIME type, front cover (3), no description, the image.

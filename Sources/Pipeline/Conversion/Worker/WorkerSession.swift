@@ -131,7 +131,7 @@ final class WorkerSession {
         let frames = try speak(
             chunks, engine: engine, sampleRate: sampleRate, into: sink, job: job, wordsTotal: wordsTotal,
             shouldStop: shouldStop, send: send)
-        try job.embedCover()
+        try job.completeTags()
         return WorkerResult(
             section: job.section, frames: frames, sampleRate: sampleRate, textSHA256: textSHA256, words: wordsTotal)
     }
