@@ -129,6 +129,21 @@ import Testing
         #expect(sections[1].reasons.first == "verse, as 5 of the 5 sections read: a poem → text")
     }
 
+    @Test func aTitleThatIsOnlyItsFilesNumberedNameGivesWayToTheHeading() throws {
+        // A converter labels entries with its file names; "Chapter 1" in chapter1.xhtml is a title.
+        let book = MemoryBook(
+            spine: [
+                ("content001.xhtml", "<h1>Loomings</h1>\(prose(300))"), ("chapter1.xhtml", prose(300)),
+                ("part0005.xhtml", prose(300)),
+            ],
+            toc: [
+                entry("content 001", "content001.xhtml"), entry("Chapter 1", "chapter1.xhtml"),
+                entry("part0005", "part0005.xhtml"),
+            ])
+        let titles = try SectionIndexer.index(book).sections.map(\.title)
+        #expect(titles == ["Loomings", "Chapter 1", "Section 3"])
+    }
+
     @Test func aPoemInTheFileAfterTheCopyrightPageIsNotSkippedWithIt() throws {
         // One TOC entry (the cover), every paragraph of one class, the first poem's title unlike the others'.
         let copyright = "Copyright © 2024 A Small Press. All rights reserved. ISBN 978-0-00-000000-0."

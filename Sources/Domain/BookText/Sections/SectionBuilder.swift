@@ -657,7 +657,8 @@ struct SectionBuilder {
     static let longestTitle = 150
 
     private func defaultTitleCandidates(_ d: Draft) -> String? {
-        if let label = d.start.label, !label.isEmpty, !Patterns.looksLikeFileName(label),
+        let s = d.start.position.spineIndex
+        if let label = d.start.label, !label.isEmpty, !Patterns.looksLikeFileName(label), !namesItsFile(label, s),
             !(Patterns.isGenericLabel(label) && !d.features.headings.isEmpty)
         {
             guard label.count > Self.longestTitle else { return label }
@@ -666,13 +667,23 @@ struct SectionBuilder {
             return String(cut[..<(cut.lastIndex(of: " ") ?? cut.endIndex)]) + "…"
         }
         if let h = d.features.headings.first, !h.isEmpty { return h }
-        let s = d.start.position.spineIndex
-        if s < docs.count, let t = docs[s].title, !Patterns.looksLikeFileName(t),
+        if s < docs.count, let t = docs[s].title, !Patterns.looksLikeFileName(t), !namesItsFile(t, s),
             TextCleaner.fold(t) != TextCleaner.fold(package.metadata.title ?? "")
         {
             return t
         }
         return openingTitleLine(d)
+    }
+
+    /// Whether `title` is only the generated name of spine item `s`'s file ("part0005" in
+    /// `part0005.html`, "leaf 0435" for `leaf0435.html`, "content 001"): a converter's numbered
+    /// name for the file, not one a reader sees. ("Chapter 1" in `chapter1.xhtml` is a title.)
+    private func namesItsFile(_ title: String, _ s: Int) -> Bool {
+        guard s < package.spine.count, !Patterns.isChapterTitle(title) else { return false }
+        func letters(_ text: Substring) -> String { String(text.lowercased().filter { $0.isLetter || $0.isNumber }) }
+        let name = package.spine[s].href.split(separator: "/").last ?? ""
+        let stem = letters(name.split(separator: ".").first ?? name)
+        return stem.count(where: \.isNumber) >= 3 && stem == letters(Substring(title))
     }
 
     /// A heading written as a paragraph that opens the draft, with text after it ("Cold Orchard"
