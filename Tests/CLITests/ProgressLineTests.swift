@@ -34,3 +34,13 @@ struct ProgressLineTests {
         #expect(displayWidth(line(audio: 600, speed: 300, remaining: 60, width: 40)) <= 39)
     }
 }
+
+@Suite("Counts in messages")
+struct CountTests {
+    @Test("thousands grouped, singular for one")
+    func plurals() {
+        #expect(plural(1, "section") == "1 section")
+        #expect(plural(2_013, "section") == "2,013 sections")
+        #expect(plural(0, "word") == "0 words")
+    }
+}

@@ -85,9 +85,9 @@ func truncateToWidth(_ text: String, _ width: Int) -> String {
     return result + "…"
 }
 
-/// "1 section", "2 sections".
+/// "1 section", "2 sections", "2,013 sections" (thousands grouped, as the words beside them are).
 func plural(_ count: Int, _ noun: String) -> String {
-    "\(count) \(noun)\(count == 1 ? "" : "s")"
+    "\(ListRenderer.grouped(count)) \(noun)\(count == 1 ? "" : "s")"
 }
 
 /// Text from a book made safe for a terminal: control characters, and the bidirectional overrides
