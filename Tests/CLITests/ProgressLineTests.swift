@@ -44,3 +44,13 @@ struct CountTests {
         #expect(plural(0, "word") == "0 words")
     }
 }
+
+@Suite("Durations in the summary")
+struct DurationTests {
+    @Test("short runs keep a figure: never 0.0 s beside a speed")
+    func shortDurations() {
+        #expect(ProgressRenderer.duration(0.031) == "0.03 s")
+        #expect(ProgressRenderer.duration(0.42) == "0.4 s")
+        #expect(ProgressRenderer.duration(75) == "1 min 15 s")
+    }
+}
