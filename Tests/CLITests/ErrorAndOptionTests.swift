@@ -70,6 +70,17 @@ extension EndToEnd {
             #expect(listing(scratch.path).isEmpty)
         }
 
+        @Test("help for no command, a bad option of voices: one line, exit 64, pointing at the right help")
+        func helpAndSubcommandUsage() async throws {
+            let topic = try await BinaryRunner.run(["help", "bogus"])
+            #expect(topic.status == 64 && topic.stdout.isEmpty, "exit \(topic.status): \(topic.stdout.prefix(100))")
+            #expect(topic.errorLines.first?.contains("'bogus' is no command") == true, "\(topic.stderr)")
+            let voices = try await BinaryRunner.run(["voices", "--bogus"])
+            #expect(voices.status == 64)
+            #expect(voices.errorLines.first?.hasSuffix("(epub2audio help voices lists the options)") == true)
+            #expect(try await BinaryRunner.run(["help", "voices"]).status == 0)
+        }
+
         @Test("another book into a folder made from a different one: exit 5; --force starts over cleanly")
         func bookChanged() async throws {
             let scratch = try Scratch("changed")

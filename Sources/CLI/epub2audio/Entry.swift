@@ -30,6 +30,7 @@ enum Entry {
         }
         Task {
             do {
+                try checkHelpTopic(Array(CommandLine.arguments.dropFirst()))
                 var command = try EPUB2AudioCommand.parseAsRoot()
                 if var asynchronous = command as? AsyncParsableCommand {
                     try await asynchronous.run()
@@ -54,8 +55,27 @@ enum Entry {
         var message = oneLine(EPUB2AudioCommand.message(for: error))
         if message.hasSuffix(".") { message.removeLast() }
         let style = TerminalStyle.detect(fileDescriptor: 2)
-        StandardError.write(
-            style.red("error:") + " " + message + " (epub2audio --help lists the options)\n")
+        StandardError.write(style.red("error:") + " " + message + " (\(helpHint()))\n")
         return code.rawValue
+    }
+
+    /// Where the options of the command that was run are listed: `epub2audio help voices` for
+    /// `epub2audio voices --bogus`, `epub2audio --help` otherwise.
+    static func helpHint(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String {
+        guard let first = arguments.first, first == VoicesCommand.configuration.commandName else {
+            return "epub2audio --help lists the options"
+        }
+        return "epub2audio help \(first) lists the options"
+    }
+
+    /// `epub2audio help TOPIC` names a command: ArgumentParser answers an unknown one with the main
+    /// help and exit 0, which a script takes for success.
+    static func checkHelpTopic(_ arguments: [String]) throws {
+        guard arguments.count >= 2, arguments[0] == "help" else { return }
+        let known = ["convert", VoicesCommand.configuration.commandName ?? "voices"]
+        guard known.contains(arguments[1]) else {
+            throw ValidationError(
+                "'\(arguments[1])' is no command of epub2audio, which has \(known.joined(separator: " and "))")
+        }
     }
 }
