@@ -79,6 +79,9 @@ extension EndToEnd {
             #expect(voices.status == 64)
             #expect(voices.errorLines.first?.hasSuffix("(epub2audio help voices lists the options)") == true)
             #expect(try await BinaryRunner.run(["help", "voices"]).status == 0)
+            // A list that starts like an option still reaches the list's parser.
+            let dash = try await BinaryRunner.run([Conversions.lighthouse, "--list", "--chapters", "-3"])
+            #expect(dash.status == 64 && dash.errorLines.first?.contains("\"-3\"") == true, "\(dash.stderr)")
         }
 
         @Test("another book into a folder made from a different one: exit 5; --force starts over cleanly")

@@ -100,6 +100,7 @@ extension EndToEnd {
             #expect(result.status == 5, "exit \(result.status): \(result.stderr)")
             #expect(result.errorLines.count == 1)
             #expect(result.errorLines.first?.contains(out.path) == true)
+            #expect(result.errorLines.first?.contains("--overwrite") == true, "the option that allows it")
             #expect(tree(out.path) == ["notes.txt"])
             #expect(identity(out.path + "/notes.txt") == before)
             #expect(listing(scratch.path) == ["out"])

@@ -310,7 +310,9 @@ extension ConvertCommand {
 func conversionExitStatus(for error: any Error) -> (Exit, String) {
     guard let error = error as? ConversionError else { return exitStatus(for: error) }
     switch error {
-    case .outputUnwritable, .diskFull, .outputNotEmpty, .bookChanged, .invalidManifest, .unsupportedManifestVersion:
+    case .outputNotEmpty:
+        return (.outputError, error.description + " (--overwrite)")
+    case .outputUnwritable, .diskFull, .bookChanged, .invalidManifest, .unsupportedManifestVersion:
         return (.outputError, error.description)
     case .unreadableBook: return (.unreadableBook, error.description)
     case .unknownSection, .noSections, .invalidRequest: return (.usage, error.description)

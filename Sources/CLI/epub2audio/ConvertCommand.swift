@@ -46,7 +46,11 @@ struct ConvertCommand: AsyncParsableCommand {
 
     // MARK: Which sections
 
-    @Option(help: ArgumentHelp("Sections to convert, by their --list number: 1-5,8,12-.", valueName: "LIST"))
+    // Unconditional: "--chapters -3" reaches the list's own parser, which says what is wrong with
+    // it, instead of "missing value".
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Sections to convert, by their --list number: 1-5,8,12-.", valueName: "LIST"))
     var chapters: String?
 
     @Option(
