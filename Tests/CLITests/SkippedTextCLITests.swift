@@ -157,6 +157,20 @@ struct SkippedTextCLITests {
         }
     }
 
+    @Test("in a batch each warning line names its book")
+    func batchWarningsNameTheirBook() async throws {
+        let scratch = try Scratch("skipped-batch")
+        let book = try Self.bookWithLargeAppendix(in: scratch)
+        let plain = try Self.plainBook(in: scratch)
+        let result = try await BinaryRunner.run(
+            [plain, book, "-o", scratch.file("out").path, "--progress", "none"], timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = Self.warningLines(result.stderr)
+        let name = URL(fileURLWithPath: book).lastPathComponent
+        #expect(
+            !lines.isEmpty && lines.allSatisfy { $0.hasPrefix("warning: \(name): section 4 (appendix") }, "\(lines)")
+    }
+
     @Test("a book that is mostly its appendix reads it, and says so on one line")
     func mostlyItsAppendix() async throws {
         let scratch = try Scratch("mostly-appendix")

@@ -31,8 +31,9 @@ extension ConvertCommand {
             let (status, message) = exitStatus(for: error)
             return bookFailed(path, status, message, style: stderrStyle)
         }
-        reportWarnings(loaded.warnings, style: stderrStyle)
-        reportSkippedText(in: loaded, selection: selection, style: stderrStyle)
+        // In a batch each line names its book, as the errors do.
+        reportWarnings(loaded.warnings, style: stderrStyle, book: batch == nil ? nil : path)
+        reportSkippedText(in: loaded, selection: selection, style: stderrStyle, named: batch != nil)
         let selected = loaded.selectedSections
         if selected.isEmpty {
             let hasWords = loaded.sections.contains { $0.words > 0 }

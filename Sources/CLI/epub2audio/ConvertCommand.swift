@@ -300,11 +300,13 @@ struct ConvertCommand: AsyncParsableCommand {
         }
     }
 
-    func reportWarnings(_ warnings: [EPUBWarning], style: TerminalStyle) {
+    /// The book's warnings, a line each; `book` (in a batch) starts each line, as it starts the errors.
+    func reportWarnings(_ warnings: [EPUBWarning], style: TerminalStyle, book: String? = nil) {
         guard !quiet, !warnings.isEmpty else { return }
         let limit = verbose ? warnings.count : 5
+        let prefix = book.map { bookName($0) + ": " } ?? ""
         for warning in warnings.prefix(limit) {
-            StandardError.write(style.yellow("warning:") + " " + oneLine(warning.description) + "\n")
+            StandardError.write(style.yellow("warning:") + " " + oneLine(prefix + warning.description) + "\n")
         }
         if warnings.count > limit {
             StandardError.write(
@@ -315,14 +317,16 @@ struct ConvertCommand: AsyncParsableCommand {
     /// Says loudly when a large part of the book is skipped (see `SkippedText`): one line per large
     /// section, or one with the totals. Silent with `--chapters`, where the user chose what to read.
     func reportSkippedText(
-        in loaded: LoadedBook, selection: ChapterSelection?, style: TerminalStyle, listing: Bool = false
+        in loaded: LoadedBook, selection: ChapterSelection?, style: TerminalStyle, listing: Bool = false,
+        named: Bool = false
     ) {
         guard !quiet, selection == nil else { return }
         let warnings = SkippedText.warnings(for: loaded.sections)
         let limit = verbose ? warnings.count : 5
+        let prefix = named ? bookName(loaded.path) + ": " : ""
         for warning in warnings.prefix(limit) {
             StandardError.write(
-                style.yellow("warning:") + " " + ListRenderer.message(for: warning, listing: listing) + "\n")
+                style.yellow("warning:") + " " + prefix + ListRenderer.message(for: warning, listing: listing) + "\n")
         }
         if warnings.count > limit {
             StandardError.write(
