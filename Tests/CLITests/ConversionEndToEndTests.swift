@@ -333,6 +333,14 @@ extension EndToEnd {
             let third = try await BinaryRunner.run([book, "-o", out, "--progress", "json"])
             let done = Conversions.sectionDone(Conversions.events(third.stdout))
             #expect(done.count == 3 && done.allSatisfy { $0["skipped"] as? Bool == true })
+
+            // On a terminal (script(1)), under the bar: one line says what was already done.
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+            let terminal = scratch.file("terminal.txt").path
+            let command = [BinaryRunner.binary, book, "-o", out].map { "'\($0)'" }.joined(separator: " ")
+            #expect(try runShell("/usr/bin/script -qec \"\(command)\" '\(terminal)' > /dev/null").status == 0)
+            let screen = try String(contentsOfFile: terminal, encoding: .utf8)
+            #expect(screen.contains("3 sections already done, kept as they are"), "\(screen)")
         }
 
         @Test("a deleted file is the only one redone; --force redoes all; a new --rate redoes all")

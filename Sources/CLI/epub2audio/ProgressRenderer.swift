@@ -29,6 +29,8 @@ final class ProgressRenderer: @unchecked Sendable {
     private var wordsResumed = 0
     private var lastDraw = Date.distantPast
     private var barShown = false
+    /// Sections already done that the bar has not said yet: one line says them all, before the bar.
+    private var resumedToSay = 0
     /// The last tenth of the bundle reported by a plain line (-1: none yet).
     private var bundleTenth = -1
     private(set) var failures: [String] = []
@@ -62,6 +64,7 @@ final class ProgressRenderer: @unchecked Sendable {
                         + "\n")
             }
         case .sectionStarted:
+            sayResumed()
             draw(force: false)
         case .progress(let section, let wordsDone, _, let audioSeconds):
             wordsInProgress[section] = wordsDone
@@ -80,8 +83,11 @@ final class ProgressRenderer: @unchecked Sendable {
                 let note = skipped ? style.dim(" (already done)") : ""
                 StandardError.write(columns + note + "\n")
             } else if mode == .bar, skipped == false {
+                sayResumed()
                 clearBar()
                 StandardError.write(style.green("✓") + " " + columns + "\n")
+            } else if mode == .bar {
+                resumedToSay += 1
             }
             draw(force: true)
         case .warning(let message):
@@ -98,6 +104,7 @@ final class ProgressRenderer: @unchecked Sendable {
                 StandardError.write(style.red("error:") + " " + oneLine(text) + "\n")
             }
         case .bookDone:
+            sayResumed()
             clearBar()
         case .bundleProgress(let file, let audioSeconds, let totalSeconds):
             let fraction = totalSeconds > 0 ? min(1, max(0, audioSeconds / totalSeconds)) : 0
@@ -203,6 +210,15 @@ final class ProgressRenderer: @unchecked Sendable {
             "\(bar) \(percent)  bundling \(Self.clock(audioSeconds))/\(Self.clock(totalSeconds))  \(terminalSafe(file))"
         StandardError.write("\r" + truncateToWidth(line, style.width - 1) + "\u{1B}[K")
         barShown = true
+    }
+
+    /// On the bar's terminal, the sections a resumed run found done, in one line (plain mode gives
+    /// each its own "(already done)" line).
+    private func sayResumed() {
+        guard mode == .bar, resumedToSay > 0 else { return }
+        clearBar()
+        StandardError.write(style.dim("\(plural(resumedToSay, "section")) already done, kept as they are") + "\n")
+        resumedToSay = 0
     }
 
     private func clearBar() {
