@@ -22,6 +22,7 @@ extension NormalizationPass {
             if let end = handleTime(i, literal: literal, rules: rules) { return end }
             if let end = handleFraction(i, literal: literal, rules: rules) { return end }
         }
+        if let end = handleDottedTime(literal, rules: rules) { return end }
         if let end = handleGluedSuffix(i, literal: literal, rules: rules) { return end }
         if let end = handleUnitOrCurrency(after: literal, rules: rules) { return end }
         if kind(literal.last + 1) == .word {  // "3D", "4x4": left as written
@@ -258,6 +259,18 @@ extension NormalizationPass {
         }
         emit(rules.speller.time(hour: hour, minute: 0))
         return h + 1
+    }
+
+    /// English "4.15 p.m.": an hour and two digits of minutes after a point, before a.m. or p.m.,
+    /// is a time ("four fifteen p m"), not a decimal ("four point one five").
+    mutating func handleDottedTime(_ literal: NumberLiteral, rules: LanguageRules) -> Int? {
+        guard rules.isEnglish, let fraction = literal.fraction, fraction.count == 2, !literal.grouped,
+            let hour = Int(String(String.UnicodeScalarView(literal.digits))), (1...12).contains(hour),
+            let minute = Int(String(String.UnicodeScalarView(fraction))), minute <= 59,
+            let n = next(after: literal.last), isMeridiem(n)
+        else { return nil }
+        emit(minute == 0 ? rules.speller.cardinal(hour) : rules.speller.time(hour: hour, minute: minute))
+        return literal.last + 1
     }
 
     func isMeridiem(_ i: Int) -> Bool {
