@@ -100,14 +100,13 @@ struct Opener {
             guard let path = ContainerPath.resolve(link.path, against: directory) else { return false }
             return resolved[path] != nil || lookup.find(path) != nil
         }
-        let spinePaths = Set(spine.map(\.href))
         var toc: [TOCEntry] = []
         var source = TOCSource.none
         var tocDocument: String?
         var landmarks: [EPUBLandmark] = []
         if let nav = opf.navItem {
             if let (entries, found) = readTOC(
-                nav, directory: directory, exists: exists, spinePaths: spinePaths, landmarks: &landmarks)
+                nav, directory: directory, exists: exists, landmarks: &landmarks)
             {
                 toc = entries
                 source = found
@@ -119,7 +118,7 @@ struct Opener {
         if source == .none, let ncx = opf.ncxItem {
             var unused: [EPUBLandmark] = []
             if let (entries, found) = readTOC(
-                ncx, directory: directory, exists: exists, spinePaths: spinePaths, landmarks: &unused)
+                ncx, directory: directory, exists: exists, landmarks: &unused)
             {
                 toc = entries
                 source = found
@@ -132,6 +131,10 @@ struct Opener {
         if source == .none {
             warnings.append(EPUBWarning(.major, path: packagePath, "no usable table of contents"))
         }
+        let navigation = Set([opf.navItem?.href, opf.ncxItem?.href].compactMap { $0 })
+        spine = try addingDocumentsOnlyTheTOCLists(
+            to: spine, toc: toc, manifest: opf.manifest, navigation: navigation, directory: directory,
+            resolved: resolved)
 
         let package = EPUBPackage(
             packagePath: packagePath, packageDirectory: directory, version: opf.version, metadata: opf.metadata,
@@ -141,6 +144,60 @@ struct Opener {
     }
 
     // MARK: - Steps
+
+    /// Most documents taken into the reading order from the TOC (a bound for hostile books).
+    static let mostDocumentsFromTheTOC = 1_000
+
+    /// `spine` with the content documents the TOC lists but the spine leaves out (an invalid book,
+    /// edited by hand): each is read at its place in the TOC, after the spine item of the nearest
+    /// entry before it (before the one of the nearest entry after, for the first), with a warning.
+    /// Left out, such a chapter was lost from the audio and from `--list` with one line that `-q`
+    /// hides. Only XHTML or HTML items of the manifest that are in the book, never the navigation
+    /// documents.
+    private mutating func addingDocumentsOnlyTheTOCLists(
+        to spine: [SpineItem], toc: [TOCEntry], manifest: [ManifestItem], navigation: Set<String>, directory: String,
+        resolved: [String: Int]
+    ) throws -> [SpineItem] {
+        let entries = toc.flatMap(\.flattened).compactMap { entry in entry.target.map { (entry.label, $0.path) } }
+        var inSpine = Set(spine.map(\.href))
+        guard entries.contains(where: { !inSpine.contains($0.1) }) else { return spine }
+        let items = Dictionary(manifest.map { ($0.href, $0) }, uniquingKeysWith: { first, _ in first })
+        var spine = spine
+        var added = 0
+        for (k, (label, path)) in entries.enumerated() where !inSpine.contains(path) {
+            guard added < Self.mostDocumentsFromTheTOC, let item = items[path], !navigation.contains(path),
+                ["application/xhtml+xml", "text/html"].contains(item.mediaType.lowercased()),
+                let resolvedPath = ContainerPath.resolve(path, against: directory), let index = resolved[resolvedPath]
+            else { continue }
+            do {
+                try archive.checkReadable(index: index)
+            } catch let error as ZipError {
+                throw EPUBError(error, book: archive.archiveName)
+            }
+            let position = Self.placeInSpine(spine, entries: entries, at: k)
+            spine.insert(SpineItem(index: position, item: item), at: position)
+            inSpine.insert(path)
+            added += 1
+            warnings.append(
+                EPUBWarning(
+                    .major, path: path,
+                    "TOC entry \"\(label)\" points at a document the spine leaves out: read at its place in the TOC"))
+        }
+        for i in spine.indices { spine[i].index = i }
+        return spine
+    }
+
+    /// Where the document of TOC entry `k` goes: after the spine item of the nearest entry before it
+    /// that the spine holds, else before the one of the nearest entry after it, else at the end.
+    static func placeInSpine(_ spine: [SpineItem], entries: [(String, String)], at k: Int) -> Int {
+        for (_, path) in entries[..<k].reversed() {
+            if let i = spine.firstIndex(where: { $0.href == path }) { return i + 1 }
+        }
+        for (_, path) in entries[(k + 1)...] {
+            if let i = spine.firstIndex(where: { $0.href == path }) { return i }
+        }
+        return spine.count
+    }
 
     private func read(_ index: Int) throws -> [UInt8] {
         do {
@@ -257,8 +314,7 @@ struct Opener {
 
     /// Parses a nav or NCX item; nil (with a warning) when it is missing, broken or points at nothing.
     private mutating func readTOC(
-        _ item: ManifestItem, directory: String, exists: (EPUBLink) -> Bool, spinePaths: Set<String>,
-        landmarks: inout [EPUBLandmark]
+        _ item: ManifestItem, directory: String, exists: (EPUBLink) -> Bool, landmarks: inout [EPUBLandmark]
     ) -> ([TOCEntry], TOCSource)? {
         guard let path = ContainerPath.resolve(item.href, against: directory),
             let (index, _) = lookup.find(path)
@@ -301,13 +357,9 @@ struct Opener {
                     .major, path: item.href,
                     "\(broken.count) table-of-contents link(s) point at missing files, e.g. '\(broken[0].path)'"))
         }
-        let outside = targets.filter { exists($0) && !spinePaths.contains($0.path) }
-        if !outside.isEmpty {
-            warnings.append(
-                EPUBWarning(
-                    .minor, path: item.href,
-                    "\(outside.count) table-of-contents link(s) point outside the spine, e.g. '\(outside[0].path)'"))
-        }
+        // Links to documents outside the spine: the content documents among them join the reading
+        // order (`addingDocumentsOnlyTheTOCLists`), each with a warning; the section index ignores
+        // the rest, saying so.
         return (entries, isNCX ? .ncx : .nav)
     }
 }

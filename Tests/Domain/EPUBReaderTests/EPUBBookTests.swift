@@ -68,6 +68,36 @@ import ZipReader
         #expect(throws: EPUBError.emptySpine(file: "OEBPS/content.opf")) { try EPUBBook(bytes: bytes) }
     }
 
+    @Test func aChapterOnlyTheTOCListsIsReadAtItsPlaceInTheTOC() throws {
+        // three.xhtml is in the manifest and the nav, not in the spine (a hand-edited book); an
+        // image the nav links to is no document to read.
+        let manifestExtra =
+            "<item id=\"c3\" href=\"three.xhtml\" media-type=\"application/xhtml+xml\"/>"
+            + "<item id=\"img\" href=\"map.png\" media-type=\"image/png\"/>"
+        let bytes = makeEPUB([
+            (
+                "OEBPS/content.opf",
+                packageDocument(chapters: ["one.xhtml", "two.xhtml"], extraManifest: manifestExtra)
+            ),
+            ("OEBPS/three.xhtml", chapter("Three")), ("OEBPS/map.png", "not really a picture"),
+            (
+                "OEBPS/nav.xhtml",
+                navDocument([("one.xhtml", "One"), ("three.xhtml", "Three"), ("two.xhtml", "Two"), ("map.png", "Map")])
+            ),
+        ])
+        let book = try EPUBBook(bytes: bytes)
+        #expect(book.package.spine.map(\.href) == ["one.xhtml", "three.xhtml", "two.xhtml"])
+        #expect(book.package.spine.map(\.index) == [0, 1, 2])
+        #expect(
+            book.package.warnings.contains {
+                $0.description.contains("TOC entry \"Three\" points at a document the spine leaves out")
+            })
+        #expect(
+            !book.package.warnings.contains {
+                $0.description.contains("map.png") && $0.description.contains("spine leaves out")
+            })
+    }
+
     @Test func skipsMissingSpineFileWithWarning() throws {
         let bytes = makeEPUB([
             ("OEBPS/content.opf", packageDocument(chapters: ["one.xhtml", "ghost.xhtml", "two.xhtml"]))
