@@ -108,6 +108,28 @@ import Testing
         #expect(atEnd.map(\.text) == ["Read on when clicking on this link.", "The evidence."])
     }
 
+    @Test func aNoteWhoseNumberLinksBackIsANoteWordStyle() throws {
+        // Word's footnotes: the reference and the note's number name each other (`name`, HTML 4).
+        let body = """
+            <p>The tide turned.<a href="#_ftn1" name="_ftnref1"><span>[1]</span></a> Then it rained.</p>
+            <div style="mso-element:footnote"><p class="MsoFootnoteText"><a href="#_ftnref1" name="_ftn1">\
+            <span>[1]</span></a> A note on the tide tables.</p></div>
+            """
+        #expect(try text(body) == ["The tide turned. Then it rained."])
+        let atEnd = try spoken(body, options: SpokenTextOptions(notes: .end)).dropFirst().map(\.text)
+        #expect(atEnd.last?.contains("A note on the tide tables.") == true, "\(atEnd)")
+    }
+
+    @Test func aPageAnchorAnIndexLinksToStaysText() throws {
+        // Gutenberg: a page anchor opens a paragraph, and the index's "12" links to it; it links
+        // nowhere back, so the paragraph is no note.
+        let body = """
+            <p><a id="page_12"></a>The harbour froze that winter.</p>
+            <p class="index">Harbour, <a href="#page_12">12</a></p>
+            """
+        #expect(try text(body).first == "The harbour froze that winter.")
+    }
+
     @Test func blockKinds() throws {
         let body = """
             <h2>Inside</h2><p>Para.</p><ul><li>One</li><li>Two</li></ul><blockquote><p>Quoted.</p></blockquote>

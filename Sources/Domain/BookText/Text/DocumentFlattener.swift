@@ -124,6 +124,9 @@ struct DocumentFlattener {
     private var pendingAnchors: [String] = []
     /// Ids that note references in this document point to (`#id`).
     private var noteTargets: Set<String> = []
+    /// The ids (or HTML 4 `name`s) of the note references in this document: a note body's number
+    /// links back to one of them.
+    private var noteReferenceIDs: Set<String> = []
     private let documentPath: String
     /// The language of text that declares none (the book's): what mathematics is read in there.
     private let bookLanguage: String?
@@ -367,6 +370,7 @@ struct DocumentFlattener {
                 let path = String(href[..<hash])
                 if path.isEmpty || documentPath.hasSuffix(path) {
                     noteTargets.insert(String(href[href.index(after: hash)...]))
+                    if let own = e.value(of: "id") ?? e.value(of: "name") { noteReferenceIDs.insert(own) }
                 } else if !inNavigation {
                     doc.noteReferencesOut.append(href)
                 }
@@ -418,6 +422,9 @@ struct DocumentFlattener {
         // at the block element's own first block.
         if isBlock { flush(parent) }
         if let id { pendingAnchors.append(id) }
+        // An HTML 4 named anchor (`<a name="_ftn1">`, Word's notes, old Gutenberg files) is a
+        // fragment's target as an id is.
+        if id == nil, name == "a", let anchor = e.value(of: "name") { pendingAnchors.append(anchor) }
         let types = e.semanticTypes
         let classes = e.classes
         if Self.skipped.contains(name) || (name != "body" && Self.isHidden(e, types: types, classes: classes)) {
@@ -454,7 +461,8 @@ struct DocumentFlattener {
         // Footnote and endnote bodies: kept apart, not read inline. The innermost note wins, so a
         // list of endnotes gives one note per item. A plain `note` without an id, which no link can
         // reach, is an admonition set off in the text ("Note: keep the lid closed"): read in place.
-        let isTarget = facts.id.map(noteTargets.contains) ?? false && facts.isBlock
+        let backlinked = facts.isBlock ? noteOpeningWithBacklink(e) : nil
+        let isTarget = facts.isBlock && (facts.id.map(noteTargets.contains) ?? false || backlinked != nil)
         let isSingleNote =
             types.contains(where: { ["footnote", "endnote", "rearnote"].contains($0) })
             || (types.contains("note") && facts.id != nil)
@@ -463,11 +471,43 @@ struct DocumentFlattener {
             types.contains(where: { ["footnotes", "endnotes", "rearnotes"].contains($0) })
             || classes.contains(where: { ["footnotes", "endnotes"].contains($0) })
         if isTarget || isSingleNote {
-            ctx.noteID = facts.id ?? "note-\(doc.blocks.count)"
+            ctx.noteID = backlinked ?? facts.id ?? "note-\(doc.blocks.count)"
         } else if isNoteList, ctx.noteID == nil {
             ctx.noteID = facts.id ?? "notes-\(doc.blocks.count)"
         }
         return ctx
+    }
+
+    /// The id of the anchor a note reference points at, when block `e` opens with it before any
+    /// text and it links back to that reference: Word's footnotes (`<p class="MsoFootnoteText"><a
+    /// href="#_ftnref1" name="_ftn1">[1]</a> …`) and other notes whose id is on their number, not
+    /// on their paragraph. Both links are needed: a page anchor at a paragraph's start
+    /// (`<a id="page_12">`) that an index's "12" points at links nowhere back, and stays text.
+    private func noteOpeningWithBacklink(_ e: MarkupElement) -> String? {
+        var current = e
+        for _ in 0..<4 {
+            var first: MarkupElement?
+            for child in current.children {
+                switch child {
+                case .text(let text):
+                    if !text.allSatisfy(\.isWhitespace) { return nil }
+                case .element(let element):
+                    first = element
+                }
+                if first != nil { break }
+            }
+            guard let first else { return nil }
+            if first.localName == "a" {
+                guard let own = first.value(of: "id") ?? first.value(of: "name"), noteTargets.contains(own),
+                    let href = first.value(of: "href"), let hash = href.firstIndex(of: "#"),
+                    noteReferenceIDs.contains(String(href[href.index(after: hash)...]))
+                else { return nil }
+                return own
+            }
+            guard ["span", "sup", "b", "strong", "i", "em", "small"].contains(first.localName) else { return nil }
+            current = first
+        }
+        return nil
     }
 
     /// Elements spoken in a way of their own. False when `e` is to be walked as any other element

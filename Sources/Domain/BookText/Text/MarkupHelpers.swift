@@ -6,7 +6,8 @@ extension MarkupElement {
     /// Every attribute the text of a content document is read from (`value(of:)` asserts it): the
     /// indexer and the text extractor parse with only these kept.
     static let attributesRead = AttributeSelection.named([
-        "id", "lang", "type", "role", "class", "href", "alt", "alttext", "display", "hidden", "aria-hidden", "style",
+        "id", "name", "lang", "type", "role", "class", "href", "alt", "alttext", "display", "hidden", "aria-hidden",
+        "style",
         "visibility", "x", "y", "dy", "systemlanguage", "systemLanguage", "requiredextensions", "requiredExtensions",
     ])
 
