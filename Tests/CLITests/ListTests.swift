@@ -228,12 +228,18 @@ struct ListTests {
         return String(decoding: bytes(log) ?? Data(), as: UTF8.self)
     }
 
+    /// `onTerminal` with colour and with NO_COLOR, in a scratch folder of its own.
+    static func withAndWithoutColour(_ arguments: String) throws -> (coloured: String, plain: String)? {
+        let scratch = try Scratch("tty")
+        guard let coloured = try onTerminal(arguments, noColor: false, in: scratch),
+            let plain = try onTerminal(arguments, noColor: true, in: scratch)
+        else { return nil }
+        return (coloured, plain)
+    }
+
     @Test("on a terminal: colour unless NO_COLOR is set")
     func terminalColour() async throws {
-        let scratch = try Scratch("tty")
-        let arguments = "'\(Self.lighthouse)' --list --chapters 999"
-        guard let coloured = try Self.onTerminal(arguments, noColor: false, in: scratch),
-            let plain = try Self.onTerminal(arguments, noColor: true, in: scratch)
+        guard let (coloured, plain) = try Self.withAndWithoutColour("'\(Self.lighthouse)' --list --chapters 999")
         else { return }
         #expect(coloured.contains("rror"), "no output captured: \(coloured)")
         #expect(coloured.contains("\u{1B}["), "a terminal without NO_COLOR should get colour")
@@ -243,10 +249,7 @@ struct ListTests {
 
     @Test("--list --verbose on a terminal: colour changes no column; the reasons stand under the titles")
     func verboseColumnsOnATerminal() async throws {
-        let scratch = try Scratch("tty-verbose")
-        let arguments = "'\(Self.lighthouse)' --list --verbose"
-        guard let coloured = try Self.onTerminal(arguments, noColor: false, in: scratch),
-            let plain = try Self.onTerminal(arguments, noColor: true, in: scratch)
+        guard let (coloured, plain) = try Self.withAndWithoutColour("'\(Self.lighthouse)' --list --verbose")
         else { return }
         // script's own first and last lines name the command; the rest is the binary's.
         func output(_ log: String) -> [String] {
