@@ -163,6 +163,8 @@ struct Opener {
         guard entries.contains(where: { !inSpine.contains($0.1) }) else { return spine }
         let items = Dictionary(manifest.map { ($0.href, $0) }, uniquingKeysWith: { first, _ in first })
         var spine = spine
+        // Each path's first place in the spine, kept up to date as documents are inserted.
+        var places = Dictionary(spine.enumerated().map { ($1.href, $0) }, uniquingKeysWith: { first, _ in first })
         var added = 0
         for (k, (label, path)) in entries.enumerated() where !inSpine.contains(path) {
             guard added < Self.mostDocumentsFromTheTOC, let item = items[path], !navigation.contains(path),
@@ -174,8 +176,10 @@ struct Opener {
             } catch let error as ZipError {
                 throw EPUBError(error, book: archive.archiveName)
             }
-            let position = Self.placeInSpine(spine, entries: entries, at: k)
+            let position = Self.placeInSpine(places, count: spine.count, entries: entries, at: k)
             spine.insert(SpineItem(index: position, item: item), at: position)
+            for (key, place) in places where place >= position { places[key] = place + 1 }
+            places[path] = position
             inSpine.insert(path)
             added += 1
             warnings.append(
@@ -187,16 +191,17 @@ struct Opener {
         return spine
     }
 
-    /// Where the document of TOC entry `k` goes: after the spine item of the nearest entry before it
-    /// that the spine holds, else before the one of the nearest entry after it, else at the end.
-    static func placeInSpine(_ spine: [SpineItem], entries: [(String, String)], at k: Int) -> Int {
+    /// Where the document of TOC entry `k` goes in a spine of `count` items whose paths are at
+    /// `places`: after the spine item of the nearest entry before it that the spine holds, else
+    /// before the one of the nearest entry after it, else at the end.
+    static func placeInSpine(_ places: [String: Int], count: Int, entries: [(String, String)], at k: Int) -> Int {
         for (_, path) in entries[..<k].reversed() {
-            if let i = spine.firstIndex(where: { $0.href == path }) { return i + 1 }
+            if let i = places[path] { return i + 1 }
         }
         for (_, path) in entries[(k + 1)...] {
-            if let i = spine.firstIndex(where: { $0.href == path }) { return i }
+            if let i = places[path] { return i }
         }
-        return spine.count
+        return count
     }
 
     private func read(_ index: Int) throws -> [UInt8] {

@@ -50,7 +50,8 @@ enum CoverArt {
         return cover
     }
 
-    /// Embeds `cover` in the `format` file at `path`, replacing any cover it has (nothing for WAV).
+    /// Embeds `cover` in the `format` file at `path`, replacing any cover it has (nothing for WAV),
+    /// and in MP3 the `texts` frames (`ID3v2.tag`); nothing to do without either.
     ///
     /// - Throws: as `embed(coverAt:expectedSHA256:format:inFileAt:)`.
     static func embed(

@@ -5,8 +5,7 @@ import Contracts
 ///
 /// libsndfile's MP3 writer (LAME) starts the file with an ID3v2.3 tag holding `TSSE`, `TIT2`, `TPE1`,
 /// `TALB`, `TRCK`, `TCON`; the picture joins those frames, a text frame replaces LAME's of its id,
-/// every other frame is kept as it is. Pure
-/// over bytes. Layouts: ID3v2.3 (id3.org, "ID3 tag version 2.3.0", 3 and 4.15) and ID3v2.4
+/// every other frame is kept as it is. Pure over bytes. Layouts: ID3v2.3 (id3.org, "ID3 tag version 2.3.0", 3 and 4.15) and ID3v2.4
 /// ("ID3 tag version 2.4.0 - Main Structure", 3.1 and 4.1: frame sizes become syncsafe).
 enum ID3v2 {
     /// The tag header: "ID3", version, revision, flags, syncsafe size.
