@@ -20,7 +20,10 @@ extension SectionBuilder {
         for i in starts.indices where starts[i].origin == .toc && !starts[i].fromHeadings {
             guard starts[i].position.blockIndex == 0, let label = starts[i].label else { continue }
             let spine = starts[i].position.spineIndex
-            guard let k = ownHeading(of: label, in: spine), k > 0, i == first || opensWithMarkedMatter(spine, before: k)
+            // The cheap test first: most files open with their chapter, unmarked.
+            let marks = i == first ? [] : openingMatterTypes(spine)
+            guard i == first || !marks.isEmpty, let k = ownHeading(of: label, in: spine), k > 0,
+                i == first || marks.contains(where: { !docs[spine].blocks[k].types.contains($0) })
             else { continue }
             result[i].position = TextPosition(spineIndex: spine, blockIndex: k)
             result[i].link = EPUBLink(path: package.spine[spine].href, fragment: fragment(at: result[i].position))
@@ -28,15 +31,11 @@ extension SectionBuilder {
         return result
     }
 
-    /// Whether the first text of spine item `s` carries a type of front or back matter that its
-    /// block `heading` does not.
-    private func opensWithMarkedMatter(_ s: Int, before heading: Int) -> Bool {
-        let blocks = docs[s].blocks
-        guard let opening = blocks[..<heading].first(where: { $0.hasText }) else { return false }
-        return opening.types.contains { type in
-            guard let kind = Patterns.semanticTypes[type], !kind.isBody else { return false }
-            return !blocks[heading].types.contains(type)
-        }
+    /// The types of front or back matter the first text of spine item `s` carries (the chapter's
+    /// own heading must not carry the one that makes it matter).
+    private func openingMatterTypes(_ s: Int) -> [String] {
+        guard s < docs.count, let opening = docs[s].blocks.first(where: { $0.hasText }) else { return [] }
+        return opening.types.filter { type in Patterns.semanticTypes[type].map { !$0.isBody } ?? false }
     }
 
     /// A landmark of front or back matter (cover, title page, copyright...) that points at a file
