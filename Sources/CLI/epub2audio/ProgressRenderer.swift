@@ -249,7 +249,7 @@ final class ProgressRenderer: @unchecked Sendable {
         let total = Int(max(0, seconds).rounded())
         if total >= 3600 { return "\(total / 3600) h \((total % 3600) / 60) min" }
         if total >= 60 { return "\(total / 60) min \(total % 60) s" }
-        // Under a second, two significant digits at most: "0.4 s", "0.03 s", never a "0.0 s" beside a speed.
+        // Under a second, a figure that is not zero: "0.4 s", "0.03 s", never "0.0 s" beside a speed.
         if seconds > 0 && seconds < 1 { return String(format: seconds < 0.1 ? "%.2f s" : "%.1f s", seconds) }
         return "\(total) s"
     }
