@@ -107,6 +107,15 @@ import Testing
 }
 
 @Suite struct PackageParserTests {
+    @Test func aConvertersPlaceholderAuthorIsNoAuthor() {
+        // calibre writes "Unknown" when it knows no author; it is kept as a creator, not shown as one.
+        let metadata = EPUBMetadata(
+            creators: [EPUBCreator(name: "Unknown", role: "aut"), EPUBCreator(name: "Ann Lee")])
+        #expect(metadata.authors == ["Ann Lee"])
+        #expect(EPUBMetadata(creators: [EPUBCreator(name: "unknown")]).authors.isEmpty)
+        #expect(metadata.creators.count == 2)
+    }
+
     @Test func readsEPUB3Metadata() throws {
         let opf = try PackageParser(bytes: try fixture("package-epub3.opf"), path: "OEBPS/content.opf")
         let metadata = opf.metadata

@@ -74,10 +74,18 @@ public struct EPUBMetadata: Hashable, Sendable, Codable {
         self.coverImage = coverImage
     }
 
-    /// Authors: creators whose role is `aut` or unspecified.
+    /// Authors: creators whose role is `aut` or unspecified, but for the placeholder a converter
+    /// writes when it knows none (calibre's "Unknown"): shown under the title and put in every
+    /// file's tags, it named nobody.
     public var authors: [String] {
-        creators.filter { $0.role == nil || $0.role == "aut" }.map(\.name)
+        creators.filter {
+            ($0.role == nil || $0.role == "aut") && !Self.placeholderAuthors.contains($0.name.lowercased())
+        }
+        .map(\.name)
     }
+
+    /// Author names that stand for no author (lower case).
+    static let placeholderAuthors: Set<String> = ["unknown", "unknown author", "inconnu", "unbekannt", "desconocido"]
 }
 
 /// An item of the manifest.
