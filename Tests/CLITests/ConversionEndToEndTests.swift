@@ -328,6 +328,10 @@ extension EndToEnd {
             }
             #expect(Conversions.stableManifest(out) == manifestBefore, "manifest changed beyond `updated`")
             #expect(Conversions.partFiles(out).isEmpty)
+            // The summary's audio is what this run made (none); the book's whole audio is said apart.
+            let summary = try #require(second.stderr.split(separator: "\n").first { $0.contains("already done ·") })
+            #expect(summary.hasPrefix("0 sections made, 3 already done · 0 s of audio in "), "\(summary)")
+            #expect(summary.hasSuffix(" in all") && !summary.contains("real time"), "\(summary)")
 
             // The JSON view of the same: every section-done is skipped.
             let third = try await BinaryRunner.run([book, "-o", out, "--progress", "json"])

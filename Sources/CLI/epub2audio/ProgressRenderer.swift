@@ -27,6 +27,7 @@ final class ProgressRenderer: @unchecked Sendable {
     private var audioFinished = 0.0
     /// Words and audio of sections that were already done (they do not count towards the speed).
     private var wordsResumed = 0
+    private var audioResumed = 0.0
     private var lastDraw = Date.distantPast
     private var barShown = false
     /// Sections already done that the bar has not said yet: one line says them all, before the bar.
@@ -76,7 +77,10 @@ final class ProgressRenderer: @unchecked Sendable {
             sectionsFinished += 1
             wordsFinished += words
             audioFinished += duration
-            if skipped { wordsResumed += words }
+            if skipped {
+                wordsResumed += words
+                audioResumed += duration
+            }
             // Counter and duration in columns of fixed width, the file name last: the names line up.
             let columns = "\(counterText())  \(Self.alignedClock(duration))  \(file)"
             if mode == .plain {
@@ -135,12 +139,15 @@ final class ProgressRenderer: @unchecked Sendable {
         var parts = ["\(plural(summary.sectionsDone, "section")) made"]
         if summary.sectionsSkipped > 0 { parts.append("\(summary.sectionsSkipped) already done") }
         if summary.sectionsFailed > 0 { parts.append(style.red("\(summary.sectionsFailed) failed")) }
-        let made = max(0, summary.audioSeconds)
+        // The speed is this run's: the audio it made, not the sections it found done.
+        let all = max(0, summary.audioSeconds)
+        let made = max(0, all - audioResumed)
         let speed = summary.wallSeconds > 0 ? made / summary.wallSeconds : 0
         StandardError.write(
             parts.joined(separator: ", ")
                 + " · \(Self.duration(made)) of audio in \(Self.duration(summary.wallSeconds))"
-                + (summary.sectionsDone > 0 ? " (\(Int(speed.rounded()))× real time)" : "") + "\n")
+                + (summary.sectionsDone > 0 ? " (\(Int(speed.rounded()))× real time)" : "")
+                + (audioResumed > 0 ? ", \(Self.duration(all)) in all" : "") + "\n")
         StandardError.write(ListRenderer.readingLine(totals, chosen: chosen) + "\n")
         let absolute = URL(fileURLWithPath: outputDirectory).standardizedFileURL.path
         StandardError.write("Output: " + style.bold(absolute) + "\n")
