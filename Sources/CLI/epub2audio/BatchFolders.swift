@@ -3,7 +3,7 @@ import Foundation
 
 /// The folders the books of one command go to, one per book under the output folder.
 ///
-/// Named after each book's title, two books of one title (two editions of "The Waste Land") went to
+/// Named after each book's title, two books of one title (two editions of one poem) went to
 /// the same folder: the second was refused as "made from a different book file", and the advice
 /// to use `--force` then replaced the first one's audio. Each book now gets a folder of its own:
 /// "Title", else "Title (2)", "Title (3)"... The choice is stable from one run to the next (a

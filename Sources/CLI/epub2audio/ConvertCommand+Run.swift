@@ -33,7 +33,7 @@ extension ConvertCommand {
         }
         // In a batch each line names its book, as the errors do.
         reportWarnings(loaded.warnings, style: stderrStyle, book: batch == nil ? nil : path)
-        reportSkippedText(in: loaded, selection: selection, style: stderrStyle, named: batch != nil)
+        reportSkippedText(in: loaded, selection: selection, style: stderrStyle, book: batch == nil ? nil : path)
         let selected = loaded.selectedSections
         if selected.isEmpty {
             let hasWords = loaded.sections.contains { $0.words > 0 }
@@ -128,16 +128,17 @@ extension ConvertCommand {
         return status
     }
 
-    /// `{"event":"book-failed","exitCode":N,"file":PATH,"message":TEXT}` on standard output.
+    /// `{"event":"book-failed","exitCode":N,"file":PATH,"message":TEXT}` on standard output,
+    /// encoded as the conversion's own events are (`CanonicalJSON`).
     func emitBookFailed(_ path: String, _ status: Exit, _ message: String) {
-        let event: [String: Any] = [
-            "event": "book-failed", "file": path, "exitCode": status.rawValue, "message": message,
-        ]
-        guard
-            let data = try? JSONSerialization.data(
-                withJSONObject: event, options: [.sortedKeys, .withoutEscapingSlashes])
-        else { return }
-        StandardOutput.write(String(decoding: data, as: UTF8.self) + "\n")
+        struct BookFailed: Encodable {
+            var event = "book-failed"
+            var file: String
+            var exitCode: Int32
+            var message: String
+        }
+        let event = BookFailed(file: path, exitCode: status.rawValue, message: message)
+        StandardOutput.write(CanonicalJSON.line(event) + "\n")
     }
 
     /// Why a book has no text to read, for its error line: its documents could not be read, or it

@@ -318,12 +318,12 @@ struct ConvertCommand: AsyncParsableCommand {
     /// section, or one with the totals. Silent with `--chapters`, where the user chose what to read.
     func reportSkippedText(
         in loaded: LoadedBook, selection: ChapterSelection?, style: TerminalStyle, listing: Bool = false,
-        named: Bool = false
+        book: String? = nil
     ) {
         guard !quiet, selection == nil else { return }
         let warnings = SkippedText.warnings(for: loaded.sections)
         let limit = verbose ? warnings.count : 5
-        let prefix = named ? bookName(loaded.path) + ": " : ""
+        let prefix = book.map { bookName($0) + ": " } ?? ""
         for warning in warnings.prefix(limit) {
             StandardError.write(
                 style.yellow("warning:") + " " + prefix + ListRenderer.message(for: warning, listing: listing) + "\n")

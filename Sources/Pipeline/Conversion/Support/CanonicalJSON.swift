@@ -1,8 +1,9 @@
 import Foundation
 
 /// JSON encoding with sorted keys and no pretty-printing, so the same value gives the same bytes.
-enum CanonicalJSON {
-    static func encode<T: Encodable>(_ value: T) -> Data {
+/// Package-visible: the CLI writes its own `book-failed` event as the events are written.
+package enum CanonicalJSON {
+    package static func encode<T: Encodable>(_ value: T) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding our own plain value types cannot fail (no non-finite doubles are produced).
@@ -10,7 +11,7 @@ enum CanonicalJSON {
     }
 
     /// One line of JSON (no newline inside; JSONEncoder escapes newlines in strings).
-    static func line<T: Encodable>(_ value: T) -> String {
+    package static func line<T: Encodable>(_ value: T) -> String {
         String(decoding: encode(value), as: UTF8.self)
     }
 }
