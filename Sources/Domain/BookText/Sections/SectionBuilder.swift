@@ -262,6 +262,12 @@ struct SectionBuilder {
         var sections = finish(drafts)
         readEverythingWhenAlmostNothingIsRead(&sections)
         readSectionsLargerThanTheText(&sections, onlyMarkedOrNamed: onlyMarkedOrNamed)
+        let broken = SectionPartition.violations(of: sections, spineCount: docs.count)
+        if !broken.isEmpty {
+            assertionFailure("the sections are no partition of the spine: \(broken.joined(separator: "; "))")
+            warnings.append(EPUBWarning(.major, "sections were rebuilt in reading order: \(broken[0])"))
+            sections = SectionPartition.repaired(sections, spineCount: docs.count)
+        }
         return SectionIndex(sections: sections, warnings: warnings)
     }
 
