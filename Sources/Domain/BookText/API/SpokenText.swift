@@ -189,16 +189,27 @@ public enum SpokenTextExtractor {
         let titleSource =
             leadingHeadings.first ?? SourcePosition(spineIndex: section.start.spineIndex, blockIndex: -1)
         let titleLanguage = language(leadingHeadings.isEmpty ? firstLanguage : leadingLanguage)
-        var out = [
-            SpokenBlock(
-                kind: .title, text: TextCleaner.normalize(section.title), language: titleLanguage,
-                source: titleSource)
-        ]
+        var out: [SpokenBlock] = []
+        if !Self.opensWithCutTitle(body, title: section.title) {
+            out.append(
+                SpokenBlock(
+                    kind: .title, text: TextCleaner.normalize(section.title), language: titleLanguage,
+                    source: titleSource))
+        }
         out += body
         if options.notes == .end {
             out += try notes(noteRefs, cache: &cache, options: options, language: language)
         }
         return out
+    }
+
+    /// Whether the section's title is its first block's opening, cut short ("There are several
+    /// editions of this ebook…" for a TOC label that is a whole paragraph): the block says it all,
+    /// and announced first, its opening would be heard twice.
+    static func opensWithCutTitle(_ body: [SpokenBlock], title: String) -> Bool {
+        guard title.hasSuffix("…"), let first = body.first else { return false }
+        let cut = TextCleaner.fold(String(title.dropLast()))
+        return !cut.isEmpty && TextCleaner.fold(first.text).hasPrefix(cut)
     }
 
     /// Whether an image's description says what the section's title says: the same words, or two
