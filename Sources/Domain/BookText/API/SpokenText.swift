@@ -150,6 +150,14 @@ public enum SpokenTextExtractor {
                         leadingLanguage = b.language
                         continue
                     }
+                    // The rest of the title under the heading that began it ("II", then "The Storm" as
+                    // a paragraph, under the title "II. The Storm") is the title too.
+                    if body.isEmpty, pendingHeadings.isEmpty, !leadingHeadings.isEmpty, b.kind == .paragraph,
+                        Self.continuesTitle(b.text, foldedTitle)
+                    {
+                        leadingHeadings.append(source)
+                        continue
+                    }
                     // A title drawn as a picture (a poem's name set as an image, its words in `alt`)
                     // says what the title just said: "Image: Stone Fence" after "Stone Fence" is
                     // not read.
@@ -201,6 +209,16 @@ public enum SpokenTextExtractor {
             out += try notes(noteRefs, cache: &cache, options: options, language: language)
         }
         return out
+    }
+
+    /// The most words of a title's rest set as a paragraph under its heading.
+    static let longestTitleRest = 12
+
+    /// Whether a short paragraph's words stand in the title as whole words (`foldedTitle` is folded).
+    static func continuesTitle(_ text: String, _ foldedTitle: String) -> Bool {
+        let folded = TextCleaner.fold(text)
+        guard folded.count >= 2, TextCleaner.wordCount(text) <= longestTitleRest else { return false }
+        return " \(foldedTitle) ".contains(" \(folded) ")
     }
 
     /// Whether the section's title is its first block's opening, cut short ("There are several

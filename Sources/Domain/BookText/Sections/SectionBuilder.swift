@@ -32,6 +32,9 @@ struct SectionStart: Sendable {
     var fromHeadings = false
     /// A file's own `<title>` (no TOC, no heading in the file): found in the book, not in its TOC.
     var fromFileTitle = false
+    /// Stands on the headings that end its file: its text is in the next file, which joins it
+    /// (`startingAtTrailingHeadings`).
+    var runsIntoNextFile = false
 }
 
 struct SectionBuilder {
@@ -247,7 +250,7 @@ struct SectionBuilder {
     /// TOC → candidate boundaries → heading refinement → cuts inside files → evidence → decision.
     mutating func build() -> SectionIndex {
         var starts = startsFromTOCAndHeadings()
-        starts = dedupe(splitFilesLandmarksOverreach(startEntriesAtTheirHeadings(starts)))
+        starts = dedupe(startingAtTrailingHeadings(splitFilesLandmarksOverreach(startEntriesAtTheirHeadings(starts))))
         starts = dedupe(splitRegions(splitBoilerplate(addingUntargetedText(starts))))
         typicalSectionWords = typicalSectionWords(between: starts)
         referencedNoteBlocks = blocksReferencedAsNotes()
@@ -775,6 +778,10 @@ struct SectionBuilder {
             let ownEvidence = d.evidence.contains { $0.weight >= 2 }
             let ownChapterHeading = d.features.headings.first.map(Patterns.isChapterTitle) ?? false
             let isInside = d.start.position.blockIndex == 0 && insideEntries.contains(d.start.position.spineIndex)
+            // The text under a heading that ends the file before (`startingAtTrailingHeadings`).
+            let continuesAHeading =
+                prev.start.runsIntoNextFile && d.start.position.blockIndex == 0
+                && d.start.position.spineIndex == prev.start.position.spineIndex + 1
             // A linear="no" item (a note popup, an answer key) is never glued to the reading order.
             let linearChanges =
                 isLinear(d.start.position.spineIndex)
@@ -797,7 +804,7 @@ struct SectionBuilder {
                 ownTitle == true && prev.evidence.contains { $0.isNaming && $0.kind != nil && !$0.isBody }
             let joins =
                 !linearChanges
-                && (isInside
+                && (isInside || continuesAHeading
                     || (!wouldBeLost && !apartFromAName && !ownChapterHeading
                         && (!ownEvidence || (c.role == p.role && c.kind == p.kind))))
             if joins {
