@@ -54,9 +54,11 @@ extension SectionBuilder {
 
     /// Whether a draft is skipped although nothing in its text points away from the text: every
     /// such piece of evidence is the book's marks, a name, or weak and general (its place in the
-    /// book); notes, references and glossaries with their shapes are what they say.
+    /// book); notes, references, glossaries and indexes with their shapes are what they say.
     func isSkippedOnlyForMarksAndNames(_ draft: Draft) -> Bool {
-        draft.classification.role != .body && !hasShapeOfItsKind(draft) && restsOnMarksAndNames(draft)
+        draft.classification.role != .body && !hasShapeOfItsKind(draft)
+            && !KindExpectation.isApparatusByItsShape(draft.classification.kind, draft.features)
+            && restsOnMarksAndNames(draft)
     }
 
     /// The fewest words under a heading line that make running text, not a page of front matter.

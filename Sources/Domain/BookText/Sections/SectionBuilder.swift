@@ -249,11 +249,11 @@ struct SectionBuilder {
 
     /// TOC → candidate boundaries → heading refinement → cuts inside files → evidence → decision.
     mutating func build() -> SectionIndex {
+        referencedNoteBlocks = blocksReferencedAsNotes()
         var starts = startsFromTOCAndHeadings()
         starts = dedupe(startingAtTrailingHeadings(splitFilesLandmarksOverreach(startEntriesAtTheirHeadings(starts))))
-        starts = dedupe(splitRegions(splitBoilerplate(addingUntargetedText(starts))))
+        starts = dedupe(splittingApparatusInFiles(splitRegions(splitBoilerplate(addingUntargetedText(starts)))))
         typicalSectionWords = typicalSectionWords(between: starts)
-        referencedNoteBlocks = blocksReferencedAsNotes()
         var drafts = drafts(between: starts)
         classify(&drafts)
         readSectionsWhenNamesMislead(&drafts)
@@ -600,13 +600,21 @@ struct SectionBuilder {
             f.openingLine = openingTitleLine(d)
         }
         var openingText = OpeningText()
+        var previousSortKey = ""
         for (position, b) in range {
             if referencedNoteBlocks.contains(position) { f.referencedNotes += 1 }
             if b.kind == .heading, f.headings.count < 3 { f.headings.append(b.text) }
             if b.isNote, b.hasText { f.noteBlocks += 1 }
             guard !b.isNote, !b.isOmitted, b.hasText else { continue }
             if b.isNumbered || b.kind == .listItem { f.numberedBlocks += 1 }
+            if b.kind == .listItem { f.listItems += 1 }
             if b.isEntry { f.entryBlocks += 1 }
+            if b.isPageEntry { f.pageEntryBlocks += 1 }
+            if let key = b.sortKey {
+                f.keyedBlocks += 1
+                if key >= previousSortKey { f.alphabeticalBlocks += 1 }
+                previousSortKey = key
+            }
             if b.isVerse { f.verseLines += 1 }
             if b.kind == .heading { f.headingBlocks += 1 }
             f.words += b.words
@@ -802,10 +810,13 @@ struct SectionBuilder {
             }
             let apartFromAName =
                 ownTitle == true && prev.evidence.contains { $0.isNaming && $0.kind != nil && !$0.isBody }
+            // Apparatus with its kind's shape (a publisher's list after the last chapter, with no
+            // entry of its own) stands apart, however weakly its title names it.
+            let isShapedApparatus = c.role != .body && Self.hasApparatusShape(c.kind, d.features)
             let joins =
                 !linearChanges
                 && (isInside || continuesAHeading
-                    || (!wouldBeLost && !apartFromAName && !ownChapterHeading
+                    || (!wouldBeLost && !apartFromAName && !ownChapterHeading && !isShapedApparatus
                         && (!ownEvidence || (c.role == p.role && c.kind == p.kind))))
             if joins {
                 prev.end = d.end
