@@ -60,6 +60,8 @@ final class RecordingEngine: SpeechEngine {
             ("de", "Kapitel IV", "Kapitel vier", "de"),
             ("fr", "Chapitre IV", "Chapitre quatre", "fr"),
             ("es", "Capítulo IV", "Capítulo cuatro", "es"),
+            ("pt", "Capítulo IV", "Capítulo quarto", "pt"),
+            ("it", "Capitolo IV", "Capitolo quarto", "it"),
             ("en", "Chapter IV", "Chapter Four", nil),
         ] as [(String, String, String, String?)])
     func aChaptersTitleIsReadInItsLanguage(language: String, title: String, spoken: String, tag: String?) throws {
