@@ -126,6 +126,8 @@ import Testing
         ("It was cold (Times, 12 March 1866, p. 4).", "It was cold."),
         ("It was cold (idem).", "It was cold."),
         ("It was cold (Id., ibid., p. 3).", "It was cold."),
+        ("The crowd dispersed (The Times, 12 March 1866).", "The crowd dispersed."),
+        ("The point is made (see the essays in Brewer 1989) at length.", "The point is made at length."),
     ])
     func removesEnglishForms(input: String, expected: String) {
         #expect(CitationFilter.removeCitations(from: input) == expected)
@@ -168,6 +170,14 @@ import Testing
         ("Das ist belegt (Braun, o. J.).", "Das ist belegt."),
         ("Er ist überliefert (Staatsarchiv Hamburg, 111-1, Cl. VII, Bl. 34).", "Er ist überliefert."),
         ("Sie schrieb es (Brief an die Mutter, 3. Mai 1848, Bl. 2).", "Sie schrieb es."),
+        (
+            "Die Versammlung wurde aufgelöst (Polizeibericht vom 3. Mai 1890, ebd., Bl. 12).",
+            "Die Versammlung wurde aufgelöst."
+        ),
+        ("Gerade darin liegt die Pointe (vgl. dazu ausführlich Nolte 2000, Kap. 2).", "Gerade darin liegt die Pointe."),
+        ("Der Pfarrer berichtete von Not (Kirchenbuch St. Lamberti, o. S.).", "Der Pfarrer berichtete von Not."),
+        ("Die Nachricht kam spät (Vossische Zeitung, 3. Mai 1848).", "Die Nachricht kam spät."),
+        ("Der Brief (Marx an Engels, 7. Juli 1866, MEW 31, S. 234) ist deutlich.", "Der Brief ist deutlich."),
     ])
     func removesGermanForms(input: String, expected: String) {
         #expect(CitationFilter.removeCitations(from: input) == expected)
@@ -208,6 +218,8 @@ import Testing
         ("La date est incertaine (Roux, s. d.).", "La date est incertaine."),
         ("Le temps est long (Le Goff, 1964, p. 12).", "Le temps est long."),
         ("La grève éclata (Girard, « La grève de 1869 », p. 31).", "La grève éclata."),
+        ("Le procureur le rappelle (ibid., f° 23).", "Le procureur le rappelle."),
+        ("L'émeute éclate (Le Moniteur, 25 février 1848).", "L'émeute éclate."),
     ])
     func removesFrenchForms(input: String, expected: String) {
         #expect(CitationFilter.removeCitations(from: input) == expected)
@@ -334,6 +346,7 @@ import Testing
         "Après trois éditions à Bordeaux (2000, 2001 et 2002), elles partent.",
         "Il vécut en Provence (1890, 1891) puis à Paris.",
         "Ein zweiter Staat (DDR, 1949–1990) entstand.",
+        "The map was redrawn (see the survey of 1890) twice.",
     ])
     func keepsProseWithNumbersInEveryLanguage(input: String) {
         #expect(CitationFilter.removeCitations(from: input) == input)
@@ -346,7 +359,7 @@ import Testing
             "Smith", ",", "\u{301}", "\u{A0}", "१", "क", "\u{94D}", "\u{600}", "et al",
             "स", "वै", "\u{93E}", "\u{2003}", "\u{966}", "ibid", "iBiD", "cit.", "CIT", "i", "b",
             "ebd.", "EBENDA", "idem", "id.", " ID.", "ivi", "a. a. O.", "a.a.o.", "o. J.", "O.J.", "s. d.", "s.d.",
-            "n. d.", "íd.", "ibíd",
+            "n. d.", "íd.", "ibíd", "o. S.", "s. p.", "N.P.", "f°",
         ]
         var state = seed
         func next() -> Int {

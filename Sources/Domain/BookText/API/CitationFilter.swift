@@ -205,7 +205,7 @@ public enum CitationFilter {
     /// Whether the last four bytes of a parenthesis (ASCII letters lower-cased, zeros before its
     /// first byte) end a word that only a citation without a digit holds: "n.d", "n. d.", "s.d.",
     /// "ibid", "cit." (op., loc., art. cit.), "ebd.", "(eben)da", "idem", "id.", "a. a. O.", "o. J.",
-    /// "ivi". What `CitationGrammar` accepts without a digit has one of them.
+    /// "ivi", "o. S.", "s. p.", "n. p." (no page). What `CitationGrammar` accepts without a digit has one.
     @inline(__always)
     static func isCue(_ window: UInt32) -> Bool {
         if window & 0xFF_FFFF == 0x6E_2E64 { return true }  // "n.d"
@@ -215,7 +215,8 @@ public enum CitationFilter {
             0x2069_642E, 0x0069_642E,  // " id.", "(id."
             0x2E20_6F2E, 0x612E_6F2E,  // ". o.", "a.o."
             0x2E20_6A2E, 0x6F2E_6A2E,  // ". j.", "o.j."
-            0x2069_7669, 0x0069_7669:  // " ivi", "(ivi"
+            0x2069_7669, 0x0069_7669,  // " ivi", "(ivi"
+            0x2E20_732E, 0x6F2E_732E, 0x2E20_702E, 0x732E_702E, 0x6E2E_702E:  // ". s.", "o.s.", ". p.", "s.p.", "n.p."
             return true
         default: return false
         }

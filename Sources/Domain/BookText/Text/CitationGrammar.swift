@@ -22,8 +22,11 @@ enum CitationGrammar {
         /// An author or title that names an archive or library ("Landesarchiv", "TNA", "Archives
         /// nationales"): a shelfmark may follow it without a keyword.
         case archive = "R"
-        /// "Chronicles of the Marsh", "Règlement intérieur", "« La grève »".
+        /// "Chronicles of the Marsh", "Règlement intérieur", "« La grève »", "Polizeibericht vom 3. Mai 1890".
         case title = "T"
+        /// An author or title that names a newspaper or periodical ("The Times", "Vossische Zeitung",
+        /// "Le Moniteur"): a date may follow it alone.
+        case periodical = "J"
         /// "Braun 2011: 30 f.", "Hale 1879", "quoted in Keller 2010".
         case authorsYear = "B"
         /// "1898", "2016: 12 ff.", "n. d.", "o. J.".
@@ -68,13 +71,28 @@ enum CitationGrammar {
     /// The kinds of the parts of `segment`, its opening words ("vgl.", "see, e.g.,", "voir
     /// notamment") aside; nil when one part is of no kind.
     static func kinds(of segment: Substring) -> String? {
-        var text = String(segment)
-        if startsWithOneOf(text, "scefvdh"),
+        let text = String(segment)
+        guard startsWithOneOf(text, "scefvdh"),
             let m = opening.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
             let end = Range(m.range, in: text)?.upperBound
-        {
-            text = String(text[end...])
+        else { return kindsOfParts(segment) }
+        var rest = text[end...]
+        // "vgl. dazu ausführlich Nolte 2000", "see the essays in Brewer 1989": a few words in lower case
+        // between the opening and the citation belong to the opening.
+        for _ in 0...maximumOpeningWords {
+            if let kinds = kindsOfParts(rest) { return kinds }
+            let word = rest.prefix(while: { $0.isLetter || $0 == "-" })
+            guard let first = word.first, first.isLowercase, rest.dropFirst(word.count).first == " " else { break }
+            rest = rest.dropFirst(word.count + 1)
         }
+        return nil
+    }
+
+    /// The most words in lower case between an opening ("see", "vgl.") and a citation.
+    private static let maximumOpeningWords = 4
+
+    /// The kinds of the comma-separated parts of `text`; nil when one part is of no kind.
+    private static func kindsOfParts(_ text: Substring) -> String? {
         var kinds = ""
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             guard let kind = kind(of: part) else { return nil }
@@ -119,10 +137,10 @@ enum CitationGrammar {
         if matches(number, text) { return .number }
         if matches(authorsYear, text) { return startsLikeAName(text) ? .authorsYear : nil }
         if matches(authors, text), startsLikeAName(text, yearFollows: false) {
-            return namesAnArchive(text) ? .archive : .authors
+            return namesAnArchive(text) ? .archive : namesAPeriodical(text) ? .periodical : .authors
         }
         if first.properties.isUppercase, matches(title, text), startsLikeATitle(text) {
-            return namesAnArchive(text) ? .archive : .title
+            return namesAnArchive(text) ? .archive : namesAPeriodical(text) ? .periodical : .title
         }
         return matches(signature, text) ? .signature : nil
     }
@@ -130,22 +148,27 @@ enum CitationGrammar {
     // MARK: the orders of parts
 
     /// The orders of parts that make a citation (letters of `Part`).
-    private static let sequences = try! NSRegularExpression(
-        pattern: "^(?:"
-            + [
-                "I[ICLPN]*",  // ibid., p. 4 · Id., ibid., p. 3
-                "P[LPNSY]*",  // p. 31 · vol. 2, p. 3
-                "(?:[AR][ATRL]*)?B[BYLPNS]*",  // Braun 2011: 30 f. · Varga, quoted in Keller 2010, 88
-                "[AR][ATRL]*Y[YLPNS]*",  // Roux, 1898, t. III, p. 4 · Agulhon, La République, Paris, Plon, 1970
-                // A date only after an author and a work, or before a locator: "(London, 12 March 1666)"
-                // is a place and a day.
-                "[AR][ATRL]*[ATR][ATRL]*D[YDLPNS]*",  // Pepys, Diary, 12 March 1666
-                "[ATR][ATRL]*D[YDLPNS]*[LP][YDLPNS]*",  // Times, 12 March 1866, p. 4
-                "[AR][ATR]*[IC][ICLPN]*",  // Girard, art. cit., p. 31 · Rossi, cit., p. 12
-                "[ATR]+[SNY]*[LP][LPNSY]*",  // Hale, Chronicles of the Marsh, iii. 212 · Règlement, 1890, art. 6
-                // An archive and a shelfmark; not a number alone: "(DDR, 1949–1990)" is a state and its years.
-                "R[ATRLPNSY]*[SLP][ATRLPNSY]*",  // TNA, CO 137/45 · AN, F7 12345 · Staatsarchiv, 111-1, Cl. VII
-            ].joined(separator: "|") + ")$")
+    private static let sequences: NSRegularExpression = {
+        let named = "[ARJ]"  // a source named by its author, archive or periodical
+        let source = "[ATRJ]"  // a source, its title too
+        let orders = [
+            "I[ICLPN]*",  // ibid., p. 4 · Id., ibid., p. 3
+            "P[LPNSY]*",  // p. 31 · vol. 2, p. 3
+            "(?:\(named)[ATRJL]*)?B[BYLPNS]*",  // Braun 2011: 30 f. · Varga, quoted in Keller 2010, 88
+            "\(named)[ATRJL]*Y[YLPNS]*",  // Roux, 1898, t. III, p. 4 · Agulhon, La République, Paris, Plon, 1970
+            // A date only after a periodical, after an author and a work, or before a locator:
+            // "(London, 12 March 1666)" is a place and a day.
+            "J[ATRJL]*D[YDLPNS]*",  // The Times, 12 March 1866 · Le Moniteur, 3 mai 1848
+            "\(named)[ATRJL]*\(source)[ATRJL]*D[YDLPNS]*",  // Pepys, Diary, 12 March 1666
+            // Hale, 12 March 1866, p. 4 · Marx an Engels, 7. Juli 1866, MEW 31, S. 234 (an edition of letters)
+            "\(source)[ATRJL]*D[ATRJYDLPNS]*[LP][ATRJYDLPNS]*",
+            "\(source)+[IC][ICLPN]*",  // Girard, art. cit., p. 31 · Rossi, cit. · Brief vom 3. Mai 1890, ebd.
+            "\(source)+[SNY]*[LP][LPNSY]*",  // Hale, Chronicles of the Marsh, iii. 212 · Règlement, 1890, art. 6
+            // An archive and a shelfmark; not a number alone: "(DDR, 1949–1990)" is a state and its years.
+            "R[ATRJLPNSY]*[SLP][ATRJLPNSY]*",  // TNA, CO 137/45 · AN, F7 12345 · Staatsarchiv, 111-1, Cl. VII
+        ]
+        return try! NSRegularExpression(pattern: "^(?:" + orders.joined(separator: "|") + ")$")
+    }()
 
     /// What may stand in brackets after an author's name: a year, the work cited before, a page.
     private static let afterAuthor = try! NSRegularExpression(pattern: "^(?:Y[YLPNS]*|I[ICLPN]*|P[LPNSY]*)$")
@@ -163,7 +186,8 @@ enum CitationGrammar {
     private static let values = #"\#(valueRange)(?:\s+(?:and|und|u\.|et|y|e|&)\s+\#(valueRange))*"#
     /// Page, folio and volume abbreviations: a citation even alone ("S." only upper case: "s." is "siehe").
     private static let pageWord =
-        #"(?:(?i:"# + words("pp? pgs? págs? pags? fols? fo ff? vols? tt? tom bd bde bl cols? sp") + #")\.|S\.)"#
+        #"(?:(?i:"# + words("pp? pgs? págs? pags? fols? fo ff? vols? tt? tom bd bde bl cols? sp")
+        + #")\.|S\.|f[°º]|[rv][°º])"#
     /// Other locators, with a dot or a space: "Akte 7", "Nr. 19", "art. 6", "§ 3", "Anm. 12", "table 7.8".
     private static let locatorWord =
         #"(?:(?i:"#
@@ -175,7 +199,9 @@ enum CitationGrammar {
             tome volume blatt
             """) + #")(?:\.|\s)|§§?)"#
     private static let anyLocator = #"(?:\#(pageWord)|\#(locatorWord))\s*\#(values)"#
-    private static let page = full(#"\#(pageWord)\s*\#(values)(?:\s+\#(anyLocator))*"#)
+    /// "p. 31", "S. 58 Anm. 12", and no page at all: "o. S.", "s. p.", "n. p.".
+    private static let page = full(
+        #"\#(pageWord)\s*\#(values)(?:\s+\#(anyLocator))*|o\.\s?S\.|(?i:s\.\s?p\.|n\.\s?p\.)"#)
     private static let locator = full(#"\#(locatorWord)\s*\#(values)(?:\s+\#(anyLocator))*"#)
     /// A volume in Roman numerals, then a page: "iii. 212", "IV. 12", "HE ii. 13". Single letters that
     /// are also words or abbreviations ("c. 1790", "v.", "l.", "C.") are not volumes.
@@ -203,7 +229,8 @@ enum CitationGrammar {
         dezembro
         """#)
     /// "12 March 1666", "3. Mai 1848", "1er mai 1848", "12 de marzo de 1848".
-    private static let date = full(#"\d{1,2}(?:\.|er|º)?\s+(?:de\s+)?(?i:\#(month))\s+(?:de\s+)?\#(yearNumber)"#)
+    private static let dayMonthYear = #"\d{1,2}(?:\.|er|º)?\s+(?:de\s+)?(?i:\#(month))\s+(?:de\s+)?\#(yearNumber)"#
+    private static let date = full(dayMonthYear)
 
     /// The work cited just before, alone or with a page: "ibid.", "ebd.: 45", "a. a. O.", "ders. 1985: 102".
     private static let ibid = full(
@@ -232,10 +259,11 @@ enum CitationGrammar {
         #"\#(name)(?:(?:\s*[/&]\s*|\s+(?:and|und|u\.|et|y|e)\s+)\#(name)){0,5}(?:\s+(?:\#(others)))?"#
     private static let authors = full(authorNames)
     private static let authorsYear = full(#"\#(authorNames)\s+\#(yearPart)"#)
-    /// A title: a capital, then up to eleven words (abbreviated or not) and perhaps a volume number;
-    /// or anything in quotation marks.
+    /// A title: a capital, then up to eleven words (abbreviated or not) and perhaps a volume number or
+    /// a date ("Polizeibericht vom 3. Mai 1890"); or anything in quotation marks.
     private static let title = full(
-        #"\p{Lu}[\p{L}'’\-.:]*(?:\s+(?:[\p{L}'’\-.:]+|&)){0,11}(?:\s+\d{1,4})?|["«“„'][^"«»“”„]{1,150}["»”“']\.?"#)
+        #"\p{Lu}[\p{L}'’\-.:]*(?:\s+(?:[\p{L}'’\-.:]+|&)){0,11}(?:\s+(?:\d{1,4}|\#(dayMonthYear)))?"#
+            + #"|["«“„'][^"«»“”„]{1,150}["»”“']\.?"#)
     /// One token of a shelfmark: "F7", "137/45", "CO", "ms.", "Add.".
     private static let shelfToken = #"(?:\p{L}{0,4}\d[\p{L}\d./\-]*|\p{Lu}{1,4}\.?|\p{L}{1,5}\.)"#
     /// A shelfmark: up to six short tokens, one at least with a digit.
@@ -266,7 +294,7 @@ enum CitationGrammar {
 
     /// Whether the first non-space character of `text`, lower-cased, is one of `letters` (ASCII): the
     /// words `opening` and `quotedIn` match begin with few letters, and most parts with none of them.
-    private static func startsWithOneOf(_ text: String, _ letters: StaticString) -> Bool {
+    private static func startsWithOneOf(_ text: some StringProtocol, _ letters: StaticString) -> Bool {
         guard let first = text.utf8.first(where: { $0 != 0x20 && !(0x09...0x0D).contains($0) }) else { return false }
         if first >= 0x80 { return true }  // a space `\s` knows, or a letter: the pattern decides
         let lower = first | 0x20
@@ -288,10 +316,12 @@ enum CitationGrammar {
         return !CitationFilter.notAuthors.contains(word.lowercased())
     }
 
-    /// Whether the first word of a title part may open a title: not a word of prose ("More", "This").
+    /// Whether the first word of a title part may open a title: an article ("The Times"), not a word
+    /// of prose ("More", "This", "Born").
     private static func startsLikeATitle(_ text: String) -> Bool {
         guard let word = firstWord(of: text) else { return true }  // a quoted title
         let lower = word.lowercased()
+        if lower == "the" || lower == "a" || lower == "an" { return true }
         return !CitationFilter.notAuthors.contains(lower) && !proseOpenings.contains(lower)
     }
 
@@ -323,6 +353,22 @@ enum CitationGrammar {
 
     private static let archiveWords = try! NSRegularExpression(
         pattern: #"(?i:archiv|bibliot|library|record\s+office|registry|museum|papers\b|nachlass|fonds\b)"#)
+
+    /// Words of the names of newspapers and periodicals in the six languages.
+    private static let periodicalWords = try! NSRegularExpression(
+        pattern: #"(?i:\b(?:"#
+            + words(
+                """
+                zeitung tageblatt anzeiger kurier rundschau nachrichten vorwärts times journal gazette gazzetta gaceta
+                gazeta post herald tribune chronicle observer guardian telegraph mercury moniteur figaro temps presse
+                monde quotidien constitutionnel spiegel express news review magazine revue rivista revista diario
+                corriere stampa correio jornal bulletin bote economist
+                """) + #")\b)"#)
+
+    /// Whether a source names a newspaper or a periodical: "The Times", "Vossische Zeitung".
+    private static func namesAPeriodical(_ text: String) -> Bool {
+        periodicalWords.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
 
     /// Whether a source names an archive or a library: an archive word, or an abbreviation of two to five
     /// letters, two of them capitals ("TNA", "AN", "GStA", "BnF").
