@@ -101,10 +101,11 @@ enum CitationGrammar {
         return kinds
     }
 
-    /// The kind of one part, nil for prose.
+    /// The kind of one part, nil for prose. Callers bound its length (`CitationFilter` looks at no
+    /// parenthesis longer than 300 characters).
     static func kind(of part: Substring) -> Part? {
         var text = part.trimmingCharacters(in: .whitespaces)
-        guard let first = text.unicodeScalars.first, text.utf8.count <= 400 else { return nil }
+        guard let first = text.unicodeScalars.first else { return nil }
         // The first character rules out most kinds: a part of prose is tried against few patterns.
         switch first {
         case "0"..."9":
