@@ -114,6 +114,21 @@ import Testing
         #expect(try middleChapter(body).count == 1)
     }
 
+    @Test func aListOfLinksAfterTheIntroductionIsRead() throws {
+        // A chapter's outline: its introduction, then a link to each section, the first the next page.
+        let body = """
+            \(prose(50))<ul><li><a href="c3.xhtml">The stair</a></li><li><a href="c3.xhtml#b">The lamp</a></li>
+            <li><a href="c3.xhtml#c">The ships</a></li></ul>\(prose(200))
+            """
+        #expect(try middleChapter(body).dropFirst().first == "The stair")
+    }
+
+    @Test func aTitleLinkingToAPlaceInThePageBeforeIsRead() throws {
+        // A title written as a paragraph that links back to its entry in the contents before it.
+        let body = "<p><a href='c1.xhtml#entry-2'>The Lamp Room</a></p>\(prose(200))"
+        #expect(try middleChapter(body).first == "The Lamp Room")
+    }
+
     @Test func aLinkToTheNextChapterInASentenceIsRead() throws {
         let body = "\(prose(200))<p>Read on in <a href='c3.xhtml'>the next chapter</a>.</p>"
         #expect(try middleChapter(body).last == "Read on in the next chapter.")

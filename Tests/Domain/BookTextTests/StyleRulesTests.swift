@@ -118,6 +118,24 @@ import Testing
         #expect(try text(body).count == 2)
     }
 
+    @Test func aContentsEntryPointingIntoHiddenTextStartsAfterIt() throws {
+        let book = MemoryBook(
+            spine: [
+                (
+                    "text/c.xhtml",
+                    "<h1 id='one'>One</h1>\(prose(300))<div class='gone'><p id='two'>Hidden.</p></div>"
+                        + "<p>\(Self.sentence)</p>\(prose(300))"
+                )
+            ],
+            toc: [entry("One", "text/c.xhtml#one"), entry("Two", "text/c.xhtml#two")],
+            head: Self.link.replacingOccurrences(of: "'css/", with: "'../css/"),
+            stylesheets: ["css/book.css": Self.css])
+        let sections = try SectionIndexer.index(book).sections
+        let two = try #require(sections.first { $0.title == "Two" })
+        let spoken = try SpokenTextExtractor.blocks(for: two, in: book).dropFirst().map(\.text)
+        #expect(spoken.first == Self.sentence)
+    }
+
     @Test func aCapitalFloatedByTheStylesheetJoinsItsWord() throws {
         let body = "<p class='dc'>I</p><p>T WAS dusk when the keeper climbed the stair to the lamp.</p>"
         #expect(try text(body) == ["IT WAS dusk when the keeper climbed the stair to the lamp."])

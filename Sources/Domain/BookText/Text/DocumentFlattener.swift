@@ -29,7 +29,7 @@ struct LinkCounts: Hashable, Sendable {
     var sameFile = 0
     /// To another document of the book.
     var otherFile = 0
-    /// To the spine item just before or after this one (counted in `otherFile` too).
+    /// To the spine item just before or after this one, as a whole (counted in `otherFile` too).
     var neighbour = 0
 }
 
@@ -579,6 +579,7 @@ struct DocumentFlattener {
         if decision.floated { bufferFloated = true }
         guard decision.hidden, !(style?.contains("display:") ?? false) else { return false }
         styleHiddenWords += TextCleaner.wordCount(e.rawText)
+        recordAnchorsInside(e)  // a link into hidden text lands on what follows it
         return true
     }
 
@@ -889,7 +890,7 @@ struct DocumentFlattener {
         case media
         /// A fragment of this document.
         case sameFile
-        /// The spine item just before or after this one.
+        /// The spine item just before or after this one, as a whole (no fragment).
         case neighbour
         /// Another file of the book.
         case otherFile
@@ -897,12 +898,16 @@ struct DocumentFlattener {
 
     private func linkTarget(_ href: String) -> LinkTarget {
         if Self.hasScheme(href) { return .external }
-        let path = href.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let parts = href.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = parts.first ?? ""
         if path.isEmpty { return .sameFile }
         let resolved = SpokenTextExtractor.resolve(String(path), from: documentPath)
         if resolved == documentPath { return .sameFile }
         if Self.mediaExtensions.contains(where: { resolved.lowercased().hasSuffix($0) }) { return .media }
-        return neighbours.contains(resolved) ? .neighbour : .otherFile
+        // A page before or after, as a whole: a link to a place in it (a title linking back to its
+        // entry in the contents) is no step of a navigation bar.
+        let wholePage = parts.count == 1 || parts[1].isEmpty
+        return wholePage && neighbours.contains(resolved) ? .neighbour : .otherFile
     }
 
     /// File name endings of audio and video.

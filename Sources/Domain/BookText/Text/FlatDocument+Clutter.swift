@@ -5,7 +5,7 @@
 extension FlatDocument {
     /// The most words of a navigation bar ("← Previous: The Harbour | Next: The Storm →").
     static let longestNavigationBar = 12
-    /// How many blocks with words at either end of a document a navigation bar may be among.
+    /// How many blocks with words at either end of a document are looked at for a navigation bar.
     static let navigationBarReach = 3
     /// Characters that draw a direction on a link ("← Previous", "Next »").
     static let directionMarks: Set<Character> = [
@@ -17,17 +17,33 @@ extension FlatDocument {
         blocks.indices.filter { blocks[$0].noteID == nil && blocks[$0].omitted == nil && blocks[$0].words > 0 }
     }
 
-    /// A web page's navigation bar is not read: near either end of a page of prose, a short block made
+    /// A web page's navigation bar is not read: at either end of a page of prose, a short block made
     /// only of links (at most four, none a heading) that point at the spine item before or after this
-    /// one, or that show a direction ("← Previous", "Next →"). A contents page (more words in links
-    /// than outside them) keeps its links: they are its text.
+    /// one, or that show a direction ("← Previous", "Next →"). At the top only headings may stand
+    /// before it (a list of links after a chapter's introduction is its outline); at the bottom only
+    /// short lines may follow it (a footer). A contents page (more words in links than outside them)
+    /// keeps its links: they are its text.
     mutating func dropNavigationBars() {
         let text = textBlockIndices
         let words = text.reduce(0) { $0 + blocks[$1].words }
         let linkWords = text.reduce(0) { $0 + blocks[$1].linkWords }
         guard !text.isEmpty, words - linkWords >= linkWords else { return }
-        for k in Set(text.prefix(Self.navigationBarReach) + text.suffix(Self.navigationBarReach))
-        where isNavigationBar(blocks[k]) {
+        var bars: [Int] = []
+        for k in text.prefix(Self.navigationBarReach) {
+            if isNavigationBar(blocks[k]) {
+                bars.append(k)
+            } else if blocks[k].kind != .heading {
+                break
+            }
+        }
+        for k in text.suffix(Self.navigationBarReach).reversed() {
+            if isNavigationBar(blocks[k]) {
+                bars.append(k)
+            } else if blocks[k].words > Self.longestNavigationBar {
+                break
+            }
+        }
+        for k in bars {
             blocks[k].omitted = .navigation
             blocks[k].words = 0
         }
