@@ -69,8 +69,13 @@ import Testing
     @Test func brokenOrHugeStylesheetsAreBounded() {
         #expect(StyleRules(css: ".gone { display: none").isEmpty == false)
         #expect(StyleRules(css: "}}}{{{ .a { display: none }").count <= 1)
-        let many = String(repeating: ".a { display: none } ", count: StyleRules.maxRules + 100)
+        let many = (0..<(StyleRules.maxRules + 100)).map { ".a\($0) { display: none }" }.joined()
         #expect(StyleRules(css: many).count == StyleRules.maxRules)
+        let repeated = String(repeating: ".a { display: none } .a { display: block } ", count: 1000)
+        #expect(StyleRules(css: repeated).count == 1)
+        #expect(!hides(repeated, "p", classes: ["a"]))
+        let crowded = (0..<1000).map { ".a.b\($0) { display: none }" }.joined()
+        #expect(StyleRules(css: crowded).count == StyleRules.maxRulesPerName)
         let deep = String(repeating: "@media screen { ", count: 50) + ".gone { display: none }"
         #expect(!hides(deep, "p", classes: ["gone"]))
     }

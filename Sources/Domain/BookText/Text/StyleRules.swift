@@ -43,7 +43,7 @@ struct StyleRules: Sendable, Hashable {
     /// Rules by one class of their selector (the first), and by id for selectors without a class.
     private(set) var byClass: [String: [Rule]] = [:]
     private(set) var byID: [String: [Rule]] = [:]
-    /// How many rules are kept (for the bounds and for `merged`).
+    /// How many rules are kept.
     private(set) var count = 0
     /// The greatest `Rule.order` kept.
     private var lastOrder = 0
@@ -54,6 +54,11 @@ struct StyleRules: Sendable, Hashable {
     static let maxRules = 5_000
     /// `@media` blocks nested deeper are skipped.
     static let maxDepth = 4
+    /// Rules filed under one class or id; further ones (with other selectors) are ignored. A book
+    /// declares `display` for a class a few times; thousands would make every element slow to decide.
+    static let maxRulesPerName = 32
+    /// Classes of a selector, and of an element, looked at.
+    static let maxClasses = 8
 
     /// No rules.
     init() {}
@@ -72,13 +77,23 @@ struct StyleRules: Sendable, Hashable {
 
     var isEmpty: Bool { count == 0 }
 
+    /// Files `rule` under its first class, else its id. Of two rules for the same selector and
+    /// property only the one that wins the cascade is kept.
     private mutating func add(_ rule: Rule) {
-        count += 1
-        lastOrder = max(lastOrder, rule.order)
         if let first = rule.selector.classes.first {
-            byClass[first, default: []].append(rule)
+            Self.file(rule, in: &byClass[first, default: []], count: &count)
         } else if let id = rule.selector.id {
-            byID[id, default: []].append(rule)
+            Self.file(rule, in: &byID[id, default: []], count: &count)
+        }
+        lastOrder = max(lastOrder, rule.order)
+    }
+
+    private static func file(_ rule: Rule, in rules: inout [Rule], count: inout Int) {
+        if let k = rules.firstIndex(where: { $0.selector == rule.selector && $0.property == rule.property }) {
+            if (rule.weight, rule.order) >= (rules[k].weight, rules[k].order) { rules[k] = rule }
+        } else if rules.count < maxRulesPerName {
+            rules.append(rule)
+            count += 1
         }
     }
 
@@ -110,7 +125,7 @@ struct StyleRules: Sendable, Hashable {
                 best[rule.property] = rule
             }
         }
-        for c in classes { if let rules = byClass[c] { consider(rules) } }
+        for c in classes.prefix(Self.maxClasses) { if let rules = byClass[c] { consider(rules) } }
         if let id, let rules = byID[id] { consider(rules) }
         let hidden = best[.display]?.value == true || best[.visibility]?.value == true
         return (hidden, best[.float]?.value == true)
@@ -197,7 +212,7 @@ struct StyleRules: Sendable, Hashable {
                 return nil  // a combinator, an attribute, a pseudo-class, an escape
             }
         }
-        guard !selector.classes.isEmpty || selector.id != nil else { return nil }
+        guard !selector.classes.isEmpty || selector.id != nil, selector.classes.count <= maxClasses else { return nil }
         return selector
     }
 
