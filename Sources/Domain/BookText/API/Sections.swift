@@ -269,12 +269,19 @@ public protocol BookContent {
     /// parallel. The document may keep only `MarkupElement.attributesRead`. The default parses
     /// at once.
     func documentSource(forHref href: String) throws -> DocumentSource
+    /// The bytes of another file of the book at `href` (a stylesheet: `BookStyles`). The default
+    /// has none: it throws `EPUBError.resourceNotFound`.
+    func data(forHref href: String) throws -> [UInt8]
 }
 
 extension BookContent {
     public func documentSource(forHref href: String) throws -> DocumentSource {
         let document = try document(forHref: href)
         return DocumentSource { document }
+    }
+
+    public func data(forHref href: String) throws -> [UInt8] {
+        throw EPUBError.resourceNotFound(href: href)
     }
 }
 

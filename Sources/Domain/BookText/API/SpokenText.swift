@@ -75,13 +75,15 @@ public enum SpokenTextExtractor {
     /// The blocks of `section`, in reading order.
     ///
     /// Throws when a content document of the section cannot be read (the indexer only warned).
-    /// A caller that extracts many sections of one book passes `spinePaths`, built once for the book;
-    /// without it the lookup is built by the call that needs it (one that reads notes).
+    /// A caller that extracts many sections of one book passes `spinePaths` and `styles`, built once
+    /// for the book; without them the lookup is built by the call that needs it (one that reads
+    /// notes) and the stylesheets are read by each call.
     public static func blocks(
         for section: BookSection, in book: some BookContent, options: SpokenTextOptions = SpokenTextOptions(),
-        spinePaths: SpinePaths? = nil
+        spinePaths: SpinePaths? = nil, styles: BookStyles? = nil
     ) throws -> [SpokenBlock] {
-        var cache = DocumentCache(book: book, paths: spinePaths, language: options.language)
+        var cache = DocumentCache(
+            book: book, paths: spinePaths, language: options.language, styles: styles ?? BookStyles(book))
         return try blocks(for: section, cache: &cache, options: options)
     }
 
@@ -305,7 +307,7 @@ public enum SpokenTextExtractor {
         case .image(let alt):
             if options.images == .skip { return [] }
             return [block(.notice, (options.imagePrefix ?? wording.imagePrefix) + alt)]
-        case .navigation:
+        case .navigation, .clutter:
             return []
         }
     }
@@ -427,11 +429,14 @@ struct DocumentCache<Book: BookContent> {
     /// The language text that declares none is read in: `SpokenTextOptions.language`, else the
     /// book's `dc:language`.
     private let language: String?
+    /// The book's stylesheets.
+    private let styles: BookStyles
 
-    init(book: Book, paths: SpinePaths? = nil, language: String? = nil) {
+    init(book: Book, paths: SpinePaths? = nil, language: String? = nil, styles: BookStyles = BookStyles()) {
         self.book = book
         self.paths = paths
         self.language = language ?? book.package.metadata.languages.first
+        self.styles = styles
     }
 
     mutating func spineIndex(of path: String) -> Int? {
@@ -443,7 +448,9 @@ struct DocumentCache<Book: BookContent> {
         if let f = flats[s] { return f }
         let href = book.package.spine[s].href
         let root = try book.documentSource(forHref: href).parse().root
-        let f = DocumentFlattener.flatten(root, documentPath: href, bookLanguage: language)
+        let f = DocumentFlattener.flatten(
+            root, documentPath: href, bookLanguage: language,
+            neighbours: SectionIndexer.neighbours(of: s, in: book.package.spine), styles: styles)
         flats[s] = f
         return f
     }
