@@ -96,4 +96,23 @@ import Testing
         #expect(chapters.map(\.title) == ["Chapter I", "Chapter II", "Chapter III"])
         #expect(chapters.map(\.words) == [302, 202, 202])
     }
+
+    @Test(arguments: [[5, 400, 6], [4, 6, 300], [300, 7]])
+    func everyPageTheTOCListsInABookOfAFewPagesIsRead(words: [Int]) throws {
+        // A reading system's test book: pages of a few words at its edges are its pages.
+        let spine = words.enumerated().map { i, n in ("p\(i).xhtml", "<h1>Page \(i)</h1>\(prose(n, "w\(i)"))") }
+        let book = MemoryBook(spine: spine, toc: spine.indices.map { entry("Page \($0)", "p\($0).xhtml") })
+        let index = try SectionIndexer.index(book)
+        #expect(index.sections.allSatisfy { $0.included }, "\(index.sections.map(\.reasons))")
+    }
+
+    @Test func aShortPageAtTheEdgeOfALongBookIsStillSkipped() throws {
+        // In a book of many pages, a few words before the first chapter are a title line.
+        let chapters = (1...3).map { ("c\($0).xhtml", "<h1>Chapter \($0)</h1>\(prose(900))") }
+        let book = MemoryBook(
+            spine: [("t.xhtml", "<p>In Prose</p>")] + chapters,
+            toc: [entry("In Prose", "t.xhtml")] + (1...3).map { entry("Chapter \($0)", "c\($0).xhtml") })
+        let first = try #require(try SectionIndexer.index(book).sections.first)
+        #expect(!first.included)
+    }
 }

@@ -261,6 +261,7 @@ struct SectionBuilder {
         drafts = merge(drafts)
         reassessGrown(&drafts)
         markDividers(&drafts)
+        readListedPagesOfShortBooks(&drafts)
         let onlyMarkedOrNamed = drafts.map(isSkippedOnlyForMarksAndNames)
         var sections = finish(drafts)
         readEverythingWhenAlmostNothingIsRead(&sections)
@@ -915,7 +916,7 @@ struct SectionBuilder {
         return headings > 0 && headings <= 2 && words <= Self.longestDivider
     }
 
-    private func isLinear(_ spineIndex: Int) -> Bool {
+    func isLinear(_ spineIndex: Int) -> Bool {
         spineIndex < 0 || spineIndex >= package.spine.count || package.spine[spineIndex].linear
     }
 
