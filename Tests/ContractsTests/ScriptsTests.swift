@@ -75,3 +75,9 @@ import Testing
         #expect(script.isWritten(byLanguage: language) == writes)
     }
 }
+
+@Suite struct ScriptIndexTests {
+    @Test func theIndexIsThePositionInAllCases() {
+        #expect(Script.allCases.map(\.index) == Array(0..<Script.allCases.count))
+    }
+}

@@ -62,11 +62,38 @@ public enum Script: String, CaseIterable, Sendable, Codable, CodingKeyRepresenta
 
     /// Declaration order: Latin first, Han last (a stable order for messages and JSON).
     public static func < (lhs: Script, rhs: Script) -> Bool {
-        order[lhs]! < order[rhs]!
+        lhs.index < rhs.index
     }
 
-    private static let order: [Script: Int] = Dictionary(
-        uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
+    /// The position in `allCases` (a switch: this runs for every letter counted).
+    var index: Int {
+        switch self {
+        case .latin: 0
+        case .cyrillic: 1
+        case .greek: 2
+        case .armenian: 3
+        case .georgian: 4
+        case .hebrew: 5
+        case .arabic: 6
+        case .devanagari: 7
+        case .bengali: 8
+        case .gurmukhi: 9
+        case .gujarati: 10
+        case .oriya: 11
+        case .tamil: 12
+        case .telugu: 13
+        case .kannada: 14
+        case .malayalam: 15
+        case .sinhala: 16
+        case .thai: 17
+        case .myanmar: 18
+        case .ethiopic: 19
+        case .hangul: 20
+        case .hiragana: 21
+        case .katakana: 22
+        case .han: 23
+        }
+    }
 
     /// The script of a letter (a scalar with the Unicode property Alphabetic, or a Han, kana or
     /// Hangul character); nil for anything else and for letters of scripts not listed.
@@ -75,6 +102,10 @@ public enum Script: String, CaseIterable, Sendable, Codable, CodingKeyRepresenta
         if value < 0x80 {
             guard (value | 0x20) &- 0x61 < 26 else { return nil }
             self = .latin
+            return
+        }
+        if (0x4E00...0x9FFF).contains(value) {
+            self = .han  // the commonest non-Latin letters by far: no search of the table
             return
         }
         guard let script = Self.block(of: value) else { return nil }
@@ -209,24 +240,52 @@ public struct ScriptCensus: Hashable, Sendable {
 
     /// The letters of `text`, by script, leaving out letters that stand alone among other text (a
     /// Greek variable in an English sentence, `LetterRun.isSpeech`): a voice names those as symbols.
-    public init(_ text: some StringProtocol) {
-        var latin = 0
-        var nonASCII = false
-        for byte in text.utf8 {
-            if byte >= 0x80 {
-                nonASCII = true
-            } else if (byte | 0x20) &- 0x61 < 26 {
-                latin += 1
-            }
+    public init(_ text: String) {
+        // Most text is Latin letters among ASCII and a few other neutral characters (curly quotes,
+        // dashes, accents): counted from the bytes, with no Unicode property looked up. Any other
+        // script sends the text through its runs.
+        var text = text
+        if let latin = text.withUTF8({ Self.latinLetters($0) }) {
+            self.latin = latin
+            return
         }
-        self.latin = latin
-        guard nonASCII else { return }
-        // Letters that stand alone are no words of their script (`LetterRun.isSpeech`).
-        self.latin = 0
         let scalars = Array(text.unicodeScalars)
         for run in LetterRun.runs(scalars, in: 0..<scalars.count) where run.isSpeech {
-            for (script, count) in run.letters { add(count, of: script) }
+            for (index, count) in run.counts.enumerated() where count > 0 { add(count, of: Script.allCases[index]) }
         }
+    }
+
+    /// The letters of UTF-8 text whose letters are all Latin (accented ones included) and whose other
+    /// characters are ASCII, Latin-1 signs, combining accents or general punctuation; nil for any
+    /// other text.
+    static func latinLetters(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var count = 0
+        var scalar: UInt32 = 0
+        var pending = 0
+        for byte in bytes {
+            if pending > 0 {
+                scalar = scalar << 6 | UInt32(byte & 0x3F)
+                pending -= 1
+                guard pending == 0 else { continue }
+                switch scalar {
+                case 0xC0...0x24F where scalar != 0xD7 && scalar != 0xF7, 0x1E00...0x1EFF: count += 1
+                case 0x80...0xBF, 0xD7, 0xF7, 0x300...0x36F, 0x2000...0x206F, 0x20A0...0x20CF: break
+                default: return nil
+                }
+            } else if byte < 0x80 {
+                if (byte | 0x20) &- 0x61 < 26 { count += 1 }
+            } else if byte >= 0xF0 {
+                scalar = UInt32(byte & 0x07)
+                pending = 3
+            } else if byte >= 0xE0 {
+                scalar = UInt32(byte & 0x0F)
+                pending = 2
+            } else {
+                scalar = UInt32(byte & 0x1F)
+                pending = 1
+            }
+        }
+        return count
     }
 
     /// Counts, for tests and for decoding: `[.han: 12, .hiragana: 30]`.
@@ -299,10 +358,17 @@ struct LetterRun {
     /// Scalar offsets: from the first letter to the last one (and the marks on it).
     var range: Range<Int>
     var family: Script
-    /// Letters by script.
-    var letters: [Script: Int]
+    /// Letters by script (`Script.index`).
+    var counts: [Int]
     /// Two letters stand together somewhere in the run (nothing but marks between them).
     var hasWord: Bool
+
+    /// Letters by script, the scripts without letters left out.
+    var letters: [Script: Int] {
+        var result: [Script: Int] = [:]
+        for (index, count) in counts.enumerated() where count > 0 { result[Script.allCases[index]] = count }
+        return result
+    }
 
     /// Whether the run is speech in its script: a word of two letters or more, or characters that
     /// are words or syllables on their own (Chinese characters, kana, Hangul). A run of lone letters
@@ -312,33 +378,42 @@ struct LetterRun {
     /// The runs of `scalars[range]`, in order. A letter of an unlisted script ends a run.
     static func runs(_ scalars: [Unicode.Scalar], in range: Range<Int>) -> [LetterRun] {
         var result: [LetterRun] = []
-        var current: LetterRun?
+        // The run being read, in locals (a struct mutated through an optional is copied each time).
+        var start = -1
+        var end = -1
+        var family = Script.latin
+        var counts: [Int] = []
+        var hasWord = false
+        func close() {
+            guard start >= 0 else { return }
+            result.append(LetterRun(range: start..<end, family: family, counts: counts, hasWord: hasWord))
+            start = -1
+        }
         for index in range {
             let scalar = scalars[index]
             if let script = Script(letter: scalar) {
-                if var run = current, run.family == script.family {
-                    if run.range.upperBound == index { run.hasWord = true }
-                    run.range = run.range.lowerBound..<index + 1
-                    run.letters[script, default: 0] += 1
-                    current = run
-                } else {
-                    if let run = current { result.append(run) }
-                    current = LetterRun(
-                        range: index..<index + 1, family: script.family, letters: [script: 1], hasWord: false)
+                if start < 0 || family != script.family {
+                    close()
+                    start = index
+                    family = script.family
+                    counts = Array(repeating: 0, count: Script.allCases.count)
+                    hasWord = false
+                } else if end == index {
+                    hasWord = true
                 }
-            } else if scalar.value < 0x80 {
+                end = index + 1
+                counts[script.index] += 1
+            } else if scalar.value < 0x80 || start < 0 {
                 continue
-            } else if var run = current, run.range.upperBound == index, isMark(scalar) {
+            } else if end == index, isMark(scalar) {
                 // A combining mark stays with the letter it sits on.
-                run.range = run.range.lowerBound..<index + 1
-                current = run
-            } else if let run = current, scalar.properties.isAlphabetic, !isMark(scalar) {
+                end = index + 1
+            } else if scalar.properties.isAlphabetic, !isMark(scalar) {
                 // A letter of an unlisted script: text of another kind.
-                result.append(run)
-                current = nil
+                close()
             }
         }
-        if let run = current { result.append(run) }
+        close()
         return result
     }
 
