@@ -8,8 +8,10 @@ import Contracts
 /// Pure: how well a voice speaks a script comes from the caller (`share`: the engine is asked, e.g.
 /// `ESpeakSpeechEngine.share(of:spokenBy:)`), so the CLI and the service decide the same way.
 public enum SpeakableText {
-    /// A voice speaks a script when it reads at least this share of it as language.
-    public static let speaksShare = 0.8
+    /// A voice speaks a script when it reads at least this share of it as language. High enough
+    /// that `cmn-latn-pinyin`, which reads one English word in six as pinyin, hands Latin runs to
+    /// English.
+    public static let speaksShare = 0.9
     /// Text a voice cannot speak is warned about from this share of the letters read...
     public static let warningShare = 0.01
     /// ...and from this many letters (a foreign word or two is no reason to warn).
@@ -37,6 +39,7 @@ public enum SpeakableText {
         for section in read { census.add(section.letters) }
         var memo: [String: Double] = [:]
         func cachedShare(_ voice: VoiceInfo, _ script: Script) -> Double {
+            if let known = assumedShare(voice, script) { return known }
             let key = "\(voice.identifier)|\(script.rawValue)"
             if let known = memo[key] { return known }
             let value = share(voice, script)
@@ -84,14 +87,21 @@ public enum SpeakableText {
         let own = census.counts.filter { $0.key.isWritten(byLanguage: primary) }
         guard !own.isEmpty else { return chosen }
         func lost(_ voice: VoiceInfo) -> Double {
-            own.reduce(0) { $0 + Double($1.value) * (1 - share(voice, $1.key)) }
+            own.reduce(0) { $0 + Double($1.value) * (1 - (assumedShare(voice, $1.key) ?? share(voice, $1.key))) }
         }
         var best = (voice: chosen, lost: lost(chosen))
+        guard best.lost > 0 else { return chosen }
         for voice in installed where voice != chosen && Script.primaryLanguage(language(of: voice)) == primary {
             let candidate = lost(voice)
             if candidate < best.lost { best = (voice, candidate) }
         }
         return best.voice
+    }
+
+    /// 1 for Latin and a voice of a language written in Latin, without asking: every such voice of
+    /// espeak-ng reads it, and a book in Latin letters then costs no engine start (`--list`).
+    static func assumedShare(_ voice: VoiceInfo, _ script: Script) -> Double? {
+        script == .latin && script.isWritten(byLanguage: language(of: voice)) ? 1 : nil
     }
 
     // MARK: - Steps
