@@ -150,11 +150,16 @@ public final class ESpeakSpeechEngine: SpeechEngine {
     }
 
     /// The name of the voice espeak-ng has selected right now (for tests of the language switch).
+    ///
+    /// Its languages are the installed voice's of that name: espeak-ng 1.51 does not end the language
+    /// list of its current voice when a voice with a shorter list replaces a longer one (English
+    /// after `cmn-Latn-pinyin` lists "en-gb", "en", then the rest of "pinyin"...).
     func currentLibraryVoice() -> (name: String?, languages: [String]) {
         locked {
             guard let current = espeak_GetCurrentVoice() else { return (nil, []) }
             let name = current.pointee.name.map { String(cString: $0) }
-            return (name, Self.languages(current.pointee.languages))
+            let installed = voices.first { $0.name == name }?.languages
+            return (name, installed ?? Self.languages(current.pointee.languages))
         }
     }
 
