@@ -18,6 +18,8 @@ struct IndexedBlock: Sendable {
     var imageWords = 0
     var types: [String]
     var words: Int
+    /// The block's letters by script (what a voice must be able to speak: `BookSection.letters`).
+    var letters = ScriptCensus()
     var linkWords: Int
     /// 1...6 for headings.
     var headingLevel: Int? = nil
@@ -95,6 +97,7 @@ struct IndexedDocument: Sendable {
             block.isPageEntry = Self.endsWithPageNumber(b.text, words: b.words)
             block.sortKey = Self.sortKey(b.text, words: b.words)
             block.styleClass = b.styleClass
+            block.letters = ScriptCensus(b.text)
             block.isNavigation = b.omitted == .navigation
             if case .image(let alt) = b.omitted { block.imageWords = TextCleaner.wordCount(alt) }
             block.isVerse =
