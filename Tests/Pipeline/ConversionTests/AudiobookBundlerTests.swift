@@ -1,4 +1,6 @@
+import EPUBReader
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Conversion
@@ -130,6 +132,19 @@ struct AudiobookBundlerTests {
         #expect(AudiobookCover(data: Array("<svg/>".utf8)) == nil)
     }
 
+    @Test(
+        "a picture of 16 pixels or fewer on a side is a placeholder, no cover",
+        arguments: [(1, 1, false), (16, 16, false), (16, 400, false), (400, 12, false), (17, 17, true), (24, 36, true)])
+    func placeholderCoverIsNoCover(width: Int, height: Int, isCover: Bool) throws {
+        let folder = try TemporaryFolder()
+        let png = TestImages.png(width: width, height: height)
+        var book = SmallEPUB(entries: [SmallEPUB.Entry(title: "One", body: "<p>Text.</p>")])
+        book.cover = (png, "png", "image/png")
+        let epub = try EPUBBook.open(path: try book.write(into: folder.path))
+        #expect((AudiobookCover(book: epub) != nil) == isCover)
+        #expect(AudiobookCover(data: png)?.isPlaceholder == !isCover)
+    }
+
     @Test func inputsHashChangesWithASection() {
         let records = [Self.record(1, "One", frames: 10)]
         var changed = records
@@ -138,6 +153,15 @@ struct AudiobookBundlerTests {
         #expect(a == AudiobookBundler.inputsSHA256(metadataText: "m", chapters: [], records: records, cover: nil))
         #expect(a != AudiobookBundler.inputsSHA256(metadataText: "m", chapters: [], records: changed, cover: nil))
         #expect(a != AudiobookBundler.inputsSHA256(metadataText: "n", chapters: [], records: records, cover: nil))
+        // A cover counts by its source: two drawings of one SVG are the same input, another source is not.
+        func inputs(_ cover: AudiobookCover?) -> String {
+            AudiobookBundler.inputsSHA256(
+                format: .opus, metadataText: "m", chapters: [], records: records, cover: cover)
+        }
+        let drawn = AudiobookCover(data: [0xFF, 0xD8, 0xFF, 1], sourceSHA256: "svg")
+        #expect(inputs(drawn) == inputs(AudiobookCover(data: [0xFF, 0xD8, 0xFF, 2], sourceSHA256: "svg")))
+        #expect(inputs(drawn) != inputs(AudiobookCover(data: [0xFF, 0xD8, 0xFF, 1], sourceSHA256: "other")))
+        #expect(inputs(drawn) != inputs(nil))
     }
 
     @Test func vorbisCommentFormatsCarryChaptersAsComments() {

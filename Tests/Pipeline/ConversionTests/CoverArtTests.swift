@@ -9,7 +9,7 @@ import Testing
 /// The cover embedded in section files (`CoverArt`): small files made by the libsndfile writer,
 /// edited, then parsed back byte by byte; and the step in a conversion (settings, resume).
 @Suite struct CoverArtTests {
-    /// An 8×8 RGB PNG, small enough to read here.
+    /// A 24×24 RGB PNG, small enough to read here.
     static let png = TestImages.png
 
     static var cover: AudiobookCover { AudiobookCover(data: png)! }
@@ -69,11 +69,11 @@ import Testing
         #expect(new[0].body == old[0].body && new[1].body == old[1].body)
         #expect(new[2].body == FLACMetadata.picture(Self.cover))
         #expect(Array(after[newEnd...]) == Array(before[oldEnd...]), "the audio frames are copied as they are")
-        // Front cover, PNG, 8×8×24.
+        // Front cover, PNG, 24×24×24.
         let picture = new[2].body
         #expect(Array(picture[0..<4]) == [0, 0, 0, 3])
         #expect(Array(picture[8..<17]) == Array("image/png".utf8))
-        #expect(FLACMetadata.imageSize(Self.png)! == (8, 8, 24))
+        #expect(FLACMetadata.imageSize(Self.png)! == (24, 24, 24))
 
         // Still a FLAC file libsndfile reads, with its tags; embedding again gives the same bytes.
         #expect(try AudioFileInfo.inspect(path: path).frames == 22_050)
@@ -353,6 +353,24 @@ import Testing
             #expect(try Self.flacBlocks(Array(data)).blocks.map(\.type) == [0, 4])
         }
         #expect(try sandbox.manifest().settings?.coverSHA256 == nil)
+    }
+
+    @Test func aCoverConvertedAgainIntoOtherBytesFromTheSameSourceRedoesNothing() async throws {
+        let sandbox = try Sandbox()
+        let env = Self.fileEnvironment { FakeSource.make(count: 3) }
+        var request = sandbox.request()
+        request.selection = .all
+        request.encoding = AudioEncoding(format: .flac)
+        // Two drawings of one SVG that differ (another ffmpeg, a decoder that is not deterministic).
+        request.cover = AudiobookCover(data: TestImages.png(width: 24, height: 36), sourceSHA256: "svg drawn, v1")
+        #expect(try await Converter(environment: env).run(request).sectionsDone == 3)
+        #expect(try sandbox.manifest().settings?.coverSHA256 == "svg drawn, v1")
+        request.cover = AudiobookCover(data: TestImages.png(width: 24, height: 38), sourceSHA256: "svg drawn, v1")
+        let again = try await Converter(environment: env).run(request)
+        #expect(again.sectionsSkipped == 3 && again.sectionsDone == 0, "resume does not depend on the drawing")
+        // Another source (or recipe) is another cover.
+        request.cover = AudiobookCover(data: TestImages.png(width: 24, height: 38), sourceSHA256: "svg drawn, v2")
+        #expect(try await Converter(environment: env).run(request).sectionsDone == 3)
     }
 
     /// A long section made in parts (raw PCM joined by the coordinator) takes the cover when joined.

@@ -71,9 +71,20 @@ public struct AudiobookCover: Hashable, Sendable {
     public var data: [UInt8]
     /// `jpg` or `png`, from the bytes' signature.
     public var fileExtension: String
+    /// What the cover is made from, as SHA-256: of `data` for a picture the book holds as it is; of
+    /// the conversion's recipe and the book's image for a converted one (`CoverConversion`). Resume
+    /// and the bundle compare this, never the converted bytes: an identical book with identical
+    /// options is done whatever the converter (ffmpeg's version, its decoders) makes of it today.
+    public var sourceSHA256: String
 
-    /// Nil unless `data` starts with a JPEG or PNG signature (other formats are not attached).
+    /// Nil unless `data` starts with a JPEG or PNG signature (other formats are not attached). The
+    /// picture is its own source (`sourceSHA256` is the hash of `data`).
     public init?(data: [UInt8]) {
+        self.init(data: data, sourceSHA256: SHA256.hex(data))
+    }
+
+    /// A picture made from another (`sourceSHA256` names that source and how it was converted).
+    init?(data: [UInt8], sourceSHA256: String) {
         if data.starts(with: [0xFF, 0xD8, 0xFF]) {
             fileExtension = "jpg"
         } else if data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
@@ -82,25 +93,41 @@ public struct AudiobookCover: Hashable, Sendable {
             return nil
         }
         self.data = data
+        self.sourceSHA256 = sourceSHA256
     }
 }
 
 extension AudiobookCover {
+    /// A picture this small on a side is no cover: a 1×1 spacer or a placeholder icon a converter
+    /// left where the book has none. Embedded, it showed as a blank tile in players.
+    public static let placeholderSide = 16
+
     /// The book's cover image (EPUB 3 `cover-image`, EPUB 2 `meta name="cover"`) when it is a JPEG or
     /// PNG that can be read; another raster format (GIF, WebP, BMP, TIFF) converted to PNG, or an SVG
     /// drawn into a JPEG, by `ffmpegPath` when given; nil otherwise (no ffmpeg, an image ffmpeg cannot
-    /// read...): a bundle without a cover is still a good bundle.
+    /// read, a placeholder of `placeholderSide` pixels or fewer on a side...): a bundle without a
+    /// cover is still a good bundle.
     public init?(book: EPUBBook, ffmpegPath: String? = nil) {
         guard let href = book.package.metadata.coverImage, let data = try? book.data(forHref: href) else {
             return nil
         }
-        if let cover = AudiobookCover(data: data) {
-            self = cover
+        let cover: AudiobookCover
+        if let asItIs = AudiobookCover(data: data) {
+            cover = asItIs
         } else if let ffmpegPath, let converted = CoverConversion.cover(from: data, ffmpegPath: ffmpegPath) {
-            self = converted
+            cover = converted
         } else {
             return nil
         }
+        guard !cover.isPlaceholder else { return nil }
+        self = cover
+    }
+
+    /// Whether the picture is `placeholderSide` pixels or fewer on a side (from its header; a
+    /// picture whose header gives no size is taken as it is).
+    public var isPlaceholder: Bool {
+        guard let size = FLACMetadata.imageSize(data) else { return false }
+        return min(size.width, size.height) <= Self.placeholderSide
     }
 
     /// Whether `data` starts like a raster image ffmpeg reads that players do not take as a cover:
@@ -405,7 +432,8 @@ public struct AudiobookBundler: Sendable {
     }
 
     /// SHA-256 over everything the bundle is made from: the tool version, the ffmpeg arguments'
-    /// shape, the ffmetadata text, each section's file, text and settings fingerprints, and the cover.
+    /// shape, the ffmetadata text, each section's file, text and settings fingerprints, and what the
+    /// cover is made from (`AudiobookCover.sourceSHA256`).
     public static func inputsSHA256(
         format: BundleFormat = .m4b, metadataText: String, chapters: [AudiobookChapter], records: [SectionRecord],
         cover: AudiobookCover?
@@ -424,7 +452,8 @@ public struct AudiobookBundler: Sendable {
                 "\(record.number)\u{0}\(record.file ?? "")\u{0}\(record.textSHA256 ?? "")\u{0}"
                     + "\(record.settingsSHA256 ?? "")\u{0}\(record.bytes ?? -1)\n")
         }
-        if let cover { hash.update(SHA256.hex(cover.data)) }
+        // What the cover is made from, not its converted bytes (`AudiobookCover.sourceSHA256`).
+        if let cover { hash.update(cover.sourceSHA256) }
         return hash.finalizeHex()
     }
 
@@ -481,8 +510,12 @@ public struct AudiobookBundler: Sendable {
         }
         let metadataText = Self.ffmetadata(
             metadata: metadata, chapters: chapters, sampleRate: sampleRate, format: format, cover: cover)
+        // Hashed without the picture an Ogg bundle's text carries: the cover counts by its source.
         let inputs = Self.inputsSHA256(
-            format: format, metadataText: metadataText, chapters: chapters, records: records, cover: cover)
+            format: format,
+            metadataText: Self.ffmetadata(
+                metadata: metadata, chapters: chapters, sampleRate: sampleRate, format: format),
+            chapters: chapters, records: records, cover: cover)
         let name = Self.fileName(for: metadata, format: format)
         let target = OutputPaths.join(directory, name)
         let warnings = Self.warnings(format: format, chapters: chapters.count)

@@ -63,7 +63,7 @@ final class ConversionRun: Sendable {
         var previous: Manifest?
         /// The book's last section number: track numbers read `n/total` (a file's tags do not depend on the selection).
         var lastNumber: Int?
-        /// The cover embedded in the section files (`settings.coverSHA256` is its hash), if any.
+        /// The cover embedded in the section files (`settings.coverSHA256` names its source), if any.
         var cover: AudiobookCover?
         /// Why the request's cover is not embedded, when it is not.
         var coverWarning: String?
@@ -135,9 +135,9 @@ final class ConversionRun: Sendable {
         plan.records = []
         announce(book, plan, emit: emit)
         if let warning = book.coverWarning { emit(.warning(message: warning)) }
-        let coverPath = try writeCover(book, jobs: plan.jobs.count, directory: directory)
+        let coverFile = try writeCover(book, jobs: plan.jobs.count, directory: directory)
         let makeJob: @Sendable (ConversionPlan.Job) -> PlannedJob = { [self] in
-            workerJob($0, book: book, directory: directory, coverPath: coverPath)
+            workerJob($0, book: book, directory: directory, coverFile: coverFile)
         }
         let counts = makeSections(
             plan.jobs, makeJob: makeJob, source: book.source, store: store, directory: directory, emit: emit)
@@ -173,7 +173,7 @@ final class ConversionRun: Sendable {
         let settings = AudioSettings(
             voice: request.voice, encoding: request.encoding, chunking: request.chunking,
             notes: request.bookOptions.text.notes, normalisationVersion: source.normalisationVersion,
-            coverSHA256: cover.map { SHA256.hex($0.data) })
+            coverSHA256: cover?.sourceSHA256)
         return Book(
             source: source, sha256: sha256, settings: settings, settingsSHA256: settings.fingerprint,
             selected: try request.selection.numbers(in: source.sections), existing: existing,
@@ -182,10 +182,13 @@ final class ConversionRun: Sendable {
     }
 
     /// Puts the cover to embed beside the section files (`cover.jpg` or `cover.png`), where the
-    /// workers read it; returns its path. Nothing when there is no cover or no section to make.
-    private func writeCover(_ book: Book, jobs: Int, directory: String) throws -> String? {
-        guard let cover = book.cover, jobs > 0 else { return nil }
-        return try AudiobookCover.updateFolderCover(cover, in: directory)
+    /// workers read it; returns its path and the SHA-256 of its bytes. Nothing when there is no cover
+    /// or no section to make.
+    private func writeCover(_ book: Book, jobs: Int, directory: String) throws -> (path: String, sha256: String)? {
+        guard let cover = book.cover, jobs > 0,
+            let path = try AudiobookCover.updateFolderCover(cover, in: directory)
+        else { return nil }
+        return (path, SHA256.hex(cover.data))
     }
 
     /// What to make and what is done already (`ConversionPlanner`, given the files in the folder).
@@ -234,9 +237,9 @@ final class ConversionRun: Sendable {
     }
 
     /// The worker job of a planned section: its settings, `.part` path and tags.
-    private func workerJob(_ planned: ConversionPlan.Job, book: Book, directory: String, coverPath: String?)
-        -> PlannedJob
-    {
+    private func workerJob(
+        _ planned: ConversionPlan.Job, book: Book, directory: String, coverFile: (path: String, sha256: String)?
+    ) -> PlannedJob {
         let description = book.source.book
         let authors = description.authors.joined(separator: ", ")
         let tags = AudioTags(
@@ -246,7 +249,7 @@ final class ConversionRun: Sendable {
         let job = WorkerJob(
             book: request.bookInput, section: planned.section.number, settings: book.settings,
             partPath: OutputPaths.join(directory, planned.file + ".part"), tags: tags, blocks: planned.blocks,
-            coverPath: coverPath)
+            coverPath: coverFile?.path, coverFileSHA256: coverFile?.sha256)
         return PlannedJob(
             section: planned.section, job: job, settingsSHA256: book.settingsSHA256, file: planned.file,
             previousFile: planned.previousFile, recordedParts: planned.recordedParts)

@@ -28,8 +28,8 @@ enum CoverArt {
     /// Whether files of `format` take an embedded cover (WAV does not).
     static func embeds(in format: AudioFormat) -> Bool { format != .wav }
 
-    /// Reads the cover at `coverPath`, checks it is the one the settings name (`expectedSHA256`), and
-    /// embeds it in the `format` file at `path` (nothing for WAV).
+    /// Reads the cover at `coverPath`, checks it holds the bytes the coordinator wrote (`expectedSHA256`),
+    /// and embeds it in the `format` file at `path` (nothing for WAV).
     ///
     /// - Throws: `FileFormatError` when the file or the cover cannot be read as expected,
     ///   `ConversionError.diskFull` or `.outputUnwritable` when writing fails.
@@ -39,7 +39,7 @@ enum CoverArt {
         try embed(try cover(at: coverPath, expectedSHA256: expectedSHA256), format: format, inFileAt: path)
     }
 
-    /// The cover at `coverPath`, checked to be the one the settings name (`expectedSHA256`).
+    /// The cover at `coverPath`, checked to hold the bytes the coordinator wrote (`expectedSHA256`).
     static func cover(at coverPath: String, expectedSHA256: String?) throws -> AudiobookCover {
         guard let data = FileManager.default.contents(atPath: coverPath), data.count <= maxCoverBytes,
             let cover = AudiobookCover(data: Array(data))
@@ -287,7 +287,7 @@ extension WorkerJob {
         let texts = format == .mp3 ? ID3v2.unicodeTexts(tags) : []
         guard coverPath != nil || !texts.isEmpty else { return }
         do {
-            let cover = try coverPath.map { try CoverArt.cover(at: $0, expectedSHA256: settings.coverSHA256) }
+            let cover = try coverPath.map { try CoverArt.cover(at: $0, expectedSHA256: coverFileSHA256) }
             try CoverArt.embed(cover, texts: texts, format: format, inFileAt: partPath)
         } catch let error as FileFormatError {
             throw ConversionError.sectionFailed(
