@@ -50,14 +50,27 @@ enum CoverArt {
         return cover
     }
 
+    /// Whether `embed` changes a `format` file given `cover` and `texts`: an Ogg file always has its
+    /// comment header laid out anew (without Opus's padding, `VorbisCommentPacket.edited`), so that
+    /// every Ogg file epub2audio finishes has the same layout, whatever its tags.
+    static func edits(_ format: AudioFormat, cover: AudiobookCover?, texts: [(id: String, text: String)]) -> Bool {
+        switch format {
+        case .wav: false
+        case .flac: cover != nil
+        case .mp3: cover != nil || !texts.isEmpty
+        case .ogg, .opus: true
+        }
+    }
+
     /// Embeds `cover` in the `format` file at `path`, replacing any cover it has (nothing for WAV),
-    /// and in MP3 the `texts` frames (`ID3v2.tag`); nothing to do without either.
+    /// in MP3 the `texts` frames (`ID3v2.tag`), and lays an Ogg file's comment header out anew
+    /// (`edits`); nothing to do otherwise.
     ///
     /// - Throws: as `embed(coverAt:expectedSHA256:format:inFileAt:)`.
     static func embed(
         _ cover: AudiobookCover?, texts: [(id: String, text: String)] = [], format: AudioFormat, inFileAt path: String
     ) throws {
-        guard embeds(in: format), cover != nil || (format == .mp3 && !texts.isEmpty) else { return }
+        guard edits(format, cover: cover, texts: texts) else { return }
         let temp = path + ".cover.part"
         do {
             switch format {
@@ -72,8 +85,12 @@ enum CoverArt {
                     try embedMP3(cover, texts: texts, reader: reader, writer: writer)
                 }
             case .ogg, .opus:
-                guard let cover else { return }
-                try rewrite(path, to: temp) { reader, writer in try embedOgg(cover, reader: reader, writer: writer) }
+                let picture = cover.map { VorbisCommentPacket.pictureKey + "=" + FLACMetadata.vorbisCommentPicture($0) }
+                try rewrite(path, to: temp) { reader, writer in
+                    try rewriteOgg(reader: reader, writer: writer) {
+                        try VorbisCommentPacket.edited($0, picture: picture)
+                    }
+                }
             case .wav:
                 return
             }
@@ -106,9 +123,11 @@ enum CoverArt {
         try reader.copyRest(to: writer)
     }
 
-    /// Ogg Opus or Vorbis: the comment header with a `METADATA_BLOCK_PICTURE` comment, laid out on new
-    /// pages; every later page is renumbered and its CRC recomputed, its contents unchanged.
-    static func embedOgg(_ cover: AudiobookCover, reader: BufferedFileReader, writer: BufferedFileWriter) throws {
+    /// Ogg Opus or Vorbis: the comment header as `edit` makes it, laid out on new pages; every later
+    /// page is renumbered and its CRC recomputed, its contents unchanged.
+    static func rewriteOgg(
+        reader: BufferedFileReader, writer: BufferedFileWriter, edit: ([UInt8]) throws -> [UInt8]
+    ) throws {
         func nextPage() throws -> OggPage? {
             let fixed = try reader.read(OggPage.fixedHeaderBytes)
             if fixed.isEmpty { return nil }
@@ -156,8 +175,7 @@ enum CoverArt {
                 }
             }
         }
-        let comment = VorbisCommentPacket.pictureKey + "=" + FLACMetadata.vorbisCommentPicture(cover)
-        packets[0] = try VorbisCommentPacket.replacingPicture(in: packets[0], with: comment)
+        packets[0] = try edit(packets[0])
         let pages = OggPage.paginate(packets, serial: first.serial, firstSequence: first.sequence &+ 1)
         try writer.write(first.bytes)
         for page in pages { try writer.write(page.bytes) }
@@ -285,7 +303,7 @@ extension WorkerJob {
         guard part == nil else { return }
         let format = settings.encoding.format
         let texts = format == .mp3 ? ID3v2.unicodeTexts(tags) : []
-        guard coverPath != nil || !texts.isEmpty else { return }
+        guard coverPath != nil || CoverArt.edits(format, cover: nil, texts: texts) else { return }
         do {
             let cover = try coverPath.map { try CoverArt.cover(at: $0, expectedSHA256: coverFileSHA256) }
             try CoverArt.embed(cover, texts: texts, format: format, inFileAt: partPath)
