@@ -189,7 +189,7 @@ enum CoverArt {
 
     /// Opens `source` and a new `destination` and runs `edit` on them; `destination` is complete and
     /// synchronised to disk when this returns.
-    private static func rewrite(
+    static func rewrite(
         _ source: String, to destination: String,
         edit: (BufferedFileReader, BufferedFileWriter) throws -> Void
     ) throws {
@@ -228,6 +228,17 @@ final class BufferedFileReader {
         let available = min(count, buffer.count - start)
         defer { start += available }
         return Array(buffer[start..<start + available])
+    }
+
+    /// Writes the next `count` bytes of the file (fewer at its end) to `writer`.
+    func copy(_ count: Int, to writer: BufferedFileWriter) throws {
+        var remaining = count
+        while remaining > 0 {
+            let chunk = try read(min(remaining, 1 << 20))
+            if chunk.isEmpty { return }
+            try writer.write(chunk)
+            remaining -= chunk.count
+        }
     }
 
     /// Writes what is left of the file to `writer`.
