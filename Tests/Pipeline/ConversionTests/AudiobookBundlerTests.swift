@@ -145,6 +145,20 @@ struct AudiobookBundlerTests {
         #expect(AudiobookCover(data: png)?.isPlaceholder == !isCover)
     }
 
+    @Test func theBundleDescriptionIsPlainText() throws {
+        let folder = try TemporaryFolder()
+        var book = SmallEPUB(entries: [SmallEPUB.Entry(title: "One", body: "<p>Text.</p>")])
+        book.description =
+            "&lt;p&gt;&lt;i&gt;The Lamp&lt;/i&gt;, a novel.&lt;/p&gt;" + "&lt;p&gt;Two &amp;amp; three.&lt;/p&gt;"
+        let epub = try EPUBBook.open(path: try book.write(into: folder.path))
+        let metadata = AudiobookMetadata(book: epub, title: "The Lamp")
+        #expect(metadata.description == "The Lamp, a novel. Two & three.")
+        for format in BundleFormat.allCases {
+            let text = AudiobookBundler.ffmetadata(metadata: metadata, chapters: [], sampleRate: 22_050, format: format)
+            #expect(text.contains("\ncomment=The Lamp, a novel. Two & three.\n"), "\(format): \(text)")
+        }
+    }
+
     @Test func inputsHashChangesWithASection() {
         let records = [Self.record(1, "One", frames: 10)]
         var changed = records

@@ -259,7 +259,7 @@ public struct PackageParser: Sendable {
             ?? identifiers.first)?.cleanText
         metadata.publisher = dc("publisher").first?.cleanText
         metadata.date = dc("date").first?.cleanText
-        metadata.description = dc("description").first.map { $0.cleanText }.flatMap { $0.isEmpty ? nil : $0 }
+        metadata.description = dc("description").first.map(PlainText.text(of:)).flatMap { $0.isEmpty ? nil : $0 }
         if let cover = manifest.first(where: { $0.properties.contains("cover-image") }) {
             metadata.coverImage = cover.href
         } else if let coverID {

@@ -35,7 +35,7 @@ public struct AudiobookMetadata: Hashable, Sendable {
     public var authors: [String]
     /// `dc:date` as written in the book (players show its year).
     public var date: String?
-    /// `dc:description`.
+    /// The book's description, plain text (`EPUBMetadata.descriptionText`).
     public var description: String?
     /// Who reads the book: the engine and its voice (`espeak-ng, voice en-us`), in the composer tag
     /// where audiobook players look for a narrator.
@@ -56,11 +56,12 @@ public struct AudiobookMetadata: Hashable, Sendable {
 
 extension AudiobookMetadata {
     /// The tags of `book`: `title` (the caller's clean title: the metadata's, or the file's name when
-    /// there is none), its authors, `dc:date` and `dc:description`.
+    /// there is none), its authors, `dc:date` and `dc:description` as plain text (the HTML many books
+    /// put there removed: `EPUBMetadata.descriptionText`).
     public init(book: EPUBBook, title: String, narrator: String? = nil) {
         let metadata = book.package.metadata
         self.init(
-            title: title, authors: metadata.authors, date: metadata.date, description: metadata.description,
+            title: title, authors: metadata.authors, date: metadata.date, description: metadata.descriptionText,
             narrator: narrator)
     }
 }
