@@ -158,7 +158,8 @@ extension ConvertCommand {
         _ bundler: AudiobookBundler, loaded: LoadedBook, cover: AudiobookCover?, directory: String, narrator: String,
         renderer: ProgressRenderer, interruption: InterruptionWatcher, style: TerminalStyle
     ) async -> Exit {
-        let metadata = AudiobookMetadata(book: loaded.book, title: loaded.displayTitle, narrator: narrator)
+        let metadata = AudiobookMetadata(
+            book: loaded.book, title: loaded.displayTitle, narrator: narrator, language: loaded.textLanguage)
         let file = AudiobookBundler.fileName(for: metadata, format: bundler.format)
         let numbers = loaded.selectedSections.map(\.number)
         let task = Task {

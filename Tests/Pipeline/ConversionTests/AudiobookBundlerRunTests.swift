@@ -49,6 +49,29 @@ struct AudiobookBundlerRunTests {
         )
     }
 
+    @Test("an m4b's audio track and chapter track are in the book's language, not ffmpeg's English")
+    func m4bLanguage() async throws {
+        let fixture = try BundlerFixture(sections: 3)
+        defer { fixture.remove() }
+        let bundler = AudiobookBundler(format: .m4b, ffmpegPath: try #require(AudiobookBundler.locateFFmpeg()))
+        let result = try await bundler.bundle(
+            directory: fixture.directory, numbers: fixture.numbers, metadata: .init(title: "Lamp", language: "zh"))
+        let streams = try #require(try BundlerFixture.probe(result.path)["streams"] as? [[String: Any]])
+        let languages = streams.map {
+            ($0["codec_type"] as? String, ($0["tags"] as? [String: Any])?["language"] as? String)
+        }
+        #expect(languages.count == 2, "the audio and the chapter track: \(languages)")
+        for (type, language) in languages { #expect(language == "zho", "\(type ?? "?")") }
+        let chapters = try #require(try BundlerFixture.probe(result.path)["chapters"] as? [[String: Any]])
+        #expect(chapters.count == 3, "the chapters still read")
+
+        // Without a language: as ffmpeg writes it.
+        let plain = try await bundler.bundle(
+            directory: fixture.directory, numbers: fixture.numbers, metadata: .init(title: "Plain"))
+        let plainStreams = try #require(try BundlerFixture.probe(plain.path)["streams"] as? [[String: Any]])
+        #expect(plainStreams.map { ($0["tags"] as? [String: Any])?["language"] as? String } == ["und", "eng"])
+    }
+
     @Test("255 sections: the Nero chapter list too, no warning")
     func neroChapterLimit() async throws {
         let fixture = try BundlerFixture(sections: 255)
@@ -88,7 +111,7 @@ struct AudiobookBundlerRunTests {
         let bundler = AudiobookBundler(format: format, ffmpegPath: try #require(AudiobookBundler.locateFFmpeg()))
         let metadata = AudiobookMetadata(
             title: "Lamp Ölig", authors: ["Ada Keeper", "Bo Writer"], date: "1907-05-01",
-            description: "Three lamps; one keeper.", narrator: "espeak-ng, voice en-us")
+            description: "Three lamps; one keeper.", narrator: "espeak-ng, voice en-us", language: "zh-Hant")
         let progress = Locked<[BundleProgress]>([])
         let result = try await bundler.bundle(
             directory: fixture.directory, numbers: fixture.numbers, metadata: metadata, cover: cover
@@ -123,6 +146,7 @@ struct AudiobookBundlerRunTests {
         #expect(tags["date"] == "1907-05-01")
         #expect(tags["comment"] == "Three lamps; one keeper.")
         #expect(tags["composer"] == "espeak-ng, voice en-us")
+        #expect(tags["language"] == "zho", "the book's language, ISO 639-2 (MP3 TLAN, a LANGUAGE comment)")
         let expectedCodec: [BundleFormat: String] = [.mp3: "mp3", .opus: "opus", .ogg: "vorbis", .flac: "flac"]
         #expect(audio["codec_name"] as? String == expectedCodec[format])
         let duration = try #require(

@@ -145,6 +145,38 @@ struct AudiobookBundlerTests {
         #expect(AudiobookCover(data: png)?.isPlaceholder == !isCover)
     }
 
+    @Test(
+        "a language tag's ISO 639-2 code",
+        arguments: [
+            ("zh", "zho"), ("zh-Hant", "zho"), ("en-GB", "eng"), ("de", "deu"), ("fr_CA", "fra"), ("pt-BR", "por"),
+            ("cmn", "cmn"), ("GRC", "grc"), ("und", nil), ("mul", nil), ("x-private", nil), ("", nil), ("e1", nil),
+        ] as [(String, String?)])
+    func languageCodes(tag: String, code: String?) {
+        #expect(BundleLanguage.iso639_2(tag) == code)
+    }
+
+    @Test func mdhdLanguagePacksFiveBitLetters() {
+        #expect(BundleLanguage.packed("eng") == 0x15C7)
+        #expect(BundleLanguage.packed("und") == 0x55C4)
+        #expect(BundleLanguage.packed("EN") == nil)
+        // The language of a text track's mdhd is found, version 0 and 1; a sound track's is not touched.
+        func track(handler: String, version: UInt8) -> [UInt8] {
+            func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+                FLACMetadata.bigEndian(UInt64(body.count + 8), bytes: 4) + Array(type.utf8) + body
+            }
+            let times = [UInt8](repeating: 0, count: version == 1 ? 28 : 16)
+            let mdhd = box("mdhd", [version, 0, 0, 0] + times + [0x15, 0xC7, 0, 0])
+            let hdlr = box("hdlr", [0, 0, 0, 0, 0, 0, 0, 0] + Array(handler.utf8) + [UInt8](repeating: 0, count: 13))
+            return box("trak", box("mdia", mdhd + hdlr))
+        }
+        let tracks =
+            track(handler: "soun", version: 0) + track(handler: "text", version: 0) + track(handler: "text", version: 1)
+        let movie = FLACMetadata.bigEndian(UInt64(8 + tracks.count), bytes: 4) + Array("moov".utf8) + tracks
+        let offsets = BundleLanguage.textTrackLanguageOffsets(inMovie: movie)
+        #expect(offsets.count == 2)
+        for offset in offsets { #expect(Array(movie[offset..<offset + 2]) == [0x15, 0xC7]) }
+    }
+
     @Test func theBundleDescriptionIsPlainText() throws {
         let folder = try TemporaryFolder()
         var book = SmallEPUB(entries: [SmallEPUB.Entry(title: "One", body: "<p>Text.</p>")])

@@ -40,29 +40,38 @@ public struct AudiobookMetadata: Hashable, Sendable {
     /// Who reads the book: the engine and its voice (`espeak-ng, voice en-us`), in the composer tag
     /// where audiobook players look for a narrator.
     public var narrator: String?
+    /// The language the book is read in (BCP 47, `zh-Hant`): the bundle's tags and tracks carry its
+    /// ISO 639-2 code (`zho`); none when nil or without one.
+    public var language: String?
 
     /// Tags with the given values; the absent ones are not written.
     public init(
         title: String, authors: [String] = [], date: String? = nil, description: String? = nil,
-        narrator: String? = nil
+        narrator: String? = nil, language: String? = nil
     ) {
         self.title = title
         self.authors = authors
         self.date = date
         self.description = description
         self.narrator = narrator
+        self.language = language
     }
+
+    /// The ISO 639-2 code of `language` (`BundleLanguage.iso639_2`).
+    var languageCode: String? { language.flatMap(BundleLanguage.iso639_2) }
 }
 
 extension AudiobookMetadata {
     /// The tags of `book`: `title` (the caller's clean title: the metadata's, or the file's name when
-    /// there is none), its authors, `dc:date` and `dc:description` as plain text (the HTML many books
-    /// put there removed: `EPUBMetadata.descriptionText`).
-    public init(book: EPUBBook, title: String, narrator: String? = nil) {
+    /// there is none), its authors, `dc:date`, `dc:description` as plain text (the HTML many books
+    /// put there removed: `EPUBMetadata.descriptionText`), and `language`: the language its text is
+    /// read in when the caller knows it is not `dc:language` (`BookLanguage.textLanguage`), else the
+    /// first `dc:language`.
+    public init(book: EPUBBook, title: String, narrator: String? = nil, language: String? = nil) {
         let metadata = book.package.metadata
         self.init(
             title: title, authors: metadata.authors, date: metadata.date, description: metadata.descriptionText,
-            narrator: narrator)
+            narrator: narrator, language: language ?? metadata.languages.first)
     }
 }
 
@@ -326,6 +335,8 @@ public struct AudiobookBundler: Sendable {
             ("genre", "Audiobook"), ("date", metadata.date), ("comment", metadata.description),
             ("composer", metadata.narrator),
         ]
+        // MP3: `TLAN`; Vorbis comments: `LANGUAGE`. An m4b takes it on its tracks (`ffmpegArguments`).
+        if format != .m4b { tags.append(("language", metadata.languageCode)) }
         if format == .m4b { tags.append(("media_type", String(audiobookMediaKind))) }
         if format.usesVorbisComments {
             for (index, chapter) in chapters.enumerated() {
@@ -394,11 +405,12 @@ public struct AudiobookBundler: Sendable {
     /// ffmpeg's arguments: the section files (in chapter order), the ffmetadata file and the optional
     /// cover as inputs, the filter graph from a file, the encoder and muxer of `format`, written to
     /// `output`. m4b: AAC-LC in the `ipod` muxer with faststart, without the Nero chapter list when
-    /// there are more chapters than it holds (`neroChapters` false). Ogg formats never take the cover
-    /// as a stream (it is a comment in the metadata file).
+    /// there are more chapters than it holds (`neroChapters` false), its audio track in `language`
+    /// (ISO 639-2) when given. Ogg formats never take the cover as a stream (it is a comment in the
+    /// metadata file).
     public static func ffmpegArguments(
         format: BundleFormat = .m4b, sectionFiles: [String], graphFile: String, metadataFile: String,
-        coverFile: String?, output: String, neroChapters: Bool = true
+        coverFile: String?, output: String, neroChapters: Bool = true, language: String? = nil
     ) -> [String] {
         let coverFile = format.coverIsComment ? nil : coverFile
         var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
@@ -423,6 +435,7 @@ public struct AudiobookBundler: Sendable {
         case .flac: arguments += ["-c:a", "flac"]
         }
         if coverFile != nil { arguments += ["-c:v", "copy", "-disposition:v:0", "attached_pic"] }
+        if format == .m4b, let language { arguments += ["-metadata:s:a:0", "language=\(language)"] }
         switch format {
         case .m4b: arguments += ["-movflags", neroChapters ? "+faststart" : "+faststart+disable_chpl", "-f", "ipod"]
         case .mp3: arguments += ["-f", "mp3"]
@@ -437,14 +450,16 @@ public struct AudiobookBundler: Sendable {
     /// cover is made from (`AudiobookCover.sourceSHA256`).
     public static func inputsSHA256(
         format: BundleFormat = .m4b, metadataText: String, chapters: [AudiobookChapter], records: [SectionRecord],
-        cover: AudiobookCover?
+        cover: AudiobookCover?, language: String? = nil
     ) -> String {
         var hash = SHA256()
-        hash.update("epub2audio \(Converter.toolVersion) bundle 2 \(format.rawValue)\n")
+        // Version 3: the m4b's chapter track takes the book's language (`BundleLanguage`).
+        hash.update("epub2audio \(Converter.toolVersion) bundle 3 \(format.rawValue)\n")
         hash.update(
             ffmpegArguments(
                 format: format, sectionFiles: records.map { $0.file ?? "" }, graphFile: "G", metadataFile: "M",
-                coverFile: cover.map { _ in "C" }, output: "O", neroChapters: chapters.count <= maxNeroChapters
+                coverFile: cover.map { _ in "C" }, output: "O", neroChapters: chapters.count <= maxNeroChapters,
+                language: language
             ).joined(separator: "\u{0}"))
         hash.update("\n" + metadataText)
         for chapter in chapters { hash.update("\(chapter.file)\u{0}\(chapter.frames)\n") }
@@ -516,7 +531,7 @@ public struct AudiobookBundler: Sendable {
             format: format,
             metadataText: Self.ffmetadata(
                 metadata: metadata, chapters: chapters, sampleRate: sampleRate, format: format),
-            chapters: chapters, records: records, cover: cover)
+            chapters: chapters, records: records, cover: cover, language: metadata.languageCode)
         let name = Self.fileName(for: metadata, format: format)
         let target = OutputPaths.join(directory, name)
         let warnings = Self.warnings(format: format, chapters: chapters.count)
@@ -556,7 +571,8 @@ public struct AudiobookBundler: Sendable {
         let encoded = format == .flac ? OutputPaths.join(work, "encoded.flac") : temp
         let arguments = Self.ffmpegArguments(
             format: format, sectionFiles: files, graphFile: graphPath, metadataFile: metadataPath,
-            coverFile: coverPath, output: encoded, neroChapters: chapters.count <= Self.maxNeroChapters)
+            coverFile: coverPath, output: encoded, neroChapters: chapters.count <= Self.maxNeroChapters,
+            language: metadata.languageCode)
         let totalFrames = chapters.reduce(0) { $0 + $1.frames }
         let totalSeconds = Double(totalFrames) / Double(sampleRate)
         progress(BundleProgress(audioSeconds: 0, totalSeconds: totalSeconds))
@@ -565,6 +581,9 @@ public struct AudiobookBundler: Sendable {
                 executable: ffmpegPath, arguments: arguments, errorLog: OutputPaths.join(work, "ffmpeg.log")
             ) { seconds in
                 progress(BundleProgress(audioSeconds: min(seconds, totalSeconds), totalSeconds: totalSeconds))
+            }
+            if format == .m4b, let language = metadata.languageCode {
+                try BundleLanguage.setTextTrackLanguage(language, inMP4At: encoded)
             }
             if format == .flac {
                 var blocks: [(FLACMetadata.BlockType, [UInt8])] = []
