@@ -212,6 +212,7 @@ extension EndToEnd {
             let result = try await BinaryRunner.run(
                 [Conversions.lighthouse, "--chapters", "13", "--bundle", "m4b", "-o", out], timeout: 120)
             #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains(" (1 chapter)\n"), "one chapter, in the singular: \(result.stderr)")
             let bundle = try #require(listing(out).first { $0.hasSuffix(".m4b") })
             let streams = try #require(try Bundling.probe(out + "/" + bundle)["streams"] as? [[String: Any]])
             let picture = try #require(streams.first { $0["codec_type"] as? String == "video" })

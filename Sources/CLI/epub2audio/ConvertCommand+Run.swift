@@ -177,7 +177,7 @@ extension ConvertCommand {
             if !quiet && progress != .json {
                 let verb = result.rebuilt ? "written" : "up to date"
                 StandardError.write(
-                    "audiobook \(verb): " + style.bold(result.path) + " (\(result.chapters) chapters)\n")
+                    "audiobook \(verb): " + style.bold(result.path) + " (\(plural(result.chapters, "chapter")))\n")
             }
             return .success
         } catch {
@@ -215,7 +215,7 @@ extension ConvertCommand {
             let files = try TextExport.run(request, environment: LiveEnvironment.make(reusing: indexed))
             if !quiet {
                 StandardError.write(
-                    "\(files.count) text \(files.count == 1 ? "file" : "files") written to "
+                    "\(plural(files.count, "text file")) written to "
                         + style.bold(request.outputDirectory) + "\n")
             }
             return .success

@@ -42,6 +42,7 @@ struct VoicesCommand: ParsableCommand {
         let lines = table.render { row, _, cell in row < 0 ? style.bold(cell) : cell }
         StandardOutput.write(lines.joined(separator: "\n") + "\n")
         StandardOutput.write(
-            style.dim("\(voices.count) voices. Use --voice with a language (en, fr, de) or a voice name.") + "\n")
+            style.dim("\(plural(voices.count, "voice")). Use --voice with a language (en, fr, de) or a voice name.")
+                + "\n")
     }
 }

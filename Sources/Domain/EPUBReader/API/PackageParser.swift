@@ -1,3 +1,4 @@
+import Contracts
 import Markup
 
 /// Parses a package document (OPF 2.0 and 3.x): metadata, manifest, spine, guide, and which items
@@ -122,7 +123,9 @@ public struct PackageParser: Sendable {
         }
         for (idref, count) in repeats.sorted(by: { $0.key < $1.key }) {
             warnings.append(
-                EPUBWarning(.minor, path: path, "spine itemref '\(idref)' repeated \(count) more time(s): kept once"))
+                EPUBWarning(
+                    .minor, path: path, "spine itemref '\(idref)' repeated \(Counts.of(count, "more time")): kept once")
+            )
         }
         self.spine = spine
 
