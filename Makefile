@@ -60,7 +60,7 @@ format:
 # Two lanes, one regular expression: the integration lane is every test that needs espeak-ng synthesis,
 # the built binary (CLITests), an external tool (ffmpeg) or ../shared/corpus; the unit lane is the rest
 # and takes seconds. `make test` runs both (CI too).
-INTEGRATION_TESTS := ^(CLITests|ESpeakEngineTests\.ESpeakSpeechEngineTests|EPUBReaderTests\.CorpusTests|BookTextTests\.CorpusDumpTests|ConversionTests\.(VoiceSwitchingTests|AudiobookBundlerRunTests))
+INTEGRATION_TESTS := ^(CLITests|ESpeakEngineTests\.ESpeakSpeechEngineTests|EPUBReaderTests\.CorpusTests|BookTextTests\.(CorpusDumpTests|CorpusPartitionTests)|ConversionTests\.(VoiceSwitchingTests|AudiobookBundlerRunTests))
 # Each lane is bounded (scripts/bounded.sh): a hung test fails the run in minutes and prints where
 # every thread of every test process is, instead of holding CI until its own limit ends it.
 test: test-unit test-integration server-test
@@ -93,7 +93,8 @@ samples:
 # Scores the section index against ../shared/corpus/labels.json: spine items and chapters
 # (scripts/eval.py), then the words a listener hears (../shared/tools/score_words.py, read in place).
 # The same books with every semantic hint stripped (scripts/strip_semantics.py) are scored too:
-# unseen books often carry none. The copies are written outside the repository.
+# unseen books often carry none. The copies are written outside the repository. Last, the words
+# spoken more than once (scripts/repeated_words.py): the spoken book must be a partition of the spine.
 WORD_SCORER := ../shared/tools/score_words.py
 STRIPPED_CORPUS ?= $(or $(TMPDIR),/tmp)/epub2audio-stripped-corpus
 eval: build
@@ -103,6 +104,9 @@ eval: build
 		python3 scripts/strip_semantics.py ../shared/corpus $(STRIPPED_CORPUS) && \
 		python3 $(WORD_SCORER) $(BIN) $(STRIPPED_CORPUS)/labels.json $(STRIPPED_CORPUS) --set stripped; \
 	else echo "eval: $(WORD_SCORER) is absent; the word-level score is skipped"; fi
+	@echo "words spoken more than once (goal 0), real then stripped:"
+	@python3 scripts/repeated_words.py $(BIN) ../shared/corpus/real || true
+	@if [ -d $(STRIPPED_CORPUS) ]; then python3 scripts/repeated_words.py $(BIN) $(STRIPPED_CORPUS) || true; fi
 
 bench: bench-deps build
 	@python3 scripts/bench.py $(BIN)

@@ -91,7 +91,7 @@ let package = Package(
             path: "Tests/Domain/EPUBReaderTests",
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "BookTextTests", dependencies: ["BookText", "EPUBReader", "Markup"],
+            name: "BookTextTests", dependencies: ["BookText", "EPUBReader", "Markup", "Contracts"],
             path: "Tests/Domain/BookTextTests"),
         .testTarget(
             name: "NormalizationTests", dependencies: ["Normalization"], path: "Tests/Domain/NormalizationTests"),

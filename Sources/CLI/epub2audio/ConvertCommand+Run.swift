@@ -56,6 +56,9 @@ extension ConvertCommand {
             let (status, message) = exitStatus(for: error)
             return bookFailed(path, status, message, style: stderrStyle)
         }
+        if !text, let refusal = checkSpeakableText(&request, loaded: loaded, style: stderrStyle, book: batch) {
+            return bookFailed(path, .unavailable, refusal, style: stderrStyle)
+        }
         // The coordinator reuses the book this command already read and indexed.
         let indexed = IndexedBook(
             path: loaded.path, book: loaded.book, sections: loaded.index.sections, options: loaded.options)
@@ -267,6 +270,46 @@ extension ConvertCommand {
         return request
     }
 
+    /// What the voice cannot speak of the text read (`SpeakableText`): runs of other scripts go to
+    /// voices that speak them (`request.chunking.scriptSwitching`, said in a warning), a warning
+    /// gives the share that no voice speaks, and the refusal's message is returned when most of the
+    /// text cannot be spoken and `--force` is not given.
+    private func checkSpeakableText(
+        _ request: inout ConversionRequest, loaded: LoadedBook, style: TerminalStyle, book batch: BatchFolders?
+    ) -> String? {
+        guard let report = Self.speakableText(of: loaded, voice: request.voice.voice) else { return nil }
+        request.chunking.scriptSwitching = report.switching
+        let suggestion = report.suggestedVoice.map { " (--voice \($0))" } ?? ""
+        if report.refuses, !force, let problem = report.problem {
+            return problem + suggestion + "; --force converts it anyway"
+        }
+        guard !quiet else { return nil }
+        let prefix = batch == nil ? "" : bookName(loaded.path) + ": "
+        for line in [report.switches, report.problem.map { $0 + suggestion }].compactMap({ $0 }) {
+            StandardError.write(style.yellow("warning:") + " " + oneLine(prefix + line) + "\n")
+        }
+        return nil
+    }
+
+    /// `SpeakableText.assess` of the sections `loaded` reads, for the installed voice `voice` (an
+    /// identifier, a name or a language); nil when no such voice is installed.
+    static func speakableText(of loaded: LoadedBook, voice: String) -> SpeakableTextReport? {
+        let installed = ESpeakSpeechEngine.installedVoices()
+        guard
+            let resolved = try? ESpeakSpeechEngine.resolveVoice(
+                voice, installed: installed, variants: ESpeakSpeechEngine.installedVariants())
+        else { return nil }
+        return SpeakableText.assess(
+            loaded.sections, voice: resolved, installed: installed,
+            bookLanguage: loaded.textLanguage ?? loaded.book.package.metadata.languages.first,
+            share: { ESpeakSpeechEngine.share(of: $1, spokenBy: $0) })
+    }
+
+    /// The voice a conversion of `loaded` would read in (`--voice`, `auto` resolved), without warnings.
+    func conversionVoice(for loaded: LoadedBook) -> VoiceInfo? {
+        try? resolvedVoice(for: loaded, style: TerminalStyle.detect(fileDescriptor: 2), warn: false).voice
+    }
+
     /// This very binary, so worker processes run the same code.
     static var executablePath: String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -274,7 +317,7 @@ extension ConvertCommand {
 
     /// `--voice auto` follows `BookLanguage.autoVoice`, with a warning when no voice speaks the book's
     /// language. `followsText`: the voice was chosen from the text, for want of one for the book's.
-    private func resolvedVoice(for loaded: LoadedBook, style: TerminalStyle) throws
+    private func resolvedVoice(for loaded: LoadedBook, style: TerminalStyle, warn: Bool = true) throws
         -> (voice: VoiceInfo, followsText: Bool)
     {
         let installed = ESpeakSpeechEngine.installedVoices()
@@ -290,11 +333,15 @@ extension ConvertCommand {
             try? ESpeakSpeechEngine.resolveVoice($0, installed: installed)
         }
         guard let chosen else { return (try ESpeakSpeechEngine.resolveVoice("en", installed: installed), false) }
-        if let fallback = chosen.fallback, !quiet {
+        if let fallback = chosen.fallback, !quiet, warn {
             StandardError.write(
                 style.yellow("warning:") + " " + oneLine("\(fallback.description) (--voice chooses)") + "\n")
         }
-        return (chosen.voice, chosen.followsText)
+        // Of the language's voices, the one that speaks most of the text (`cmn-Latn-pinyin` over `cmn`).
+        let voice = SpeakableText.preferredVoice(
+            chosen.voice, for: loaded.sections, installed: installed,
+            share: { ESpeakSpeechEngine.share(of: $1, spokenBy: $0) })
+        return (voice, chosen.followsText)
     }
 
     /// `-o DIR` for one book; for several, one folder per book under DIR (`BatchFolders`); else a

@@ -133,7 +133,7 @@ struct ConvertCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Sections converted at once, each in its own process (default: cores).", valueName: "N"))
     var jobs: Int?
 
-    @Flag(help: "Redo every section, even those already converted.")
+    @Flag(help: "Redo every section, even those already converted; convert text the voice cannot speak.")
     var force = false
 
     /// Hidden: a new worker process for every section instead of a child forked from a prepared one
@@ -284,14 +284,21 @@ struct ConvertCommand: AsyncParsableCommand {
         let stderrStyle = TerminalStyle.detect(fileDescriptor: 2)
         do {
             let loaded = try BookLoader.load(path: path, options: options, chapters: selection)
+            // What the voice a conversion would use can speak of the text read (espeak-ng is asked).
+            let speech = conversionVoice(for: loaded).flatMap { Self.speakableText(of: loaded, voice: $0.identifier) }
             if json {
-                emitJSON(try ListRenderer.json(for: loaded))
+                emitJSON(try ListRenderer.json(for: loaded, speech: speech))
             } else {
                 let renderer = ListRenderer(
                     style: TerminalStyle.detect(fileDescriptor: 1), verbose: verbose, wordsPerMinute: rate)
                 StandardOutput.write(renderer.text(for: loaded))
                 reportWarnings(loaded.warnings, style: stderrStyle)
                 reportSkippedText(in: loaded, selection: selection, style: stderrStyle, listing: true)
+                if !quiet, let speech {
+                    for line in [speech.switches, speech.problem].compactMap({ $0 }) {
+                        StandardError.write(stderrStyle.yellow("warning:") + " " + oneLine(line) + "\n")
+                    }
+                }
             }
             return .success
         } catch {

@@ -16,7 +16,7 @@ enum Exit: Int32, CaseIterable {
     /// The output folder cannot be written (permissions, full disk, foreign files in it).
     case outputError = 5
     /// A voice, format or other resource the request needs is not installed (also: ffmpeg for
-    /// `--bundle m4b`).
+    /// `--bundle m4b`), or most of the text is in scripts no installed voice speaks (`SpeakableText`).
     case unavailable = 6
     /// Invalid command-line usage (ArgumentParser's validation code).
     case usage = 64
@@ -29,7 +29,7 @@ enum Exit: Int32, CaseIterable {
     static let helpText = """
         Exit codes: 0 all done; 2 some sections or books failed; 3 unreadable book; \
         4 DRM-protected or encrypted book; 5 output folder not writable; \
-        6 voice, format or ffmpeg (--bundle) not installed; \
+        6 voice, format or ffmpeg (--bundle) not installed, or text the voice cannot speak (--force); \
         64 usage error; 130 interrupted (re-run to resume); 1 internal error.
         """
 }

@@ -10,17 +10,19 @@ struct ListRenderer {
     /// The speaking rate (`--rate`, words per minute) the audio length is estimated at.
     var wordsPerMinute = 175
 
-    static func document(for loaded: LoadedBook) -> SectionListing {
+    static func document(for loaded: LoadedBook, speech: SpeakableTextReport? = nil) -> SectionListing {
         var listing = SectionListing(
             package: loaded.book.package, title: loaded.displayTitle, sections: loaded.sections,
             warnings: loaded.warnings, textLanguage: loaded.textLanguage)
         listing.file = loaded.path
+        listing.speech = speech
         return listing
     }
 
-    /// The listing as a JSON object (pretty-printed, no final newline).
-    static func json(for loaded: LoadedBook) throws -> String {
-        String(decoding: try document(for: loaded).json(), as: UTF8.self)
+    /// The listing as a JSON object (pretty-printed, no final newline); `speech`: what the voice a
+    /// conversion would use can speak of it.
+    static func json(for loaded: LoadedBook, speech: SpeakableTextReport? = nil) throws -> String {
+        String(decoding: try document(for: loaded, speech: speech).json(), as: UTF8.self)
     }
 
     /// The human index: a header with the clean title and authors, then one aligned row per section.
@@ -91,8 +93,8 @@ struct ListRenderer {
 
     /// `reading 161,239 words in 55 sections; skipping 584 words in 6 sections`, or `...; nothing skipped`.
     ///
-    /// With `withDuration`, the rough audio length of the words read at `wordsPerMinute` follows
-    /// them in parentheses.
+    /// With `withDuration`, the rough audio length of the text read at `wordsPerMinute` follows
+    /// them in parentheses (Chinese, Japanese and Korean text by the character: `SpeechDuration`).
     /// With `chosen` (`--chapters`), the rest was left out by the user, and the line says so:
     /// `reading 4,210 words in 2 sections chosen with --chapters; leaving out 157,613 words in 59 others`.
     static func readingLine(
@@ -101,7 +103,7 @@ struct ListRenderer {
         var line = "reading \(words(totals.readWords)) in \(plural(totals.readSections, "section"))"
         if chosen { line += " chosen with --chapters" }
         if withDuration {
-            line += " (about \(duration(words: totals.readWords, wordsPerMinute: wordsPerMinute)) of audio)"
+            line += " (about \(duration(minutes: totals.readMinutes(wordsPerMinute: wordsPerMinute))) of audio)"
         }
         if chosen {
             if totals.skippedSections > 0 {
@@ -149,10 +151,11 @@ struct ListRenderer {
     /// 12,345 (a thousands separator that does not depend on the locale): `Counts.grouped`.
     static func grouped(_ value: Int) -> String { Counts.grouped(value) }
 
-    /// Rough audio length at the default rate (175 words per minute): "3 h 12 min", "14 min".
-    static func duration(words: Int, wordsPerMinute: Int = 175) -> String {
-        let minutes = Int((Double(words) / Double(wordsPerMinute)).rounded())
-        if minutes < 60 { return "\(max(minutes, words > 0 ? 1 : 0)) min" }
+    /// A rough audio length (`ReadingTotals.readMinutes`): "3 h 12 min", "14 min"; "1 min" for any
+    /// speech shorter, "0 min" for none.
+    static func duration(minutes exact: Double) -> String {
+        let minutes = Int(exact.rounded())
+        if minutes < 60 { return "\(max(minutes, exact > 0 ? 1 : 0)) min" }
         return "\(minutes / 60) h \(minutes % 60) min"
     }
 }

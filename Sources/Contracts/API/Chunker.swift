@@ -11,6 +11,8 @@
 ///   The last chunk of a section gets at least `sectionEndMS`.
 /// - Ids are `s<section>-b<spine>.<block>-c<ordinal>`, the ordinal counting the chunks of that block
 ///   from 0, so they depend only on the block's position, its text and the options.
+/// - With `ChunkerOptions.scriptSwitching`, a run of text in a script the block's voice cannot speak
+///   is a chunk of its own (no pause around it) whose `language` names the voice that reads it.
 ///
 /// Deterministic: the same blocks and options always give the same chunks.
 public struct Chunker: Sendable {
@@ -52,14 +54,26 @@ public struct Chunker: Sendable {
                 groups.append(piece)
             }
         }
+        let voiced = voicedPieces(groups, of: text, language: block.language)
         let position = block.source
-        return groups.enumerated().map { ordinal, range in
+        return voiced.enumerated().map { ordinal, piece in
             SpeechChunk(
                 id: "s\(section)-b\(position.spineIndex).\(position.blockIndex)-c\(ordinal)", section: section,
-                source: position, textRange: text.utf16Range(range), text: text.string(range),
-                language: block.language,
-                pauseAfterMS: ordinal == groups.count - 1 ? options.pauseAfter(block.kind) : 0)
+                source: position, textRange: text.utf16Range(piece.range), text: text.string(piece.range),
+                language: piece.language,
+                pauseAfterMS: ordinal == voiced.count - 1 ? options.pauseAfter(block.kind) : 0)
         }
+    }
+
+    /// The groups of a block cut where `options.scriptSwitching` hands a run to another voice, each
+    /// with the language that reads it (the block's own where nothing switches).
+    private func voicedPieces(_ groups: [Range<Int>], of text: ScalarText, language: String?)
+        -> [ScriptSwitching.Run]
+    {
+        guard let switching = options.scriptSwitching else {
+            return groups.map { ScriptSwitching.Run(range: $0, language: language) }
+        }
+        return groups.flatMap { switching.runs(text.scalars, in: $0, blockLanguage: language) }
     }
 
     /// Blocks that carry no text, only a pause.

@@ -37,13 +37,16 @@ public struct ChunkerOptions: Hashable, Sendable, Codable {
     public var captionMS: Int
     /// Silence after a note read at the end of a section.
     public var noteMS: Int
+    /// Runs of text in a script the voice cannot speak, read by another voice (`ScriptSwitching`);
+    /// nil: none. Absent from the JSON when nil, so settings without it keep their fingerprint.
+    public var scriptSwitching: ScriptSwitching?
 
     /// Creates options; every value has a default tuned for narrated prose.
     public init(
         targetCharacters: Int = 600, maxCharacters: Int = 1500, afterTitleMS: Int = 1200, paragraphMS: Int = 500,
         headingBeforeMS: Int = 800, headingAfterMS: Int = 600, sceneBreakMS: Int = 1500, poemLineMS: Int = 250,
         stanzaMS: Int = 700, sectionEndMS: Int = 1500, listItemMS: Int = 350, blockQuoteMS: Int = 400,
-        noticeMS: Int = 500, captionMS: Int = 500, noteMS: Int = 500
+        noticeMS: Int = 500, captionMS: Int = 500, noteMS: Int = 500, scriptSwitching: ScriptSwitching? = nil
     ) {
         self.targetCharacters = targetCharacters
         self.maxCharacters = maxCharacters
@@ -60,11 +63,13 @@ public struct ChunkerOptions: Hashable, Sendable, Codable {
         self.noticeMS = noticeMS
         self.captionMS = captionMS
         self.noteMS = noteMS
+        self.scriptSwitching = scriptSwitching
     }
 
     private enum CodingKeys: String, CodingKey {
         case targetCharacters, maxCharacters, afterTitleMS, paragraphMS, headingBeforeMS, headingAfterMS
         case sceneBreakMS, poemLineMS, stanzaMS, sectionEndMS, listItemMS, blockQuoteMS, noticeMS, captionMS, noteMS
+        case scriptSwitching
     }
 
     /// Decodes options; a missing key takes its default value.
@@ -89,7 +94,8 @@ public struct ChunkerOptions: Hashable, Sendable, Codable {
             blockQuoteMS: try value(.blockQuoteMS, defaults.blockQuoteMS),
             noticeMS: try value(.noticeMS, defaults.noticeMS),
             captionMS: try value(.captionMS, defaults.captionMS),
-            noteMS: try value(.noteMS, defaults.noteMS))
+            noteMS: try value(.noteMS, defaults.noteMS),
+            scriptSwitching: try container.decodeIfPresent(ScriptSwitching.self, forKey: .scriptSwitching))
     }
 
     /// Silence after the last chunk of a block of this kind, before whatever follows.

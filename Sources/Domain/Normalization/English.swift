@@ -84,6 +84,11 @@ extension LanguageData {
             "January": 1, "February": 2, "March": 3, "April": 4, "May": 5, "June": 6, "July": 7, "August": 8,
             "September": 9, "October": 10, "November": 11, "December": 12,
         ]
+        data.monthAbbreviations = [
+            "Jan": "January", "Feb": "February", "Mar": "March", "Apr": "April", "Jun": "June", "Jul": "July",
+            "Aug": "August", "Sep": "September", "Sept": "September", "Oct": "October", "Nov": "November",
+            "Dec": "December",
+        ]
         data.regnalNames = [
             "Henry", "Edward", "Richard", "George", "William", "James", "Charles", "John", "Louis", "Elizabeth",
             "Mary", "Anne", "Victoria", "Philip", "Peter", "Paul", "Pius", "Leo", "Gregory", "Benedict", "Innocent",

@@ -42,6 +42,10 @@ extension LanguageData {
             "janvier": 1, "février": 2, "mars": 3, "avril": 4, "mai": 5, "juin": 6, "juillet": 7, "août": 8,
             "septembre": 9, "octobre": 10, "novembre": 11, "décembre": 12,
         ]
+        data.monthAbbreviations = [
+            "janv": "janvier", "févr": "février", "fév": "février", "avr": "avril", "juil": "juillet",
+            "sept": "septembre", "oct": "octobre", "nov": "novembre", "déc": "décembre",
+        ]
         data.regnalNames = [
             "Henri", "Louis", "François", "Charles", "Philippe", "Jean", "Napoléon", "Pie", "Léon", "Grégoire",
             "Benoît", "Innocent", "Clément", "Urbain", "Boniface", "Alexandre", "Nicolas", "Frédéric", "Élisabeth",
@@ -50,6 +54,8 @@ extension LanguageData {
         ]
         data.regnalTitles = ["roi", "reine", "pape", "empereur", "impératrice", "tsar", "prince", "duc", "Saint"]
         data.scaleWords = ["mille", "million", "millions", "milliard", "milliards"]
+        data.scaleNouns = ["million", "millions", "milliard", "milliards"]
+        data.scaleNounLink = "de"
         return data
     }
 }

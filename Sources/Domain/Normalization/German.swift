@@ -45,6 +45,11 @@ extension LanguageData {
             "Januar": 1, "Jänner": 1, "Februar": 2, "März": 3, "April": 4, "Mai": 5, "Juni": 6, "Juli": 7,
             "August": 8, "September": 9, "Oktober": 10, "November": 11, "Dezember": 12,
         ]
+        data.monthAbbreviations = [
+            "Jan": "Januar", "Feb": "Februar", "Febr": "Februar", "Mrz": "März", "Apr": "April", "Jun": "Juni",
+            "Jul": "Juli", "Aug": "August", "Sep": "September", "Sept": "September", "Okt": "Oktober",
+            "Nov": "November", "Dez": "Dezember",
+        ]
         data.regnalNames = [
             "Ludwig", "Heinrich", "Karl", "Friedrich", "Wilhelm", "Otto", "Konrad", "Rudolf", "Franz", "Leopold",
             "Maximilian", "Joseph", "Josef", "Pius", "Leo", "Gregor", "Benedikt", "Johannes", "Paul", "Elisabeth",

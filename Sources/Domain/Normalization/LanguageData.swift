@@ -1,5 +1,5 @@
 // The data each language contributes: abbreviations, units, currencies and the words that tell a number or a
-// Roman numeral what it is. One file per language fills this in; the rules in Normalizer.swift read it.
+// Roman numeral what it is. One file per language fills this in; the rules in NormalizationPass*.swift read it.
 
 /// What the word before a number or numeral says about it.
 enum Cue: UInt8, Sendable {
@@ -8,6 +8,14 @@ enum Cue: UInt8, Sendable {
     case cardinal
     /// "in", "since", "c.": a following four-digit number is a year.
     case year
+    /// Italian "Capitolo", Portuguese "Capítulo": a following Roman numeral is the ordinal the language reads
+    /// after a noun ("Capitolo quarto", "Capítulo quarto").
+    case ordinal
+    /// The same after a feminine noun ("Parte seconda", "Parte segunda").
+    case ordinalFeminine
+
+    /// Whether a Roman numeral after it is a number (read as a cardinal or an ordinal), not a letter or a word.
+    var countsNumerals: Bool { self == .cardinal || self == .ordinal || self == .ordinalFeminine }
 }
 
 /// A built-in abbreviation or initialism and when it applies.
@@ -63,6 +71,8 @@ struct Abbreviation: Sendable {
 struct UnitName: Sendable {
     var singular: String
     var plural: String
+    /// A feminine noun: Portuguese "uma tonelada", "duas toneladas"; Italian "una tonnellata".
+    var feminine = false
 }
 
 /// How to say a currency: the main unit and the hundredth.
@@ -71,6 +81,8 @@ struct CurrencyName: Sendable {
     var plural: String
     var minorSingular: String
     var minorPlural: String
+    /// A feminine noun: Portuguese "uma libra", Italian "una sterlina".
+    var feminine = false
 }
 
 /// Everything a language contributes besides its number words.
@@ -78,10 +90,16 @@ struct LanguageData: Sendable {
     var abbreviations: [Abbreviation] = []
     /// Unit symbols as written after a number ("km", "°C", "%", "km/h").
     var units: [String: UnitName] = [:]
-    /// Currency signs ("$", "€").
+    /// Currency signs ("$", "€"), and signs written as letters and a sign ("R$", "US$").
     var currencies: [String: CurrencyName] = [:]
     /// Words after which a Roman numeral is a cardinal, as capitalised in running text ("Chapter").
     var cardinalCues: Set<String> = []
+    /// Words after which a Roman numeral is the ordinal the language reads after a noun, as written
+    /// ("Capitolo", "capitolo"): Italian and Portuguese. `feminineOrdinalCues` for feminine nouns ("Parte").
+    var ordinalCues: Set<String> = []
+    var feminineOrdinalCues: Set<String> = []
+    /// Words before which a Roman numeral is an ordinal (Italian "il XIX secolo" → "il diciannovesimo secolo").
+    var ordinalBeforeWords: Set<String> = []
     /// Words after which a four-digit number is a year, lower-cased ("in", "since").
     var yearCues: Set<String> = []
     /// Words that carry a year on to the next number ("1914 to 1918", "between 1850 and 1860").
@@ -101,10 +119,18 @@ struct LanguageData: Sendable {
     var eraWords: Set<String> = []
     /// Month names as written, to their number.
     var months: [String: Int] = [:]
+    /// Months abbreviated with a period, as written before the period ("Mar", "janv", "Jan"), to the month's
+    /// full name. Read as the month only next to a day or a year ("Mar. 3, 1841", "3 janv. 1841"), never
+    /// alone ("In Mar." stays).
+    var monthAbbreviations: [String: String] = [:]
+    /// The word dates put between day, month and year, if any (Spanish and Portuguese "3 de ene. de 1841").
+    var dateLink: String?
     /// Names of monarchs and popes after which even "I", "V" or "X" is a regnal number.
     var regnalNames: Set<String> = []
     /// Titles before such a name ("King", "Pope").
     var regnalTitles: Set<String> = []
+    /// Of those names, the women's: their ordinal is feminine where the language has one ("Maria segunda").
+    var feminineNames: Set<String> = []
     /// Words the speech engine spells letter by letter when they are written in capitals (espeak-ng
     /// reads "IT" as "I T" and "US" as "U S"), as written in capitals: in a run of capitals (a heading
     /// in capitals, "IT WAS THE BEST OF TIMES") they are the words, and go to the engine capitalised
@@ -117,6 +143,10 @@ struct LanguageData: Sendable {
     var wordsSpelledInCapitalsBeforeAStop: Set<String> = []
     /// "million", "billion": "$5 million" → "five million dollars".
     var scaleWords: Set<String> = []
+    /// Of those, the nouns that take a word before the currency ("cinq millions de dollars", "cinque milioni di
+    /// euro"), and that word.
+    var scaleNouns: Set<String> = []
+    var scaleNounLink: String?
 }
 
 extension LanguageData {

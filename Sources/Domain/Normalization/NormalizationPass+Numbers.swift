@@ -43,15 +43,15 @@ extension NormalizationPass {
             while last + 2 < tokens.count, kind(last + 2) == .number, tokens[last + 2].length == 3 {
                 let separator = last + 1
                 let isGroupSeparator: Bool
+                let c = s[tokens[separator].start]
+                let thinSpace = tokens[separator].length == 1 && (c == "\u{00A0}" || c == "\u{202F}" || c == "\u{2009}")
                 if rules.isEnglish {
                     isGroupSeparator = isSymbol(separator, ",")
-                } else if rules.isFrench {
-                    let c = s[tokens[separator].start]
-                    isGroupSeparator =
-                        tokens[separator].length == 1
-                        && (c == " " || c == "\u{00A0}" || c == "\u{202F}" || c == "\u{2009}" || c == ".")
+                } else if rules.isFrench || rules.isPortuguese {
+                    // French and European Portuguese group thousands with a space ("1 000"), Brazilian with a point.
+                    isGroupSeparator = tokens[separator].length == 1 && (c == " " || c == "." || thinSpace)
                 } else {
-                    isGroupSeparator = isSymbol(separator, ".")
+                    isGroupSeparator = isSymbol(separator, ".") || (rules.isItalian && thinSpace)
                 }
                 guard isGroupSeparator else { break }
                 digits += scalars(last + 2)
@@ -169,7 +169,8 @@ extension NormalizationPass {
 
     // MARK: Hyphens and dashes
 
-    /// "555-0123" and "978-3-16-148410-0" digit by digit; "3-5", "1914–18" as ranges.
+    /// "555-0123" and "978-3-16-148410-0" digit by digit; "3-5", "1914–18", "310-12" as ranges; "7-45.110" as a
+    /// section number.
     mutating func handleHyphenated(_ i: Int, rules: LanguageRules) -> Int? {
         var groups = [i]
         var j = i
@@ -177,11 +178,14 @@ extension NormalizationPass {
             j += 2
             groups.append(j)
         }
+        if groups.count == 2, let end = handleSectionNumber(i, j, rules: rules) { return end }
         let speller = rules.speller
         let leadingZero = groups.contains { tokens[$0].length > 1 && s[tokens[$0].start] == "0" }
-        let yearRange = groups.count == 2 && tokens[i].length == 4 && tokens[j].length == 2
+        // "1905-09", "301-09": a shortened end may start with a zero.
+        let shortenedRange = groups.count == 2 && intValue(i) != nil && expandedEnd(i, j) != nil
         if groups.count >= 3
-            || (groups.count == 2 && ((leadingZero && !yearRange) || (tokens[i].length == 3 && tokens[j].length == 4)))
+            || (groups.count == 2
+                && ((leadingZero && !shortenedRange) || (tokens[i].length == 3 && tokens[j].length == 4)))
         {
             emit(groups.map { speller.digits(scalars($0)) }.joined(separator: ", "))
             return j + 1
@@ -194,9 +198,9 @@ extension NormalizationPass {
         } else if isInlineSpace(i + 1), isSymbol(i + 2, "\u{2013}"), isInlineSpace(i + 3), kind(i + 4) == .number {
             second = i + 4
         }
-        guard let second, kind(second + 1) != .word || isUnitStart(second + 1, rules: rules),
-            let words = rangeReading(i, second, rules: rules)
-        else { return nil }
+        guard let second, kind(second + 1) != .word || isUnitStart(second + 1, rules: rules) else { return nil }
+        if let end = handleDecimalRangeEnd(i, second, rules: rules) { return end }
+        guard let words = rangeReading(i, second, rules: rules) else { return nil }
         emit(words)
         if let (unit, last) = unit(after: second, rules: rules) {
             emit(" " + unit.plural)
@@ -210,24 +214,85 @@ extension NormalizationPass {
             let written = Int(String(String.UnicodeScalarView(scalars(b))))
         else { return nil }
         let speller = rules.speller
-        var last = written
-        let shortened = tokens[a].length == 4 && tokens[b].length <= 2
-        if shortened { last = first - first % 100 + written }
+        let expanded = expandedEnd(a, b)
+        let last = expanded ?? written
         guard last > first else { return nil }
+        let yearLike = tokens[a].length == 4 && (1000...2099).contains(first)
         let years =
-            speller.distinguishesYears && tokens[a].length == 4 && (1000...2099).contains(first)
-            && (shortened || tokens[b].length == 4) && cue(at: a) != .cardinal
+            speller.distinguishesYears && yearLike && (expanded != nil || tokens[b].length == 4)
+            && !cue(at: a).countsNumerals
         if years {
             lastYearToken = b
             let end: String
-            if shortened {
-                end = rules.isEnglish && written < 10 ? "oh " + speller.cardinal(written) : speller.cardinal(written)
+            if expanded != nil, tokens[b].length <= 2 {
+                // "1914-18" → "nineteen fourteen to eighteen", "1880-5" → "eighteen eighty to eighty-five".
+                let tail = last % 100
+                end = rules.isEnglish && tail < 10 ? "oh " + speller.cardinal(tail) : speller.cardinal(tail)
             } else {
                 end = speller.year(last)
             }
             return speller.year(first) + " " + speller.rangeWord + " " + end
         }
-        return speller.cardinal(first) + " " + speller.rangeWord + " " + speller.cardinal(written)
+        // Years read as cardinals keep the end as written ("mille neuf cent quatorze à dix-huit"); pages do not.
+        let keepsWritten =
+            yearLike && tokens[b].length == 2 && !speller.distinguishesYears && !cue(at: a).countsNumerals
+        let end = keepsWritten ? written : last
+        return speller.cardinal(first) + " " + speller.rangeWord + " " + speller.cardinal(end)
+    }
+
+    /// The end of a range written shortened, which takes the first number's leading digits: "310-12" → 312,
+    /// "1914-18" → 1918, "1880-5" → 1885. Nil unless the second number is shorter and the result is larger than
+    /// the first. Ranges that start below 100 are never shortened: "10-3", "2-1" are scores.
+    func expandedEnd(_ a: Int, _ b: Int) -> Int? {
+        let long = tokens[a].length, short = tokens[b].length
+        guard short < long, long <= 4, let first = intValue(a), first >= 100,
+            let written = Int(String(String.UnicodeScalarView(scalars(b))))
+        else { return nil }
+        var scale = 1
+        for _ in 0..<short { scale *= 10 }
+        let last = first - first % scale + written
+        return last > first ? last : nil
+    }
+
+    /// "3-5.5 kg", "3-5,5 kg": a range whose end has decimals.
+    mutating func handleDecimalRangeEnd(_ a: Int, _ b: Int, rules: LanguageRules) -> Int? {
+        let end = parseLiteral(b, rules: rules)
+        guard let fraction = end.fraction, !end.grouped, let first = intValue(a), let last = end.value, last >= first,
+            rawRunEnd(end, rules: rules) == nil, kind(end.last + 1) != .word || isUnitStart(end.last + 1, rules: rules)
+        else { return nil }
+        let speller = rules.speller
+        emit(
+            speller.cardinal(first) + " " + speller.rangeWord + " " + speller.decimal(integer: last, fraction: fraction)
+        )
+        if let (unit, unitEnd) = unit(after: end.last, rules: rules) {
+            emit(" " + unit.plural)
+            return unitEnd + 1
+        }
+        return end.last + 1
+    }
+
+    /// "7-45.110", a section of a code of law: digits, a hyphen, digits, then a point and digits. Read as it is
+    /// written, group by group with the hyphen and the point said ("seven dash forty-five point one one zero"),
+    /// the way identifiers are read, never as a range or a decimal. In English a point followed by one or two
+    /// digits is a decimal ("3-5.5 kg"), unless another point follows.
+    mutating func handleSectionNumber(_ first: Int, _ second: Int, rules: LanguageRules) -> Int? {
+        guard isSymbol(second + 1, "."), kind(second + 2) == .number else { return nil }
+        if rules.isEnglish, tokens[second + 2].length < 3, !(isSymbol(second + 3, ".") && kind(second + 4) == .number) {
+            return nil
+        }
+        let speller = rules.speller
+        func group(_ k: Int) -> String {
+            tokens[k].length <= 4
+                ? intValue(k).map(speller.cardinal) ?? speller.digits(scalars(k)) : speller.digits(scalars(k))
+        }
+        var words = [group(first), speller.codeDashWord, group(second)]
+        var k = second
+        while isSymbol(k + 1, "."), kind(k + 2) == .number {
+            words += [speller.codePointWord, speller.digits(scalars(k + 2))]
+            k += 2
+        }
+        emit(words.joined(separator: " "))
+        return k + 1
     }
 
     // MARK: Times and fractions
@@ -316,18 +381,23 @@ extension NormalizationPass {
             emit(decade)
             return after + 2
         }
-        if rules.isSpanish, isSymbol(after, "."), kind(after + 1) == .word, ["º", "ª"].contains(text(after + 1)) {
-            emit(SpanishNumbers.ordinal(value, feminine: text(after + 1) == "ª"))
+        if rules.writesOrdinalIndicators, isSymbol(after, "."), kind(after + 1) == .word,
+            ["º", "ª"].contains(text(after + 1))
+        {
+            emit(speller.ordinal(value, feminine: text(after + 1) == "ª"))
             return after + 2
+        }
+        // Italian "1° gennaio": the degree sign written for "º" before a month.
+        if rules.isItalian, isSymbol(after, "°"), let month = next(after: after), isMonth(month, rules: rules) {
+            emit(speller.ordinal(value))
+            return after + 1
         }
         guard kind(after) == .word else { return nil }
         let suffix = text(after)
         if rules.isEnglish {
             if ["st", "nd", "rd", "th", "ST", "ND", "RD", "TH"].contains(suffix) {
                 let ordinal = speller.ordinal(value)
-                if (1...31).contains(value), let month = next(after: after), kind(month) == .word,
-                    rules.data.months[text(month)] != nil
-                {
+                if (1...31).contains(value), let month = next(after: after), isMonth(month, rules: rules) {
                     let article = previous(before: i).map { text($0).lowercased() == "the" } ?? false
                     emit((article ? "" : "the ") + ordinal + " of")
                 } else {
@@ -354,9 +424,9 @@ extension NormalizationPass {
                 emit(FrenchNumbers.ordinal(value))
                 return after + 1
             }
-        } else if rules.isSpanish {
+        } else if rules.writesOrdinalIndicators {
             if ["º", "ª"].contains(suffix) {
-                emit(SpanishNumbers.ordinal(value, feminine: suffix == "ª"))
+                emit(speller.ordinal(value, feminine: suffix == "ª"))
                 return after + 1
             }
         } else if rules.isGerman {
@@ -401,7 +471,7 @@ extension NormalizationPass {
         let one = literal.value == 1 && literal.fraction == nil
         let amount =
             literal.fraction == nil
-            ? rules.speller.cardinalBeforeNoun(literal.value!)
+            ? rules.speller.cardinalBeforeNoun(literal.value!, feminine: unit.feminine)
             : rules.speller.decimal(integer: literal.value!, fraction: literal.fraction!)
         emit(amount + " " + (one ? unit.singular : unit.plural))
         return last + 1
@@ -412,7 +482,8 @@ extension NormalizationPass {
         guard let major = literal.value else { return nil }
         let speller = rules.speller
         guard let fraction = literal.fraction else {
-            return speller.cardinalBeforeNoun(major) + " " + (major == 1 ? currency.singular : currency.plural)
+            return speller.cardinalBeforeNoun(major, feminine: currency.feminine) + " "
+                + (major == 1 ? currency.singular : currency.plural)
         }
         guard fraction.count == 2, let minor = Int(String(String.UnicodeScalarView(fraction))) else {
             return speller.decimal(integer: major, fraction: fraction) + " " + currency.plural
@@ -421,8 +492,10 @@ extension NormalizationPass {
             return speller.cardinalBeforeNoun(minor) + " "
                 + (minor == 1 ? currency.minorSingular : currency.minorPlural)
         }
-        let head = speller.cardinalBeforeNoun(major) + " " + (major == 1 ? currency.singular : currency.plural)
-        return minor == 0 ? head : head + " " + speller.cardinal(minor)
+        let head =
+            speller.cardinalBeforeNoun(major, feminine: currency.feminine) + " "
+            + (major == 1 ? currency.singular : currency.plural)
+        return minor == 0 ? head : head + speller.moneyJoin + speller.cardinal(minor)
     }
 
     /// Days before a month: English "3 March" → "the third of March", German "am 3. März" → "am dritten März".
@@ -430,18 +503,27 @@ extension NormalizationPass {
         guard literal.isPlainInteger, tokens[i].length <= 2, let day = literal.value, (1...31).contains(day) else {
             return nil
         }
-        if rules.isEnglish, let month = next(after: i), kind(month) == .word, rules.data.months[text(month)] != nil {
+        if rules.isEnglish, let month = next(after: i), isMonth(month, rules: rules) {
             let article = previous(before: i).map { text($0).lowercased() == "the" } ?? false
             emit((article ? "" : "the ") + rules.speller.ordinal(day) + " of")
             return i + 1
         }
-        if rules.isGerman, isSymbol(i + 1, "."), isInlineSpace(i + 2), kind(i + 3) == .word,
-            rules.data.months[text(i + 3)] != nil
-        {
+        if rules.isGerman, isSymbol(i + 1, "."), isInlineSpace(i + 2), isMonth(i + 3, rules: rules) {
             let before = previous(before: i).map { text($0).lowercased() } ?? ""
             let ending = Self.germanDativeBeforeDate.contains(before) ? "n" : "r"
             emit(GermanNumbers.ordinal(day) + ending)
             return i + 2
+        }
+        // Portuguese "1 de janeiro", Italian "1 gennaio": the first of the month is an ordinal.
+        if day == 1, rules.isPortuguese || rules.isItalian, var month = next(after: i) {
+            if let link = rules.data.dateLink, kind(month) == .word, text(month) == link, let name = next(after: month)
+            {
+                month = name
+            }
+            if isMonth(month, rules: rules) {
+                emit(rules.speller.ordinal(1))
+                return i + 1
+            }
         }
         return nil
     }

@@ -8,24 +8,11 @@ extension NormalizationPass {
             return i + 1
         }
         let speller = rules.speller
-        // "$3.50", "£5", "€20", "$5 million".
-        if let currency = rules.data.currencies[String(c)], kind(i + 1) == .number {
-            let literal = parseLiteral(i + 1, rules: rules)
-            if rawRunEnd(literal, rules: rules) == nil, kind(literal.last + 1) != .word, let value = literal.value {
-                if isInlineSpace(literal.last + 1), kind(literal.last + 2) == .word,
-                    rules.data.scaleWords.contains(text(literal.last + 2))
-                {
-                    let amount =
-                        literal.fraction.map { speller.decimal(integer: value, fraction: $0) }
-                        ?? speller.cardinalBeforeNoun(value)
-                    emit(amount + " " + text(literal.last + 2) + " " + currency.plural)
-                    return literal.last + 3
-                }
-                if let words = money(literal, currency, rules: rules) {
-                    emit(words)
-                    return literal.last + 1
-                }
-            }
+        // "$3.50", "£5", "€20", "€ 20", "$5 million".
+        if let currency = rules.data.currencies[String(c)],
+            let end = handleMoneyBeforeAmount(currency, sign: i, rules: rules)
+        {
+            return end
         }
         // "-5" at the start of a word: minus.
         if c == "-" || c == "\u{2212}", kind(i + 1) == .number, i == 0 || kind(i - 1) == .space || isSymbol(i - 1, "(")
@@ -43,5 +30,33 @@ extension NormalizationPass {
         }
         emitRaw(i)
         return i + 1
+    }
+
+    /// The amount after a currency sign at `sign` (glued, or after one space: "€ 20", "R$ 10,50"), read with
+    /// the currency's name after it ("twenty euros", "dez reais e cinquenta", "five million dollars").
+    mutating func handleMoneyBeforeAmount(_ currency: CurrencyName, sign: Int, rules: LanguageRules) -> Int? {
+        var n = sign + 1
+        if isInlineSpace(n), tokens[n].length == 1, kind(n + 1) == .number { n += 1 }
+        guard kind(n) == .number else { return nil }
+        let literal = parseLiteral(n, rules: rules)
+        guard rawRunEnd(literal, rules: rules) == nil, kind(literal.last + 1) != .word, let value = literal.value else {
+            return nil
+        }
+        let speller = rules.speller
+        if isInlineSpace(literal.last + 1), kind(literal.last + 2) == .word,
+            rules.data.scaleWords.contains(text(literal.last + 2))
+        {
+            let scale = text(literal.last + 2)
+            let amount =
+                literal.fraction.map { speller.decimal(integer: value, fraction: $0) }
+                ?? speller.cardinalBeforeNoun(value)
+            // "cinq millions de dollars", "cinque milioni di euro": the noun takes a link word.
+            let link = rules.data.scaleNouns.contains(scale) ? rules.data.scaleNounLink.map { $0 + " " } ?? "" : ""
+            emit(amount + " " + scale + " " + link + currency.plural)
+            return literal.last + 3
+        }
+        guard let words = money(literal, currency, rules: rules) else { return nil }
+        emit(words)
+        return literal.last + 1
     }
 }

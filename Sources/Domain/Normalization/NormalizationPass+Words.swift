@@ -13,6 +13,8 @@ extension NormalizationPass {
             emitRaw(i)
             return i + 1
         }
+        if let end = handleMonthAbbreviation(i, word, rules: rules) { return end }
+        if let end = handleLetteredCurrency(i, word, rules: rules) { return end }
         if let end = handleRoman(i, rules: rules) { return end }
         if rules.data.wordsSpelledInCapitals.contains(word), isWordInCapitals(i, word, rules: rules) {
             // "IT" → "It": capitalised, the engine reads the word, not its letters.
@@ -22,6 +24,8 @@ extension NormalizationPass {
         emitRaw(i)
         switch rules.cueWords[word] {
         case .cardinal: setCue(.cardinal, at: i, capitalized: rules.isEnglish && startsUpper(i))
+        case .ordinal: setCue(.ordinal, at: i)
+        case .ordinalFeminine: setCue(.ordinalFeminine, at: i)
         case .month: setCue(.year, at: i, month: true)
         case .year: setCue(.year, at: i)
         case nil: break
@@ -143,13 +147,70 @@ extension NormalizationPass {
         }
     }
 
+    // MARK: Months and currencies written with letters
+
+    /// "Mar. 3, 1841", "3 Mar. 1841", "3 janv. 1841", "3. Jan. 1841", "3 de ene. de 1841": a month abbreviated
+    /// with a period, next to a day or a year, is the month, and tells the numbers after it what they are. Alone
+    /// ("In Mar. the river rose") it stays as written: it may be a word ("mar", "set", "sept").
+    mutating func handleMonthAbbreviation(_ i: Int, _ word: String, rules: LanguageRules) -> Int? {
+        guard isSymbol(i + 1, "."), let month = rules.monthAbbreviation(word),
+            dayBefore(i, rules: rules) || dayOrYearAfter(i + 1, rules: rules)
+        else { return nil }
+        emit(month)
+        if periodEndsSentence(after: i + 1, loosely: true) { emit(".") }
+        setCue(.year, at: i + 1, month: true)
+        return i + 2
+    }
+
+    /// Whether a month at `i` follows its day: "3 Mar.", "3rd Mar.", "1er janv.", "1.º de jan.", German "3. Jan.".
+    func dayBefore(_ i: Int, rules: LanguageRules) -> Bool {
+        guard var k = previous(before: i) else { return false }
+        if let link = rules.data.dateLink, kind(k) == .word, text(k) == link, let day = previous(before: k) {
+            k = day
+        }
+        // Back over an ordinal ending or a period glued to the day.
+        var steps = 0
+        while steps < 2, k > 0, kind(k) == .word || isSymbol(k, "."), kind(k - 1) == .number || isSymbol(k - 1, ".") {
+            k -= 1
+            steps += 1
+        }
+        guard kind(k) == .number, tokens[k].length <= 2, let day = intValue(k) else { return false }
+        return (1...31).contains(day)
+    }
+
+    /// Whether a year follows the month's period at `period` ("janv. 1841", "ene. de 1841"), or, in English,
+    /// which writes the month first, a day ("Mar. 3").
+    func dayOrYearAfter(_ period: Int, rules: LanguageRules) -> Bool {
+        guard var n = next(after: period) else { return false }
+        if let link = rules.data.dateLink, kind(n) == .word, text(n) == link, let year = next(after: n) { n = year }
+        guard kind(n) == .number, let value = intValue(n) else { return false }
+        if tokens[n].length == 4 { return true }
+        return rules.isEnglish && tokens[n].length <= 2 && (1...31).contains(value)
+    }
+
+    /// Whether token `i` names a month: in full ("March"), or abbreviated with its period ("Mar.").
+    func isMonth(_ i: Int, rules: LanguageRules) -> Bool {
+        guard kind(i) == .word else { return false }
+        let word = text(i)
+        return rules.data.months[word] != nil || (isSymbol(i + 1, ".") && rules.monthAbbreviation(word) != nil)
+    }
+
+    /// "R$ 10,50", "US$ 5": a currency written with letters and a sign, before the amount.
+    mutating func handleLetteredCurrency(_ i: Int, _ word: String, rules: LanguageRules) -> Int? {
+        guard rules.currencyLetters.contains(word), let sign = symbol(i + 1),
+            let currency = rules.data.currencies[word + String(sign)]
+        else { return nil }
+        return handleMoneyBeforeAmount(currency, sign: i + 1, rules: rules)
+    }
+
     // MARK: Roman numerals
 
     mutating func handleRoman(_ i: Int, rules: LanguageRules) -> Int? {
         var letters = scalars(i)
         guard let first = letters.first,
             first == "I" || first == "V" || first == "X" || first == "L"
-                || first == "C" || first == "D" || first == "M" || (Scalars.isLower(first) && cue(at: i) == .cardinal)
+                || first == "C" || first == "D" || first == "M"
+                || (Scalars.isLower(first) && (cue(at: i).countsNumerals || (letters.count > 1 && isAloneOnLine(i))))
         else { return nil }
         var suffix = ""
         if letters.count > 2, Scalars.isApostrophe(letters[letters.endIndex - 2]), letters.last == "s" {
@@ -157,23 +218,41 @@ extension NormalizationPass {
             letters = letters.dropLast(2)
         }
         if rules.isFrench, let end = handleFrenchOrdinalNumeral(i, letters: letters, rules: rules) { return end }
+        if suffix.isEmpty, let end = handleRomanRange(i, letters: letters, rules: rules) { return end }
         let speller = rules.speller
+        let lower = letters.allSatisfy(Scalars.isLower)
 
-        if cue(at: i) == .cardinal {
-            let lower = letters.allSatisfy(Scalars.isLower)
+        let cue = cue(at: i)
+        if cue.countsNumerals {
             // "Chapter C", "Part M": a lone L, C, D or M after a cue word is a letter (appendices, codes),
             // not 50, 100, 500 or 1,000; a book does not number its first parts that way.
             if letters.count == 1, let only = letters.first, !"IVXivx".unicodeScalars.contains(only) { return nil }
             guard let value = RomanNumerals.value(of: letters, lowercase: lower) else { return nil }
-            let words = speller.cardinal(value)
+            let words =
+                cue == .cardinal
+                ? speller.cardinal(value) : speller.numeralAfterNoun(value, feminine: cue == .ordinalFeminine)
             emit((cueCapitalized ? capitalized(words) : words) + suffix)
             return i + 1
         }
-        guard let value = RomanNumerals.value(of: letters) else { return nil }
+        guard let value = RomanNumerals.value(of: letters, lowercase: lower) else { return nil }
+        let plainLetters = Self.isPlainNumeral(letters)
 
-        // A numeral that opens a heading: "IV. The Storm", "II", "XII: Home". "I" only before punctuation; only
+        // Italian "il XIX secolo": before the word for century, the ordinal.
+        if !lower, RomanNumerals.isSmall(letters), let n = next(after: i), kind(n) == .word,
+            rules.data.ordinalBeforeWords.contains(text(n))
+        {
+            emit(speller.ordinal(value) + suffix)
+            return i + 1
+        }
+
+        // A numeral that opens a heading ("IV. The Storm", "II", "XII: Home") or stands alone on its line, as
+        // poems and sections are numbered ("II."): a cardinal. "I" in a heading only before punctuation; only
         // I, V, X and L, since a chapter is not numbered "MIX" or "DC".
-        if context == .heading, !seenContent, letters.allSatisfy({ $0 != "C" && $0 != "D" && $0 != "M" }) {
+        if plainLetters, suffix.isEmpty, isAloneOnLine(i) {
+            emit(capitalized(speller.cardinal(value)))
+            return i + 1
+        }
+        if plainLetters, !lower, context == .heading, !seenContent {
             let nextIsBreak =
                 i + 1 >= tokens.count || isSymbol(i + 1, ".") || isSymbol(i + 1, ":")
                 || isSymbol(i + 1, ")") || (kind(i + 1) == .space && !isInlineSpace(i + 1))
@@ -182,18 +261,23 @@ extension NormalizationPass {
                 return i + 1
             }
         }
+        guard !lower else { return nil }
 
         // After a monarch's or pope's name: "Henry VIII", "Pope John XXIII", "Louis XIV".
         guard i >= 2, isInlineSpace(i - 1), tokens[i - 1].length == 1, isCapitalizedName(i - 2),
             RomanNumerals.isSmall(letters)
-        else { return nil }
+        else { return headingNumeral(i, letters: letters, value: value, suffix: suffix, rules: rules) }
         let name = text(i - 2)
         if rules.data.cardinalCues.contains(name) || rules.data.months[name] != nil { return nil }
+        let titled = i >= 4 && isInlineSpace(i - 3) && rules.data.regnalTitles.contains(text(i - 4))
+        let known = rules.data.regnalNames.contains(name) || titled
         if letters.count == 1 {
-            let titled = i >= 4 && isInlineSpace(i - 3) && rules.data.regnalTitles.contains(text(i - 4))
-            guard rules.data.regnalNames.contains(name) || titled else { return nil }
+            guard known else { return nil }
+        } else if context == .heading, !known {
+            // In a heading, "Poem XII" and "Letter of Olaf II" are numbered, not reigns: no guess at a king.
+            return headingNumeral(i, letters: letters, value: value, suffix: suffix, rules: rules)
         }
-        emit(speller.regnal(value) + suffix)
+        emit(speller.regnal(value, feminine: rules.data.feminineNames.contains(name)) + suffix)
         // German writes the ordinal's period: "Ludwig XIV. war ..." — the period is not the end of a sentence.
         if rules.isGerman, suffix.isEmpty, isSymbol(i + 1, ".") {
             let after = i + 2
@@ -202,6 +286,72 @@ extension NormalizationPass {
             }
         }
         return i + 1
+    }
+
+    /// Numerals of I, V, X and L only: those a book numbers its poems, parts and sections with. Words in
+    /// capitals that happen to be numerals ("MIX", "DC", "CD", "MD") use C, D or M.
+    static func isPlainNumeral(_ letters: ArraySlice<Unicode.Scalar>) -> Bool {
+        letters.allSatisfy { "IVXLivxl".unicodeScalars.contains($0) }
+    }
+
+    /// Anywhere in a heading, a numeral of two letters or more is a number, never a letter name: espeak-ng
+    /// would otherwise say "Roman twelve" ("Poem XII", "The Last of the XII").
+    mutating func headingNumeral(
+        _ i: Int, letters: ArraySlice<Unicode.Scalar>, value: Int, suffix: String, rules: LanguageRules
+    ) -> Int? {
+        guard context == .heading, letters.count > 1, Self.isPlainNumeral(letters) else { return nil }
+        let words = rules.speller.cardinal(value)
+        let afterCapital = rules.isEnglish && i >= 2 && isInlineSpace(i - 1) && startsUpper(i - 2)
+        emit((afterCapital ? capitalized(words) : words) + suffix)
+        return i + 1
+    }
+
+    /// Whether token `i` stands alone on its line: nothing before it on the line, and after it at most one
+    /// closing mark (".", ":", ")") before the end of the line or of the text.
+    func isAloneOnLine(_ i: Int) -> Bool {
+        let before = i - 1
+        guard before < 0 || (kind(before) == .space && (before == 0 || !isInlineSpace(before))) else { return false }
+        var j = i + 1
+        if let c = symbol(j), c == "." || c == ":" || c == ")" { j += 1 }
+        if j < tokens.count, isInlineSpace(j) { j += 1 }
+        return j >= tokens.count || kind(j) == .space
+    }
+
+    /// "Articles IV–IX", "IV-IX", "IV to IX", "pp. xiv–xvi": two numerals joined by a hyphen, an en dash or the
+    /// language's range word, the second larger, are a range of cardinals ("four to nine"), whatever the word
+    /// before them; after a monarch's name, of reigns ("Henry the Fourth to the Sixth").
+    mutating func handleRomanRange(_ i: Int, letters: ArraySlice<Unicode.Scalar>, rules: LanguageRules) -> Int? {
+        let speller = rules.speller
+        let second: Int
+        var link: ClosedRange<Int>?
+        if isSymbol(i + 1, "-") || isSymbol(i + 1, "\u{2013}") {
+            second = i + 2
+        } else if isInlineSpace(i + 1), isInlineSpace(i + 3),
+            isSymbol(i + 2, "\u{2013}") || (kind(i + 2) == .word && text(i + 2) == speller.rangeWord)
+        {
+            second = i + 4
+            if kind(i + 2) == .word { link = (i + 1)...(i + 3) }
+        } else {
+            return nil
+        }
+        guard kind(second) == .word else { return nil }
+        let lower = letters.allSatisfy(Scalars.isLower)
+        let other = scalars(second)
+        let counted = cue(at: i).countsNumerals
+        guard lower ? counted : (counted || (Self.isPlainNumeral(letters) && Self.isPlainNumeral(other))),
+            other.allSatisfy(lower ? Scalars.isLower : Scalars.isUpper),
+            let from = RomanNumerals.value(of: letters, lowercase: lower),
+            let to = RomanNumerals.value(of: other, lowercase: lower), to > from
+        else { return nil }
+        let reign =
+            !lower && i >= 2 && isInlineSpace(i - 1) && tokens[i - 1].length == 1 && isCapitalizedName(i - 2)
+            && rules.data.regnalNames.contains(text(i - 2))
+        var start = reign ? speller.regnal(from) : speller.cardinal(from)
+        if (counted && cueCapitalized) || (context == .heading && !seenContent) { start = capitalized(start) }
+        emit(start)
+        if let link { emitRaw(link) } else { emit(" " + speller.rangeWord + " ") }
+        emit(reign ? speller.regnal(to) : speller.cardinal(to))
+        return second + 1
     }
 
     /// French centuries and regnal firsts: "XIVe siècle" → "quatorzième siècle", "François Ier" → "premier".

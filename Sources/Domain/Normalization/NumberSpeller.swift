@@ -1,4 +1,4 @@
-// One front for the four languages' number words, so the rules in Normalizer.swift stay language-neutral.
+// One front for the languages' number words, so the rules in NormalizationPass*.swift stay language-neutral.
 
 /// The languages with number words and tables.
 enum SupportedLanguage: Sendable {
@@ -6,6 +6,9 @@ enum SupportedLanguage: Sendable {
     case french
     case german
     case spanish
+    /// European Portuguese, or Brazilian (pt-BR) where the number words differ.
+    case portuguese(brazilian: Bool)
+    case italian
 }
 
 struct NumberSpeller: Sendable {
@@ -16,20 +19,30 @@ struct NumberSpeller: Sendable {
         return false
     }
 
+    private var brazilian: Bool {
+        if case .portuguese(let brazilian) = language { return brazilian }
+        return false
+    }
+
     func cardinal(_ n: Int) -> String {
         switch language {
         case .english: return EnglishNumbers.cardinal(n, and: britishAnd)
         case .french: return FrenchNumbers.cardinal(n)
         case .german: return GermanNumbers.cardinal(n)
         case .spanish: return SpanishNumbers.cardinal(n)
+        case .portuguese: return PortugueseNumbers.cardinal(n, brazilian: brazilian)
+        case .italian: return ItalianNumbers.cardinal(n)
         }
     }
 
-    /// The cardinal before a noun: German "ein Euro", Spanish "un euro", "veintiún kilómetros".
-    func cardinalBeforeNoun(_ n: Int) -> String {
+    /// The cardinal before a noun: German "ein Euro", Spanish "un euro", "veintiún kilómetros", Portuguese "duas
+    /// toneladas", Italian "un euro", "una tonnellata".
+    func cardinalBeforeNoun(_ n: Int, feminine: Bool = false) -> String {
         switch language {
         case .german: return GermanNumbers.cardinal(n, compound: true)
         case .spanish: return SpanishNumbers.apocopate(SpanishNumbers.cardinal(n))
+        case .portuguese: return PortugueseNumbers.cardinal(n, brazilian: brazilian, feminine: feminine)
+        case .italian: return n == 1 ? (feminine ? "una" : "un") : ItalianNumbers.cardinal(n)
         default: return cardinal(n)
         }
     }
@@ -41,34 +54,60 @@ struct NumberSpeller: Sendable {
         case .french: return FrenchNumbers.ordinal(n)
         case .german: return GermanNumbers.ordinal(n)
         case .spanish: return SpanishNumbers.ordinal(n)
+        case .portuguese: return PortugueseNumbers.ordinal(n)
+        case .italian: return ItalianNumbers.ordinal(n)
         }
     }
 
-    /// A year: English in pairs ("eighteen fifty"), German in hundreds, French and Spanish as cardinals.
+    /// An ordinal that agrees with a feminine noun where the language has the form ("1ª" → "primera", "primeira",
+    /// "prima"); the plain ordinal elsewhere.
+    func ordinal(_ n: Int, feminine: Bool) -> String {
+        switch language {
+        case .spanish: return SpanishNumbers.ordinal(n, feminine: feminine)
+        case .portuguese: return PortugueseNumbers.ordinal(n, feminine: feminine, brazilian: brazilian)
+        case .italian: return ItalianNumbers.ordinal(n, feminine: feminine)
+        default: return ordinal(n)
+        }
+    }
+
+    /// A Roman numeral after a noun that ranks ("Capitolo IV", "Parte II"): Italian reads the ordinal, Portuguese
+    /// the ordinal up to ten and the cardinal after ("capítulo onze"); the other languages the cardinal.
+    func numeralAfterNoun(_ n: Int, feminine: Bool) -> String {
+        switch language {
+        case .portuguese: return PortugueseNumbers.ordinalAfterNoun(n, feminine: feminine, brazilian: brazilian)
+        case .italian: return ItalianNumbers.ordinal(n, feminine: feminine)
+        default: return cardinal(n)
+        }
+    }
+
+    /// A year: English in pairs ("eighteen fifty"), German in hundreds, the others as cardinals.
     func year(_ n: Int) -> String {
         switch language {
         case .english(let american): return EnglishNumbers.year(n, american: american)
         case .french: return FrenchNumbers.cardinal(n)
         case .german: return GermanNumbers.year(n)
-        case .spanish: return SpanishNumbers.cardinal(n)
+        case .spanish, .portuguese, .italian: return cardinal(n)
         }
     }
 
-    /// Whether four-digit numbers need telling apart as years or counts (they read the same in French, Spanish).
+    /// Whether four-digit numbers need telling apart as years or counts (they read the same in the Romance
+    /// languages).
     var distinguishesYears: Bool {
         switch language {
         case .english, .german: return true
-        case .french, .spanish: return false
+        case .french, .spanish, .portuguese, .italian: return false
         }
     }
 
-    /// A monarch's or pope's number: "the Eighth", "quatorze" (but "premier"), "der Vierzehnte", "segundo".
-    func regnal(_ n: Int) -> String {
+    /// A monarch's or pope's number: "the Eighth", "quatorze" (but "premier"), "der Vierzehnte", "segundo",
+    /// "segunda" (a queen, in Portuguese and Italian), "vinte e três", "ventitreesimo".
+    func regnal(_ n: Int, feminine: Bool = false) -> String {
         switch language {
         case .english: return "the " + capitalized(ordinal(n))
         case .french: return n == 1 ? "premier" : FrenchNumbers.cardinal(n)
         case .german: return "der " + capitalized(GermanNumbers.ordinal(n))
         case .spanish: return SpanishNumbers.ordinal(n)
+        case .portuguese, .italian: return numeralAfterNoun(n, feminine: feminine)
         }
     }
 
@@ -78,6 +117,8 @@ struct NumberSpeller: Sendable {
         case .french: return FrenchNumbers.units[d]
         case .german: return GermanNumbers.units[d]
         case .spanish: return SpanishNumbers.small[d]
+        case .portuguese: return PortugueseNumbers.european[d]
+        case .italian: return ItalianNumbers.small[d]
         }
     }
 
@@ -92,6 +133,29 @@ struct NumberSpeller: Sendable {
         case .french: return "virgule"
         case .german: return "Komma"
         case .spanish: return "coma"
+        case .portuguese: return "vírgula"
+        case .italian: return "virgola"
+        }
+    }
+
+    /// The written hyphen and point of a section or code number ("7-45.110"), said as such.
+    var codeDashWord: String {
+        switch language {
+        case .english: return "dash"
+        case .french: return "tiret"
+        case .german: return "Strich"
+        case .spanish: return "guion"
+        case .portuguese: return "hífen"
+        case .italian: return "trattino"
+        }
+    }
+
+    var codePointWord: String {
+        switch language {
+        case .english, .french: return "point"
+        case .german: return "Punkt"
+        case .spanish, .italian: return "punto"
+        case .portuguese: return "ponto"
         }
     }
 
@@ -100,7 +164,7 @@ struct NumberSpeller: Sendable {
         case .english: return "to"
         case .french: return "à"
         case .german: return "bis"
-        case .spanish: return "a"
+        case .spanish, .portuguese, .italian: return "a"
         }
     }
 
@@ -109,18 +173,27 @@ struct NumberSpeller: Sendable {
         case .english: return "minus"
         case .french: return "moins"
         case .german: return "minus"
-        case .spanish: return "menos"
+        case .spanish, .portuguese: return "menos"
+        case .italian: return "meno"
         }
     }
 
-    /// "3.14": English and German read the decimals digit by digit ("three point one four"); French and
-    /// Spanish read them as a number after any leading zeros ("trois virgule quatorze", "tres coma cero cinco").
+    /// What joins the main unit of an amount and its hundredths: "three dollars fifty", "três euros e cinquenta".
+    var moneyJoin: String {
+        switch language {
+        case .portuguese, .italian: return " e "
+        default: return " "
+        }
+    }
+
+    /// "3.14": English and German read the decimals digit by digit ("three point one four"); the Romance
+    /// languages read them as a number after any leading zeros ("trois virgule quatorze", "tres coma cero cinco").
     func decimal(integer: Int, fraction: ArraySlice<Unicode.Scalar>) -> String {
         let head = cardinal(integer) + " " + pointWord + " "
         switch language {
         case .english, .german:
             return head + digits(fraction)
-        case .french, .spanish:
+        case .french, .spanish, .portuguese, .italian:
             let zeros = fraction.prefix(while: { $0 == "0" })
             let rest = fraction.dropFirst(zeros.count)
             var words = zeros.map { _ in digitName(0) }
@@ -134,7 +207,7 @@ struct NumberSpeller: Sendable {
     }
 
     /// A clock time: "ten thirty", "ten oh five", "ten o'clock"; "dix heures trente"; "zehn Uhr dreißig";
-    /// "diez y treinta".
+    /// "diez y treinta"; "dez e trinta", "duas horas"; "dieci e trenta".
     func time(hour: Int, minute: Int) -> String {
         switch language {
         case .english:
@@ -150,6 +223,14 @@ struct NumberSpeller: Sendable {
         case .spanish:
             let hours = hour == 1 ? "una" : cardinal(hour)
             return minute == 0 ? hours + " en punto" : hours + " y " + cardinal(minute)
+        case .portuguese:
+            // The hour is feminine ("uma", "duas"), the minutes are not.
+            let hours = PortugueseNumbers.cardinal(hour, brazilian: brazilian, feminine: true)
+            if minute == 0 { return hours + (hour == 1 ? " hora" : " horas") }
+            return hours + " e " + cardinal(minute)
+        case .italian:
+            let hours = hour == 1 ? "una" : cardinal(hour)
+            return minute == 0 ? hours : hours + " e " + cardinal(minute)
         }
     }
 
@@ -159,6 +240,9 @@ struct NumberSpeller: Sendable {
         case .french: return FrenchNumbers.fraction(numerator: numerator, denominator: denominator)
         case .german: return GermanNumbers.fraction(numerator: numerator, denominator: denominator)
         case .spanish: return SpanishNumbers.fraction(numerator: numerator, denominator: denominator)
+        case .portuguese:
+            return PortugueseNumbers.fraction(numerator: numerator, denominator: denominator, brazilian: brazilian)
+        case .italian: return ItalianNumbers.fraction(numerator: numerator, denominator: denominator)
         }
     }
 
@@ -173,6 +257,11 @@ struct NumberSpeller: Sendable {
             return GermanNumbers.mixedFraction(whole: whole, numerator: numerator, denominator: denominator)
         case .spanish:
             return cardinal(whole) + " " + SpanishNumbers.mixedFraction(numerator: numerator, denominator: denominator)
+        case .portuguese:
+            return cardinal(whole) + " "
+                + PortugueseNumbers.mixedFraction(numerator: numerator, denominator: denominator, brazilian: brazilian)
+        case .italian:
+            return cardinal(whole) + " " + ItalianNumbers.mixedFraction(numerator: numerator, denominator: denominator)
         }
     }
 }

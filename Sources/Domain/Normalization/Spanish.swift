@@ -42,6 +42,12 @@ extension LanguageData {
             "enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6, "julio": 7, "agosto": 8,
             "septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11, "diciembre": 12,
         ]
+        data.monthAbbreviations = [
+            "ene": "enero", "feb": "febrero", "mar": "marzo", "abr": "abril", "may": "mayo", "jun": "junio",
+            "jul": "julio", "ago": "agosto", "sep": "septiembre", "sept": "septiembre", "set": "septiembre",
+            "oct": "octubre", "nov": "noviembre", "dic": "diciembre",
+        ]
+        data.dateLink = "de"
         data.regnalNames = [
             "Felipe", "Carlos", "Fernando", "Alfonso", "Juan", "Isabel", "Enrique", "Pedro", "Jaime", "Sancho",
             "Luis", "Pío", "León", "Gregorio", "Benedicto", "Inocencio", "Clemente", "Urbano", "Pablo", "Juana",
@@ -50,6 +56,8 @@ extension LanguageData {
         ]
         data.regnalTitles = ["rey", "reina", "papa", "emperador", "emperatriz", "zar", "príncipe", "duque"]
         data.scaleWords = ["mil", "millón", "millones", "billón", "billones"]
+        data.scaleNouns = ["millón", "millones", "billón", "billones"]
+        data.scaleNounLink = "de"
         return data
     }
 }

@@ -438,6 +438,21 @@ import Testing
         #expect(Set(blocks.map(\.source)).count == blocks.count)
     }
 
+    /// A TOC label that is a whole paragraph is cut short as the title: the paragraph, read in full,
+    /// is not preceded by its own opening.
+    @Test func aTitleCutFromTheOpeningParagraphIsNotAnnouncedBeforeIt() throws {
+        let paragraph =
+            Array(repeating: "There are several editions of this book listed here", count: 5)
+            .joined(separator: ", ") + "."
+        let book = MemoryBook(
+            spine: [("c.xhtml", "<p>\(paragraph)</p>\(prose(40))")], toc: [entry(paragraph, "c.xhtml")])
+        let section = try #require(try SectionIndexer.index(book).sections.first)
+        #expect(section.title.hasSuffix("…"))
+        let blocks = try SpokenTextExtractor.blocks(for: section, in: book)
+        #expect(blocks.map(\.kind) == [.paragraph, .paragraph])
+        #expect(blocks.first?.text == paragraph)
+    }
+
     @Test func titleTakesThePositionOfTheHeadingItRepeats() throws {
         let blocks = try spoken("<p>Body.</p>")
         #expect(blocks.map(\.kind) == [.title, .paragraph])

@@ -17,6 +17,16 @@ import Testing
         #expect(TextCleaner.normalize(input) == expected)
     }
 
+    /// Issue 31: a speech engine reads an emoji's name ("speaker high volume"), never the book's text.
+    @Test(arguments: [
+        ("🔊 Listen", "Listen"), ("Read ⭐ this", "Read this"), ("Call ☎️ now", "Call now"), ("Flags 🇫🇷🇩🇪", "Flags"),
+        ("Thumbs 👍🏽 up", "Thumbs up"), ("© 2020", "© 2020"), ("Press 1️⃣", "Press 1️⃣"), ("a → b", "a → b"),
+    ])
+    func pictographsAreNeverSpoken(input: String, expected: String) {
+        #expect(TextCleaner.normalize(input) == expected)
+        #expect(TextCleaner.normalizeByCharacters(input) == expected)
+    }
+
     @Test func countsWords() {
         #expect(TextCleaner.wordCount("It was the best of times, it was 1775.") == 9)
         #expect(TextCleaner.wordCount("") == 0)
@@ -44,6 +54,7 @@ import Testing
                 0x483, 0x600, 0x644, 0x6DD, 0x915, 0x93E, 0x94D, 0x930, 0x902, 0xE33, 0x1100, 0x1161, 0x1680, 0x1E63,
                 0x2003, 0x200B, 0x200C, 0x200D, 0x2014, 0x2019, 0x201C, 0x2026, 0x2028, 0x2060, 0x2212, 0x2E3A, 0x3000,
                 0x3042, 0x732B, 0xFB01, 0xFE0F, 0xFEFF, 0xFF21, 0x1F1EB, 0x1F1F7, 0x1F44D, 0x1F3FD, 0x110BD,
+                0x1F50A, 0x2B50, 0x2764, 0x2190, 0x231A, 0x1F468, 0x20E3, 0xE0067,
             ]
             .map { Unicode.Scalar($0)! })
 

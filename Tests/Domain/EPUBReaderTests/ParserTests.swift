@@ -277,6 +277,23 @@ import Testing
         #expect(parsed.warnings.contains { $0.message.contains("ghost") })
     }
 
+    /// Two manifest items naming one file are one document: read twice, its text is heard twice.
+    @Test func readsAFileTheSpineNamesUnderTwoIdsOnce() throws {
+        let parsed = try PackageParser(
+            bytes: opf(
+                manifest: """
+                    <item id="a" href="Text/ch1.xhtml" media-type="application/xhtml+xml"/>
+                    <item id="b" href="Text/./ch1.xhtml" media-type="application/xhtml+xml"/>
+                    <item id="c" href="Text/ch%31.xhtml" media-type="application/xhtml+xml"/>
+                    <item id="d" href="Text/ch2.xhtml" media-type="application/xhtml+xml"/>
+                    """,
+                spine: "<itemref idref=\"a\"/><itemref idref=\"b\"/><itemref idref=\"d\"/><itemref idref=\"c\"/>"),
+            path: "OEBPS/p.opf")
+        #expect(parsed.spine.map(\.item.id) == ["a", "d"])
+        #expect(parsed.spine.map(\.index) == [0, 1])
+        #expect(parsed.warnings.contains { $0.message.contains("'a' and 'b' are the same file") })
+    }
+
     @Test func dropsFallbackCyclesAndForeignItems() throws {
         let manifest = """
             <item id="x1" href="x1.bin" media-type="application/x-foo" fallback="x2"/>

@@ -166,6 +166,7 @@ let englishCases: [(String, String)] = [
     ("£0.20", "twenty pence"),
     ("€20", "twenty euros"),
     ("20 €", "twenty euros"),
+    ("€ 20", "twenty euros"),
     ("¥100", "one hundred yen"),
     ("5 km", "five kilometres"),
     ("1 km", "one kilometre"),

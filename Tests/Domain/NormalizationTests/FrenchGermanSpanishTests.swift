@@ -31,6 +31,7 @@ let frenchCases: [(String, String)] = [
     ("20 €", "vingt euros"),
     ("1 €", "un euro"),
     ("3,50 €", "trois euros cinquante"),
+    ("$5 millions", "cinq millions de dollars"),
     ("20 %", "vingt pour cent"),
     ("5 km", "cinq kilomètres"),
     ("20 °C", "vingt degrés Celsius"),
@@ -159,6 +160,7 @@ let spanishCases: [(String, String)] = [
     ("20 €", "veinte euros"),
     ("3,50 €", "tres euros cincuenta"),
     ("$5", "cinco dólares"),
+    ("$5 millones", "cinco millones de dólares"),
     ("5 km", "cinco kilómetros"),
     ("1 km", "un kilómetro"),
     ("50 %", "cincuenta por ciento"),
@@ -201,7 +203,7 @@ struct FrenchGermanSpanishTests {
         #expect(TextNormalizer(language: "es").normalize(input) == expected)
     }
 
-    @Test(arguments: ["fr-FR", "fr-CA", "de-AT", "de-CH", "es-ES", "es-MX"])
+    @Test(arguments: ["fr-FR", "fr-CA", "de-AT", "de-CH", "es-ES", "es-MX", "pt-PT", "pt-BR", "it-IT", "it-CH"])
     func regionalTagsUseTheLanguageRules(tag: String) {
         let base = TextNormalizer(language: String(tag.prefix(2)))
         let regional = TextNormalizer(language: tag)

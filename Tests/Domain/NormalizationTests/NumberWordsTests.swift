@@ -105,6 +105,71 @@ struct NumberWordsTests {
     }
 
     @Test(arguments: [
+        (0, "zero"), (1, "um"), (2, "dois"), (10, "dez"), (14, "catorze"), (16, "dezasseis"), (19, "dezanove"),
+        (20, "vinte"), (21, "vinte e um"), (99, "noventa e nove"), (100, "cem"), (101, "cento e um"),
+        (110, "cento e dez"), (200, "duzentos"), (234, "duzentos e trinta e quatro"), (500, "quinhentos"),
+        (1000, "mil"), (1001, "mil e um"), (1100, "mil e cem"), (1800, "mil e oitocentos"),
+        (1841, "mil oitocentos e quarenta e um"), (2014, "dois mil e catorze"), (21_000, "vinte e um mil"),
+        (100_000, "cem mil"), (1_000_000, "um milhão"), (1_000_001, "um milhão e um"),
+        (2_500_000, "dois milhões e quinhentos mil"),
+        (1_234_567, "um milhão duzentos e trinta e quatro mil quinhentos e sessenta e sete"),
+        (2_000_000_000, "dois mil milhões"),
+    ])
+    func portugueseCardinals(value: Int, words: String) {
+        #expect(PortugueseNumbers.cardinal(value, brazilian: false) == words)
+    }
+
+    @Test(arguments: [
+        (16, "dezesseis"), (17, "dezessete"), (19, "dezenove"), (1_000_000_000, "um bilhão"),
+        (2_000_000_000, "dois bilhões"), (1841, "mil oitocentos e quarenta e um"),
+    ])
+    func brazilianCardinals(value: Int, words: String) {
+        #expect(PortugueseNumbers.cardinal(value, brazilian: true) == words)
+    }
+
+    @Test(arguments: [(1, "uma"), (2, "duas"), (21, "vinte e uma"), (200, "duzentas"), (2000, "duas mil")])
+    func portugueseFeminineCardinals(value: Int, words: String) {
+        #expect(PortugueseNumbers.cardinal(value, brazilian: false, feminine: true) == words)
+    }
+
+    @Test(arguments: [
+        (1, "primeiro", "primeira"), (2, "segundo", "segunda"), (3, "terceiro", "terceira"),
+        (7, "sétimo", "sétima"), (10, "décimo", "décima"), (11, "décimo primeiro", "décima primeira"),
+        (21, "vigésimo primeiro", "vigésima primeira"), (100, "centésimo", "centésima"),
+        (1000, "milésimo", "milésima"),
+    ])
+    func portugueseOrdinals(value: Int, masculine: String, feminine: String) {
+        #expect(PortugueseNumbers.ordinal(value) == masculine)
+        #expect(PortugueseNumbers.ordinal(value, feminine: true) == feminine)
+    }
+
+    @Test(arguments: [
+        (0, "zero"), (1, "uno"), (3, "tre"), (11, "undici"), (17, "diciassette"), (21, "ventuno"), (23, "ventitré"),
+        (28, "ventotto"), (31, "trentuno"), (38, "trentotto"), (100, "cento"), (101, "centouno"),
+        (103, "centotré"), (180, "centottanta"), (200, "duecento"), (1000, "mille"), (1003, "milletré"),
+        (1841, "milleottocentoquarantuno"), (1964, "millenovecentosessantaquattro"), (2000, "duemila"),
+        (2014, "duemilaquattordici"), (21_000, "ventunomila"), (33_000, "trentatremila"),
+        (100_000, "centomila"), (1_000_000, "un milione"), (2_000_000, "due milioni"),
+        (1_200_000, "un milione duecentomila"), (1_000_000_000, "un miliardo"),
+    ])
+    func italianCardinals(value: Int, words: String) {
+        #expect(ItalianNumbers.cardinal(value) == words)
+    }
+
+    @Test(arguments: [
+        (1, "primo", "prima"), (2, "secondo", "seconda"), (3, "terzo", "terza"), (10, "decimo", "decima"),
+        (11, "undicesimo", "undicesima"), (14, "quattordicesimo", "quattordicesima"),
+        (19, "diciannovesimo", "diciannovesima"), (20, "ventesimo", "ventesima"),
+        (21, "ventunesimo", "ventunesima"), (23, "ventitreesimo", "ventitreesima"),
+        (26, "ventiseiesimo", "ventiseiesima"), (100, "centesimo", "centesima"),
+        (1000, "millesimo", "millesima"), (2000, "duemillesimo", "duemillesima"),
+    ])
+    func italianOrdinals(value: Int, masculine: String, feminine: String) {
+        #expect(ItalianNumbers.ordinal(value) == masculine)
+        #expect(ItalianNumbers.ordinal(value, feminine: true) == feminine)
+    }
+
+    @Test(arguments: [
         ("I", 1), ("IV", 4), ("IX", 9), ("XIV", 14), ("XL", 40), ("XC", 90), ("CD", 400), ("MCMLXXXIV", 1984),
         ("MMMCMXCIX", 3999),
     ])

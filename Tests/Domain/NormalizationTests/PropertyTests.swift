@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Normalization
@@ -28,22 +29,36 @@ let writtenForms = [
 ]
 let separators = [" ", " ", " ", ", ", ". ", "; ", "\n", " (", ") ", " — ", "! ", "? "]
 
+/// Whether a line of `text` holds nothing but a word of the letters I, V, X and L (and a closing mark): a numeral
+/// alone on its line is a written form ("II." → "Two."), so such a text is not plain.
+func hasNumeralAloneOnALine(_ text: String) -> Bool {
+    text.split(separator: "\n").contains { line in
+        var word = line.trimmingCharacters(in: .whitespaces)
+        if let last = word.last, ".:)".contains(last) { word.removeLast() }
+        return !word.isEmpty && word.allSatisfy { "IVXLivxl".contains($0) }
+    }
+}
+
 @Suite("Properties")
 struct PropertyTests {
-    @Test(arguments: ["en", "en-US", "fr", "de", "es", "xx"])
+    @Test(arguments: ["en", "en-US", "fr", "de", "es", "pt", "pt-BR", "it", "xx"])
     func plainTextComesBackUnchanged(language: String) {
         let normalizer = TextNormalizer(language: language)
         var generator = SeededGenerator(state: 42)
+        var checked = 0
         for _ in 0..<200 {
             var text = ""
             for _ in 0..<Int.random(in: 1...20, using: &generator) {
                 text += plainWords.randomElement(using: &generator)! + separators.randomElement(using: &generator)!
             }
+            if hasNumeralAloneOnALine(text) { continue }
+            checked += 1
             #expect(normalizer.normalize(text) == text)
         }
+        #expect(checked > 180, "only \(checked) of 200 texts had no numeral alone on a line")
     }
 
-    @Test(arguments: ["en", "en-US", "fr", "de", "es"])
+    @Test(arguments: ["en", "en-US", "fr", "de", "es", "pt", "pt-BR", "it"])
     func neverDropsWords(language: String) {
         let normalizer = TextNormalizer(language: language)
         var generator = SeededGenerator(state: 7)
@@ -60,6 +75,7 @@ struct PropertyTests {
                 }
                 text += separators.randomElement(using: &generator)!
             }
+            if hasNumeralAloneOnALine(text) { continue }
             let output = normalizer.normalize(text)
             // Every plain word appears in the output, in order.
             var rest = Substring(output)

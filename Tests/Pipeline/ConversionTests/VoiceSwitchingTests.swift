@@ -1,4 +1,6 @@
+import BookText
 import Contracts
+import EPUBReader
 import ESpeakEngine
 import Foundation
 import TestSupport
@@ -60,6 +62,8 @@ final class RecordingEngine: SpeechEngine {
             ("de", "Kapitel IV", "Kapitel vier", "de"),
             ("fr", "Chapitre IV", "Chapitre quatre", "fr"),
             ("es", "Capítulo IV", "Capítulo cuatro", "es"),
+            ("pt", "Capítulo IV", "Capítulo quarto", "pt"),
+            ("it", "Capitolo IV", "Capitolo quarto", "it"),
             ("en", "Chapter IV", "Chapter Four", nil),
         ] as [(String, String, String, String?)])
     func aChaptersTitleIsReadInItsLanguage(language: String, title: String, spoken: String, tag: String?) throws {
@@ -108,5 +112,50 @@ final class RecordingEngine: SpeechEngine {
             let data = try #require(sandbox.contents(file))
             #expect(data.count > 44 + 2 * 22_050, "\(record.file ?? "")")
         }
+    }
+
+    /// A Russian book with untagged Japanese and Chinese examples: the runs in scripts the Russian
+    /// voice cannot speak go to the voices `SpeakableText` chose, asked of espeak-ng.
+    @Test func runsOfOtherScriptsAreReadByTheVoicesThatSpeakThem() async throws {
+        let sandbox = try Sandbox()
+        let russian = "Ветер дул над морем, и чайки громко кричали над старым маяком."
+        let path = try SmallEPUB(
+            title: "Маяк", language: "ru",
+            entries: [
+                .init(
+                    title: "Глава первая",
+                    body: """
+                        <h1>Глава первая</h1><p>\(russian) \(russian)</p>
+                        <p>Слово 日本語のテキスト значит «японский текст», а иероглиф 山 значит «гора».</p>
+                        <p>\(russian)</p>
+                        """)
+            ]
+        ).write(into: sandbox.root)
+        let index = try SectionIndexer.index(try EPUBBook.open(path: path))
+        let installed = ESpeakSpeechEngine.installedVoices()
+        let voice = try ESpeakSpeechEngine.resolveVoice("ru", installed: installed)
+        let report = SpeakableText.assess(
+            index.sections, voice: voice, installed: installed, bookLanguage: "ru",
+            share: { ESpeakSpeechEngine.share(of: $1, spokenBy: $0) })
+        let switching = try #require(report.switching)
+        #expect(switching.targets[.hiragana] == "ja" && switching.targets[.han] == "cmn-Latn-pinyin")
+
+        let log = Locked<[SpokenChunk]>([])
+        let settings = VoiceSettings(voice: voice.identifier)
+        let env = epubEnvironment { try RecordingEngine(settings: settings, log: log) }
+        let request = ConversionRequest(
+            bookPath: path, outputDirectory: sandbox.output, selection: .numbers([1]), voice: settings,
+            chunking: ChunkerOptions(scriptSwitching: switching), jobs: 1)
+        let summary = try await Converter(environment: env).run(request)
+        #expect(summary.sectionsDone == 1 && summary.sectionsFailed == 0)
+        let spoken = log.value
+        #expect(spoken.filter { $0.text.contains("日本語") }.map(\.voice) == ["jpx/ja"])
+        #expect(spoken.filter { $0.text.contains("山") }.map(\.voice) == ["sit/cmn-Latn-pinyin"])
+        #expect(spoken.filter { $0.text.contains("значит") }.allSatisfy { $0.voice == voice.identifier })
+        #expect(spoken.filter { $0.text.contains("Ветер") }.allSatisfy { $0.voice == voice.identifier })
+        // Around the runs the Russian voice reads on: "Слово", then Japanese, then Russian again.
+        let order = spoken.map(\.voice)
+        let japanese = try #require(order.firstIndex(of: "jpx/ja"))
+        #expect(order[japanese - 1] == voice.identifier && order[japanese + 1] == voice.identifier, "\(order)")
     }
 }

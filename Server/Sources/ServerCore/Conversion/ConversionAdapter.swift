@@ -57,15 +57,30 @@ package enum ConversionAdapter {
             throw Failure(description: "the selected sections have no text to read")
         }
         let mismatch = BookLanguage.mismatch(in: book)
+        let textLanguage = BookLanguage.textLanguage(of: index, mismatch: mismatch)
         let (voice, followsText) = try resolvedVoice(
-            options.voice, book: book, textLanguage: BookLanguage.textLanguage(of: index, mismatch: mismatch))
+            options.voice, book: book, sections: sections, textLanguage: textLanguage)
         var source: [String: String] = [:]
         if mismatch != nil || followsText, let language = voice.languages.first {
             source["language"] = String(language.prefix { $0 != "-" })
         }
+        // What the voice cannot speak, decided as the CLI decides it: runs of other scripts go to the
+        // voices that speak them; a book most of whose text no voice speaks is refused (the service
+        // has no --force).
+        let speakable = SpeakableText.assess(
+            sections, voice: voice, installed: ESpeakSpeechEngine.installedVoices(),
+            bookLanguage: textLanguage ?? book.package.metadata.languages.first, share: speechShare)
+        if speakable.refuses, let problem = speakable.problem {
+            throw Failure(description: problem + (speakable.suggestedVoice.map { " (voice \($0))" } ?? ""))
+        }
         return JobPlan(
             voice: voice.identifier, sourceOptions: source, sections: selected.map(\.number),
-            displayTitle: displayTitle(book, name: displayName))
+            displayTitle: displayTitle(book, name: displayName), scriptSwitching: speakable.switching)
+    }
+
+    /// How well an installed voice speaks a script, asked of espeak-ng (`SpeakableText.Share`).
+    private static func speechShare(_ voice: VoiceInfo, _ script: Script) -> Double {
+        ESpeakSpeechEngine.share(of: script, spokenBy: voice)
     }
 
     /// The library request that makes one section of a job into `outputDirectory`, in a fresh worker
@@ -86,7 +101,7 @@ package enum ConversionAdapter {
         var request = ConversionRequest(
             bookPath: bookPath, outputDirectory: outputDirectory, selection: .numbers([section]),
             voice: VoiceSettings(voice: plan.voice, rate: options.rate, pitch: options.pitch, volume: options.volume),
-            encoding: AudioEncoding(format: format),
+            encoding: AudioEncoding(format: format), chunking: ChunkerOptions(scriptSwitching: plan.scriptSwitching),
             bookOptions: BookOptions(sections: SectionOptions(tocDepth: nil), text: text), jobs: 1)
         request.workerExecutable = workerExecutable
         request.workerArguments = workerArguments
@@ -196,9 +211,9 @@ package enum ConversionAdapter {
 
     /// `--voice auto` follows `BookLanguage.autoVoice`, as the CLI does; `followsText`: the voice was
     /// chosen from the text, for want of one for the book's language.
-    private static func resolvedVoice(_ requested: String, book: EPUBBook, textLanguage: String?) throws
-        -> (voice: VoiceInfo, followsText: Bool)
-    {
+    private static func resolvedVoice(
+        _ requested: String, book: EPUBBook, sections: [BookSection], textLanguage: String?
+    ) throws -> (voice: VoiceInfo, followsText: Bool) {
         let installed = ESpeakSpeechEngine.installedVoices()
         do {
             guard requested.lowercased() == "auto" else {
@@ -209,7 +224,10 @@ package enum ConversionAdapter {
                 try? ESpeakSpeechEngine.resolveVoice($0, installed: installed)
             }
             guard let chosen else { return (try ESpeakSpeechEngine.resolveVoice("en", installed: installed), false) }
-            return (chosen.voice, chosen.followsText)
+            // Of the language's voices, the one that speaks most of the text, as the CLI chooses it.
+            let voice = SpeakableText.preferredVoice(
+                chosen.voice, for: sections, installed: installed, share: speechShare)
+            return (voice, chosen.followsText)
         } catch {
             throw Failure(description: "\(error)")
         }

@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 
 /// A job's conversion options, with the CLI's defaults filled in: the same body means the same job.
@@ -55,11 +56,17 @@ package struct JobPlan: Sendable, Equatable, Codable {
     package var sections: [Int]
     /// The title the CLI shows and bundles under.
     package var displayTitle: String
+    /// Runs of scripts the voice cannot speak, read by other voices (`SpeakableText`); nil: none.
+    package var scriptSwitching: ScriptSwitching?
 
-    package init(voice: String, sourceOptions: [String: String], sections: [Int], displayTitle: String) {
+    package init(
+        voice: String, sourceOptions: [String: String], sections: [Int], displayTitle: String,
+        scriptSwitching: ScriptSwitching? = nil
+    ) {
         self.voice = voice
         self.sourceOptions = sourceOptions
         self.sections = sections
         self.displayTitle = displayTitle
+        self.scriptSwitching = scriptSwitching
     }
 }

@@ -2,41 +2,21 @@ import Foundation
 
 /// Removes in-text citations and page markers that a listener does not want to hear.
 ///
-/// Removed: parenthesised author-year citations — "(Smith, 2020)", "(Smith & Jones 2019; Lee et al.,
-/// 2021a, p. 4)", "(see Miller 1999)", "(Royal Society 1902, vol. iii, pp. ix–xi)", "(Varga, quoted in
-/// Keller 2010, 88)", "(ibid., p. 4)", "(Haddon, op. cit., p. 9)" — the year after an author named outside
-/// the brackets ("Okafor (2017) found" → "Okafor found"), citations after prose inside a parenthesis
-/// ("(a point disputed since; cf. Brandt 2003)" → "(a point disputed since)"), numeric citations "[12]",
-/// "[3-5]", "[1, 4]", "[7, p. 22]", and page markers "[Pg 12]". Kept: prose in parentheses, years in
-/// running text "(in 1984)", ranges of years "(1914–1918)", intervals "[0, 1]", "the interval [2, 9]
-/// seconds", indexes "y[5]". What is left of a parenthesis never reads "(; )", "()" or "(cf.)".
+/// A parenthesis is judged as a whole (`CitationGrammar`): it goes when every part of it is part of a
+/// citation. Removed: author-year citations — "(Smith, 2020)", "(Smith & Jones 2019; Lee et al., 2021a,
+/// p. 4)", "(vgl. Braun 2011: 30 f.)", "(Krause/Lenz 2007: 88 ff.)", "(Varga, quoted in Keller 2010,
+/// 88)" — the work cited before ("(ibid., p. 4)", "(ebd., S. 112)", "(a. a. O., S. 9)", "(op. cit., iv.
+/// 12)", "(voir Girard, art. cit., p. 31)"), author or title with locators ("(Roux, 1898, t. III, p.
+/// lx-lxii)", "(Hale, Chronicles of the Marsh, iii. 212)", "(Règlement intérieur, 1890, art. 6)"),
+/// archives ("(Stadtarchiv Bremen, Akte 7, Nr. 19)", "(TNA, CO 137/45, fol. 12)"), pages alone ("(S.
+/// 45)"); the year after an author named outside the brackets ("Okafor (2017) found" → "Okafor found",
+/// "Lenz (2016: 12 ff.)" → "Lenz"); citations after prose inside a parenthesis ("(a point disputed
+/// since; cf. Brandt 2003)" → "(a point disputed since)"); numeric citations "[12]", "[3-5]", "[1, 4]",
+/// "[7, p. 22]", and page markers "[Pg 12]". Kept: prose in parentheses, with numbers or not ("(in
+/// 1984)", "(c. 1790)", "(3 Mark pro Tag)", "(im Jahr 1890 gegründet)"), life dates "(1914–1918)", legal
+/// references ("(Art. 48 Abs. 2 WRV)"), intervals "[0, 1]", "the interval [2, 9] seconds", indexes "y[5]".
+/// What is left of a parenthesis never reads "(; )", "()" or "(cf.)".
 public enum CitationFilter {
-    private static let name =
-        #"(?:(?:van|von|de|der|den|du|di|da|la|le|del|della|dos|das|ten|ter|al|el|bin|ibn|d'|O')\s*)*(?-i:\p{Lu})[\p{L}'’\-]+"#
-    /// One author: a name of up to four capitalised words ("Royal Geographical Society").
-    private static let names = #"\#(name)(?:\s+(?-i:\p{Lu})[\p{L}'’\-]+){0,3}"#
-    private static let authors =
-        #"\#(names)(?:\s*,\s*\#(names))*(?:,?\s+(?:and|&|und|et|y|e)\s+\#(names))?(?:\s+(?:et\s+al\.?|and\s+others|u\.\s?a\.))?"#
-    private static let year = #"(?:1[5-9]\d{2}|20\d{2})[a-z]?|n\.\s?d\.|in press|forthcoming"#
-    private static let locator =
-        #"(?:\s*[,:]\s*(?:pp?\.|ch\.|chap\.|sec\.|§|fig\.|vol\.|para\.|S\.)?\s*[0-9ivxlc]+(?:\s*[-–]\s*[0-9ivxlc]+)?)"#
-    private static let prefix = #"(?:see\s+also|see|cf\.|e\.\s?g\.,?|compare|vgl\.|voir)\s+"#
-    /// "Varga, quoted in Keller 2010": the author quoted, then the work that quotes them.
-    private static let quotedIn = #"\#(authors)\s*,?\s+(?:as\s+)?(?:quoted|cited)\s+in\s+"#
-    private static let cite = [
-        #"(?:\#(prefix))?(?:\#(quotedIn))?(\#(authors))(?:\s*,\s*|\s+)(?:\#(year))(?:\s*,\s*(?:\#(year)))*\#(locator)*"#,
-        #"(?:\#(prefix))?(?:ibid\.?|ibidem|id\.)\#(locator)*"#,  // the work cited just before
-        #"(?:\#(prefix))?\#(authors)\s*,?\s*(?:op|loc)\.\s?cit\.\#(locator)*"#,  // an author's work cited before
-    ].joined(separator: "|")
-    private static let authorYear = try! NSRegularExpression(
-        pattern: #"^\s*(?:\#(cite))(?:\s*;\s*(?:\#(cite)))*\s*$"#, options: [.caseInsensitive])
-    private static let firstWordOfCite = try! NSRegularExpression(
-        pattern: #"(?:^|;)\s*(?:\#(prefix))?([\p{L}'’\-]+)"#, options: [.caseInsensitive])
-    /// What a parenthesis holds after an author named outside it: "(1998, pp. 12–14)", "(2015a)",
-    /// "(op. cit., p. 9)".
-    private static let bareYear = try! NSRegularExpression(
-        pattern: #"^\s*(?:(?:\#(year))(?:\s*,\s*(?:\#(year)))*|(?:op|loc)\.\s?cit\.)\#(locator)*\s*$"#,
-        options: [.caseInsensitive])
     static let numeric = try! NSRegularExpression(
         pattern: #"\s?\[\s*\d{1,3}[a-z]?(?:\s*[-–,]\s*\d{1,3}[a-z]?)*"#
             + #"(?:\s*,\s*pp?\.\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?)?\s*\]"#)
@@ -44,12 +24,13 @@ public enum CitationFilter {
         pattern: #"\s?\[\s*(?:Pg|Page|p\.|S\.)\s*[0-9ivxlc]+\s*\]"#, options: [.caseInsensitive])
     /// What a removed citation can leave in a parenthesis: "()", "(see)", "(cf.)", "(; x)", "(x; )".
     private static let residue = try! NSRegularExpression(
-        pattern: #"\s*(?<!\w)\(\s*(?:(?:see\s+also|see|cf\.|e\.\s?g\.,?|compare|vgl\.|voir)\s*)?[;,]?\s*\)"#
-            + #"|(?<=\()\s*[;,]\s*|\s*[;,]\s*(?=\))"#,
+        pattern:
+            #"\s*(?<!\w)\(\s*(?:(?:see\s+also|see|cf\.|e\.\s?g\.,?|compare|vgl\.|siehe|voir|cfr\.|vid\.)\s*)?"#
+            + #"[;,]?\s*\)|(?<=\()\s*[;,]\s*|\s*[;,]\s*(?=\))"#,
         options: [.caseInsensitive])
 
-    /// Words that start parentheses like "(Born 1952)" or "(Summer 1969)": never an author.
-    private static let notAuthors: Set<String> = [
+    /// Words that start parentheses like "(Born 1952)", "(Summer 1969)" or "(März 1902)": never an author.
+    static let notAuthors: Set<String> = [
         "in", "born", "died", "d", "b", "since", "from", "until", "till", "circa", "ca", "c", "about", "around",
         "after",
         "before", "during", "the", "a", "an", "and", "or", "but", "summer", "winter", "spring", "autumn", "fall",
@@ -61,12 +42,29 @@ public enum CitationFilter {
         "first", "last", "late", "early", "mid", "ending", "ended", "began", "begun", "till", "through", "op",
         "number", "figure", "fig", "table", "plate", "section", "part", "book", "letter", "im", "seit", "en", "dans",
         "depuis", "vers", "desde", "hasta", "nel", "dal", "em", "ate",
+        // German, French, Spanish, Italian and Portuguese months, seasons and the like, capitalised at
+        // the start of a parenthesis (and every German noun is).
+        "januar", "jänner", "februar", "märz", "juni", "juli", "oktober", "dezember", "sommer", "frühjahr",
+        "frühling", "herbst", "ostern", "pfingsten", "weihnachten", "anfang", "ende", "mitte", "beginn", "stand",
+        "jahr", "jahre", "jahrgang", "gründung", "ausgabe", "auflage", "fassung", "nachdruck", "erstausgabe",
+        "erstdruck", "kapitel", "abschnitt", "teil", "tabelle", "abbildung", "seite", "band", "heft", "um", "ab",
+        "bis", "vor", "nach", "geboren", "gestorben", "gegründet", "janvier", "février", "mars", "avril", "mai",
+        "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre", "printemps", "été", "automne",
+        "hiver", "fin", "début", "milieu", "édition", "éd", "réédition", "chapitre", "tome", "enero", "febrero",
+        "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre",
+        "gennaio", "febbraio", "aprile", "maggio", "giugno", "luglio", "settembre", "ottobre", "dicembre",
+        "janeiro", "fevereiro", "março", "maio", "junho", "julho", "setembro", "outubro", "novembro", "dezembro",
+        "verano", "invierno", "primavera", "otoño", "estate", "inverno", "autunno", "edición", "edizione",
+        "capítulo", "capitolo", "hacia", "verso", "cerca",
     ]
 
     /// Words before a year in brackets that name a thing, not an author: "the Reform Act (1832)".
     private static let notNamesBeforeYear: Set<String> = [
         "war", "treaty", "revolution", "census", "report", "law", "statute", "exhibition", "convention",
         "agreement", "accord", "declaration", "charter", "constitution", "olympics", "games", "election", "bill",
+        "krieg", "vertrag", "frieden", "gesetz", "verfassung", "reform", "wahl", "wahlen", "ausstellung", "konzil",
+        "kongress", "loi", "traité", "guerre", "révolution", "paix", "recensement", "exposition", "concile", "ley",
+        "guerra", "tratado", "legge", "trattato", "lei",
     ]
     /// Words before "[2, 9]" that make it an interval.
     private static let intervalWords: Set<String> = [
@@ -148,7 +146,7 @@ public enum CitationFilter {
         }
     }
 
-    /// Whether some "(" may open a citation: `isAuthorYear` needs a number, "n.d", "ibid" or "cit."
+    /// Whether some "(" may open a citation: `CitationGrammar` needs a number or a word of `isCue`
     /// inside. Byte by byte from each "(" up to the first ")" and the byte after it: when those are
     /// ASCII, they are the characters `removeAuthorYear` looks at, so an ASCII digit or one of those
     /// words must be among them; any other byte may be (or join) a character that counts, so: maybe.
@@ -199,10 +197,29 @@ public enum CitationFilter {
                 continue
             }
             window = window << 8 | UInt32(b | 0x20)
-            // "n.d", "ibid", "cit."
-            if window & 0xFF_FFFF == 0x6E_2E64 || window == 0x6962_6964 || window == 0x6369_742E { return true }
+            if isCue(window) { return true }
         }
         return false
+    }
+
+    /// Whether the last four bytes of a parenthesis (ASCII letters lower-cased, zeros before its
+    /// first byte) end a word that only a citation without a digit holds: "n.d", "n. d.", "s.d.",
+    /// "ibid", "cit." (op., loc., art. cit.), "ebd.", "(eben)da", "idem", "id.", "a. a. O.", "o. J.",
+    /// "ivi", "o. S.", "s. p.", "n. p." (no page). What `CitationGrammar` accepts without a digit has one.
+    @inline(__always)
+    static func isCue(_ window: UInt32) -> Bool {
+        if window & 0xFF_FFFF == 0x6E_2E64 { return true }  // "n.d"
+        switch window {
+        case 0x2E20_642E, 0x732E_642E,  // ". d.", "s.d."
+            0x6962_6964, 0x6369_742E, 0x6562_642E, 0x656E_6461, 0x6964_656D,  // "ibid", "cit.", "ebd.", "enda", "idem"
+            0x2069_642E, 0x0069_642E,  // " id.", "(id."
+            0x2E20_6F2E, 0x612E_6F2E,  // ". o.", "a.o."
+            0x2E20_6A2E, 0x6F2E_6A2E,  // ". j.", "o.j."
+            0x2069_7669, 0x0069_7669,  // " ivi", "(ivi"
+            0x2E20_732E, 0x6F2E_732E, 0x2E20_702E, 0x732E_702E, 0x6E2E_702E:  // ". s.", "o.s.", ". p.", "s.p.", "n.p."
+            return true
+        default: return false
+        }
     }
 
     /// Whether a parenthesis may hold a citation: what `mayHaveAuthorYear` looks for, by character.
@@ -213,12 +230,12 @@ public enum CitationFilter {
             if b &- 0x30 < 10 { return true }
             if b >= 0x80 { ascii = false }
             window = window << 8 | UInt32(b | 0x20)
-            if window & 0xFF_FFFF == 0x6E_2E64 || window == 0x6962_6964 || window == 0x6369_742E { return true }
+            if isCue(window) { return true }
         }
         if ascii { return false }  // the bytes said it all
         if inner.contains(where: \.isNumber) { return true }
         let lower = inner.lowercased()
-        return lower.contains("n.d") || lower.contains("ibid") || lower.contains("cit.")
+        return lower.contains("ibíd") || lower.contains("íd.")  // "(ibíd.)", "(íd.)": Spanish
     }
 
     /// Whether a bracket of numbers is a citation rather than an interval ("[0, 1]", "the interval [2, 9]
@@ -286,18 +303,21 @@ public enum CitationFilter {
     /// its prose for one that mixes both, nil when it holds no citation. `preceding` is the text
     /// before it, for an author named outside the brackets ("Okafor (2017)").
     private static func prose(of inner: String, after preceding: Substring) -> String? {
-        if isAuthorYear(inner) { return "" }
+        guard inner.count <= maximumCitationLength else { return nil }
+        let segments = inner.split(separator: ";", omittingEmptySubsequences: false)
+        // Each segment's kinds, once: nil for prose (and a segment without a digit or a cue is prose).
+        let kinds = segments.map { mayBeCitation($0) ? CitationGrammar.kinds(of: $0) : nil }
+        let cites = kinds.map { $0.map(CitationGrammar.isCitation(kinds:)) ?? false }
+        if !cites.contains(false) { return "" }
         if endsWithAuthor(preceding),
-            bareYear.firstMatch(in: inner, range: NSRange(inner.startIndex..., in: inner)) != nil
+            zip(kinds, cites).allSatisfy({ $1 || $0.map(CitationGrammar.isCitationAfterAuthor(kinds:)) ?? false })
         {
             return ""
         }
-        guard inner.count <= 300 else { return nil }
-        let segments = inner.split(separator: ";", omittingEmptySubsequences: false)
         var kept: [Substring] = []
         var dropped = false
-        for segment in segments {
-            if segments.count > 1, mayBeCitation(segment), isAuthorYear(String(segment)) {
+        for (segment, isCitation) in zip(segments, cites) {
+            if segments.count > 1, isCitation {
                 dropped = true
             } else if let cut = citationTail(of: segment) {
                 kept.append(segment[..<cut])
@@ -310,7 +330,7 @@ public enum CitationFilter {
         return kept.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "; ")
     }
 
-    /// Where a citation introduced by ", see", ", cf." or ", e.g." ends a stretch of prose.
+    /// Where a citation introduced by ", see", ", cf.", ", vgl.", ", voir"... ends a stretch of prose.
     private static func citationTail(of segment: Substring) -> Substring.Index? {
         guard mayBeCitation(segment) else { return nil }
         // Only where a comma and a space are followed by one of the words that open a citation.
@@ -320,15 +340,25 @@ public enum CitationFilter {
             let rest = segment[index...]
             guard rest.utf8.first == 0x20 else { continue }
             let head = rest.dropFirst().prefix(8).lowercased()
-            let opensCitation = ["see ", "cf. ", "e.g.", "compare ", "vgl. ", "voir "].contains(where: head.hasPrefix)
-            guard opensCitation else { continue }
-            if isAuthorYear(String(rest)) { return comma }
+            guard tailOpenings.contains(where: head.hasPrefix) else { continue }
+            if holdsOnlyCitations(String(rest)) { return comma }
         }
         return nil
     }
 
+    /// The words after a comma in a parenthesis that may open a citation ending it: "(prose, see Smith
+    /// 2003)", "(prose, vgl. ebd., S. 88)". Not a page alone: "(Chapter 3, p. 4)" is a cross-reference.
+    private static let tailOpenings = [
+        "see ", "cf. ", "e.g.", "compare ", "vgl. ", "siehe ", "voir ", "cfr. ", "vid. ", "véase ", "vedi ", "zit. ",
+        "cité ", "quoted ", "cited ",
+    ]
+
+    /// The longest parenthesis searched for citations, in characters: a longer one is prose.
+    private static let maximumCitationLength = 300
+
     /// Whether `text` ends with an author's name, as before "(2017)" in "Okafor (2017)": a capitalised
-    /// word, possibly possessive or followed by "et al.", that is not a month, "Act" or the like.
+    /// word, possibly possessive or followed by "et al.", that is not a month, "Act", a German abstract
+    /// noun ("Reichsgründung") or the like.
     static func endsWithAuthor(_ text: Substring) -> Bool {
         var t = text
         while t.last == " " { t.removeLast() }
@@ -340,7 +370,16 @@ public enum CitationFilter {
         if word.hasSuffix("'s") || word.hasSuffix("’s") { word.removeLast(2) }
         guard word.count >= 2, let first = word.unicodeScalars.first, first.properties.isUppercase else { return false }
         let lower = word.lowercased()
-        return !notAuthors.contains(lower) && !notNamesBeforeYear.contains(lower) && !namesAWork(before: t)
+        return !notAuthors.contains(lower) && !notNamesBeforeYear.contains(lower) && !isAbstractNoun(lower)
+            && !namesAWork(before: t)
+    }
+
+    /// Whether a capitalised word is a German noun of a kind that names no one ("Reichsgründung",
+    /// "Universität", "Gesellschaft") or an English or French one ("Revolution", "Exposition").
+    private static func isAbstractNoun(_ lower: String) -> Bool {
+        let n = lower.count
+        return (n >= 6 && ["heit", "keit", "schaft", "tion", "tät", "ismus"].contains(where: lower.hasSuffix))
+            || (n >= 8 && lower.hasSuffix("ung")) || (n >= 7 && lower.hasSuffix("nis"))
     }
 
     /// Words that introduce the title of a work: "the film Titanic (1997)", "the novel Emma (1815)".
@@ -350,12 +389,23 @@ public enum CitationFilter {
         "painting", "magazine", "newspaper", "journal", "ship", "the", "le", "la", "les", "der", "die", "das",
     ]
 
-    /// Whether the capitalised words ending `text` are the title of a work rather than an author:
-    /// the word before them is "the", a noun such as "film", or a possessive ("Cameron's Titanic").
+    /// Articles that may open a sentence before a noun: "Die Reichsgründung (1871)", "The Times (1990)".
+    /// Not "La", "Le", "De": they begin names ("La Fontaine", "Le Goff").
+    private static let capitalisedArticles: Set<String> = [
+        "the", "der", "die", "das", "des", "dem", "ein", "eine", "einer", "eines", "einem",
+    ]
+
+    /// Prepositions before a place, never before an author: "trois éditions à Bordeaux (2000, 2001)".
+    private static let placePrepositions: Set<String> = ["à", "au", "aux", "en", "em", "im", "nel", "nella", "zu"]
+
+    /// Whether the capitalised words ending `text` are the title of a work, a thing or a place rather
+    /// than an author: the word before them is "the", "die", a noun such as "film", a number ("82.000
+    /// Einwohner"), "à" or "en" ("à Bordeaux") or a possessive ("Cameron's Titanic").
     private static func namesAWork(before text: Substring) -> Bool {
         var words = text.split(separator: " ").suffix(5)
         // Skip the capitalised words of the name itself.
         while let last = words.last, let first = last.unicodeScalars.first, first.properties.isUppercase {
+            if capitalisedArticles.contains(last.lowercased()) { return true }
             words.removeLast()
             if words.isEmpty { return false }
             // "Cameron's Titanic": a possessive name before the title.
@@ -366,27 +416,15 @@ public enum CitationFilter {
             }
         }
         guard let before = words.last else { return false }
-        return workNouns.contains(before.lowercased())
+        if before.first?.isNumber == true, before.allSatisfy({ $0.isNumber || ".,".contains($0) }) { return true }
+        let lower = before.lowercased()
+        return workNouns.contains(lower) || placePrepositions.contains(lower)
     }
 
-    /// Whether the text inside parentheses is one or more citations.
-    static func isAuthorYear(_ inner: String) -> Bool {
-        guard inner.count <= 300, mayBeCitation(inner) else { return false }
-        let ns = inner as NSString
-        let range = NSRange(location: 0, length: ns.length)
-        guard authorYear.firstMatch(in: inner, range: range) != nil else { return false }
-        // The pattern is case-insensitive for "and", "see"...; authors must still start upper case.
-        for m in firstWordOfCite.matches(in: inner, range: range) {
-            let word = ns.substring(with: m.range(at: 1))
-            let lower = word.lowercased()
-            if lower == "ibid" || lower == "ibidem" || lower == "id" { continue }
-            if notAuthors.contains(lower) { return false }
-            guard let first = word.unicodeScalars.first,
-                first.properties.isUppercase || word.hasPrefix("d'")
-                    || ["van", "von", "de", "der", "den", "du", "di", "da", "la", "le", "del"].contains(word)
-            else { return false }
-        }
-        return true
+    /// Whether the text inside parentheses is one or more citations, separated by semicolons.
+    static func holdsOnlyCitations(_ inner: String) -> Bool {
+        guard inner.count <= maximumCitationLength, mayBeCitation(inner) else { return false }
+        return inner.split(separator: ";", omittingEmptySubsequences: false).allSatisfy(CitationGrammar.isCitation)
     }
 
     private static func tidy(_ text: String) -> String {

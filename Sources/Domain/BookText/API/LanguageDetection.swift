@@ -37,7 +37,7 @@ public enum LanguageDetector {
 
     /// The language of `text`, or nil when it cannot be told with confidence.
     public static func detect(_ text: String) -> DetectedLanguage? {
-        var scripts: [Script: Int] = [:]
+        var scripts: [WritingSystem: Int] = [:]
         var letters = 0
         var words: [String] = []
         var word = ""
@@ -47,7 +47,7 @@ public enum LanguageDetector {
             if seen > maxCharacters { break }
             if scalar.properties.isAlphabetic {
                 letters += 1
-                if let script = Script(scalar) { scripts[script, default: 0] += 1 }
+                if let script = WritingSystem(scalar) { scripts[script, default: 0] += 1 }
                 word.unicodeScalars.append(scalar)
             } else if scalar == "'" || scalar == "’", !word.isEmpty {
                 // "l'homme", "don't": the part before the apostrophe is a word of its own.
@@ -64,7 +64,7 @@ public enum LanguageDetector {
         // A script of its own: the script decides (Han without kana is Chinese; with kana, Japanese).
         let latin = scripts[.latin] ?? 0
         let kana = scripts[.kana] ?? 0
-        let others = Script.allCases.filter { $0 != .latin && $0 != .kana && scripts[$0] != nil }
+        let others = WritingSystem.allCases.filter { $0 != .latin && $0 != .kana && scripts[$0] != nil }
         let own = others.max { scripts[$0]! < scripts[$1]! }
         let ownLetters = (own.flatMap { scripts[$0] } ?? 0) + kana
         if ownLetters >= 20, Double(ownLetters) / Double(letters) >= 0.5 {
@@ -90,8 +90,8 @@ public enum LanguageDetector {
         let primary = primaryLanguage(declared)
         guard !primary.isEmpty, primary != detected.language, detected.confidence >= 0.6 else { return false }
         // Another script: "en" over Cyrillic text. An unknown tag ("und", "tlh") is never contradicted.
-        guard let declaredScript = Script.of(language: primary) else { return false }
-        if declaredScript != Script.of(language: detected.language) { return true }
+        guard let declaredScript = WritingSystem.of(language: primary) else { return false }
+        if declaredScript != WritingSystem.of(language: detected.language) { return true }
         // The same script: only a language whose own stop words were counted can be told apart
         // (Norwegian text scores as Danish or Swedish; Ukrainian is not Russian's business).
         return stopWords[primary] != nil
@@ -180,8 +180,8 @@ public enum LanguageDetector {
     }()
 }
 
-/// Writing systems the detector tells apart.
-enum Script: Hashable, CaseIterable {
+/// Writing systems the detector tells apart (a coarser table than `Contracts.Script`: kana as one).
+enum WritingSystem: Hashable, CaseIterable {
     case latin, cyrillic, greek, arabic, hebrew, han, kana, hangul, devanagari, thai, armenian, georgian
 
     init?(_ scalar: Unicode.Scalar) {
@@ -225,7 +225,7 @@ enum Script: Hashable, CaseIterable {
     }
 
     /// The script a language is written in, when the detector knows it.
-    static func of(language: String) -> Script? {
+    static func of(language: String) -> WritingSystem? {
         switch language {
         case "en", "fr", "de", "es", "it", "pt", "nl", "sv", "pl", "fi", "da", "nb", "nn", "no", "ca", "cs", "sk",
             "hu", "ro", "tr", "la", "eo", "id", "ms", "vi", "hr", "sl", "et", "lv", "lt", "is", "ga", "cy", "eu":

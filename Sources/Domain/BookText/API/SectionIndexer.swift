@@ -64,6 +64,7 @@ public enum SectionIndexer {
         let fragments = tocFragments(book.package.toc)
         let spine = book.package.spine
         let language = book.package.metadata.languages.first
+        let styles = BookStyles(book)
         let reader = SerialReader(book)
         let loaded = Mutex([Result<IndexedDocument, any Error>?](repeating: nil, count: spine.count))
         DispatchQueue.concurrentPerform(iterations: spine.count) { i in
@@ -71,7 +72,8 @@ public enum SectionIndexer {
             let result = reader.source(forHref: href).flatMap { source in
                 Result {
                     let flat = DocumentFlattener.flatten(
-                        try source.parse().root, documentPath: href, bookLanguage: language)
+                        try source.parse().root, documentPath: href, bookLanguage: language,
+                        neighbours: neighbours(of: i, in: spine), styles: styles)
                     return IndexedDocument(flat, tocFragments: fragments)
                 }
             }
@@ -89,6 +91,11 @@ public enum SectionIndexer {
             case nil: return IndexedDocument()
             }
         }
+    }
+
+    /// The paths of the spine items just before and after item `i`.
+    static func neighbours(of i: Int, in spine: [SpineItem]) -> Set<String> {
+        Set([i - 1, i + 1].filter(spine.indices.contains).map { spine[$0].href })
     }
 
     /// Every fragment a TOC entry points at, at any depth.

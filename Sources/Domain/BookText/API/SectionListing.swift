@@ -36,6 +36,9 @@ public struct SectionListing: Encodable, Sendable {
     public var readWords: Int
     /// Words in the sections not read.
     public var skippedWords: Int
+    /// What the voice a conversion would use can speak of the text read (`SpeakableText`); absent
+    /// when not assessed.
+    public var speech: SpeakableTextReport?
 
     /// The listing of `package` cut into `sections`; `title` is the title to show (the metadata's,
     /// or a name for a book without one). The word totals follow the sections' `included` flags.

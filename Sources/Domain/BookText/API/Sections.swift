@@ -99,7 +99,8 @@ public struct TextPosition: Hashable, Sendable, Codable, Comparable, CustomStrin
 /// A section of the book: what `--list` shows and what becomes one audio file.
 ///
 /// Its JSON form (`--list --json`) has the keys `number`, `title`, `partTitle`, `level`, `href`
-/// (a string `path#fragment`), `spine`, `role`, `kind`, `confidence`, `reasons`, `words`, `included`.
+/// (a string `path#fragment`), `spine`, `role`, `kind`, `confidence`, `reasons`, `words`, `letters`
+/// (by ISO 15924 script code, `{"Latn": 41234}`), `included`.
 public struct BookSection: Hashable, Sendable, Codable {
     /// 1-based number in reading order, as `--chapters` selects it.
     public var number: Int
@@ -124,6 +125,9 @@ public struct BookSection: Hashable, Sendable, Codable {
     public var reasons: [String]
     /// Words of spoken text (with the default spoken-text options).
     public var words: Int
+    /// The letters of the same text by script: what a voice must be able to speak, and what the
+    /// length of text read by the character (Chinese, Japanese, Korean) is estimated from.
+    public var letters: ScriptCensus
     /// Whether the section is read by default under the options it was indexed with.
     public var included: Bool
     /// First block of the section.
@@ -135,7 +139,7 @@ public struct BookSection: Hashable, Sendable, Codable {
     public init(
         number: Int, title: String, partTitle: String? = nil, level: Int = 1, href: EPUBLink, spine: [String],
         role: SectionRole, kind: SectionKind, confidence: Double = 1, reasons: [String] = [], words: Int = 0,
-        included: Bool, start: TextPosition, end: TextPosition
+        letters: ScriptCensus = ScriptCensus(), included: Bool, start: TextPosition, end: TextPosition
     ) {
         self.number = number
         self.title = title
@@ -148,13 +152,15 @@ public struct BookSection: Hashable, Sendable, Codable {
         self.confidence = confidence
         self.reasons = reasons
         self.words = words
+        self.letters = letters
         self.included = included
         self.start = start
         self.end = end
     }
 
     enum CodingKeys: String, CodingKey {
-        case number, title, partTitle, level, href, spine, role, kind, confidence, reasons, words, included, start, end
+        case number, title, partTitle, level, href, spine, role, kind, confidence, reasons, words, letters, included
+        case start, end
     }
 
     /// Decodes a section as `--list --json` writes it; missing optional keys take their defaults.
@@ -172,6 +178,7 @@ public struct BookSection: Hashable, Sendable, Codable {
         confidence = try c.decodeIfPresent(Double.self, forKey: .confidence) ?? 1
         reasons = try c.decodeIfPresent([String].self, forKey: .reasons) ?? []
         words = try c.decodeIfPresent(Int.self, forKey: .words) ?? 0
+        letters = try c.decodeIfPresent(ScriptCensus.self, forKey: .letters) ?? ScriptCensus()
         included = try c.decodeIfPresent(Bool.self, forKey: .included) ?? (role == .body)
         start = try c.decodeIfPresent(TextPosition.self, forKey: .start) ?? TextPosition(spineIndex: 0, blockIndex: 0)
         end = try c.decodeIfPresent(TextPosition.self, forKey: .end) ?? start
@@ -191,6 +198,7 @@ public struct BookSection: Hashable, Sendable, Codable {
         try c.encode((confidence * 100).rounded() / 100, forKey: .confidence)
         try c.encode(reasons, forKey: .reasons)
         try c.encode(words, forKey: .words)
+        try c.encode(letters, forKey: .letters)
         try c.encode(included, forKey: .included)
         try c.encode(start, forKey: .start)
         try c.encode(end, forKey: .end)
@@ -270,12 +278,19 @@ public protocol BookContent {
     /// parallel. The document may keep only `MarkupElement.attributesRead`. The default parses
     /// at once.
     func documentSource(forHref href: String) throws -> DocumentSource
+    /// The bytes of another file of the book at `href` (a stylesheet: `BookStyles`). The default
+    /// has none: it throws `EPUBError.resourceNotFound`.
+    func data(forHref href: String) throws -> [UInt8]
 }
 
 extension BookContent {
     public func documentSource(forHref href: String) throws -> DocumentSource {
         let document = try document(forHref: href)
         return DocumentSource { document }
+    }
+
+    public func data(forHref href: String) throws -> [UInt8] {
+        throw EPUBError.resourceNotFound(href: href)
     }
 }
 

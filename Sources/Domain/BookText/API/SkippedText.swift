@@ -1,3 +1,5 @@
+import Contracts
+
 /// How many words of a book are read and how many are skipped, under the final decision of what to read.
 public struct ReadingTotals: Hashable, Sendable {
     /// Words in the sections that are read.
@@ -8,6 +10,8 @@ public struct ReadingTotals: Hashable, Sendable {
     public var skippedWords: Int
     /// Sections that are skipped.
     public var skippedSections: Int
+    /// The letters of the sections that are read, by script (what their length is estimated from).
+    public var readLetters = ScriptCensus()
 
     /// Counts `sections` by their `included` flag, whatever decided it (classifier, `--include`, `--chapters`).
     public init(sections: [BookSection]) {
@@ -16,6 +20,12 @@ public struct ReadingTotals: Hashable, Sendable {
         readWords = read.reduce(0) { $0 + max(0, $1.words) }
         skippedSections = sections.count - read.count
         skippedWords = sections.reduce(0) { $0 + ($1.included ? 0 : max(0, $1.words)) }
+        for section in read { readLetters.add(section.letters) }
+    }
+
+    /// Minutes of speech of the sections read at `wordsPerMinute` (`SpeechDuration`).
+    public func readMinutes(wordsPerMinute: Int = SpeechDuration.measuredRate) -> Double {
+        SpeechDuration.minutes(words: readWords, letters: readLetters, wordsPerMinute: wordsPerMinute)
     }
 
     /// Every word of the book, read or skipped.
@@ -76,8 +86,12 @@ public enum SkippedText {
         ]
     }
 
-    /// Words of a skipped section that may be text the reader wants: all of them, except in a licence of the usual size.
+    /// Words of a skipped section that may be text the reader wants: all of them, except in a licence
+    /// of the usual size. Text read by the character (Chinese, Japanese, Korean) counts as the words
+    /// of Latin text that take as long to speak (`SpeechDuration.wordEquivalent`).
     static func unexpectedWords(in section: BookSection) -> Int {
-        section.kind == .license && section.words <= licenseAllowanceWords ? 0 : max(0, section.words)
+        guard section.kind != .license || section.words > licenseAllowanceWords else { return 0 }
+        guard section.letters.characterTimedLetters > 0 else { return max(0, section.words) }
+        return SpeechDuration.wordEquivalent(words: section.words, letters: section.letters)
     }
 }

@@ -75,13 +75,15 @@ public enum SpokenTextExtractor {
     /// The blocks of `section`, in reading order.
     ///
     /// Throws when a content document of the section cannot be read (the indexer only warned).
-    /// A caller that extracts many sections of one book passes `spinePaths`, built once for the book;
-    /// without it the lookup is built by the call that needs it (one that reads notes).
+    /// A caller that extracts many sections of one book passes `spinePaths` and `styles`, built once
+    /// for the book; without them the lookup is built by the call that needs it (one that reads
+    /// notes) and the stylesheets are read by each call.
     public static func blocks(
         for section: BookSection, in book: some BookContent, options: SpokenTextOptions = SpokenTextOptions(),
-        spinePaths: SpinePaths? = nil
+        spinePaths: SpinePaths? = nil, styles: BookStyles? = nil
     ) throws -> [SpokenBlock] {
-        var cache = DocumentCache(book: book, paths: spinePaths, language: options.language)
+        var cache = DocumentCache(
+            book: book, paths: spinePaths, language: options.language, styles: styles ?? BookStyles(book))
         return try blocks(for: section, cache: &cache, options: options)
     }
 
@@ -150,6 +152,14 @@ public enum SpokenTextExtractor {
                         leadingLanguage = b.language
                         continue
                     }
+                    // The rest of the title under the heading that began it ("II", then "The Storm" as
+                    // a paragraph, under the title "II. The Storm") is the title too.
+                    if body.isEmpty, pendingHeadings.isEmpty, !leadingHeadings.isEmpty, b.kind == .paragraph,
+                        Self.continuesTitle(b.text, foldedTitle)
+                    {
+                        leadingHeadings.append(source)
+                        continue
+                    }
                     // A title drawn as a picture (a poem's name set as an image, its words in `alt`)
                     // says what the title just said: "Image: Stone Fence" after "Stone Fence" is
                     // not read.
@@ -189,16 +199,37 @@ public enum SpokenTextExtractor {
         let titleSource =
             leadingHeadings.first ?? SourcePosition(spineIndex: section.start.spineIndex, blockIndex: -1)
         let titleLanguage = language(leadingHeadings.isEmpty ? firstLanguage : leadingLanguage)
-        var out = [
-            SpokenBlock(
-                kind: .title, text: TextCleaner.normalize(section.title), language: titleLanguage,
-                source: titleSource)
-        ]
+        var out: [SpokenBlock] = []
+        if !Self.opensWithCutTitle(body, title: section.title) {
+            out.append(
+                SpokenBlock(
+                    kind: .title, text: TextCleaner.normalize(section.title), language: titleLanguage,
+                    source: titleSource))
+        }
         out += body
         if options.notes == .end {
             out += try notes(noteRefs, cache: &cache, options: options, language: language)
         }
         return out
+    }
+
+    /// The most words of a title's rest set as a paragraph under its heading.
+    static let longestTitleRest = 12
+
+    /// Whether a short paragraph's words stand in the title as whole words (`foldedTitle` is folded).
+    static func continuesTitle(_ text: String, _ foldedTitle: String) -> Bool {
+        let folded = TextCleaner.fold(text)
+        guard folded.count >= 2, TextCleaner.wordCount(text) <= longestTitleRest else { return false }
+        return " \(foldedTitle) ".contains(" \(folded) ")
+    }
+
+    /// Whether the section's title is its first block's opening, cut short ("There are several
+    /// editions of this ebook…" for a TOC label that is a whole paragraph): the block says it all,
+    /// and announced first, its opening would be heard twice.
+    static func opensWithCutTitle(_ body: [SpokenBlock], title: String) -> Bool {
+        guard title.hasSuffix("…"), let first = body.first else { return false }
+        let cut = TextCleaner.fold(String(title.dropLast()))
+        return !cut.isEmpty && TextCleaner.fold(first.text).hasPrefix(cut)
     }
 
     /// Whether an image's description says what the section's title says: the same words, or two
@@ -276,7 +307,7 @@ public enum SpokenTextExtractor {
         case .image(let alt):
             if options.images == .skip { return [] }
             return [block(.notice, (options.imagePrefix ?? wording.imagePrefix) + alt)]
-        case .navigation:
+        case .navigation, .clutter:
             return []
         }
     }
@@ -398,11 +429,14 @@ struct DocumentCache<Book: BookContent> {
     /// The language text that declares none is read in: `SpokenTextOptions.language`, else the
     /// book's `dc:language`.
     private let language: String?
+    /// The book's stylesheets.
+    private let styles: BookStyles
 
-    init(book: Book, paths: SpinePaths? = nil, language: String? = nil) {
+    init(book: Book, paths: SpinePaths? = nil, language: String? = nil, styles: BookStyles = BookStyles()) {
         self.book = book
         self.paths = paths
         self.language = language ?? book.package.metadata.languages.first
+        self.styles = styles
     }
 
     mutating func spineIndex(of path: String) -> Int? {
@@ -414,7 +448,9 @@ struct DocumentCache<Book: BookContent> {
         if let f = flats[s] { return f }
         let href = book.package.spine[s].href
         let root = try book.documentSource(forHref: href).parse().root
-        let f = DocumentFlattener.flatten(root, documentPath: href, bookLanguage: language)
+        let f = DocumentFlattener.flatten(
+            root, documentPath: href, bookLanguage: language,
+            neighbours: SectionIndexer.neighbours(of: s, in: book.package.spine), styles: styles)
         flats[s] = f
         return f
     }

@@ -75,8 +75,9 @@ extension SectionBuilder {
     }
 
     /// The chapter level is the rank (`IndexedBlock.headingRank`: the level, deeper for each
-    /// nested `<section>`) of the headings that open spine items (when at least two do), else the
-    /// highest rank of `h1`–`h4` used three times; every heading at that rank or above starts a
+    /// nested `<section>`) of the headings that open spine items (when at least two open with one
+    /// rank: a title page's `h1` and the first chapter's `h2` say nothing, in a book split at page
+    /// breaks whose chapters' headings end files), else the highest rank of `h1`–`h4` used three times; every heading at that rank or above starts a
     /// section, once per run of headings with no text between them.
     private func markedHeadingStarts() -> [SectionStart] {
         var openingRanks: [Int] = []
@@ -92,8 +93,8 @@ extension SectionBuilder {
             }
         }
         var chapterLevel: Int
-        if openingRanks.count >= 2 {
-            chapterLevel = mostCommon(openingRanks)
+        if let (rank, files) = mostCommon(openingRanks), files >= 2 {
+            chapterLevel = rank
         } else if let rank = counts.keys.sorted().first(where: { chapterLike.contains($0) && counts[$0]! >= 3 }) {
             chapterLevel = rank
         } else {
@@ -195,9 +196,10 @@ extension SectionBuilder {
         EPUBLink(path: package.spine[position.spineIndex].href, fragment: fragment(at: position))
     }
 
-    private func mostCommon(_ values: [Int]) -> Int {
+    /// The value most often in `values` (the smallest of equals) and how often, nil when empty.
+    private func mostCommon(_ values: [Int]) -> (Int, Int)? {
         var counts: [Int: Int] = [:]
         for v in values { counts[v, default: 0] += 1 }
-        return counts.max { ($0.value, -$0.key) < ($1.value, -$1.key) }!.key
+        return counts.max { ($0.value, -$0.key) < ($1.value, -$1.key) }.map { ($0.key, $0.value) }
     }
 }

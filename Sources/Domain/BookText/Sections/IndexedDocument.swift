@@ -18,6 +18,8 @@ struct IndexedBlock: Sendable {
     var imageWords = 0
     var types: [String]
     var words: Int
+    /// The block's letters by script (what a voice must be able to speak: `BookSection.letters`).
+    var letters = ScriptCensus()
     var linkWords: Int
     /// 1...6 for headings.
     var headingLevel: Int? = nil
@@ -31,6 +33,11 @@ struct IndexedBlock: Sendable {
     var isNumbered = false
     /// Reads like an entry of a glossary or a list of references (`IndexedDocument.readsAsEntry`).
     var isEntry = false
+    /// Ends with a page number, as an entry of an index does (`IndexedDocument.endsWithPageNumber`).
+    var isPageEntry = false
+    /// The first word, folded, of a block of entry size (`IndexedDocument.sortKey`): how a glossary
+    /// or an index orders its entries.
+    var sortKey: String?
     /// A line of a poem, or a stanza: a paragraph of short lines broken with `<br>`.
     var isVerse = false
     /// A stanza's lines are at most this long on average (characters); prose broken by `<br>` is longer.
@@ -85,9 +92,12 @@ struct IndexedDocument: Sendable {
             var block = IndexedBlock(
                 kind: b.kind, text: "", hasText: !b.text.isEmpty, isNote: b.noteID != nil, isOmitted: b.omitted != nil,
                 types: b.types, words: b.words, linkWords: b.linkWords, headingLevel: b.headingLevel)
-            block.isNumbered = Self.startsWithNumber(b.text)
+            block.isNumbered = Self.startsWithNumber(b.text) || Self.opensWithMarkerResidue(b.text)
             block.isEntry = Self.readsAsEntry(b.text, words: b.words)
+            block.isPageEntry = Self.endsWithPageNumber(b.text, words: b.words)
+            block.sortKey = Self.sortKey(b.text, words: b.words)
             block.styleClass = b.styleClass
+            block.letters = ScriptCensus(b.text)
             block.isNavigation = b.omitted == .navigation
             if case .image(let alt) = b.omitted { block.imageWords = TextCleaner.wordCount(alt) }
             block.isVerse =
@@ -160,6 +170,46 @@ struct IndexedDocument: Sendable {
         return scalars <= limit || TextCleaner.characterCount(text, atMost: limit + 1) <= limit
     }
 
+    /// Letters of a first word kept to sort it: enough to tell entries apart, little to keep.
+    static let sortKeyLength = 12
+
+    /// The first word of a block of at most `longestEntry` words, folded (`TextCleaner.fold`), its
+    /// first `sortKeyLength` letters; nil for a longer block or one that opens with no letter (a
+    /// sub-entry's dash).
+    static func sortKey(_ text: String, words: Int) -> String? {
+        guard words >= 1, words <= longestEntry else { return nil }
+        let first = text.prefix(4 * sortKeyLength).prefix { !$0.isWhitespace && $0 != "," && $0 != "." && $0 != ":" }
+        let folded = TextCleaner.fold(String(first))
+        guard let letter = folded.first, letter.isLetter else { return nil }
+        return String(folded.prefix(sortKeyLength))
+    }
+
+    /// Most words of an index's entry: a term and its sub-entry, or a line of a poem and its page.
+    static let longestPageEntry = 25
+
+    /// Whether a short block ends with a page number after a separator: "Aphaeresis, 212, 240.",
+    /// "Because the night was cold . . . 91", "Chapter IV\t37". Index entries and printed contents
+    /// end so; sentences seldom do.
+    static func endsWithPageNumber(_ text: String, words: Int) -> Bool {
+        guard words >= 2, words <= longestPageEntry else { return false }
+        var tail = Substring(text)
+        while let last = tail.last, last == "." || last.isWhitespace { tail = tail.dropLast() }
+        let digits = tail.reversed().prefix { $0.isASCII && $0.isNumber }
+        guard (1...4).contains(digits.count) else { return false }
+        let before = tail.dropLast(digits.count)
+        // The page follows a separator: a comma, dots, a tab or several spaces, a dash.
+        let separator = before.reversed().prefix { $0.isWhitespace || ",.–—-:".contains($0) }
+        return separator.contains { ",.–—-\t".contains($0) } || separator.count >= 2
+    }
+
+    /// ". Act I. ..." or ") The term": what a note's number leaves when it was a link back to the
+    /// reference, dropped as a marker (`DocumentFlattener.isNoteReference`). A note numbered so.
+    static func opensWithMarkerResidue(_ text: String) -> Bool {
+        let bytes = Array(text.utf8.prefix(2))
+        return bytes.count == 2 && (bytes[0] == UInt8(ascii: ".") || bytes[0] == UInt8(ascii: ")"))
+            && bytes[1] == UInt8(ascii: " ")
+    }
+
     /// "12. ...", "[3] ...", "iv) ...", "* ...": how notes, numbered lists and some index entries begin.
     static func startsWithNumber(_ text: String) -> Bool {
         var digits = 0
@@ -187,7 +237,26 @@ struct IndexedDocument: Sendable {
     /// and seldom open so; the shape counts only when most of a section's blocks have it.
     static func readsAsEntry(_ text: String, words: Int) -> Bool {
         guard words >= 2, words <= longestEntry else { return false }
-        return opensWithTerm(text.utf8) || namesAYear(text.utf8)
+        return opensWithTerm(text.utf8) || namesAYear(text.utf8) || namesAPrice(text)
+    }
+
+    /// A price, as a publisher's list gives one: a currency sign beside a number ("$6.75", "£3",
+    /// "12 €") or shillings and pence ("7s. 6d.", "4s. net").
+    private static func namesAPrice(_ text: String) -> Bool {
+        let scalars = Array(text.unicodeScalars.prefix(4 * longestEntry * 8))
+        func isDigit(_ i: Int) -> Bool { i >= 0 && i < scalars.count && ("0"..."9").contains(scalars[i]) }
+        for (i, c) in scalars.enumerated() {
+            // "$6.75", "£ 3", "12 €", "12€"
+            if "$£€¥".unicodeScalars.contains(c),
+                isDigit(i + 1) || isDigit(i - 1) || (isDigit(i + 2) && scalars[i + 1] == " ")
+                    || (isDigit(i - 2) && scalars[i - 1] == " ")
+            {
+                return true
+            }
+            // "7s. 6d."
+            if c == "s" || c == "d", isDigit(i - 1), i + 1 < scalars.count, scalars[i + 1] == "." { return true }
+        }
+        return false
     }
 
     /// A term of 1...`longestTerm` words with a letter in it, then ":", "—", "–" or " - ", then

@@ -16,11 +16,18 @@ struct KindExpectation: Sendable {
         case links
         /// Mostly short lines (a list, an index, a glossary, a cast of characters).
         case shortLines
-        /// Mostly numbered entries or note bodies (notes, a numbered bibliography).
+        /// Mostly numbered entries, note bodies or notes the text refers to (notes, a numbered
+        /// bibliography).
         case numberedEntries
         /// Mostly short paragraphs that open with a term and a separator or name a year: a
         /// glossary or a list of references set as paragraphs.
         case entries
+        /// Mostly entries ending with a page number: an index, an index of first lines, a printed
+        /// contents list.
+        case pageEntries
+        /// Entries in alphabetical order of their first words, nearly all of them: a glossary or an
+        /// index, whatever separates a term from its text ("Kerf. The cut a saw makes").
+        case alphabetical
     }
 
     /// Most words a section of the kind holds when its shape does not explain more.
@@ -92,6 +99,9 @@ struct KindExpectation: Sendable {
     static let numberedShare = 0.4
     /// Share of entry-like paragraphs (`IndexedDocument.readsAsEntry`) that makes a section "mostly entries".
     static let entryShare = 0.5
+    /// Share of blocks in alphabetical order that makes a section's entries sorted (prose paragraphs
+    /// opening with "The", "He", "It" are in order about half the time).
+    static let alphabeticalShare = 0.85
 
     /// The expectation for a kind that is skipped by default; nil for the kinds of the text proper.
     static func of(_ kind: SectionKind) -> KindExpectation? {
@@ -104,10 +114,12 @@ struct KindExpectation: Sendable {
         case .copyright, .imprint: KindExpectation(maximumWords: 1500, form: .notice)
         case .toc, .loi, .lot:
             KindExpectation(
-                maximumWords: 500, shapes: [.links, .shortLines], maximumWordsWithShape: 4000, form: .list)
+                maximumWords: 500, shapes: [.links, .shortLines, .pageEntries], maximumWordsWithShape: 4000,
+                form: .list)
         case .index:
             KindExpectation(
-                maximumWords: 500, shapes: [.links, .shortLines, .numberedEntries], maximumWordsWithShape: 30000,
+                maximumWords: 500, shapes: [.links, .shortLines, .numberedEntries, .pageEntries, .alphabetical],
+                maximumWordsWithShape: 30000,
                 form: .list)
         case .notes:
             KindExpectation(
@@ -121,14 +133,19 @@ struct KindExpectation: Sendable {
                 semanticsLiftLimit: true, form: .entries)
         case .glossary:
             KindExpectation(
-                maximumWords: 1500, shapes: [.numberedEntries, .shortLines, .links, .entries],
+                maximumWords: 1500, shapes: [.numberedEntries, .shortLines, .links, .entries, .alphabetical],
                 semanticsLiftLimit: true)
         case .dramatisPersonae: KindExpectation(maximumWords: 1500, shapes: [.shortLines], maximumWordsWithShape: 3000)
         case .license: KindExpectation(maximumWords: 8000, semanticsLiftLimit: true)
         // A page or two about the author or the edition; past that, running prose is an essay.
         case .colophon, .aboutAuthor:
             KindExpectation(maximumWords: 1000, shapes: [.shortLines, .links], maximumWordsWithShape: 5000)
-        case .alsoBy, .advertisement, .contributors, .transcriberNotes:
+        // A publisher's list: titles a line each, linked, or numbered entries naming their prices.
+        case .alsoBy, .advertisement:
+            KindExpectation(
+                maximumWords: 2000, shapes: [.shortLines, .links, .numberedEntries, .entries],
+                maximumWordsWithShape: 10000)
+        case .contributors, .transcriberNotes:
             KindExpectation(maximumWords: 2000, shapes: [.shortLines, .links], maximumWordsWithShape: 5000)
         case .foreword, .preface, .introduction, .afterword:
             KindExpectation(maximumWords: 5000, semanticsLiftLimit: true, form: .prose)
@@ -148,7 +165,9 @@ struct KindExpectation: Sendable {
         if let tooLong = sizeMisfit(expectation, kind: kind, features: f, markedBySemantics: markedBySemantics) {
             return tooLong
         }
-        if !markedBySemantics, f.bookWords > 0, Double(f.words) > mostOfTheBook * Double(f.bookWords) {
+        if !markedBySemantics, f.bookWords > 0, Double(f.words) > mostOfTheBook * Double(f.bookWords),
+            !isApparatusByItsShape(kind, f)
+        {
             return "\(grouped(f.words)) of the book's \(Counts.of(f.bookWords, "word")): the text itself"
         }
         return nil
@@ -197,6 +216,33 @@ struct KindExpectation: Sendable {
             + "(at most \(grouped(expectation.maximumWords)))"
     }
 
+    /// Whether a section's shape shows it is apparatus of `kind` however long it is, even longer
+    /// than the text: notes the text refers to, an index of pages or links.
+    static func isApparatusByItsShape(_ kind: SectionKind, _ f: SectionFeatures) -> Bool {
+        switch kind {
+        case .notes: isReferredToAsNotes(f)
+        case .index: isIndexOfPages(f)
+        default: false
+        }
+    }
+
+    /// Whether the book's text refers to most of a section's blocks as its notes (`numberedShare`
+    /// of them): notes however long, even longer than the text (a play's commentary, a translation's
+    /// apparatus). Numbers alone do not show it (a book of numbered sections titled "Notes from…").
+    static func isReferredToAsNotes(_ f: SectionFeatures) -> Bool {
+        f.textBlocks > 0 && Double(f.referencedNotes) >= numberedShare * Double(f.textBlocks)
+    }
+
+    /// Whether a section is an index by its shape at any length: mostly entries ending with their
+    /// pages ("Aphaeresis, 212, 240."), short lines of which numbers are a fifth of the opening's
+    /// words or more, or mostly links.
+    static func isIndexOfPages(_ f: SectionFeatures) -> Bool {
+        has(.links, f) || has(.pageEntries, f) || (has(.shortLines, f) && f.openingNumeralShare >= indexNumeralShare)
+    }
+
+    /// Share of an index's words that are page numbers, at least.
+    static let indexNumeralShare = 0.2
+
     /// Whether a section reads as running prose, not as a list of entries (see `shortestProse`).
     static func isRunningProse(_ f: SectionFeatures) -> Bool {
         f.words >= shortestProse && f.textBlocks > 0 && f.words >= proseParagraphWords * f.textBlocks
@@ -216,8 +262,15 @@ struct KindExpectation: Sendable {
         case .links: return Double(f.linkWords) >= linkShare * Double(f.words)
         case .shortLines: return Double(f.shortBlocks) >= shortLineShare * Double(f.textBlocks)
         case .numberedEntries:
-            return Double(f.numberedBlocks + f.noteBlocks) >= numberedShare * Double(f.textBlocks + f.noteBlocks)
+            // A note the text refers to is an entry, numbered or not: its number is often the link
+            // back to the reference, which is not read ("1. Act I. ..." reads ". Act I. ...").
+            let entries = max(f.numberedBlocks, f.referencedNotes) + f.noteBlocks
+            return Double(entries) >= numberedShare * Double(f.textBlocks + f.noteBlocks)
         case .entries: return Double(f.entryBlocks) >= entryShare * Double(f.textBlocks)
+        case .pageEntries: return Double(f.pageEntryBlocks) >= entryShare * Double(f.textBlocks)
+        case .alphabetical:
+            return 2 * f.keyedBlocks >= f.textBlocks
+                && Double(f.alphabeticalBlocks) >= alphabeticalShare * Double(f.keyedBlocks)
         }
     }
 

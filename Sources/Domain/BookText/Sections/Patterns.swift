@@ -336,6 +336,29 @@ enum Patterns {
         return nil
     }
 
+    /// Whether a title that starts with a phrase naming a kind goes on as a title of its own
+    /// ("Appendix to a Novel", "Appendix on Whaling Ships") rather than designating one of that kind
+    /// ("Appendix", "Appendix A", "Appendix IV: Tables", "Appendix 2. Proofs", "Appendix — Tables").
+    /// `phraseWords` is how many words the phrase has.
+    static func goesOnAsATitle(_ title: String, afterWords phraseWords: Int) -> Bool {
+        var rest = title.drop { $0.isWhitespace }
+        for _ in 0..<phraseWords {
+            rest = rest.drop { !$0.isWhitespace && $0 != ":" }.drop { $0.isWhitespace }
+        }
+        guard let first = rest.first, first.isLetter else { return false }  // ":", "—", "(", "2": designated
+        let word = rest.prefix { $0.isLetter }
+        // A letter or a Roman numeral designates ("A", "IV", "iv."); a word begins a title.
+        return word.count > 1 && !(word.count <= 7 && word.lowercased().allSatisfy { "ivxlcdm".contains($0) })
+    }
+
+    /// The phrase of `prefixTitles` a folded title starts with, and its kind.
+    static func prefixPhrase(of title: String) -> (phrase: String, kind: SectionKind)? {
+        let folded = TextCleaner.fold(title)
+        let firstWord = folded.prefix { $0 != " " }
+        guard let phrases = prefixTitlesByFirstWord[String(firstWord)] else { return nil }
+        return phrases.first { folded.hasPrefix($0.0) }.map { (String($0.0.dropLast()), $0.1) }
+    }
+
     /// "chapter 9 appendix cn" → "appendix cn"; "1 introduction" → "introduction".
     static func stripNumbering(_ folded: String) -> String {
         var words = folded.split(separator: " ").map(String.init)

@@ -27,6 +27,25 @@ extension SectionBuilder {
         )
     }
 
+    /// A book of a few pages (a reading system's test book, a short story in two files): at most
+    /// this many words.
+    static let shortBookWords = 2_000
+
+    /// In a book of a few pages (`shortBookWords`), a page the TOC lists, in the reading order, is
+    /// read when nothing but its size and its place at the book's edge would skip it: no kind of
+    /// matter from the book's marks, its title or its shape. There "very short" says nothing: every
+    /// page is short, and a two-page book lost one of its two.
+    func readListedPagesOfShortBooks(_ drafts: inout [Draft]) {
+        guard bookWords <= Self.shortBookWords else { return }
+        for i in drafts.indices where drafts[i].start.origin == .toc && !drafts[i].start.fromHeadings {
+            guard isSkippedOnlyForItsSize(drafts[i]), drafts[i].features.words > 0,
+                isLinear(drafts[i].start.position.spineIndex)
+            else { continue }
+            drafts[i].classification.role = .body
+            drafts[i].classification.reasons.append("a page the TOC lists, in a book of a few pages → read")
+        }
+    }
+
     /// A section skipped on nothing but the book's marks and its names (an `epub:type`, a
     /// `frontmatter` mark, a landmark, its title, file name or id), nothing its text holds, is read
     /// when it has more words than all the sections read together: a book is not mostly its
@@ -56,9 +75,11 @@ extension SectionBuilder {
 
     /// Whether a draft is skipped although nothing in its text points away from the text: every
     /// such piece of evidence is the book's marks, a name, or weak and general (its place in the
-    /// book); notes, references and glossaries with their shapes are what they say.
+    /// book); notes, references, glossaries and indexes with their shapes are what they say.
     func isSkippedOnlyForMarksAndNames(_ draft: Draft) -> Bool {
-        draft.classification.role != .body && !hasShapeOfItsKind(draft) && restsOnMarksAndNames(draft)
+        draft.classification.role != .body && !hasShapeOfItsKind(draft)
+            && !KindExpectation.isApparatusByItsShape(draft.classification.kind, draft.features)
+            && restsOnMarksAndNames(draft)
     }
 
     /// The fewest words under a heading line that make running text, not a page of front matter.

@@ -32,6 +32,9 @@ struct SectionStart: Sendable {
     var fromHeadings = false
     /// A file's own `<title>` (no TOC, no heading in the file): found in the book, not in its TOC.
     var fromFileTitle = false
+    /// Stands on the headings that end its file: its text is in the next file, which joins it
+    /// (`startingAtTrailingHeadings`).
+    var runsIntoNextFile = false
 }
 
 struct SectionBuilder {
@@ -246,11 +249,11 @@ struct SectionBuilder {
 
     /// TOC → candidate boundaries → heading refinement → cuts inside files → evidence → decision.
     mutating func build() -> SectionIndex {
-        var starts = startsFromTOCAndHeadings()
-        starts = dedupe(splitFilesLandmarksOverreach(startEntriesAtTheirHeadings(starts)))
-        starts = dedupe(splitRegions(splitBoilerplate(addingUntargetedText(starts))))
-        typicalSectionWords = typicalSectionWords(between: starts)
         referencedNoteBlocks = blocksReferencedAsNotes()
+        var starts = startsFromTOCAndHeadings()
+        starts = dedupe(startingAtTrailingHeadings(splitFilesLandmarksOverreach(startEntriesAtTheirHeadings(starts))))
+        starts = dedupe(splittingApparatusInFiles(splitRegions(splitBoilerplate(addingUntargetedText(starts)))))
+        typicalSectionWords = typicalSectionWords(between: starts)
         var drafts = drafts(between: starts)
         classify(&drafts)
         readSectionsWhenNamesMislead(&drafts)
@@ -258,10 +261,17 @@ struct SectionBuilder {
         drafts = merge(drafts)
         reassessGrown(&drafts)
         markDividers(&drafts)
+        readListedPagesOfShortBooks(&drafts)
         let onlyMarkedOrNamed = drafts.map(isSkippedOnlyForMarksAndNames)
         var sections = finish(drafts)
         readEverythingWhenAlmostNothingIsRead(&sections)
         readSectionsLargerThanTheText(&sections, onlyMarkedOrNamed: onlyMarkedOrNamed)
+        let broken = SectionPartition.violations(of: sections, spineCount: docs.count)
+        if !broken.isEmpty {
+            assertionFailure("the sections are no partition of the spine: \(broken.joined(separator: "; "))")
+            warnings.append(EPUBWarning(.major, "sections were rebuilt in reading order: \(broken[0])"))
+            sections = SectionPartition.repaired(sections, spineCount: docs.count)
+        }
         return SectionIndex(sections: sections, warnings: warnings)
     }
 
@@ -591,13 +601,21 @@ struct SectionBuilder {
             f.openingLine = openingTitleLine(d)
         }
         var openingText = OpeningText()
+        var previousSortKey = ""
         for (position, b) in range {
             if referencedNoteBlocks.contains(position) { f.referencedNotes += 1 }
             if b.kind == .heading, f.headings.count < 3 { f.headings.append(b.text) }
             if b.isNote, b.hasText { f.noteBlocks += 1 }
             guard !b.isNote, !b.isOmitted, b.hasText else { continue }
             if b.isNumbered || b.kind == .listItem { f.numberedBlocks += 1 }
+            if b.kind == .listItem { f.listItems += 1 }
             if b.isEntry { f.entryBlocks += 1 }
+            if b.isPageEntry { f.pageEntryBlocks += 1 }
+            if let key = b.sortKey {
+                f.keyedBlocks += 1
+                if key >= previousSortKey { f.alphabeticalBlocks += 1 }
+                previousSortKey = key
+            }
             if b.isVerse { f.verseLines += 1 }
             if b.kind == .heading { f.headingBlocks += 1 }
             f.words += b.words
@@ -769,6 +787,10 @@ struct SectionBuilder {
             let ownEvidence = d.evidence.contains { $0.weight >= 2 }
             let ownChapterHeading = d.features.headings.first.map(Patterns.isChapterTitle) ?? false
             let isInside = d.start.position.blockIndex == 0 && insideEntries.contains(d.start.position.spineIndex)
+            // The text under a heading that ends the file before (`startingAtTrailingHeadings`).
+            let continuesAHeading =
+                prev.start.runsIntoNextFile && d.start.position.blockIndex == 0
+                && d.start.position.spineIndex == prev.start.position.spineIndex + 1
             // A linear="no" item (a note popup, an answer key) is never glued to the reading order.
             let linearChanges =
                 isLinear(d.start.position.spineIndex)
@@ -789,10 +811,13 @@ struct SectionBuilder {
             }
             let apartFromAName =
                 ownTitle == true && prev.evidence.contains { $0.isNaming && $0.kind != nil && !$0.isBody }
+            // Apparatus with its kind's shape (a publisher's list after the last chapter, with no
+            // entry of its own) stands apart, however weakly its title names it.
+            let isShapedApparatus = c.role != .body && Self.hasApparatusShape(c.kind, d.features)
             let joins =
                 !linearChanges
-                && (isInside
-                    || (!wouldBeLost && !apartFromAName && !ownChapterHeading
+                && (isInside || continuesAHeading
+                    || (!wouldBeLost && !apartFromAName && !ownChapterHeading && !isShapedApparatus
                         && (!ownEvidence || (c.role == p.role && c.kind == p.kind))))
             if joins {
                 prev.end = d.end
@@ -891,7 +916,7 @@ struct SectionBuilder {
         return headings > 0 && headings <= 2 && words <= Self.longestDivider
     }
 
-    private func isLinear(_ spineIndex: Int) -> Bool {
+    func isLinear(_ spineIndex: Int) -> Bool {
         spineIndex < 0 || spineIndex >= package.spine.count || package.spine[spineIndex].linear
     }
 
@@ -908,6 +933,10 @@ struct SectionBuilder {
             var c = d.classification
             // A notes section's text is its notes (read when it is asked for): count them.
             if c.kind == .notes { f.words = range.reduce(0) { $0 + (!$1.1.isOmitted ? $1.1.words : 0) } }
+            var letters = ScriptCensus()
+            for (_, block) in range where !block.isOmitted && (c.kind == .notes || !block.isNote) {
+                letters.add(block.letters)
+            }
             // A page that is only pictures the author described is read as their descriptions, when
             // they say something: a scan's label ("leaf 0002") or a cover's title is no page of a story.
             if f.words == 0 {
@@ -939,7 +968,7 @@ struct SectionBuilder {
                 BookSection(
                     number: number, title: title, partTitle: d.start.partTitle, level: d.start.level, href: link,
                     spine: spine, role: c.role, kind: c.kind, confidence: c.confidence, reasons: reasons,
-                    words: f.words,
+                    words: f.words, letters: letters,
                     included: included, start: d.start.position, end: d.end))
         }
         return sections

@@ -63,6 +63,15 @@ struct SectionFeatures: Sendable {
     var numberedBlocks = 0
     /// Text blocks that read like entries of a glossary or a list of references.
     var entryBlocks = 0
+    /// Text blocks that are items of a list (counted among `numberedBlocks` too).
+    var listItems = 0
+    /// Text blocks that end with a page number, as entries of an index or a printed contents do.
+    var pageEntryBlocks = 0
+    /// Text blocks of entry size whose first word sorts at or after the previous block's: the
+    /// entries of a glossary or an index, in alphabetical order.
+    var alphabeticalBlocks = 0
+    /// Text blocks of entry size that open with a word (`IndexedBlock.sortKey`).
+    var keyedBlocks = 0
     /// Text blocks that are note bodies.
     var noteBlocks = 0
     /// Blocks that note references in earlier files point at: notes the text refers to, in files
@@ -166,6 +175,20 @@ enum SectionClassifier {
     /// a chapter that a few links point into is a chapter.
     static let wordsPerReferencedNote = 150
 
+    /// How much a title naming `kind` weighs: the whole title most, a longer one starting with the
+    /// kind's name less. An appendix is designated ("Appendix", "Appendix B: Tables"); a title that
+    /// goes on as one of its own after the word ("Appendix to a Novel") is an essay's as often, and
+    /// is no evidence against its text on its own (long prose listed in the TOC outweighs it).
+    static func titleWeight(_ title: String, kind: SectionKind, exact: Bool) -> Double {
+        if exact { return 2 }
+        if kind == .appendix, let (phrase, _) = Patterns.prefixPhrase(of: title),
+            Patterns.goesOnAsATitle(title, afterWords: phrase.split(separator: " ").count)
+        {
+            return 1
+        }
+        return 1.8
+    }
+
     /// Layer 2a: what the section's TOC label and first heading name.
     static func titleEvidence(_ f: SectionFeatures) -> [Evidence] {
         var out: [Evidence] = []
@@ -187,7 +210,9 @@ enum SectionClassifier {
             if let (k, exact) = Patterns.kind(forTitle: title), !titleKinds.contains(k) {
                 titleKinds.insert(k)
                 out.append(
-                    Evidence(kind: k, role: nil, weight: exact ? 2 : 1.8, reason: "title \"\(title)\"", isNaming: true))
+                    Evidence(
+                        kind: k, role: nil, weight: titleWeight(title, kind: k, exact: exact),
+                        reason: "title \"\(title)\"", isNaming: true))
                 // "Chapter 25. Postscript": a numbered chapter whose name sounds like front or back
                 // matter is still a chapter (but "Chapter 9. Appendix A" stays an appendix).
                 let soft: Set<SectionKind> = [

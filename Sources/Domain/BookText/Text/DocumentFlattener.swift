@@ -11,8 +11,26 @@ enum OmittedContent: Hashable, Sendable {
     case math(alt: String?)
     /// An image with a meaningful description.
     case image(alt: String)
-    /// Links inside a `<nav>` of a content document (a chapter's own mini contents): never spoken.
+    /// Links inside a `<nav>` of a content document (a chapter's own mini contents), a web page's
+    /// "← Previous  Next →" bar, a list of links atop a chapter: never spoken.
     case navigation
+    /// What a web or converter tool left that is not the book's text: a pointer to media left out of
+    /// this version, an image description that repeats the caption beside it. Never spoken.
+    case clutter
+}
+
+/// Where the links of a block point (`DocumentFlattener.link`), counted.
+struct LinkCounts: Hashable, Sendable {
+    /// Links with a target.
+    var total = 0
+    /// To a URL with a scheme (`https:`, `mailto:`): outside the book.
+    var external = 0
+    /// To a fragment of the document itself.
+    var sameFile = 0
+    /// To another document of the book.
+    var otherFile = 0
+    /// To the spine item just before or after this one, as a whole (counted in `otherFile` too).
+    var neighbour = 0
 }
 
 /// One block as the extractor saw it, before options choose what is spoken.
@@ -33,6 +51,8 @@ struct RawBlock: Hashable, Sendable {
     var linkWords: Int
     /// Targets of the note references removed from this block, as written (`#n1`, `notes.xhtml#n1`).
     var noteRefs: [String]
+    /// Where the block's links point.
+    var links = LinkCounts()
     /// Line breaks (`<br>`) inside the block outside a poem: a paragraph of short broken lines is a stanza.
     var lineBreaks = 0
     /// The `<section>` and `<article>` elements around the block: a heading of one level nested
@@ -114,6 +134,8 @@ struct DocumentFlattener {
         var inNavigation = false
         /// Inside a link to a note that has words of its own: its marker is dropped, its words read.
         var inNoteLink = false
+        /// Inside a `<figure>`: its caption, folded (an image description it holds is not read again).
+        var figureCaption: String?
     }
 
     private var doc = FlatDocument()
@@ -122,6 +144,26 @@ struct DocumentFlattener {
     private var bufferLineBreaks = 0
     private var bufferNoteRefs: [String] = []
     private var pendingAnchors: [String] = []
+    /// Where the links of the running block point.
+    private var bufferLinks = LinkCounts()
+    /// Set when a link back to a note's reference was left out of the running block: the brackets
+    /// around it ("[←3]") go with it.
+    private var bufferDroppedBackLink = false
+    /// Set when the running block holds an element its style floats (a drop capital).
+    private var bufferFloated = false
+    /// The end (in UTF-8 bytes of `buffer`) of a link of the running block that points into a web
+    /// page and shows its own address (`isPointerLink`).
+    private var bufferPointerEnd: Int?
+    /// A block of one or two capitals held back until the next block says whether it continues
+    /// their word (`isDropCapital`, `continuesWord`), with the anchors that pointed at it.
+    private var pendingCapital: (text: String, ctx: Context, floated: Bool, anchors: [String])?
+    /// The document's stylesheet rules, nil when none hides or floats anything (or when they were
+    /// set aside for hiding too much: `flatten`).
+    private let rules: StyleRules?
+    /// Words of the elements `rules` hid.
+    private var styleHiddenWords = 0
+    /// The paths (relative to the package folder) of the spine items before and after this one.
+    private let neighbours: Set<String>
     /// Ids that note references in this document point to (`#id`).
     private var noteTargets: Set<String> = []
     /// The ids (or HTML 4 `name`s) of the note references in this document: a note body's number
@@ -131,37 +173,95 @@ struct DocumentFlattener {
     /// The language of text that declares none (the book's): what mathematics is read in there.
     private let bookLanguage: String?
 
-    private init(documentPath: String, bookLanguage: String?) {
+    private init(documentPath: String, bookLanguage: String?, neighbours: Set<String>, rules: StyleRules?) {
         self.documentPath = documentPath
         self.bookLanguage = bookLanguage
+        self.neighbours = neighbours
+        self.rules = rules
     }
+
+    /// The largest share of a document's words its stylesheets may hide. A class that hides more
+    /// hides the text itself (a script shows it, or a rule meant for another medium): the document
+    /// is then read as if no stylesheet hid anything, as the inline `hidden` never is.
+    static let largestHiddenShare = 0.5
 
     /// Flattens `root` (an `<html>` element). `documentPath` tells which links point into the same
     /// file; `bookLanguage` is the language of text that declares none (mathematics is put into
-    /// words in it; English when nil).
-    static func flatten(_ root: MarkupElement, documentPath: String = "", bookLanguage: String? = nil) -> FlatDocument {
-        var f = DocumentFlattener(documentPath: documentPath, bookLanguage: bookLanguage)
-        if root.localName == "svg" {
-            f.flattenSVG(root)
-            return f.doc
+    /// words in it; English when nil); `neighbours` are the paths of the spine items before and
+    /// after this one (a bar of links to them is navigation); `styles` are the book's stylesheets,
+    /// of which the document applies the ones it links.
+    static func flatten(
+        _ root: MarkupElement, documentPath: String = "", bookLanguage: String? = nil, neighbours: Set<String> = [],
+        styles: BookStyles? = nil
+    ) -> FlatDocument {
+        let rules = root.localName == "svg" ? nil : documentRules(root, documentPath: documentPath, styles: styles)
+        var f = DocumentFlattener(
+            documentPath: documentPath, bookLanguage: bookLanguage, neighbours: neighbours, rules: rules)
+        f.run(root)
+        if f.styleHiddenWords > 0 {
+            let shown = f.doc.blocks.reduce(0) { $0 + TextCleaner.wordCount($1.text) }
+            if Double(f.styleHiddenWords) > largestHiddenShare * Double(shown + f.styleHiddenWords) {
+                var unstyled = DocumentFlattener(
+                    documentPath: documentPath, bookLanguage: bookLanguage, neighbours: neighbours, rules: nil)
+                unstyled.run(root)
+                return unstyled.doc
+            }
         }
-        f.collectNoteTargets(root)
+        return f.doc
+    }
+
+    /// The rules of the stylesheets `root` applies, in order: each `<link rel="stylesheet">` of its
+    /// head (not an alternate stylesheet, nor one for another medium) found in `styles`, and each
+    /// `<style>` element. Nil when none hides or floats anything.
+    static func documentRules(_ root: MarkupElement, documentPath: String, styles: BookStyles?) -> StyleRules? {
+        guard let head = root.firstChild(named: "head") else { return nil }
+        var rules = StyleRules()
+        for case .element(let e) in head.children {
+            if let media = e.value(of: "media"), !StyleRules.mediaApplies(media) { continue }
+            switch e.localName {
+            case "link":
+                let rel = MarkupElement.tokens(e.value(of: "rel") ?? "")
+                guard let styles, rel.contains("stylesheet"), !rel.contains("alternate"),
+                    let href = e.value(of: "href"), !Self.hasScheme(href)
+                else { continue }
+                let path = href.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                if let sheet = styles.rules(forPath: SpokenTextExtractor.resolve(String(path), from: documentPath)) {
+                    rules = rules.merged(with: sheet)
+                }
+            case "style":
+                rules = rules.merged(with: StyleRules(css: e.rawText))
+            default: continue
+            }
+        }
+        return rules.isEmpty ? nil : rules
+    }
+
+    /// Walks the document into `doc`, then applies the rules that look at the whole document.
+    private mutating func run(_ root: MarkupElement) {
+        if root.localName == "svg" {
+            flattenSVG(root)
+            return
+        }
+        collectNoteTargets(root)
         if let head = root.firstChild(named: "head"), let title = head.firstChild(named: "title") {
             let t = TextCleaner.normalize(title.rawText)
-            f.doc.title = t.isEmpty ? nil : t
+            doc.title = t.isEmpty ? nil : t
         }
-        f.doc.language = root.languageValue
+        doc.language = root.languageValue
         let body = root.firstChild(named: "body") ?? root
-        f.doc.bodyTypes = root.semanticTypes + body.semanticTypes
+        doc.bodyTypes = root.semanticTypes + body.semanticTypes
         var ctx = Context()
         ctx.language = root.languageValue
         ctx.types = root.semanticTypes
-        f.walk(body, ctx, depth: 0)
-        f.flush(ctx)
-        for id in f.pendingAnchors where f.doc.anchors[id] == nil { f.doc.anchors[id] = f.doc.blocks.count }
-        f.doc.readNotesThatAreTheText()
-        f.doc.readNavigationThatIsTheText()
-        return f.doc
+        walk(body, ctx, depth: 0)
+        flush(ctx)
+        emitPendingCapital()
+        for id in pendingAnchors where doc.anchors[id] == nil { doc.anchors[id] = doc.blocks.count }
+        doc.readNotesThatAreTheText()
+        doc.readNavigationThatIsTheText()
+        doc.dropNavigationBars()
+        doc.dropContentsAtTheTop()
+        doc.dropImageDescriptionsBesideTheirCaption()
     }
 
     // MARK: SVG content documents
@@ -192,6 +292,7 @@ struct DocumentFlattener {
         var seen: Set<String> = []
         walkSVG(root, ctx, depth: 0, seen: &seen)
         flush(ctx)
+        emitPendingCapital()
         for id in pendingAnchors where doc.anchors[id] == nil { doc.anchors[id] = doc.blocks.count }
     }
 
@@ -298,8 +399,22 @@ struct DocumentFlattener {
             return true
         }
         guard let href = a.value(of: "href"), href.contains("#") else { return false }
-        return isNoteMarker(TextCleaner.normalize(a.rawText))
+        let text = TextCleaner.normalize(a.rawText)
+        return isNoteMarker(text) || isNoteLabel(text)
     }
+
+    /// A note's marker after the word for a note, as some books write their references ("note 1",
+    /// "n. 1", "Anm. 3", "fn 12"): the link reads the marker's name, not words of the sentence.
+    static func isNoteLabel(_ text: String) -> Bool {
+        let word = text.prefix(while: \.isLetter)
+        guard !word.isEmpty, noteWords.contains(word.lowercased()) else { return false }
+        let rest = text.dropFirst(word.count).drop { $0 == "." || $0.isWhitespace }
+        return isNoteMarker(String(rest))
+    }
+
+    /// The word (or its abbreviation) for a note in the languages read: "note", "n.", "fn.", "Anm."
+    /// (German), "nota" (Italian, Spanish, Portuguese), "noot" (Dutch).
+    private static let noteWords: Set<String> = ["note", "n", "fn", "endnote", "footnote", "anm", "nota", "noot"]
 
     /// Whether a note reference has words to read besides its marker ("this link", not "12", "[3]" or
     /// "Note 3").
@@ -350,6 +465,18 @@ struct DocumentFlattener {
         let rest = t.dropFirst(digits.count)
         return rest.isEmpty || (rest.count == 1 && rest.first!.isLetter && rest.first!.isLowercase)
     }
+
+    /// A link from a note back to its reference drawn as an arrow and the note's marker (`[←3]`,
+    /// `↑ 12`, `3 ↩`), or an arrow alone: never read, in a note or not.
+    static func isArrowBackLink(_ a: MarkupElement) -> Bool {
+        guard let href = a.value(of: "href"), href.contains("#") else { return false }
+        let text = TextCleaner.normalize(a.rawText)
+        guard text.count <= 12, text.contains(where: { backArrows.contains($0) }) else { return false }
+        let rest = String(text.filter { !backArrows.contains($0) && !$0.isWhitespace && !"[](){}".contains($0) })
+        return rest.isEmpty || isNoteMarker(rest)
+    }
+
+    private static let backArrows: Set<Character> = ["←", "↑", "↩", "⤴", "⇧", "⬆", "↖", "⇐", "^", "↩︎", "↑︎", "⬆︎"]
 
     private static func isBackLink(_ a: MarkupElement) -> Bool {
         let types = a.semanticTypes
@@ -430,6 +557,7 @@ struct DocumentFlattener {
         if Self.skipped.contains(name) || (name != "body" && Self.isHidden(e, types: types, classes: classes)) {
             return  // SVG titles, ruby readings, scripts, hidden page numbers: never read
         }
+        if styleHides(e, name: name, id: id, classes: classes) { return }
         let ctx = context(
             of: e, ElementFacts(name: name, isBlock: isBlock, id: id), types: types, classes: classes, parent: parent)
         if walkSpecialElement(e, name: name, ctx, classes: classes, depth: depth) { return }
@@ -438,6 +566,21 @@ struct DocumentFlattener {
         } else {
             walkInline(e, ctx, parent: parent, depth: depth)
         }
+    }
+
+    /// Whether the document's stylesheets hide `e` (its words are counted, for `flatten`'s bound),
+    /// and, when they or its own style float it, notes that the running block holds a floated element.
+    /// An inline `display` other than `none` shows what a class hid.
+    private mutating func styleHides(_ e: MarkupElement, name: String, id: String?, classes: [String]) -> Bool {
+        let style = e.value(of: "style")?.lowercased().replacingOccurrences(of: " ", with: "")
+        if let style, style.contains("float:left") || style.contains("float:right") { bufferFloated = true }
+        guard let rules, name != "body", name != "html", !classes.isEmpty || id != nil else { return false }
+        let decision = rules.decide(element: name, id: id, classes: classes)
+        if decision.floated { bufferFloated = true }
+        guard decision.hidden, !(style?.contains("display:") ?? false) else { return false }
+        styleHiddenWords += TextCleaner.wordCount(e.rawText)
+        recordAnchorsInside(e)  // a link into hidden text lands on what follows it
+        return true
     }
 
     /// What `walk` has looked up about an element, for the steps after it.
@@ -561,16 +704,33 @@ struct DocumentFlattener {
         }
     }
 
-    /// An image: a drop capital's letter joins the text; a meaningful description is a notice.
+    /// An image: a drop capital's letters join the text; a meaningful description is a notice,
+    /// unless the caption of its figure already says it.
     private mutating func image(_ e: MarkupElement, _ ctx: Context) {
         doc.imageCount += 1
         let alt = TextCleaner.normalize(e.value(of: "alt") ?? "")
-        if alt.count == 1, alt.first!.isLetter {
-            buffer += alt  // a drop capital: the first letter of the paragraph
-        } else if Self.isMeaningfulAlt(alt), buffer.allSatisfy(\.isWhitespace) {
-            flush(ctx)
-            appendBlock(kind: .notice, text: "Image: \(alt)", ctx: ctx, omitted: .image(alt: alt))
+        if Self.isDrawnCapital(alt) {
+            buffer += alt  // a drop capital: the first letters of the paragraph
+            return
         }
+        guard buffer.allSatisfy(\.isWhitespace) else { return }
+        emitPendingCapital()  // a picture between a capital and a paragraph: they are not one word
+        guard Self.isMeaningfulAlt(alt) else { return }
+        if let caption = ctx.figureCaption, Self.containsWords(caption, TextCleaner.fold(alt)) { return }
+        flush(ctx)
+        appendBlock(kind: .notice, text: "Image: \(alt)", ctx: ctx, omitted: .image(alt: alt))
+    }
+
+    /// The description of a drop capital drawn as a picture: one letter, or two capitals ("T",
+    /// "TH" before "E day").
+    static func isDrawnCapital(_ alt: String) -> Bool {
+        guard (1...2).contains(alt.count), alt.allSatisfy(\.isLetter) else { return false }
+        return alt.count == 1 || alt.allSatisfy(\.isUppercase)
+    }
+
+    /// Whether folded `text` holds the folded words `words`, whole.
+    static func containsWords(_ text: String, _ words: String) -> Bool {
+        !words.isEmpty && " \(text) ".utf8.containsBytes(" \(words) ")
     }
 
     /// MathML: the author's words for it first; else a simple expression read from its markup.
@@ -702,13 +862,101 @@ struct DocumentFlattener {
             recordAnchorsInside(e)
             return true
         }
-        if ctx.noteID != nil, Self.isBackLink(e) { return true }
-        guard e.value(of: "href") != nil, !ctx.inLink else { return false }
+        if Self.isArrowBackLink(e) || (ctx.noteID != nil && Self.isBackLink(e)) {
+            recordAnchorsInside(e)
+            bufferDroppedBackLink = true
+            return true
+        }
+        guard let href = e.value(of: "href"), !ctx.inLink else { return false }
+        let target = linkTarget(href)
+        if target == .external || target == .media, Self.isIconLink(e) {
+            recordAnchorsInside(e)  // "🔊 Listen": a web page's player, not the book's words
+            return true
+        }
+        countLink(target)
         ctx.inLink = true
         let before = TextCleaner.wordCount(buffer)
         walkChildren(e, ctx, depth: depth)
         bufferLinkWords += max(0, TextCleaner.wordCount(buffer) - before)
+        if target == .external, Self.isPointerLink(e, href: href) { bufferPointerEnd = buffer.utf8.count }
         return true
+    }
+
+    /// Where a link points, as far as the reading of its block cares.
+    enum LinkTarget {
+        /// A URL with a scheme: outside the book.
+        case external
+        /// An audio or video file of the book (a player's source).
+        case media
+        /// A fragment of this document.
+        case sameFile
+        /// The spine item just before or after this one, as a whole (no fragment).
+        case neighbour
+        /// Another file of the book.
+        case otherFile
+    }
+
+    private func linkTarget(_ href: String) -> LinkTarget {
+        if Self.hasScheme(href) { return .external }
+        let parts = href.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = parts.first ?? ""
+        if path.isEmpty { return .sameFile }
+        let resolved = SpokenTextExtractor.resolve(String(path), from: documentPath)
+        if resolved == documentPath { return .sameFile }
+        if Self.mediaExtensions.contains(where: { resolved.lowercased().hasSuffix($0) }) { return .media }
+        // A page before or after, as a whole: a link to a place in it (a title linking back to its
+        // entry in the contents) is no step of a navigation bar.
+        let wholePage = parts.count == 1 || parts[1].isEmpty
+        return wholePage && neighbours.contains(resolved) ? .neighbour : .otherFile
+    }
+
+    /// File name endings of audio and video.
+    private static let mediaExtensions = [
+        ".mp3", ".m4a", ".m4b", ".aac", ".ogg", ".oga", ".opus", ".wav", ".flac", ".mp4", ".m4v", ".webm", ".ogv",
+        ".mov",
+    ]
+
+    private mutating func countLink(_ target: LinkTarget) {
+        bufferLinks.total += 1
+        switch target {
+        case .external, .media: bufferLinks.external += 1
+        case .sameFile: bufferLinks.sameFile += 1
+        case .neighbour:
+            bufferLinks.neighbour += 1
+            bufferLinks.otherFile += 1
+        case .otherFile: bufferLinks.otherFile += 1
+        }
+    }
+
+    /// Whether `href` names a scheme (`https:`, `mailto:`, `urn:`): letters, digits, `+`, `-` or `.`
+    /// before a colon, ahead of any `/`, `?` or `#`.
+    static func hasScheme(_ href: String) -> Bool {
+        for (offset, c) in href.utf8.enumerated() {
+            if c == UInt8(ascii: ":") { return offset > 0 }
+            let isSchemeByte =
+                (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z") || (c >= 0x30 && c <= 0x39)
+                || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
+            if !isSchemeByte { return false }
+        }
+        return false
+    }
+
+    /// A link whose text is a pictograph and a few words ("🔊 Listen", "▶️ Play"): a web page's button.
+    static func isIconLink(_ a: MarkupElement) -> Bool {
+        let text = a.rawText
+        return TextCleaner.wordCount(text) <= 3 && text.contains(where: TextCleaner.isPictographic)
+    }
+
+    /// A link that shows its own address and points at a place inside a web page
+    /// (`<a href="https://example.org/book/ch-2/#audio-1">https://example.org/book/ch-2/#audio-1</a>`):
+    /// what a web-built book puts where it left out a player, a video or an exercise.
+    static func isPointerLink(_ a: MarkupElement, href: String) -> Bool {
+        guard let hash = href.firstIndex(of: "#"), href.index(after: hash) < href.endIndex else { return false }
+        let text = TextCleaner.normalize(a.rawText).lowercased()
+        guard text.hasPrefix("http") || text.hasPrefix("www.") else { return false }
+        let shown = text.hasPrefix("www.") ? String(text.dropFirst(4)) : text
+        let lowerHref = href.lowercased()
+        return lowerHref.hasSuffix(shown) || lowerHref.hasPrefix(shown) || shown.hasSuffix(lowerHref)
     }
 
     /// A superscript that marks a note or a citation is dropped (its targets recorded). False for
@@ -764,6 +1012,9 @@ struct DocumentFlattener {
         if name == "li" || name == "dt" || name == "dd" { ctx.inList = true }
         if name == "blockquote" { ctx.inQuote = true }
         if name == "figcaption" || name == "caption" { ctx.inCaption = true }
+        if name == "figure", let caption = e.firstDescendant(where: { $0.localName == "figcaption" }) {
+            ctx.figureCaption = TextCleaner.fold(caption.rawText)
+        }
         let startsPoem =
             types.contains(where: Self.poemTypes.contains) || classes.contains(where: Self.poemClasses.contains)
         let isStanza =
@@ -943,15 +1194,24 @@ struct DocumentFlattener {
 
     private mutating func flush(_ ctx: Context) {
         guard !buffer.isEmpty || !bufferNoteRefs.isEmpty else { return }
+        let endsWithPointer = bufferPointerEnd.map { end in !buffer.utf8.dropFirst(end).contains(where: Self.isAlnum) }
         var text = TextCleaner.normalize(buffer)
+        text = Self.readingAddresses(text)
         text = CitationFilter.removeCitations(from: text)
         let linkWords = bufferLinkWords
         let refs = bufferNoteRefs
         let lineBreaks = bufferLineBreaks
+        let links = bufferLinks
+        let floated = bufferFloated
+        if bufferDroppedBackLink { text = Self.withoutEmptyBrackets(text) }
+        bufferDroppedBackLink = false
         buffer = ""
         bufferLinkWords = 0
         bufferLineBreaks = 0
         bufferNoteRefs = []
+        bufferLinks = LinkCounts()
+        bufferFloated = false
+        bufferPointerEnd = nil
         guard !text.isEmpty else {
             if !refs.isEmpty, var last = doc.blocks.popLast() {
                 last.noteRefs += refs
@@ -963,8 +1223,134 @@ struct DocumentFlattener {
             appendBlock(kind: .sceneBreak, text: "", ctx: ctx)
             return
         }
-        appendBlock(kind: currentKind(ctx), text: text, ctx: ctx, linkWords: linkWords, noteRefs: refs)
+        let kind = currentKind(ctx)
+        if let capital = pendingCapital, kind == .paragraph, ctx.noteID == capital.ctx.noteID,
+            Self.continuesWord(text, after: capital.text, floated: capital.floated)
+        {
+            pendingCapital = nil
+            text = capital.text + text
+            pendingAnchors = capital.anchors + pendingAnchors
+        }
+        if kind == .paragraph, ctx.noteID == nil, Self.isDropCapital(text) {
+            emitPendingCapital()
+            pendingCapital = (text, ctx, floated, pendingAnchors)
+            pendingAnchors = []
+            return
+        }
+        let words = TextCleaner.wordCount(text)
+        let isPointer = endsWithPointer == true && links.total == 1 && words <= Self.longestPointer
+        appendBlock(
+            kind: kind, text: text, ctx: ctx, omitted: isPointer ? .clutter : nil, linkWords: min(linkWords, words),
+            noteRefs: refs)
         doc.blocks[doc.blocks.count - 1].lineBreaks = lineBreaks
+        doc.blocks[doc.blocks.count - 1].links = links
+    }
+
+    /// Text without the brackets a dropped back-link stood in ("[←3] A remark." → "A remark."), and
+    /// empty when nothing but punctuation is left.
+    static func withoutEmptyBrackets(_ text: String) -> String {
+        guard text.contains(where: { $0.isLetter || $0.isNumber }) else { return "" }
+        var out = text
+        for pair in ["[ ]", "[]", "( )", "()", "{ }", "{}"] { out = out.replacingOccurrences(of: pair, with: "") }
+        return out == text ? text : TextCleaner.normalize(out)
+    }
+
+    private static func isAlnum(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || (byte >= 0x30 && byte <= 0x39)
+            || byte >= 0x80
+    }
+
+    /// The most words of a block that stands for web content left out (`isPointerLink`): "An audio
+    /// element has been excluded from this version of the text. You can listen to it online here: …".
+    static let longestPointer = 40
+
+    // MARK: drop capitals
+
+    /// One capital letter, maybe after an opening quote: a drop capital set in an element of its own
+    /// ("<div class='dropcap'>T</div><p>HE day…"), or a line of a title page ("A", "I").
+    static func isDropCapital(_ text: String) -> Bool {
+        let letters = text.drop { "\"'«‹¿¡(".contains($0) }
+        return letters.count == 1 && letters.allSatisfy { $0.isLetter && $0.isUppercase }
+    }
+
+    /// The fewest words of the paragraph a drop capital opens: a chapter's first paragraph is prose,
+    /// where the lines after a title page's "A" or "BY" are a few words.
+    static let fewestWordsAfterDropCapital = 8
+
+    /// Whether `text` (a paragraph) goes on with the word that `capital` (`isDropCapital`) begins:
+    /// it starts with a small letter ("T" + "he day"), or with a word in capitals ("T" + "HE day",
+    /// the first word set in small capitals), and is prose. A Roman numeral letter ("I", "V", "X")
+    /// followed by a word in capitals is a section number over a paragraph that opens in capitals,
+    /// unless the letter floats as a drop capital does.
+    static func continuesWord(_ text: String, after capital: String, floated: Bool) -> Bool {
+        guard let first = text.first, first.isLetter, first.isLowercase || first.isUppercase,
+            TextCleaner.wordCount(text) >= fewestWordsAfterDropCapital
+        else { return false }
+        if first.isLowercase { return true }
+        let word = text.prefix(while: \.isLetter)
+        guard word.allSatisfy(\.isUppercase) else { return false }
+        return floated || !capital.allSatisfy { !$0.isLetter || "IVXLCDM".contains($0) }
+    }
+
+    /// Appends the drop capital held back, as a block of its own: what followed did not continue it.
+    private mutating func emitPendingCapital() {
+        guard let capital = pendingCapital else { return }
+        pendingCapital = nil
+        let later = pendingAnchors
+        pendingAnchors = capital.anchors
+        appendBlock(kind: .paragraph, text: capital.text, ctx: capital.ctx)
+        pendingAnchors = later
+    }
+
+    // MARK: addresses
+
+    /// Text with each web address read as its host: "see https://www.example.org/a/b.html." → "see
+    /// example.org.". A listener cannot follow a link, and an address spelled out character by
+    /// character is a minute of noise; the host says where the text points. An address alone in
+    /// its block is read the same way (it is what the block says).
+    static func readingAddresses(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard utf8.containsBytes("://") || utf8.containsBytesIgnoringASCIICase("www.") else { return text }
+        var changed = false
+        let words = text.split(separator: " ", omittingEmptySubsequences: false).map { word -> Substring in
+            guard let host = host(in: word) else { return word }
+            changed = true
+            return host
+        }
+        return changed ? words.joined(separator: " ") : text
+    }
+
+    /// The word with the web address in it replaced by the address's host, punctuation around it kept;
+    /// nil when the word holds no address (`http://`, `https://`, `ftp://` or `www.`).
+    private static func host(in word: Substring) -> Substring? {
+        let chars = Array(word)
+        func starts(_ prefix: String, at i: Int) -> Bool {
+            var k = i
+            for p in prefix {
+                guard k < chars.count, chars[k].lowercased() == String(p) else { return false }
+                k += 1
+            }
+            return true
+        }
+        var start: Int?
+        var hostStart = 0
+        for i in chars.indices where i == 0 || !chars[i - 1].isLetter {
+            if let scheme = ["https://", "http://", "ftp://"].first(where: { starts($0, at: i) }) {
+                (start, hostStart) = (i, i + scheme.count)
+            } else if starts("www.", at: i) {
+                (start, hostStart) = (i, i)
+            }
+            if start != nil { break }
+        }
+        guard let start else { return nil }
+        var end = chars.count
+        while end > hostStart, ".,;:!?)]}\"'»›>".contains(chars[end - 1]) { end -= 1 }
+        var host = chars[hostStart..<end].prefix { !"/?#".contains($0) }
+        if let at = host.lastIndex(of: "@") { host = host[(at + 1)...] }
+        if let colon = host.firstIndex(of: ":") { host = host[..<colon] }
+        if starts("www.", at: host.startIndex) { host = host.dropFirst(4) }
+        guard host.contains("."), host.contains(where: \.isLetter) else { return nil }
+        return Substring(String(chars[..<start]) + String(host) + String(chars[end...]))
     }
 
     /// A row of asterisks, dots or similar ornaments marks a scene break.
@@ -986,6 +1372,7 @@ struct DocumentFlattener {
         kind: BlockKind, text: String, ctx: Context, omitted: OmittedContent? = nil, linkWords: Int = 0,
         noteRefs: [String] = []
     ) {
+        emitPendingCapital()
         // A content document's own <nav> (a mini contents list) is navigation: kept as a block, so
         // positions stay stable, but never spoken and never counted.
         let omitted = ctx.inNavigation && kind != .sceneBreak ? .navigation : omitted

@@ -7,7 +7,7 @@ extension MarkupElement {
     /// indexer and the text extractor parse with only these kept.
     static let attributesRead = AttributeSelection.named([
         "id", "name", "lang", "type", "role", "class", "href", "alt", "alttext", "display", "hidden", "aria-hidden",
-        "style",
+        "style", "rel", "media",
         "visibility", "x", "y", "dy", "systemlanguage", "systemLanguage", "requiredextensions", "requiredExtensions",
     ])
 

@@ -90,6 +90,8 @@ enum TextCleaner {
                 let next = i + length < bytes.count ? decodeScalar(bytes, at: i + length).0 : nil
                 if isControlClass(v) {
                     if v == 0x0D, next == 0x0A { return nil }  // one character of two scalars
+                } else if joinsAPictograph(v) {
+                    return nil
                 } else {
                     if let previous, mayBePrepended(previous) { return nil }
                     if let next, mayExtend(Unicode.Scalar(next) ?? " ") { return nil }
@@ -133,8 +135,31 @@ enum TextCleaner {
             0x2028, 0x2029, 0x202F, 0x2032, 0x2033, 0x205F, 0x2060, 0x2212, 0x2E3A, 0x2E3B, 0x3000, 0xFB00...0xFB06,
             0xFEFF:
             return false
+        case 0x2190...0x2BFF, 0xFE0F, 0x1F000...0x1FAFF:
+            return false  // symbols among which are emoji (`isPictographic`), and the emoji selector
         default:
             return true
+        }
+    }
+
+    /// Whether a character is a pictograph shown as an emoji: one drawn as an emoji by default
+    /// (🔊, 😀, ⭐, a flag), or a symbol followed by the emoji selector U+FE0F (☎️, ©️). Never spoken:
+    /// a speech engine reads its name ("speaker high volume"), which is not the book's text. Digits,
+    /// `#` and `*` before U+FE0F (keycaps) are kept.
+    static func isPictographic(_ ch: Character) -> Bool {
+        let scalars = ch.unicodeScalars
+        guard let first = scalars.first, first.value >= 0x80 else { return false }
+        if first.properties.isEmojiPresentation { return true }
+        return first.properties.isEmoji && scalars.contains("\u{FE0F}")
+    }
+
+    /// Scalars that the scalar path cannot place on their own: they join the character before them
+    /// (the emoji selector, skin tones), which may be a pictograph dropped whole.
+    @inline(__always)
+    private static func joinsAPictograph(_ v: UInt32) -> Bool {
+        switch v {
+        case 0xFE0F, 0x1F3FB...0x1F3FF: return true
+        default: return false
         }
     }
 
@@ -191,6 +216,7 @@ enum TextCleaner {
     ) {
         let scalars = ch.unicodeScalars
         guard let u = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex else {
+            if isPictographic(ch) { return }
             for u in scalars where !isInvisible(u) { out.append(u) }
             lastWasSpace = false
             return
@@ -241,6 +267,7 @@ enum TextCleaner {
         case 0x2026: append("...")
         default:
             if isInvisible(u) { return }
+            if v >= 0x231A, u.properties.isEmojiPresentation { return }  // a pictograph (`isPictographic`)
             out.append(u)
             lastWasSpace = false
         }

@@ -97,6 +97,9 @@ public struct PackageParser: Sendable {
         guard let spineElement = root.childElement("spine") else { throw EPUBError.missingSpine(file: path) }
         var spine: [SpineItem] = []
         var seenIDs: Set<String> = []
+        // Two manifest items naming one file (`Text/ch1.xhtml` and `Text/./ch1.xhtml`, or an
+        // escaped name) are one document: read twice, its text would be heard twice.
+        var seenFiles: [String: String] = [:]
         var repeats: [String: Int] = [:]
         for itemref in spineElement.childElements("itemref") {
             guard let idref = itemref.anyAttribute("idref") else {
@@ -115,6 +118,14 @@ public struct PackageParser: Sendable {
                 repeats[idref, default: 0] += 1
                 continue
             }
+            if let first = seenFiles[item.href] {
+                warnings.append(
+                    EPUBWarning(
+                        .minor, path: path,
+                        "spine items '\(first)' and '\(item.id)' are the same file '\(item.href)': read once"))
+                continue
+            }
+            seenFiles[item.href] = item.id
             spine.append(
                 SpineItem(
                     index: spine.count, item: item,

@@ -25,8 +25,9 @@ public struct TextNormalizer: Sendable {
     /// Creates a normaliser for a language.
     ///
     /// - Parameters:
-    ///   - language: A BCP 47 tag: "en" (British rules), "en-GB", "en-US", "fr", "de", "es" and their regional
-    ///     variants. Other languages get only the user lexicon; their text otherwise passes through unchanged.
+    ///   - language: A BCP 47 tag: "en" (British rules), "en-GB", "en-US", "fr", "de", "es", "pt" (European
+    ///     rules), "pt-BR", "it" and their regional variants. Other languages get only the user lexicon; their text
+    ///     otherwise passes through unchanged.
     ///   - lexicon: User entries, applied before and over the built-in abbreviations.
     public init(language: String, lexicon: Lexicon = .empty) {
         self.language = language
@@ -75,8 +76,12 @@ final class LanguageRules: Sendable {
     let isFrench: Bool
     let isGerman: Bool
     let isSpanish: Bool
+    let isPortuguese: Bool
+    let isItalian: Bool
     /// Cue words by written form: one lookup per word instead of one per table.
     let cueWords: [String: WordCue]
+    /// The letters of the currencies written with letters and a sign ("R" of "R$", "US" of "US$").
+    let currencyLetters: Set<String>
 
     init?(tag: String) {
         let parts = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).map { $0.lowercased() }
@@ -87,6 +92,8 @@ final class LanguageRules: Sendable {
         case "fr": language = .french
         case "de": language = .german
         case "es": language = .spanish
+        case "pt": language = .portuguese(brazilian: parts.dropFirst().contains("br"))
+        case "it": language = .italian
         default: return nil
         }
         speller = NumberSpeller(language: language)
@@ -95,6 +102,8 @@ final class LanguageRules: Sendable {
         case .french: data = .french()
         case .german: data = .german()
         case .spanish: data = .spanish()
+        case .portuguese(let brazilian): data = .portuguese(brazilian: brazilian)
+        case .italian: data = .italian()
         }
         units = PhraseTable(
             data.units.map {
@@ -104,6 +113,8 @@ final class LanguageRules: Sendable {
         if case .french = language { isFrench = true } else { isFrench = false }
         if case .german = language { isGerman = true } else { isGerman = false }
         if case .spanish = language { isSpanish = true } else { isSpanish = false }
+        if case .portuguese = language { isPortuguese = true } else { isPortuguese = false }
+        if case .italian = language { isItalian = true } else { isItalian = false }
         var cueWords: [String: WordCue] = [:]
         for word in data.yearCues {
             cueWords[word] = .year
@@ -118,13 +129,33 @@ final class LanguageRules: Sendable {
             cueWords[word] = .cardinal
             cueWords[word.uppercased()] = .cardinal
         }
+        for word in data.ordinalCues {
+            cueWords[word] = .ordinal
+            cueWords[word.uppercased()] = .ordinal
+        }
+        for word in data.feminineOrdinalCues {
+            cueWords[word] = .ordinalFeminine
+            cueWords[word.uppercased()] = .ordinalFeminine
+        }
         self.cueWords = cueWords
+        currencyLetters = Set(
+            data.currencies.keys.filter { $0.unicodeScalars.count > 1 }.map { String($0.unicodeScalars.dropLast()) })
+    }
+
+    /// Whether ordinals are written with "º" and "ª" ("1º", "2.ª"), which also say their gender.
+    var writesOrdinalIndicators: Bool { isSpanish || isPortuguese || isItalian }
+
+    /// The month a word names, when it is an abbreviation with its period ("Mar" before ".").
+    func monthAbbreviation(_ word: String) -> String? {
+        data.monthAbbreviations[word] ?? data.monthAbbreviations[word.lowercased()]
     }
 }
 
 /// What a word says about the number or numeral after it.
 enum WordCue: Sendable {
     case cardinal
+    case ordinal
+    case ordinalFeminine
     case year
     case month
 }

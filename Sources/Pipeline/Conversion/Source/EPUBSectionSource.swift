@@ -21,6 +21,8 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
     private let textOptions: SpokenTextOptions
     /// Built once: the extractor would otherwise rebuild it over the whole spine for each section.
     private let spinePaths: SpinePaths
+    /// Read once: the extractor would otherwise read the book's stylesheets for each section.
+    private let styles: BookStyles
     private let normalizer: TextNormalizer?
 
     /// Version of what `blocks(section:)` produces from the same book: 2 since the spoken text goes
@@ -41,6 +43,7 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
         let index = SectionIndex(sections: indexed.sections)
         textOptions = input.options.text
         spinePaths = SpinePaths(indexed.package)
+        styles = indexed.withBook { BookStyles($0) }
         bookSections = index.sections
         positions = Dictionary(
             index.sections.enumerated().map { ($1.number, $0) }, uniquingKeysWith: { first, _ in first })
@@ -67,7 +70,8 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
         guard let position = positions[section] else { throw ConversionError.unknownSection(section) }
         let bookSection = bookSections[position]
         let blocks = try indexed.withBook { epub in
-            try SpokenTextExtractor.blocks(for: bookSection, in: epub, options: textOptions, spinePaths: spinePaths)
+            try SpokenTextExtractor.blocks(
+                for: bookSection, in: epub, options: textOptions, spinePaths: spinePaths, styles: styles)
         }
         guard let normalizer else { return blocks }
         return blocks.map { block in

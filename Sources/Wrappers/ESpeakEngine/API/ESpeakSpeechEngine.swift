@@ -65,6 +65,7 @@ public final class ESpeakSpeechEngine: SpeechEngine {
     deinit {
         ESpeakProcess.lock.lock()
         defer { ESpeakProcess.lock.unlock() }
+        ESpeakProcess.appliedVoice = nil
         // No espeak_ng_Terminate: in 1.51, initialising again after it hangs the next terminate
         // (its background thread is not restarted), so the library stays initialised for the process.
         ESpeakProcess.engineAlive = false
@@ -149,11 +150,16 @@ public final class ESpeakSpeechEngine: SpeechEngine {
     }
 
     /// The name of the voice espeak-ng has selected right now (for tests of the language switch).
+    ///
+    /// Its languages are the installed voice's of that name: espeak-ng 1.51 does not end the language
+    /// list of its current voice when a voice with a shorter list replaces a longer one (English
+    /// after `cmn-Latn-pinyin` lists "en-gb", "en", then the rest of "pinyin"...).
     func currentLibraryVoice() -> (name: String?, languages: [String]) {
         locked {
             guard let current = espeak_GetCurrentVoice() else { return (nil, []) }
             let name = current.pointee.name.map { String(cString: $0) }
-            return (name, Self.languages(current.pointee.languages))
+            let installed = voices.first { $0.name == name }?.languages
+            return (name, installed ?? Self.languages(current.pointee.languages))
         }
     }
 
@@ -165,13 +171,17 @@ public final class ESpeakSpeechEngine: SpeechEngine {
         return try body()
     }
 
-    /// A voice for `language` when its primary language differs from the current voice's.
+    /// A voice for `language` when its primary language differs from the current voice's: the
+    /// language's voice, else the voice whose file is named so (a run of another script names the
+    /// voice that reads it, `cmn-Latn-pinyin`, `yue-Latn-jyutping`: `ScriptSwitching`).
     private func otherVoice(for language: String) -> VoiceInfo? {
         let primary = Self.primaryLanguage(language)
         guard !primary.isEmpty, !voice.languages.contains(where: { Self.primaryLanguage($0) == primary }) else {
             return nil
         }
+        let key = Self.normalized(language)
         return Self.voice(forLanguage: language, installed: voices)
+            ?? voices.first { Self.normalized(Self.fileName($0.identifier)) == key }
     }
 
     /// Combining marks in a row that espeak-ng is given at most: Unicode's stream-safe limit (UAX #15).
@@ -219,13 +229,17 @@ public final class ESpeakSpeechEngine: SpeechEngine {
         return Int(espeak_ng_GetSampleRate())
     }
 
-    private static func apply(voice: VoiceInfo, settings: VoiceSettings) throws {
+    /// Selects `voice` with `settings` (the lock is held), and remembers them while an engine is
+    /// alive so that a probe of another voice (`share(of:spokenBy:)`) can select them again.
+    static func apply(voice: VoiceInfo, settings: VoiceSettings) throws {
+        ESpeakProcess.appliedVoice = nil
         try voice.name.withCString {
             try check(espeak_ng_SetVoiceByName($0), "espeak_ng_SetVoiceByName(\(voice.name))")
         }
         try check(espeak_ng_SetParameter(espeakRATE, Int32(settings.rate), 0), "espeak_ng_SetParameter(rate)")
         try check(espeak_ng_SetParameter(espeakPITCH, Int32(settings.pitch), 0), "espeak_ng_SetParameter(pitch)")
         try check(espeak_ng_SetParameter(espeakVOLUME, Int32(settings.volume), 0), "espeak_ng_SetParameter(volume)")
+        ESpeakProcess.appliedVoice = (voice, settings)
     }
 
     static func validate(_ settings: VoiceSettings) throws {
@@ -306,6 +320,11 @@ enum ESpeakProcess {
     nonisolated(unsafe) static var engineAlive = false
     /// How many URIs the URI callback refused (for tests); only changes during synthesis, with `lock` held.
     nonisolated(unsafe) static var refusedURIs = 0
+    /// The voice and settings the last `apply` selected (nil after a failed one, and when no engine is
+    /// alive); read and written only with `lock` held.
+    nonisolated(unsafe) static var appliedVoice: (voice: VoiceInfo, settings: VoiceSettings)?
+    /// `ESpeakSpeechEngine.share(of:spokenBy:)` by `identifier|script`; read and written only with `lock` held.
+    nonisolated(unsafe) static var scriptShares: [String: Double] = [:]
     /// The sample rate once espeak-ng is initialised; read and written only with `lock` held.
     nonisolated(unsafe) private static var initializedSampleRate: Int?
 

@@ -158,7 +158,7 @@ extension ESpeakSpeechEngine {
             .replacingOccurrences(of: " ", with: "-")
     }
 
-    private static func fileName(_ identifier: String) -> String {
+    static func fileName(_ identifier: String) -> String {
         String(identifier.split(separator: "/").last ?? Substring(identifier))
     }
 

@@ -1,0 +1,74 @@
+import EPUBReader
+
+/// Books split at page breaks often end a file with the next chapter's heading (its numeral, its
+/// title) while the chapter's text goes on in the next file. The heading opens that chapter: a
+/// section starts at it and runs on into the next file, whatever the TOC points at. Left where the
+/// TOC put the start (the next file), every chapter ended with the next one's numeral and began
+/// without its own.
+extension SectionBuilder {
+    /// The most blocks a chapter's heading takes at the end of a file: a numeral, a title, a subtitle.
+    static let trailingHeadingBlocks = 3
+
+    /// Starts at the start of a file whose previous file ends with a heading (nothing after it but
+    /// page breaks and blank elements) move back to that heading, when the file does not open with a
+    /// heading of its own; and every start that stands on such trailing headings, moved or pointed
+    /// at by the TOC, is marked to run on into the next file (`SectionStart.runsIntoNextFile`).
+    func startingAtTrailingHeadings(_ starts: [SectionStart]) -> [SectionStart] {
+        var result = starts
+        let taken = Set(starts.map(\.position))
+        for i in result.indices {
+            let position = result[i].position
+            if let k = trailingHeadings(in: position.spineIndex), position.spineIndex + 1 < docs.count,
+                position.blockIndex >= k
+            {
+                result[i].runsIntoNextFile = true
+                continue
+            }
+            guard position.blockIndex == 0, position.spineIndex > 0, !opensWithHeading(position.spineIndex),
+                let k = trailingHeadings(in: position.spineIndex - 1)
+            else { continue }
+            let heading = TextPosition(spineIndex: position.spineIndex - 1, blockIndex: k)
+            // The heading already starts a section of its own.
+            guard !taken.contains(where: { $0 >= heading && $0 < position }) else { continue }
+            result[i].position = heading
+            result[i].link = EPUBLink(path: package.spine[heading.spineIndex].href, fragment: fragment(at: heading))
+            result[i].runsIntoNextFile = true
+        }
+        return result
+    }
+
+    /// The first block of the headings that end spine item `s` after text of another kind: up to
+    /// `trailingHeadingBlocks` headings, or heading lines of which one is a heading or names a
+    /// chapter ("CHAPTER IV", then "THE STORM" as a paragraph), with only blank blocks after them.
+    func trailingHeadings(in s: Int) -> Int? {
+        guard s < docs.count else { return nil }
+        let blocks = docs[s].blocks
+        var k = blocks.count
+        var first: Int?
+        var count = 0
+        var named = false
+        while k > 0 {
+            k -= 1
+            let block = blocks[k]
+            // Page breaks, blank elements and pictures end a page; code, a table or an equation
+            // is text (announced, or read).
+            if !block.hasText || block.isNavigation || block.imageWords > 0 { continue }
+            guard !block.isNote, block.kind == .heading || block.isHeadingLine, count < Self.trailingHeadingBlocks
+            else { break }
+            named = named || block.kind == .heading || Patterns.isChapterTitle(block.text)
+            first = k
+            count += 1
+        }
+        // Something else comes before them in the file: the file is not a heading page.
+        guard let first, named, blocks[..<first].contains(where: { $0.hasText && !$0.isNote && !$0.isOmitted })
+        else { return nil }
+        return first
+    }
+
+    /// Whether spine item `s` opens with a heading, pictures aside (its chapter has a heading of its own).
+    private func opensWithHeading(_ s: Int) -> Bool {
+        guard s < docs.count else { return false }
+        let first = docs[s].blocks.first { $0.hasText && !$0.isNote && !$0.isOmitted }
+        return first?.kind == .heading
+    }
+}
