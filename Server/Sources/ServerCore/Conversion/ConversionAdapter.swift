@@ -106,6 +106,8 @@ package enum ConversionAdapter {
         request.workerExecutable = workerExecutable
         request.workerArguments = workerArguments
         request.workerForksPerJob = false
+        // Each section is made in a folder of its own: its track number is its place among the job's.
+        request.trackSections = plan.sections
         // The cover in every section file, as the CLI embeds it (the same bytes: JPEG or PNG as it is,
         // another raster converted by ffmpeg when installed). Opening the book reads its package only.
         request.cover = AudiobookCover(
