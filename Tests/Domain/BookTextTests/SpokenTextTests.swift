@@ -461,7 +461,8 @@ import Testing
                 ("b.xhtml", "<h2>A Story Before</h2>" + prose(500)),
                 (
                     "c.xhtml",
-                    "<p>An editor introduces the story in a few words.</p><h2>The King of the Golden River</h2>"
+                    "<h3>204</h3><p>An editor introduces the story in a few words.</p>"
+                        + "<h2>The King of the Golden River</h2>"
                         + prose(40) + "<h3>The Golden River</h3>" + prose(500) + "<h2>The King of the Golden River</h2>"
                 ),
                 ("d.xhtml", "<h2>Another Story</h2>" + prose(500)),

@@ -163,8 +163,8 @@ public enum SpokenTextExtractor {
                     }
                     // A heading a few lines in that says the whole title again (an editor's note, then
                     // the story's own title, under a TOC label naming both) was heard as the title.
-                    if b.kind == .heading, leadingHeadings.isEmpty, pendingHeadings.isEmpty,
-                        wordsRead <= Self.titleRepeatWindow, Self.repeatsTitleInFull(b.text, foldedTitle)
+                    if b.kind == .heading, pendingHeadings.isEmpty, wordsRead <= Self.titleRepeatWindow,
+                        Self.repeatsTitleInFull(b.text, foldedTitle)
                     {
                         continue
                     }
