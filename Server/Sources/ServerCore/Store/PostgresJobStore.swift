@@ -31,20 +31,8 @@ package final class PostgresJobStore: JobStore {
         url: String, schema: String = "public", outputLifetime: TimeInterval = 7 * 24 * 3600,
         logger: Logger = Logger(label: "epub2audio-postgres")
     ) async throws {
-        guard let components = URLComponents(string: url),
-            components.scheme == "postgres" || components.scheme == "postgresql",
-            let host = components.host, !host.isEmpty
-        else { throw PostgresURLError(url: url) }
-        guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }), !schema.isEmpty else {
-            throw PostgresURLError(url: "schema \(schema)")
-        }
-        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        var configuration = PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
-            password: components.password, database: database.isEmpty ? nil : database, tls: .disable)
-        configuration.options.additionalStartupParameters = [("search_path", schema)]
-        configuration.options.maximumConnections = 8
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let client = PostgresClient(
+            configuration: try Self.configuration(url: url, schema: schema), backgroundLogger: logger)
         self.client = client
         self.logger = logger
         self.outputLifetime = outputLifetime
@@ -84,6 +72,27 @@ package final class PostgresJobStore: JobStore {
     deinit {
         listener.cancel()
         runner.cancel()
+    }
+
+    /// The connections' configuration: `url`'s server, user and database, `schema` first in the
+    /// search path.
+    /// - Throws: `PostgresURLError` for a URL that is not `postgres://…` or a schema that is not a
+    ///   plain identifier (letters, digits, `_`).
+    package static func configuration(url: String, schema: String) throws -> PostgresClient.Configuration {
+        guard let components = URLComponents(string: url),
+            components.scheme == "postgres" || components.scheme == "postgresql",
+            let host = components.host, !host.isEmpty
+        else { throw PostgresURLError(url: url) }
+        guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }), !schema.isEmpty else {
+            throw PostgresURLError(url: "schema \(schema)")
+        }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        var configuration = PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
+            password: components.password, database: database.isEmpty ? nil : database, tls: .disable)
+        configuration.options.additionalStartupParameters = [("search_path", schema)]
+        configuration.options.maximumConnections = 8
+        return configuration
     }
 
     /// Closes the connections.
