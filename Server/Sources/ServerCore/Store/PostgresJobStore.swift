@@ -555,16 +555,6 @@ package final class PostgresJobStore: JobStore {
 
     // MARK: Events
 
-    package func appendEvent(jobID: String, type: String, data: String, now: Date) async throws {
-        try await transaction { db in
-            _ = try await db.query(
-                """
-                INSERT INTO events (job_id, type, data, created)
-                VALUES (\(jobID), \(type), \(data), \(now.timeIntervalSince1970))
-                """, logger: self.logger)
-        }
-    }
-
     package func events(jobID: String, after: Int64, limit: Int) async throws -> [JobEvent] {
         try await read { db in
             let rows = try await db.query(

@@ -376,14 +376,6 @@ package final class SQLiteJobStore: JobStore {
 
     // MARK: Events
 
-    package func appendEvent(jobID: String, type: String, data: String, now: Date) async throws {
-        try await transaction { db in
-            try db.execute(
-                sql: "INSERT INTO events (job_id, type, data, created) VALUES (?, ?, ?, ?)",
-                arguments: [jobID, type, data, now.timeIntervalSince1970])
-        }
-    }
-
     package func events(jobID: String, after: Int64, limit: Int) async throws -> [JobEvent] {
         try await pool.read { db in
             try Row.fetchAll(
