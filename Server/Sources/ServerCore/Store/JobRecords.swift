@@ -8,7 +8,8 @@ package enum JobState: String, Sendable, Codable, CaseIterable {
     package var isTerminal: Bool { self == .succeeded || self == .failed || self == .cancelled }
 }
 
-/// The three kinds of task a job is cut into: planned once, one task per section, finalised once.
+/// The three kinds of task a job is cut into: planned once, one task per section, finalised once
+/// (`JobLifecycle`).
 package enum TaskKind: String, Sendable, Codable {
     case plan, section, finalize
 }
@@ -103,6 +104,9 @@ package struct ClaimedTask: Sendable, Equatable {
     package var options: JobOptions
     /// What the plan decided (voice, source options, sections), for section and finalize tasks.
     package var plan: JobPlan?
+
+    /// The task's place in its job.
+    package var key: TaskKey { TaskKey(kind: kind, section: section) }
 }
 
 /// What a task ended with.

@@ -3,13 +3,16 @@ import Foundation
 /// The job store: every concern at once, what `SQLiteJobStore` (the default) and `PostgresJobStore`
 /// (shared by API nodes and workers on several machines) implement and what the composition root
 /// hands out. Callers take the narrowest of the protocols it is made of.
+///
+/// What a job goes through is decided by `JobLifecycle`; a store only reads what it needs under its
+/// locks, and applies the lifecycle's transitions in its transactions.
 package typealias JobStore = JobQueue & JobRepository & JobEventLog & TokenStore & JobStoreStatus
 
 /// The queue of tasks, what workers use.
 ///
 /// Claims are exclusive: a task is held by one owner at a time, under a lease that `heartbeat`
 /// renews. `reapExpiredLeases` gives a task whose lease ran out back to the queue (at most
-/// `maxAttempts` attempts in all), and `complete` ignores a result from an owner or
+/// `JobLifecycle.maxAttempts` attempts in all), and `complete` ignores a result from an owner or
 /// attempt that no longer holds the task.
 package protocol JobQueue: Sendable {
     /// Takes the oldest runnable task, if any, for `lease` seconds.
@@ -55,7 +58,7 @@ package protocol JobRepository: Sendable {
 }
 
 /// Each job's progress events, oldest first: what event streams read. The store appends them
-/// itself, in the transaction that moves the job.
+/// itself, as `JobLifecycle` says, in the transaction that moves the job.
 package protocol JobEventLog: Sendable {
     /// A job's events after `after` (an event id; ids increase across the store), oldest first.
     func events(jobID: String, after: Int64, limit: Int) async throws -> [JobEvent]
@@ -98,6 +101,3 @@ package enum JobStoreError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
-
-/// How many attempts a task gets before it fails for good.
-package let maxAttempts = 3
