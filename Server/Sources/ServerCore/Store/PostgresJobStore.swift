@@ -10,6 +10,7 @@ import PostgresNIO
 /// `pg_try_advisory_xact_lock` is won, so one machine reaps at a time. A transaction that queues a
 /// task sends `NOTIFY epub2audio_tasks`; each store keeps one connection that LISTENs and wakes its
 /// idle workers (`waitForWork`), which otherwise look again only every `idlePoll`. Event streams poll.
+/// The schema is versioned (`PostgresMigrator.jobStore`), migrated at start.
 package final class PostgresJobStore: JobStore {
     private let client: PostgresClient
     private let runner: Task<Void, Never>
@@ -24,8 +25,8 @@ package final class PostgresJobStore: JobStore {
     /// only makes idle workers look once more).
     static let channel = "epub2audio_tasks"
 
-    /// Connects to `url` (`postgres://user[:password]@host[:port]/database`) and creates the tables
-    /// when missing; `schema` (created when missing) keeps the tables apart from other users of the
+    /// Connects to `url` (`postgres://user[:password]@host[:port]/database`) and migrates the
+    /// schema; `schema` (created when missing) keeps the tables apart from other users of the
     /// database.
     package init(
         url: String, schema: String = "public", outputLifetime: TimeInterval = 7 * 24 * 3600,
@@ -59,7 +60,7 @@ package final class PostgresJobStore: JobStore {
             }
         }
         do {
-            try await Self.createSchema(client, schema: schema, logger: logger)
+            try await PostgresMigrator.jobStore.migrate(client, schema: schema, logger: logger)
             // Workers started now must not miss the first notification: wait (a little) for LISTEN.
             for _ in 0..<100 where !listening.isSet { try await Task.sleep(for: .milliseconds(50)) }
         } catch {
@@ -83,9 +84,7 @@ package final class PostgresJobStore: JobStore {
             components.scheme == "postgres" || components.scheme == "postgresql",
             let host = components.host, !host.isEmpty
         else { throw PostgresURLError(url: url) }
-        guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }), !schema.isEmpty else {
-            throw PostgresURLError(url: "schema \(schema)")
-        }
+        guard PostgresMigrator.isIdentifier(schema) else { throw PostgresURLError(url: "schema \(schema)") }
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         var configuration = PostgresClient.Configuration(
             host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
@@ -105,56 +104,6 @@ package final class PostgresJobStore: JobStore {
     /// many tasks it queued.
     private static func notifyQueued(_ db: PostgresConnection, logger: Logger) async throws {
         try await db.query("SELECT pg_notify(\(channel), '')", logger: logger)
-    }
-
-    private static func createSchema(_ client: PostgresClient, schema: String, logger: Logger) async throws {
-        let statements = [
-            "CREATE SCHEMA IF NOT EXISTS \(schema)",
-            "CREATE TABLE IF NOT EXISTS books (sha256 TEXT PRIMARY KEY, size BIGINT NOT NULL, created DOUBLE PRECISION NOT NULL)",
-            """
-            CREATE TABLE IF NOT EXISTS jobs (
-                seq BIGSERIAL UNIQUE, id TEXT PRIMARY KEY, book TEXT NOT NULL, options TEXT NOT NULL,
-                fingerprint TEXT NOT NULL, idempotency_key TEXT UNIQUE, state TEXT NOT NULL, error TEXT, plan TEXT,
-                created DOUBLE PRECISION NOT NULL, updated DOUBLE PRECISION NOT NULL, expires DOUBLE PRECISION,
-                audio_seconds DOUBLE PRECISION NOT NULL DEFAULT 0, outputs TEXT NOT NULL DEFAULT '[]', owner TEXT)
-            """,
-            "CREATE INDEX IF NOT EXISTS jobs_created ON jobs(created)",
-            "CREATE INDEX IF NOT EXISTS jobs_owner ON jobs(owner, state)",
-            """
-            CREATE TABLE IF NOT EXISTS tasks (
-                job_id TEXT NOT NULL REFERENCES jobs(id) ON DELETE CASCADE, kind TEXT NOT NULL,
-                section BIGINT NOT NULL, state TEXT NOT NULL, attempts BIGINT NOT NULL DEFAULT 0,
-                owner TEXT, lease_until DOUBLE PRECISION, result TEXT, error TEXT, created DOUBLE PRECISION NOT NULL,
-                PRIMARY KEY (job_id, kind, section))
-            """,
-            "CREATE INDEX IF NOT EXISTS tasks_queue ON tasks(state, created)",
-            """
-            CREATE TABLE IF NOT EXISTS events (
-                id BIGSERIAL PRIMARY KEY, job_id TEXT NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
-                type TEXT NOT NULL, data TEXT NOT NULL, created DOUBLE PRECISION NOT NULL)
-            """,
-            "CREATE INDEX IF NOT EXISTS events_job ON events(job_id, id)",
-            """
-            CREATE TABLE IF NOT EXISTS tokens (
-                secret_sha256 TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE,
-                max_running BIGINT NOT NULL, max_queued BIGINT NOT NULL, created DOUBLE PRECISION NOT NULL)
-            """,
-        ]
-        // Two processes starting at once may both create: one lock orders them.
-        try await client.withConnection { connection in
-            try await connection.query("BEGIN", logger: logger)
-            do {
-                try await connection.query(
-                    "SELECT pg_advisory_xact_lock(hashtext('epub2audio-schema'))", logger: logger)
-                for statement in statements {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                }
-                try await connection.query("COMMIT", logger: logger)
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
-                throw error
-            }
-        }
     }
 
     /// Runs `body` in a transaction; retried when PostgreSQL broke a deadlock or a serialisation
