@@ -60,9 +60,9 @@ package enum ConversionAdapter {
         let textLanguage = BookLanguage.textLanguage(of: index, mismatch: mismatch)
         let (voice, followsText) = try resolvedVoice(
             options.voice, book: book, sections: sections, textLanguage: textLanguage)
-        var source: [String: String] = [:]
+        var source = JobPlan.SourceOptions()
         if mismatch != nil || followsText, let language = voice.languages.first {
-            source["language"] = String(language.prefix { $0 != "-" })
+            source.language = String(language.prefix { $0 != "-" })
         }
         // What the voice cannot speak, decided as the CLI decides it: runs of other scripts go to the
         // voices that speak them; a book most of whose text no voice speaks is refused (the service
@@ -97,7 +97,7 @@ package enum ConversionAdapter {
         }
         // The options the CLI's flags give, with the language the plan chose when dc:language is contradicted.
         var text = SpokenTextOptions(notes: notes)
-        text.language = plan.sourceOptions["language"]
+        text.language = plan.sourceOptions.language
         var request = ConversionRequest(
             bookPath: bookPath, outputDirectory: outputDirectory, selection: .numbers([section]),
             voice: VoiceSettings(voice: plan.voice, rate: options.rate, pitch: options.pitch, volume: options.volume),
