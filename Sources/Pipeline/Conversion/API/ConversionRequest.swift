@@ -46,7 +46,8 @@ public struct ConversionRequest: Sendable {
     public var chunking: ChunkerOptions
     /// How the book is read: sections, spoken text (notes...), normalisation.
     public var bookOptions: BookOptions
-    /// How many sections are made at once (each in its own worker process when more than 1).
+    /// How many sections are made at once: one job slot each, making its sections in worker
+    /// processes when `workerExecutable` is set, else one slot in this process.
     public var jobs: Int
     /// Redo every selected section even when the manifest says it is done.
     public var force: Bool
