@@ -24,10 +24,18 @@ package enum ConversionAdapter {
         let warnings =
             (book.package.warnings + book.lookupWarnings + index.warnings
             + (mismatch.map { [$0.warning] } ?? [])).filter { seen.insert($0).inserted }
-        return try SectionListing(
+        let textLanguage = BookLanguage.textLanguage(of: index, mismatch: mismatch)
+        var listing = SectionListing(
             package: book.package, title: displayTitle(book, name: displayName), sections: index.sections,
-            warnings: warnings, textLanguage: BookLanguage.textLanguage(of: index, mismatch: mismatch)
-        ).json()
+            warnings: warnings, textLanguage: textLanguage)
+        // What the `auto` voice can speak of the text read, as the CLI's listing says it.
+        if let (voice, _) = try? resolvedVoice("auto", book: book, sections: index.sections, textLanguage: textLanguage)
+        {
+            listing.speech = SpeakableText.assess(
+                index.sections, voice: voice, installed: ESpeakSpeechEngine.installedVoices(),
+                bookLanguage: textLanguage ?? book.package.metadata.languages.first, share: speechShare)
+        }
+        return try listing.json()
     }
 
     /// Reads and indexes the book once, and decides what every task of the job uses.
