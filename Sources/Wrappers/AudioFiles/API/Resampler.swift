@@ -2,9 +2,11 @@ internal import CSoxr
 
 /// A streaming 16-bit mono resampler (libsoxr, high quality); owns its `soxr_t`.
 ///
-/// Output for a given input is deterministic, and the same whether the input arrives in one
-/// piece or in many. Public for the engines whose voices speak at another rate than the output's
-/// (the neural engine: a Piper voice at 16 kHz resampled to the conversion's rate).
+/// The output is the same whether the input arrives in one piece or in many. With `dither` (libsoxr's
+/// default for 16-bit output) its lowest bits vary from one resampler to the next: libsoxr seeds the dither
+/// from the clock and the object's address. Without it, output for a given input is deterministic, which
+/// a caller that must give the same bytes twice needs. Public for the engines whose voices speak at another
+/// rate than the output's (the neural engine: a Piper voice at 22,050 Hz resampled to the conversion's rate).
 public final class Resampler {
     private let handle: OpaquePointer
     /// Samples per second of the input.
@@ -13,10 +15,12 @@ public final class Resampler {
     public let outputRate: Int
     private var output: [Int16]
 
-    /// A resampler from `inputRate` to `outputRate`; throws the libsoxr error message.
-    public init(from inputRate: Int, to outputRate: Int) throws(ResamplerError) {
+    /// A resampler from `inputRate` to `outputRate`, with libsoxr's random dither on its 16-bit output
+    /// unless `dither` is false; throws the libsoxr error message.
+    public init(from inputRate: Int, to outputRate: Int, dither: Bool = true) throws(ResamplerError) {
         var error: soxr_error_t? = nil
         var io = soxr_io_spec(SOXR_INT16_I, SOXR_INT16_I)
+        if !dither { io.flags |= UInt(SOXR_NO_DITHER) }
         var quality = soxr_quality_spec(UInt(SOXR_HQ), 0)
         let created = soxr_create(Double(inputRate), Double(outputRate), 1, &error, &io, &quality, nil)
         guard let created, error == nil else {

@@ -178,9 +178,10 @@ public final class NeuralSpeechEngine: SpeechEngine {
         }
     }
 
-    /// `samples` resampled on their own (a fresh resampler, flushed), so the result depends on them alone.
+    /// `samples` resampled on their own (a fresh resampler without dither, flushed), so the result depends on
+    /// them alone.
     static func resample(_ samples: [Int16], from input: Int, to output: Int) throws -> [Int16] {
-        let resampler = try Resampler(from: input, to: output)
+        let resampler = try Resampler(from: input, to: output, dither: false)
         var result: [Int16] = []
         result.reserveCapacity(samples.count * output / input + 64)
         try samples.withUnsafeBufferPointer { buffer in
