@@ -100,6 +100,9 @@ let package = Package(
         .testTarget(
             name: "AudioFilesTests", dependencies: ["AudioFiles", "Contracts"], path: "Tests/Wrappers/AudioFilesTests"),
         .testTarget(
+            name: "NeuralEngineTests", dependencies: ["NeuralEngine", "Contracts", "ESpeakEngine", "TestSupport"],
+            path: "Tests/Wrappers/NeuralEngineTests"),
+        .testTarget(
             name: "EPUBReaderTests", dependencies: ["EPUBReader", "ZipReader", "TestSupport"],
             path: "Tests/Domain/EPUBReaderTests",
             resources: [.copy("Fixtures")]),

@@ -30,10 +30,12 @@ public struct NeuralVoice: Hashable, Sendable, Codable {
     /// The espeak-ng data folder: relative to the voice's folder when the voice brought its own, absolute when
     /// given at import, nil for the system's (found when the voice is loaded: `ESpeakData.systemFolders`).
     public var espeakData: String?
-    /// The voice's own sampling (Piper's `inference`: noise scale, noise width, length scale), used only with
-    /// `NeuralEngineOptions.Sampling.voiceDefaults`; the length scale always sets the normal speed.
+    /// The voice's own noise scale (Piper's `inference.noise_scale`), used only with
+    /// `NeuralEngineOptions.Sampling.voiceDefaults`.
     public var noiseScale: Double = 0.667
+    /// The voice's own noise width (Piper's `inference.noise_w`), used only with `.voiceDefaults`.
     public var noiseWidth: Double = 0.8
+    /// The voice's own length scale (Piper's `inference.length_scale`): it always sets the normal speed.
     public var lengthScale: Double = 1
     /// The voice's folder (not stored: where `voice.json` was read).
     public var folder: String = ""
@@ -66,11 +68,11 @@ public struct NeuralVoice: Hashable, Sendable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         version = try c.decodeIfPresent(Int.self, forKey: .version) ?? 1
         name = try c.decode(String.self, forKey: .name)
-        language = try c.decodeIfPresent(String.self, forKey: .language) ?? ""
         sampleRate = try c.decode(Int.self, forKey: .sampleRate)
         quality = try c.decodeIfPresent(String.self, forKey: .quality) ?? ""
         speakers = try c.decodeIfPresent(Int.self, forKey: .speakers) ?? 1
         espeakVoice = try c.decode(String.self, forKey: .espeakVoice)
+        language = try c.decodeIfPresent(String.self, forKey: .language) ?? Self.tag(espeakVoice: espeakVoice)
         modelBytes = try c.decodeIfPresent(Int64.self, forKey: .modelBytes) ?? 0
         source = try c.decodeIfPresent(String.self, forKey: .source) ?? ""
         espeakData = try c.decodeIfPresent(String.self, forKey: .espeakData)
@@ -99,6 +101,12 @@ public struct NeuralVoice: Hashable, Sendable, Codable {
     /// an accent, not another language). What phase 2's per-block fallback to espeak-ng asks.
     public func speaks(_ language: String) -> Bool {
         Self.primary(language) == Self.primary(self.language) && !Self.primary(language).isEmpty
+    }
+
+    /// A BCP 47 tag from an espeak-ng voice name: `en-us` → `en-US`.
+    static func tag(espeakVoice: String) -> String {
+        espeakVoice.split(separator: "-").enumerated().map { $0 == 0 ? $1.lowercased() : $1.uppercased() }
+            .joined(separator: "-")
     }
 
     static func primary(_ tag: String) -> String {

@@ -63,6 +63,8 @@ enum ESpeakData {
     private static func hasVoiceFile(_ name: String, under roots: [String]) -> Bool {
         var visited = 0
         for root in roots {
+            // The enumerator does not enter a folder given as a link: a data folder whose lang/ is one is usable.
+            let root = (root as NSString).resolvingSymlinksInPath
             guard let walker = FileManager.default.enumerator(atPath: root) else { continue }
             while let entry = walker.nextObject() as? String, visited < maximumVoiceFiles {
                 visited += 1

@@ -31,8 +31,8 @@ struct TokenTable: Sendable, Equatable {
     /// A table read from a `tokens.txt` as sherpa-onnx reads it.
     init(text: String) throws(Reason) {
         var entries: [(Unicode.Scalar, Int)] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            let line = line.hasSuffix("\r") ? line.dropLast() : line
+        // "\r\n" is one Character in Swift: a split at "\n" alone would keep a CRLF file in one line.
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             switch fields.count {
             case 1:

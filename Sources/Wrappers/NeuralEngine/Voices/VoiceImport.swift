@@ -237,8 +237,7 @@ struct PreparedVoice {
         copiedESpeakData = hasOwnData ? ownData : nil
         description = NeuralVoice(
             name: name,
-            language: espeakVoice.split(separator: "-").enumerated().map { $0 == 0 ? $1.lowercased() : $1.uppercased() }
-                .joined(separator: "-"),
+            language: NeuralVoice.tag(espeakVoice: espeakVoice),
             sampleRate: Int(metadata["sample_rate"] ?? "") ?? 0, quality: quality,
             speakers: max(1, Int(metadata["n_speakers"] ?? "") ?? 1), espeakVoice: espeakVoice,
             modelBytes: Self.size(of: model), source: folder, espeakData: espeakData, folder: "")
