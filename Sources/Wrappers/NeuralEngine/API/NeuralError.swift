@@ -35,7 +35,7 @@ public enum NeuralError: Error, Equatable, CustomStringConvertible {
 
     /// How to get the runtime, said after every runtime error.
     public static let installHint =
-        "install it with `pip install sherpa-onnx-core==\(RuntimeSearch.requiredVersion)`, or set "
+        "Install it with `pip install sherpa-onnx-core==\(RuntimeSearch.requiredVersion)`, or set "
         + "\(RuntimeSearch.environmentVariable)=DIR to the folder that holds \(RuntimeSearch.libraryName)"
 
     /// One readable sentence.
