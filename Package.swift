@@ -107,10 +107,11 @@ let package = Package(
             path: "Tests/Domain/EPUBReaderTests",
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "BookTextTests", dependencies: ["BookText", "EPUBReader", "Markup", "Contracts"],
+            name: "BookTextTests", dependencies: ["BookText", "EPUBReader", "Markup", "Contracts", "TestSupport"],
             path: "Tests/Domain/BookTextTests"),
         .testTarget(
-            name: "NormalizationTests", dependencies: ["Normalization"], path: "Tests/Domain/NormalizationTests"),
+            name: "NormalizationTests", dependencies: ["Normalization", "TestSupport"],
+            path: "Tests/Domain/NormalizationTests"),
         .testTarget(
             name: "ConversionTests",
             dependencies: [

@@ -1,26 +1,15 @@
 import BookText
 import Contracts
 import EPUBReader
+import TestSupport
 import Testing
 
 /// The spoken book is a partition of the spine's text, whatever the TOC says: checked on books of
 /// generated structures (TOC entries nested, out of order, at one place, at missing anchors, into
 /// the middle of files; headings and notes anywhere), not only on examples.
 @Suite struct SectionPartitionTests {
-    /// A fixed sequence of pseudo-random numbers (SplitMix64): the same books on every run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// One content document of `blocks` random blocks, ids on some; returns its body and its ids.
-    static func document(_ file: Int, blocks: Int, using g: inout Generator) -> (String, [String]) {
+    static func document(_ file: Int, blocks: Int, using g: inout SeededGenerator) -> (String, [String]) {
         var body = ""
         var ids: [String] = []
         for k in 0..<blocks {
@@ -51,7 +40,7 @@ import Testing
 
     /// A TOC of random entries into `files` (anchors, file starts, missing anchors, files outside the
     /// spine), nested up to three deep, in an order that need not be the reading order.
-    static func toc(files: [(String, [String])], depth: Int = 1, using g: inout Generator) -> [TOCEntry] {
+    static func toc(files: [(String, [String])], depth: Int = 1, using g: inout SeededGenerator) -> [TOCEntry] {
         (0..<Int.random(in: 0...5, using: &g)).map { n in
             let (href, ids) = files.randomElement(using: &g)!
             let target: String? =
@@ -71,7 +60,7 @@ import Testing
 
     @Test(arguments: 0..<200)
     func everyBlockOfTheSpineIsInExactlyOneSection(seed: Int) throws {
-        var g = Generator(state: UInt64(seed))
+        var g = SeededGenerator(state: UInt64(seed))
         let fileCount = Int.random(in: 1...6, using: &g)
         let files = (0..<fileCount).map { i in
             let (body, ids) = Self.document(i, blocks: Int.random(in: 0...12, using: &g), using: &g)

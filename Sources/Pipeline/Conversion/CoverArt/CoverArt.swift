@@ -71,11 +71,10 @@ enum CoverArt {
         _ cover: AudiobookCover?, texts: [(id: String, text: String)] = [], format: AudioFormat, inFileAt path: String
     ) throws {
         guard edits(format, cover: cover, texts: texts) else { return }
-        let temp = path + ".cover.part"
-        do {
+        try replaceInPlace(path, temporarySuffix: ".cover.part") { temp in
             switch format {
             case .flac:
-                guard let cover else { return }
+                guard let cover else { return false }
                 try FLACMetadata.rewrite(from: path, to: temp) { blocks in
                     blocks.filter { $0.type != FLACMetadata.BlockType.picture.rawValue }
                         + [(FLACMetadata.BlockType.picture.rawValue, FLACMetadata.picture(cover)[...])]
@@ -92,8 +91,22 @@ enum CoverArt {
                     }
                 }
             case .wav:
-                return
+                return false
             }
+            return true
+        }
+    }
+
+    /// Edits the file at `path` in place safely: `write` writes its new version to a file beside it
+    /// (`path` + `temporarySuffix`) and says whether it wrote one; that file is then renamed over the
+    /// old, so the file is whole before and after. On failure the partial file is removed and a
+    /// format error names the file. The one place `CoverArt` and `TrackNumberTag` replace a file.
+    static func replaceInPlace(
+        _ path: String, temporarySuffix: String, _ write: (_ temp: String) throws -> Bool
+    ) throws {
+        let temp = path + temporarySuffix
+        do {
+            guard try write(temp) else { return }
             guard rename(temp, path) == 0 else { throw PosixFailure.error(errno, path: path) }
         } catch let error as FileFormatError {
             unlink(temp)

@@ -16,8 +16,7 @@ enum TrackNumberTag {
     /// - Throws: `FileFormatError` when the file is not laid out as its format says (or a WAV file's
     ///   tags come after its audio), `ConversionError.diskFull` or `.outputUnwritable` when writing fails.
     static func set(_ track: String, format: AudioFormat, inFileAt path: String) throws {
-        let temp = path + ".track.part"
-        do {
+        try CoverArt.replaceInPlace(path, temporarySuffix: ".track.part") { temp in
             switch format {
             case .flac:
                 try FLACMetadata.rewrite(from: path, to: temp) { blocks in
@@ -46,13 +45,7 @@ enum TrackNumberTag {
                     try setWAV(track, reader: reader, writer: writer)
                 }
             }
-            guard rename(temp, path) == 0 else { throw PosixFailure.error(errno, path: path) }
-        } catch let error as FileFormatError {
-            unlink(temp)
-            throw FileFormatError(reason: "the file " + error.reason)
-        } catch {
-            unlink(temp)
-            throw error
+            return true
         }
     }
 
