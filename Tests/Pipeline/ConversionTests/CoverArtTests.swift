@@ -263,6 +263,28 @@ import Testing
         #expect(try Self.bytes(path) == once)
     }
 
+    /// libsndfile gives each Ogg stream a random serial number and libsoxr dithers from the clock:
+    /// the same audio written twice must still make the same file once its headers are laid out.
+    @Test(arguments: [AudioFormat.opus, .ogg])
+    func theSameAudioMakesTheSameOggFile(_ format: AudioFormat) throws {
+        try #require(AudioFileWriter.availableFormats().contains(format), "this libsndfile writes no \(format)")
+        var files: [[UInt8]] = []
+        for _ in 0..<2 {
+            let directory = try TemporaryFolder()
+            let path = try Self.makeFile(format, in: directory.path)
+            try CoverArt.embed(nil, format: format, inFileAt: path)
+            files.append(try Self.bytes(path))
+        }
+        #expect(files[0] == files[1])
+        let other = try TemporaryFolder()
+        var tags = Self.tags
+        tags.title = "Chapter Two"
+        let retitled = try Self.makeFile(format, in: other.path, tags: tags)
+        try CoverArt.embed(nil, format: format, inFileAt: retitled)
+        let serials = try [files[0], Self.bytes(retitled)].map { try Self.oggPages($0).pages[0].serial }
+        #expect(serials[0] != serials[1], "two sections' streams have serial numbers of their own")
+    }
+
     @Test func commentsAreSetInPlaceAndAddedBeforeThePicture() throws {
         func packet(_ comments: [String], tail: [UInt8]) -> [UInt8] {
             var out = Array("OpusTags".utf8) + [3, 0, 0, 0] + Array("lib".utf8)

@@ -137,7 +137,9 @@ enum CoverArt {
     }
 
     /// Ogg Opus or Vorbis: the comment header as `edit` makes it, laid out on new pages; every later
-    /// page is renumbered and its CRC recomputed, its contents unchanged.
+    /// page is renumbered and its CRC recomputed, its contents unchanged. The stream's serial number,
+    /// which libsndfile draws at random, becomes the CRC of the identification and comment headers:
+    /// the same section makes the same bytes on every run, and sections differ from one another.
     static func rewriteOgg(
         reader: BufferedFileReader, writer: BufferedFileWriter, edit: ([UInt8]) throws -> [UInt8]
     ) throws {
@@ -189,13 +191,17 @@ enum CoverArt {
             }
         }
         packets[0] = try edit(packets[0])
-        let pages = OggPage.paginate(packets, serial: first.serial, firstSequence: first.sequence &+ 1)
-        try writer.write(first.bytes)
+        let serial = OggCRC.checksum(identification.bytes + packets[0])
+        var firstPage = first
+        firstPage.serial = serial
+        try writer.write(firstPage.bytes)
+        let pages = OggPage.paginate(packets, serial: serial, firstSequence: first.sequence &+ 1)
         for page in pages { try writer.write(page.bytes) }
         let shift = UInt32(truncatingIfNeeded: pages.count - headerPages)
         while var page = try nextPage() {
             guard page.serial == first.serial else { throw FileFormatError(reason: "has more than one Ogg stream") }
             page.sequence &+= shift
+            page.serial = serial
             try writer.write(page.bytes)
         }
     }

@@ -7,8 +7,8 @@ import Foundation
 /// The new value replaces the old where it stands, written as the file's writer wrote it: the FLAC
 /// and Ogg `TRACKNUMBER` comment (its key as spelled), LAME's ID3v2 `TRCK` frame (Latin-1), the WAV
 /// `LIST`/`INFO` `ITRK` chunk (as libsndfile writes it: NUL-terminated, even length). So a file
-/// numbered anew has the bytes the same section made afresh with that number has (Ogg files: the
-/// same packets; their stream serial is random). Every other byte is copied as it is; the edited
+/// numbered anew has the bytes the same section made afresh with that number has (Ogg files too:
+/// their stream serial follows their headers, `CoverArt.rewriteOgg`). Every other byte is copied as it is; the edited
 /// file is written beside it and renamed over it, as `CoverArt` does.
 enum TrackNumberTag {
     /// Sets the track number of the `format` file at `path` to `track` ("3/12").

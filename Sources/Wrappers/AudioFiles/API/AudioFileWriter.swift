@@ -58,8 +58,10 @@ public final class AudioFileWriter: AudioSink {
         self.encoding = encoding
         inputSampleRate = sampleRate
         fileSampleRate = format.fileSampleRate(forInput: sampleRate)
+        // No dither: libsoxr seeds it from the clock, and the same section must make the same file.
         do {
-            resampler = fileSampleRate == sampleRate ? nil : try Resampler(from: sampleRate, to: fileSampleRate)
+            resampler =
+                fileSampleRate == sampleRate ? nil : try Resampler(from: sampleRate, to: fileSampleRate, dither: false)
         } catch {
             throw AudioError.resampler(path: path, message: error.message)
         }
