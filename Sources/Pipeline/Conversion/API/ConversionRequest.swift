@@ -58,7 +58,7 @@ public struct ConversionRequest: Sendable {
     public var workerExecutable: String?
     /// Arguments for the worker executable (the CLI's hidden subcommand).
     public var workerArguments: [String]
-    /// True when the worker executable is a fork server (`WorkerMain.runForkServer`): it makes every
+    /// True when the worker executable is a fork server (`LiveWorker.runForkServer`): it makes every
     /// job in a child forked from the same initialised state, so one worker process serves all the
     /// jobs of a slot. False: a new worker process is started for every section.
     public var workerForksPerJob: Bool
