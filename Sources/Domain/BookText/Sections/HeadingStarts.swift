@@ -67,7 +67,7 @@ extension SectionBuilder {
         guard let family = HeadingFamilies.chapterHeadings(in: lines) else { return marked }
         let familyStarts = family.map { line in
             SectionStart(
-                position: line.position, origin: .toc, label: line.text, link: link(at: line.position),
+                position: line.position, origin: .toc, label: line.text, link: book.link(at: line.position),
                 tocOrder: line.wordOffset, fromHeadings: true)
         }
         let taken = Set(familyStarts.map(\.position))
@@ -119,7 +119,7 @@ extension SectionBuilder {
                         let position = TextPosition(spineIndex: s, blockIndex: k)
                         starts.append(
                             SectionStart(
-                                position: position, origin: .toc, label: b.text, link: link(at: position),
+                                position: position, origin: .toc, label: b.text, link: book.link(at: position),
                                 tocOrder: starts.count, fromHeadings: true))
                     }
                     // A part's heading does not swallow the first chapter's heading that follows it.
@@ -157,7 +157,7 @@ extension SectionBuilder {
         return ownTitles.filter { !filesWithStarts.contains($0.file) }.map { file, title in
             let position = TextPosition(spineIndex: file, blockIndex: 0)
             return SectionStart(
-                position: position, origin: .toc, label: title, link: link(at: position), tocOrder: file,
+                position: position, origin: .toc, label: title, link: book.link(at: position), tocOrder: file,
                 fromHeadings: true, fromFileTitle: true)
         }
     }
@@ -190,10 +190,6 @@ extension SectionBuilder {
             lines[i].headingClass = nil
         }
         return lines
-    }
-
-    private func link(at position: TextPosition) -> EPUBLink {
-        EPUBLink(path: package.spine[position.spineIndex].href, fragment: fragment(at: position))
     }
 
     /// The value most often in `values` (the smallest of equals) and how often, nil when empty.

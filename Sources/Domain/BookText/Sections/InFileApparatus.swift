@@ -46,7 +46,7 @@ extension SectionBuilder {
                     position: begin, origin: .region, label: doc.blocks[k].text,
                     link: EPUBLink(path: package.spine[s].href, fragment: fragment(at: begin))))
         }
-        return result.sorted { ($0.position, $0.origin.rawValue) < ($1.position, $1.origin.rawValue) }
+        return result.sortedByPositionAndOrigin()
     }
 
     /// Where the apparatus that a heading at block `k` of spine item `s` opens ends, the file's end,

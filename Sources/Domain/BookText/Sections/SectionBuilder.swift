@@ -4,48 +4,14 @@ import EPUBReader
 import Markup
 import Synchronization
 
-/// Where a section boundary comes from.
-enum StartOrigin: Int, Comparable, Sendable {
-    /// A TOC entry (or, without a usable TOC, a spine item with a heading).
-    case toc = 0
-    /// A semantic region inside a file (`<section epub:type="rearnotes">`).
-    case region = 1
-    /// Project Gutenberg boilerplate inside a file.
-    case boilerplate = 2
-    /// Text the TOC does not reach: a spine item or the head of one.
-    case untargeted = 3
-
-    static func < (l: Self, r: Self) -> Bool { l.rawValue < r.rawValue }
-}
-
-struct SectionStart: Sendable {
-    var position: TextPosition
-    var origin: StartOrigin
-    var label: String?
-    var level = 1
-    var partTitle: String?
-    var isContainer = false
-    var link: EPUBLink?
-    var tocOrder = Int.max
-    var regionType: String?
-    /// Found among the book's headings rather than in its TOC.
-    var fromHeadings = false
-    /// A file's own `<title>` (no TOC, no heading in the file): found in the book, not in its TOC.
-    var fromFileTitle = false
-    /// Stands on the headings that end its file: its text is in the next file, which joins it
-    /// (`startingAtTrailingHeadings`).
-    var runsIntoNextFile = false
-}
-
 struct SectionBuilder {
-    let package: EPUBPackage
-    let docs: [IndexedDocument]
+    let book: IndexedBook
     let options: SectionOptions
     var warnings: [EPUBWarning] = []
-    private var spineByPath: [String: Int] = [:]
     /// Spine items that TOC entries below the chosen depth start: always part of the section before.
     private var insideEntries: Set<Int> = []
-    private var spineByLowerPath: [String: Int] = [:]
+    /// The book's figures; its typical section words are set once the starts are refined.
+    private(set) var statistics: BookStatistics
 
     /// Types of regions inside a file that are cut off as sections of their own.
     static let regionTypes: Set<String> = [
@@ -55,47 +21,24 @@ struct SectionBuilder {
         "preface", "foreword", "afterword", "imprint",
     ]
 
-    /// File-name tokens shared by this many spine items or more are generated names
-    /// (`index_split_042`, `index3`, `part0007`): they say nothing about one file.
-    static let generatedNameTokenFiles = 3
-    /// Tokens of file names that say nothing about a file in this book (see `generatedNameTokenFiles`).
-    private(set) var commonFileTokens: Set<String> = []
-    /// Tokens of the ids the TOC points at that so many entries share, outside their labels, that
-    /// they say nothing about one section (`commonTokens(ofFragmentsIn:)`).
-    private(set) var commonIdTokens: Set<String> = []
-    /// Words of the whole book outside notes, image descriptions included (a book of pictures
-    /// is read from them).
-    let bookWords: Int
-    /// The words of the section that holds the book's typical word, as the sections are first
-    /// drawn (`SectionFeatures.typicalSectionWords`).
-    private(set) var typicalSectionWords = 0
-    /// The blocks that note references in earlier files point at (`SectionFeatures.referencedNotes`).
-    private(set) var referencedNoteBlocks: Set<TextPosition> = []
-
     init(package: EPUBPackage, docs: [IndexedDocument], options: SectionOptions) {
-        self.package = package
-        self.docs = docs
+        book = IndexedBook(package: package, docs: docs)
         self.options = options
-        bookWords = docs.reduce(0) { $0 + $1.words + $1.blocks.reduce(0) { $0 + $1.imageWords } }
-        var files: [String: Int] = [:]
-        for item in package.spine {
-            for token in Set(Patterns.tokens(ofName: item.href)) where token.first?.isLetter == true {
-                files[token, default: 0] += 1
-            }
-        }
-        commonFileTokens = Set(files.filter { $0.value >= Self.generatedNameTokenFiles }.keys)
-        commonIdTokens = Self.commonTokens(ofFragmentsIn: package.toc)
-        for item in package.spine {
-            if spineByPath[item.href] == nil { spineByPath[item.href] = item.index }
-            if spineByLowerPath[item.href.lowercased()] == nil { spineByLowerPath[item.href.lowercased()] = item.index }
-        }
+        statistics = BookStatistics(book)
     }
 
-    private var endPosition: TextPosition { TextPosition(spineIndex: docs.count, blockIndex: 0) }
-
-    func spineIndex(of path: String) -> Int? {
-        spineByPath[path] ?? spineByLowerPath[path.lowercased()]
+    var package: EPUBPackage { book.package }
+    var docs: [IndexedDocument] { book.docs }
+    var bookWords: Int { statistics.bookWords }
+    private var endPosition: TextPosition { book.endPosition }
+    func spineIndex(of path: String) -> Int? { book.spineIndex(of: path) }
+    func position(of link: EPUBLink) -> (TextPosition, idFound: Bool)? { book.position(of: link) }
+    func fragment(at p: TextPosition) -> String? { book.fragment(at: p) }
+    func blocks(from start: TextPosition, to end: TextPosition) -> [(TextPosition, IndexedBlock)] {
+        book.blocks(from: start, to: end)
     }
+    func spineItems(from start: TextPosition, to end: TextPosition) -> [Int] { book.spineItems(from: start, to: end) }
+    func isLinear(_ spineIndex: Int) -> Bool { book.isLinear(spineIndex) }
 
     /// The position a link points at, or nil when it is outside the spine.
     mutating func resolve(_ link: EPUBLink, label: String) -> TextPosition? {
@@ -107,19 +50,6 @@ struct SectionBuilder {
                     "TOC entry \"\(label)\" points at a missing id \"\(link.fragment ?? "")\"; using the file's start"))
         }
         return position
-    }
-
-    /// Where a link points, and whether its fragment (if any) names an id of the file; nil outside the spine.
-    func position(of link: EPUBLink) -> (TextPosition, idFound: Bool)? {
-        guard let s = spineIndex(of: link.path) else { return nil }
-        guard let fragment = link.fragment, !fragment.isEmpty else {
-            return (TextPosition(spineIndex: s, blockIndex: 0), true)
-        }
-        guard let block = docs[s].anchors[fragment] else { return (TextPosition(spineIndex: s, blockIndex: 0), false) }
-        if block >= docs[s].blocks.count, s + 1 < docs.count {
-            return (TextPosition(spineIndex: s + 1, blockIndex: 0), true)
-        }
-        return (TextPosition(spineIndex: s, blockIndex: block), true)
     }
 
     // MARK: TOC entries → starts
@@ -191,22 +121,6 @@ struct SectionBuilder {
         }
     }
 
-    /// Tokens of the fragments of `generatedNameTokenFiles` or more TOC entries whose labels do
-    /// not hold them: a generated anchor (`calibre_toc_12`, `_Toc123456` under "Chapter I"), not a
-    /// name made from the title (pandoc's "about-robert-frost" under "About Robert Frost" names
-    /// its kind still).
-    static func commonTokens(ofFragmentsIn toc: [TOCEntry]) -> Set<String> {
-        var counts: [String: Int] = [:]
-        for e in toc.flatMap(\.flattened) {
-            guard let fragment = e.target?.fragment else { continue }
-            let labelWords = Set(TextCleaner.fold(e.label).split(separator: " ").map(String.init))
-            for token in Set(Patterns.tokens(ofName: fragment)) where !labelWords.contains(token) {
-                counts[token, default: 0] += 1
-            }
-        }
-        return Set(counts.filter { $0.value >= generatedNameTokenFiles }.keys)
-    }
-
     mutating func tocStarts() -> [SectionStart] {
         var flat: [FlatEntry] = []
         var inner: [EPUBLink] = []
@@ -249,11 +163,10 @@ struct SectionBuilder {
 
     /// TOC → candidate boundaries → heading refinement → cuts inside files → evidence → decision.
     mutating func build() -> SectionIndex {
-        referencedNoteBlocks = blocksReferencedAsNotes()
         var starts = startsFromTOCAndHeadings()
         starts = dedupe(startingAtTrailingHeadings(splitFilesLandmarksOverreach(startEntriesAtTheirHeadings(starts))))
         starts = dedupe(splittingApparatusInFiles(splitRegions(splitBoilerplate(addingUntargetedText(starts)))))
-        typicalSectionWords = typicalSectionWords(between: starts)
+        statistics = statistics.measuringSections(startingAt: starts, in: book)
         var drafts = drafts(between: starts)
         classify(&drafts)
         readSectionsWhenNamesMislead(&drafts)
@@ -316,54 +229,6 @@ struct SectionBuilder {
         return result
     }
 
-    /// The blocks a note reference (a bare "12" or "[3]" linking into another file, or one the
-    /// book marks) in an earlier file of running text points at. Only forward: notes come after
-    /// the text that refers to them, and the links back from a note to its reference must not
-    /// make the text a note. Only from running text (`wordsPerNoteReference`): a printed contents
-    /// list of bare numbers is no text referring to notes.
-    private func blocksReferencedAsNotes() -> Set<TextPosition> {
-        var blocks: Set<TextPosition> = []
-        for (source, doc) in docs.enumerated() where source < package.spine.count && !doc.noteReferencesOut.isEmpty {
-            guard doc.words >= Self.wordsPerNoteReference * doc.noteReferencesOut.count else { continue }
-            for href in doc.noteReferencesOut {
-                guard let hash = href.firstIndex(of: "#") else { continue }
-                let path = SpokenTextExtractor.resolve(String(href[..<hash]), from: package.spine[source].href)
-                guard let target = spineIndex(of: path), target > source, target < docs.count,
-                    let block = docs[target].anchors[String(href[href.index(after: hash)...])]
-                else { continue }
-                blocks.insert(TextPosition(spineIndex: target, blockIndex: block))
-            }
-        }
-        return blocks
-    }
-
-    /// Fewest words of text for each note reference a file makes: a chapter's sentences around
-    /// its markers (one every few dozen words in the densest scholarly text).
-    static let wordsPerNoteReference = 20
-
-    /// How long the section holding a typical word of the book is: the words of the section in
-    /// which the book's middle word lies, sections ordered by size. "Short" then means short for
-    /// this book (a poem in a book of sixty poems is no title page), however many small front
-    /// and back matter pages a play of four long acts has.
-    private func typicalSectionWords(between starts: [SectionStart]) -> Int {
-        var counts: [Int] = []
-        for (i, start) in starts.enumerated() {
-            let end = i + 1 < starts.count ? starts[i + 1].position : endPosition
-            let words = blocks(from: start.position, to: end).reduce(0) { sum, entry in
-                let b = entry.1
-                return b.isNote || b.isOmitted || !b.hasText ? sum : sum + b.words
-            }
-            if words > 0 { counts.append(words) }
-        }
-        var below = 0
-        let half = counts.reduce(0, +) / 2
-        for words in counts.sorted() {
-            below += words
-            if below > half { return words }
-        }
-        return 0
-    }
-
     /// One draft per start, running until the next start, with its features and evidence. Each
     /// draft is judged on its own text alone, so they are assessed on every core (a book of
     /// 2,000 chapters has 2,000 openings to read).
@@ -424,47 +289,11 @@ struct SectionBuilder {
         }
     }
 
-    /// Several starts at one position: the most specific TOC entry wins (a part and its first
-    /// chapter at the same place make one chapter section in that part). Of two entries at one
-    /// level, the first is kept, unless it names front or back matter and the other does not: a
-    /// producer's "Cover" entry pointing at the first chapter would title the chapter "Cover", or
-    /// skip it when it is short.
+    /// `StartDeduplication.deduplicated`, its warnings kept.
     private mutating func dedupe(_ starts: [SectionStart]) -> [SectionStart] {
-        var byPosition: [TextPosition: SectionStart] = [:]
-        var order: [TextPosition] = []
-        for s in starts {
-            guard let existing = byPosition[s.position] else {
-                byPosition[s.position] = s
-                order.append(s.position)
-                continue
-            }
-            if s.origin < existing.origin {
-                byPosition[s.position] = s
-            } else if s.origin == .toc, existing.origin == .toc {
-                if existing.isContainer, s.level > existing.level {
-                    var child = s
-                    child.partTitle = child.partTitle ?? existing.label
-                    byPosition[s.position] = child
-                } else if s.level == existing.level, s.label != existing.label, !s.fromHeadings, !existing.fromHeadings
-                {
-                    let kept = Self.namesTheText(s.label) && !Self.namesTheText(existing.label) ? s : existing
-                    byPosition[s.position] = kept
-                    warnings.append(
-                        EPUBWarning(
-                            .minor, path: s.link?.path,
-                            "TOC entries \"\(existing.label ?? "")\" and \"\(s.label ?? "")\" point at the same place; keeping \"\(kept.label ?? "")\""
-                        ))
-                }
-            }
-        }
-        return order.sorted().compactMap { byPosition[$0] }
-    }
-
-    /// Whether a TOC label names no front or back matter kind ("Chapter 1", "The Storm").
-    private static func namesTheText(_ label: String?) -> Bool {
-        guard let label, !label.isEmpty else { return false }
-        guard let (kind, _) = Patterns.kind(forTitle: label) else { return true }
-        return kind.usualRole == .body
+        let deduplicated = StartDeduplication.deduplicated(starts)
+        warnings += deduplicated.warnings
+        return deduplicated.starts
     }
 
     /// Project Gutenberg's header ends with "*** START OF THE PROJECT GUTENBERG EBOOK ... ***" and
@@ -502,7 +331,7 @@ struct SectionBuilder {
                 }
             }
         }
-        return result.sorted { ($0.position, $0.origin.rawValue) < ($1.position, $1.origin.rawValue) }
+        return result.sortedByPositionAndOrigin()
     }
 
     /// Sections inside a file marked as front or back matter (`<section epub:type="rearnotes">`)
@@ -537,15 +366,7 @@ struct SectionBuilder {
                 }
             }
         }
-        return result.sorted { ($0.position, $0.origin.rawValue) < ($1.position, $1.origin.rawValue) }
-    }
-
-    /// An id that points at this block, if the document has one (the shortest, for stability).
-    func fragment(at p: TextPosition) -> String? {
-        guard p.blockIndex > 0, p.spineIndex < docs.count else { return nil }
-        return docs[p.spineIndex].anchors.filter { $0.value == p.blockIndex }.map(\.key).min {
-            ($0.count, $0) < ($1.count, $1)
-        }
+        return result.sortedByPositionAndOrigin()
     }
 
     // MARK: drafts
@@ -564,26 +385,6 @@ struct SectionBuilder {
         var grown = false
     }
 
-    func blocks(from start: TextPosition, to end: TextPosition) -> [(TextPosition, IndexedBlock)] {
-        var out: [(TextPosition, IndexedBlock)] = []
-        var s = start.spineIndex
-        while s < docs.count, s <= end.spineIndex {
-            let from = s == start.spineIndex ? start.blockIndex : 0
-            let to = s == end.spineIndex ? min(end.blockIndex, docs[s].blocks.count) : docs[s].blocks.count
-            if from < to {
-                for k in from..<to { out.append((TextPosition(spineIndex: s, blockIndex: k), docs[s].blocks[k])) }
-            }
-            s += 1
-        }
-        return out
-    }
-
-    func spineItems(from start: TextPosition, to end: TextPosition) -> [Int] {
-        let last = end.blockIndex == 0 ? end.spineIndex - 1 : end.spineIndex
-        guard start.spineIndex <= min(last, docs.count - 1) else { return [start.spineIndex] }
-        return Array(start.spineIndex...min(last, docs.count - 1))
-    }
-
     func features(of d: Draft) -> SectionFeatures {
         var f = SectionFeatures(title: d.start.label ?? "")
         let range = blocks(from: d.start.position, to: d.end)
@@ -593,17 +394,17 @@ struct SectionBuilder {
         f.fromFileTitle = d.start.fromFileTitle
         f.isTOCContainer = d.start.isContainer
         f.bookTitle = package.metadata.title
-        f.commonFileTokens = commonFileTokens
-        f.commonIdTokens = commonIdTokens
-        f.bookWords = bookWords
-        f.typicalSectionWords = typicalSectionWords
+        f.commonFileTokens = statistics.commonFileTokens
+        f.commonIdTokens = statistics.commonIdTokens
+        f.bookWords = statistics.bookWords
+        f.typicalSectionWords = statistics.typicalSectionWords
         if d.start.origin == .untargeted, d.start.label == nil, !range.contains(where: { $0.1.kind == .heading }) {
             f.openingLine = openingTitleLine(d)
         }
         var openingText = OpeningText()
         var previousSortKey = ""
         for (position, b) in range {
-            if referencedNoteBlocks.contains(position) { f.referencedNotes += 1 }
+            if statistics.referencedNoteBlocks.contains(position) { f.referencedNotes += 1 }
             if b.kind == .heading, f.headings.count < 3 { f.headings.append(b.text) }
             if b.isNote, b.hasText { f.noteBlocks += 1 }
             guard !b.isNote, !b.isOmitted, b.hasText else { continue }
@@ -704,16 +505,7 @@ struct SectionBuilder {
         return stem.count(where: \.isNumber) >= 3 && stem == letters(Substring(title))
     }
 
-    /// A heading written as a paragraph that opens the draft, with text after it ("Cold Orchard"
-    /// over the poem): the title a reader sees there.
-    private func openingTitleLine(_ d: Draft) -> String? {
-        let texts = blocks(from: d.start.position, to: d.end).lazy.map(\.1).filter { $0.hasText && !$0.isOmitted }
-        var lines = texts.makeIterator()
-        guard let first = lines.next(), first.isHeadingLine, !first.text.isEmpty, lines.next() != nil,
-            TextCleaner.fold(first.text) != TextCleaner.fold(package.metadata.title ?? "")
-        else { return nil }
-        return first.text
-    }
+    private func openingTitleLine(_ d: Draft) -> String? { book.openingTitleLine(from: d.start.position, to: d.end) }
 
     // MARK: classification
 
@@ -732,7 +524,7 @@ struct SectionBuilder {
     private func addPositionEvidence(_ drafts: inout [Draft], to candidates: [Int]) {
         // A section of text as long as half this book's typical one is a chapter too (a poem of
         // 40 words in a book of short poems).
-        let longEnough = min(1500, max(1, typicalSectionWords / 2))
+        let longEnough = min(1500, max(1, statistics.typicalSectionWords / 2))
         let strongBody = drafts.indices.filter { i in
             let c = drafts[i].classification
             return c.role == .body && drafts[i].features.words > 0
@@ -914,10 +706,6 @@ struct SectionBuilder {
             words += block.words
         }
         return headings > 0 && headings <= 2 && words <= Self.longestDivider
-    }
-
-    func isLinear(_ spineIndex: Int) -> Bool {
-        spineIndex < 0 || spineIndex >= package.spine.count || package.spine[spineIndex].linear
     }
 
     private func finish(_ drafts: [Draft]) -> [BookSection] {
