@@ -8,8 +8,6 @@ struct SectionBuilder {
     let book: IndexedBook
     let options: SectionOptions
     var warnings: [EPUBWarning] = []
-    /// Spine items that TOC entries below the chosen depth start: always part of the section before.
-    private var insideEntries: Set<Int> = []
     /// The book's figures; its typical section words are set once the starts are refined.
     private(set) var statistics: BookStatistics
 
@@ -40,130 +38,13 @@ struct SectionBuilder {
     func spineItems(from start: TextPosition, to end: TextPosition) -> [Int] { book.spineItems(from: start, to: end) }
     func isLinear(_ spineIndex: Int) -> Bool { book.isLinear(spineIndex) }
 
-    /// The position a link points at, or nil when it is outside the spine.
-    mutating func resolve(_ link: EPUBLink, label: String) -> TextPosition? {
-        guard let (position, idFound) = position(of: link) else { return nil }
-        if !idFound {
-            warnings.append(
-                EPUBWarning(
-                    .minor, path: link.path,
-                    "TOC entry \"\(label)\" points at a missing id \"\(link.fragment ?? "")\"; using the file's start"))
-        }
-        return position
-    }
-
-    // MARK: TOC entries → starts
-
-    private struct FlatEntry {
-        var entry: TOCEntry
-        var depth: Int
-        var partTitle: String?
-        var isContainer: Bool
-    }
-
-    /// Every target below an entry (itself included).
-    private func targets(_ e: TOCEntry) -> [EPUBLink] {
-        (e.target.map { [$0] } ?? []) + e.children.flatMap(targets)
-    }
-
-    /// Every target path below an entry (itself included).
-    private func targetPaths(_ e: TOCEntry) -> [String] {
-        var out: [String] = []
-        if let t = e.target { out.append(t.path) }
-        for c in e.children { out += targetPaths(c) }
-        return out
-    }
-
-    /// Whether a TOC entry with children is one section (a chapter with its sub-sections).
-    private func keepsChildren(_ e: TOCEntry) -> Bool {
-        guard let target = e.target else { return false }
-        let label = e.label
-        if Patterns.isPartTitle(label) { return false }
-        if Patterns.isChapterTitle(label) { return true }
-        if e.children.contains(where: { Patterns.isExplicitChapterTitle($0.label) || Patterns.isPartTitle($0.label) }) {
-            return false
-        }
-        // Children of a front or back matter entry are its own parts (the notes of each chapter),
-        // except under a "Contents" entry: there they are the book's chapters.
-        if let (kind, _) = Patterns.kind(forTitle: label), !kind.isBody { return kind != .toc }
-        // Sub-sections that all live in the entry's own file are part of it.
-        let paths = e.children.flatMap(targetPaths)
-        if !paths.isEmpty, paths.allSatisfy({ $0 == target.path }) {
-            // ... unless the file is the whole book and the entry is its only top-level one.
-            return true
-        }
-        return false
-    }
-
-    private func flattenTOC(
-        _ entries: [TOCEntry], depth: Int, part: String?, into out: inout [FlatEntry], inner: inout [EPUBLink]
-    ) {
-        for e in entries {
-            guard depth <= 64 else { return }  // nav documents can nest absurdly deep; sections never do
-            let label = e.label
-            if let max = options.tocDepth {
-                let split = depth < max && !e.children.isEmpty
-                out.append(FlatEntry(entry: e, depth: depth, partTitle: part, isContainer: split))
-                if split {
-                    flattenTOC(e.children, depth: depth + 1, part: label, into: &out, inner: &inner)
-                } else {
-                    inner += e.children.flatMap(targets)
-                }
-            } else if e.children.isEmpty || keepsChildren(e) {
-                out.append(FlatEntry(entry: e, depth: depth, partTitle: part, isContainer: false))
-                inner += e.children.flatMap(targets)
-            } else {
-                out.append(FlatEntry(entry: e, depth: depth, partTitle: part, isContainer: true))
-                // A "Contents" entry holding the chapters is no part: its children keep the part above.
-                let isContents = Patterns.kind(forTitle: label)?.kind == .toc
-                flattenTOC(e.children, depth: depth + 1, part: isContents ? part : label, into: &out, inner: &inner)
-            }
-        }
-    }
-
-    mutating func tocStarts() -> [SectionStart] {
-        var flat: [FlatEntry] = []
-        var inner: [EPUBLink] = []
-        flattenTOC(package.toc, depth: 1, part: nil, into: &flat, inner: &inner)
-        // Files that sub-entries kept inside their section point at: their text belongs to it.
-        for link in inner where link.fragment == nil {
-            if let s = spineIndex(of: link.path) { insideEntries.insert(s) }
-        }
-        var starts: [SectionStart] = []
-        var outside = 0
-        for (order, f) in flat.enumerated() {
-            guard let target = f.entry.target else { continue }
-            guard let pos = resolve(target, label: f.entry.label) else {
-                outside += 1
-                warnings.append(
-                    EPUBWarning(
-                        .major, path: target.path, "TOC entry \"\(f.entry.label)\" points outside the spine; ignored"))
-                continue
-            }
-            let label = TextCleaner.normalize(f.entry.label)
-            starts.append(
-                SectionStart(
-                    position: pos, origin: .toc, label: label.isEmpty ? nil : label, level: f.depth,
-                    partTitle: f.partTitle.map(TextCleaner.normalize), isContainer: f.isContainer, link: target,
-                    tocOrder: order))
-        }
-        if zip(starts, starts.dropFirst()).contains(where: { $0.position > $1.position }) {
-            warnings.append(
-                EPUBWarning(.minor, "the table of contents is not in reading order; sections follow the spine"))
-        }
-        return starts
-    }
-
-    /// Every position any TOC entry points at, at any depth (entries kept inside a section too).
-    func allTOCTargets() -> Set<TextPosition> {
-        Set(package.toc.flatMap(\.flattened).compactMap { $0.target.flatMap(position(of:))?.0 })
-    }
-
     // MARK: building
 
     /// TOC → candidate boundaries → heading refinement → cuts inside files → evidence → decision.
     mutating func build() -> SectionIndex {
-        var starts = startsFromTOCAndHeadings()
+        let toc = TOCStarts(book: book, options: options).starts()
+        warnings += toc.warnings
+        var starts = startsFromTOCAndHeadings(toc)
         starts = dedupe(startingAtTrailingHeadings(splitFilesLandmarksOverreach(startEntriesAtTheirHeadings(starts))))
         starts = dedupe(splittingApparatusInFiles(splitRegions(splitBoilerplate(addingUntargetedText(starts)))))
         statistics = statistics.measuringSections(startingAt: starts, in: book)
@@ -171,7 +52,7 @@ struct SectionBuilder {
         classify(&drafts)
         readSectionsWhenNamesMislead(&drafts)
         drafts = cuttingProseFromSkippedSections(drafts)
-        drafts = merge(drafts)
+        drafts = merge(drafts, insideEntries: toc.insideEntries)
         reassessGrown(&drafts)
         markDividers(&drafts)
         readListedPagesOfShortBooks(&drafts)
@@ -189,9 +70,9 @@ struct SectionBuilder {
     }
 
     /// The TOC's starts, with the book's headings where the TOC is missing or degenerate.
-    private mutating func startsFromTOCAndHeadings() -> [SectionStart] {
-        var starts = tocStarts()
-        switch assessTOC(starts, allTargets: allTOCTargets()) {
+    private mutating func startsFromTOCAndHeadings(_ toc: TOCStarts.Output) -> [SectionStart] {
+        var starts = toc.starts
+        switch assessTOC(starts, allTargets: toc.allTargets) {
         case .usable:
             break
         case .absent:
@@ -559,7 +440,7 @@ struct SectionBuilder {
     }
 
     /// Text the TOC does not reach joins the section before it, unless it is something else.
-    private func merge(_ drafts: [Draft]) -> [Draft] {
+    private func merge(_ drafts: [Draft], insideEntries: Set<Int>) -> [Draft] {
         var out: [Draft] = []
         out.reserveCapacity(drafts.count)
         let firstTOC = drafts.firstIndex { $0.start.origin == .toc } ?? drafts.count
