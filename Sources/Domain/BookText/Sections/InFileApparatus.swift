@@ -67,10 +67,10 @@ extension SectionBuilder {
             return nil
         }
         let end = blocks.count
-        let draft = Draft(
+        let draft = SectionDraft(
             start: SectionStart(position: TextPosition(spineIndex: s, blockIndex: k + 1), origin: .region),
             end: TextPosition(spineIndex: s, blockIndex: end))
-        let f = features(of: draft)
+        let f = assessor.features(of: draft)
         // Notes run to paragraphs of prose, numbered; under a longer title ("Notes from a Journey"),
         // numbered paragraphs of prose are an essay's sections as often: there only a list counts.
         guard Self.hasApparatusShape(kind, f), exact || !KindExpectation.isRunningProse(f) else { return nil }

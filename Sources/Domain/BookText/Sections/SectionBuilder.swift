@@ -48,7 +48,7 @@ struct SectionBuilder {
         starts = dedupe(startingAtTrailingHeadings(splitFilesLandmarksOverreach(startEntriesAtTheirHeadings(starts))))
         starts = dedupe(splittingApparatusInFiles(splitRegions(splitBoilerplate(addingUntargetedText(starts)))))
         statistics = statistics.measuringSections(startingAt: starts, in: book)
-        var drafts = drafts(between: starts)
+        var drafts = assessor.drafts(between: starts)
         classify(&drafts)
         readSectionsWhenNamesMislead(&drafts)
         drafts = cuttingProseFromSkippedSections(drafts)
@@ -110,45 +110,16 @@ struct SectionBuilder {
         return result
     }
 
-    /// One draft per start, running until the next start, with its features and evidence. Each
-    /// draft is judged on its own text alone, so they are assessed on every core (a book of
-    /// 2,000 chapters has 2,000 openings to read).
-    private func drafts(between starts: [SectionStart]) -> [Draft] {
-        var drafts: [Draft] = []
-        // A draft is large: growing the array by doubling held a third copy at the peak of --list.
-        drafts.reserveCapacity(starts.count)
-        for (i, start) in starts.enumerated() {
-            let end = i + 1 < starts.count ? starts[i + 1].position : endPosition
-            guard start.position < end else { continue }
-            drafts.append(Draft(start: start, end: end))
-        }
-        let unassessed = drafts
-        let assessed = Mutex(drafts)
-        DispatchQueue.concurrentPerform(iterations: unassessed.count) { i in
-            var draft = unassessed[i]
-            assess(&draft)
-            assessed.withLock { $0[i] = draft }
-        }
-        return assessed.withLock { $0 }
-    }
-
-    /// A draft's features and the evidence they give, for the text it covers now.
-    func assess(_ draft: inout Draft) {
-        draft.features = features(of: draft)
-        draft.evidence = SectionClassifier.evidence(draft.features)
-        draft.features.openingText = ""  // read once for the evidence: not kept for every section
-    }
-
     /// A section that took in the text after it (files without a start of their own) is judged
     /// again on all of its text: the first file of a part can be a heading alone, "very short" and
     /// "before the first chapter", while the section runs for 100,000 words. Its size and shape,
     /// not its first page's, decide what it is.
-    private func reassessGrown(_ drafts: inout [Draft]) {
+    private func reassessGrown(_ drafts: inout [SectionDraft]) {
         let grown = drafts.indices.filter { drafts[$0].grown }
         guard !grown.isEmpty else { return }
         for i in grown {
-            assess(&drafts[i])
-            decide(&drafts[i])
+            assessor.assess(&drafts[i])
+            drafts[i].decide()
         }
         addPositionEvidence(&drafts, to: grown)
         readChapterSizedSectionsAmongChapters(&drafts, among: grown)
@@ -250,113 +221,13 @@ struct SectionBuilder {
         return result.sortedByPositionAndOrigin()
     }
 
-    // MARK: drafts
-
-    struct Draft {
-        var start: SectionStart
-        var end: TextPosition
-        var features = SectionFeatures(title: "")
-        var evidence: [Evidence] = []
-        var classification = Classification(
-            role: .body, kind: .chapter, confidence: 0, reasons: [], bodyWeight: 0, otherWeight: 0)
-        var spine: [Int] = []
-        var words = 0
-        var title: String?
-        /// Took in the text of drafts after it (`merge`): its features are its first part's.
-        var grown = false
-    }
-
-    func features(of d: Draft) -> SectionFeatures {
-        var f = SectionFeatures(title: d.start.label ?? "")
-        let range = blocks(from: d.start.position, to: d.end)
-        f.tocLabel = d.start.origin == .toc ? d.start.label : nil
-        f.fromTOC = d.start.origin == .toc && !d.start.fromHeadings
-        f.fromHeadings = d.start.fromHeadings
-        f.fromFileTitle = d.start.fromFileTitle
-        f.isTOCContainer = d.start.isContainer
-        f.bookTitle = package.metadata.title
-        f.commonFileTokens = statistics.commonFileTokens
-        f.commonIdTokens = statistics.commonIdTokens
-        f.bookWords = statistics.bookWords
-        f.typicalSectionWords = statistics.typicalSectionWords
-        if d.start.origin == .untargeted, d.start.label == nil, !range.contains(where: { $0.1.kind == .heading }) {
-            f.openingLine = openingTitleLine(d)
-        }
-        var openingText = OpeningText()
-        var previousSortKey = ""
-        for (position, b) in range {
-            if statistics.referencedNoteBlocks.contains(position) { f.referencedNotes += 1 }
-            if b.kind == .heading, f.headings.count < 3 { f.headings.append(b.text) }
-            if b.isNote, b.hasText { f.noteBlocks += 1 }
-            guard !b.isNote, !b.isOmitted, b.hasText else { continue }
-            if b.isNumbered || b.kind == .listItem { f.numberedBlocks += 1 }
-            if b.kind == .listItem { f.listItems += 1 }
-            if b.isEntry { f.entryBlocks += 1 }
-            if b.isPageEntry { f.pageEntryBlocks += 1 }
-            if let key = b.sortKey {
-                f.keyedBlocks += 1
-                if key >= previousSortKey { f.alphabeticalBlocks += 1 }
-                previousSortKey = key
-            }
-            if b.isVerse { f.verseLines += 1 }
-            if b.kind == .heading { f.headingBlocks += 1 }
-            f.words += b.words
-            f.linkWords += b.linkWords
-            f.textBlocks += 1
-            if b.words <= 8 { f.shortBlocks += 1 }
-            if !openingText.isFull { openingText.append(b.text, pieceCount: b.openingPieceCount) }
-        }
-        var opening = openingText.text
-        if f.textBlocks == 0, let firstText = range.first(where: { $0.1.hasText }) {
-            opening = firstText.1.text  // a notes-only section still has text to look at
-        }
-        let hasCopyrightSign = opening.utf8.containsBytes("©") && opening.contains("©")  // bytes first: cheap
-        f.openingText = TextCleaner.foldForASCIISearch(opening) + (hasCopyrightSign ? " ©" : "")
-        f.openingNumeralShare = Self.numeralShare(f.openingText)
-        f.copyrightSignals = SectionClassifier.copyrightSignals(f)
-        f.hasGutenbergMarker = range.prefix(60).contains { $0.1.hasGutenbergMarker }
-        let items = spineItems(from: d.start.position, to: d.end)
-        f.images = items.reduce(0) { $0 + docs[$1].imageCount }
-        if let first = range.first(where: { $0.1.hasText || $0.1.kind == .notice }) ?? range.first {
-            f.firstTypes = first.1.types
-        } else if d.start.position.spineIndex < docs.count {
-            f.firstTypes = docs[d.start.position.spineIndex].bodyTypes
-        }
-        if let region = d.start.regionType, !f.firstTypes.contains(region) { f.firstTypes.append(region) }
-        let startItem = d.start.position.spineIndex
-        if startItem < package.spine.count {
-            let path = package.spine[startItem].href
-            f.fileNames = [path]
-            f.startFileWords = startItem < docs.count ? docs[startItem].words : 0
-            f.allNonLinear = items.allSatisfy { $0 < package.spine.count && !package.spine[$0].linear }
-            let fragment = d.start.link?.fragment
-            f.fragment = fragment
-            for mark in package.landmarks + package.guide where spineIndex(of: mark.target.path) == startItem {
-                let markBlock = mark.target.fragment.flatMap { docs[startItem].anchors[$0] } ?? 0
-                if markBlock == d.start.position.blockIndex {
-                    f.landmarkTypes.append(mark.type.lowercased())
-                }
-            }
-        }
-        return f
-    }
-
-    /// The share of the words of folded text (`TextCleaner.fold`: words between single spaces)
-    /// that are numbers.
-    static func numeralShare(_ folded: String) -> Double {
-        var words = 0
-        var numerals = 0
-        for word in folded.utf8.split(separator: UInt8(ascii: " ")) {
-            words += 1
-            if word.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) { numerals += 1 }
-        }
-        return words == 0 ? 0 : Double(numerals) / Double(words)
-    }
+    /// Measures drafts with the book's figures as known now.
+    var assessor: DraftAssessor { DraftAssessor(book: book, statistics: statistics) }
 
     /// A label longer than this is no title (a TOC entry whose text is a whole printed contents list).
     static let longestTitle = 150
 
-    private func defaultTitleCandidates(_ d: Draft) -> String? {
+    private func defaultTitleCandidates(_ d: SectionDraft) -> String? {
         let s = d.start.position.spineIndex
         if let label = d.start.label, !label.isEmpty, !Patterns.looksLikeFileName(label), !namesItsFile(label, s),
             !(Patterns.isGenericLabel(label) && !d.features.headings.isEmpty)
@@ -386,13 +257,15 @@ struct SectionBuilder {
         return stem.count(where: \.isNumber) >= 3 && stem == letters(Substring(title))
     }
 
-    private func openingTitleLine(_ d: Draft) -> String? { book.openingTitleLine(from: d.start.position, to: d.end) }
+    private func openingTitleLine(_ d: SectionDraft) -> String? {
+        book.openingTitleLine(from: d.start.position, to: d.end)
+    }
 
     // MARK: classification
 
     /// Decides each draft from its evidence (computed with its features), then by position.
-    private func classify(_ drafts: inout [Draft]) {
-        for i in drafts.indices { decide(&drafts[i]) }
+    private func classify(_ drafts: inout [SectionDraft]) {
+        for i in drafts.indices { drafts[i].decide() }
         addPositionEvidence(&drafts, to: Array(drafts.indices))
         readPoemsAmongPoems(&drafts)
         readChapterSizedSectionsAmongChapters(&drafts, among: Array(drafts.indices))
@@ -402,7 +275,7 @@ struct SectionBuilder {
     /// Position: front matter clusters before the first chapter, back matter after the last; a
     /// section of text there that is short for the book (`isShortForTheBook`) is taken as front or
     /// back matter. The anthology's first story, shorter than the stories that stand out, is not.
-    private func addPositionEvidence(_ drafts: inout [Draft], to candidates: [Int]) {
+    private func addPositionEvidence(_ drafts: inout [SectionDraft], to candidates: [Int]) {
         // A section of text as long as half this book's typical one is a chapter too (a poem of
         // 40 words in a book of short poems).
         let longEnough = min(1500, max(1, statistics.typicalSectionWords / 2))
@@ -420,28 +293,13 @@ struct SectionBuilder {
             let role: SectionRole = i < first ? .front : .back
             let where_ = i < first ? "before the first chapter" : "after the last chapter"
             drafts[i].evidence.append(Evidence(kind: nil, role: role, weight: 0.8, reason: "\(where_), short"))
-            decide(&drafts[i])
+            drafts[i].decide()
         }
-    }
-
-    /// Combines a draft's evidence, then keeps the text when its size and shape do not fit the
-    /// kind it would be skipped as (`KindExpectation`).
-    func decide(_ draft: inout Draft) {
-        let defaultKind: SectionKind = draft.start.origin == .toc ? .chapter : .other
-        var c = SectionClassifier.decide(draft.evidence, defaultKind: defaultKind)
-        let semantic = draft.evidence.contains { $0.isSemantic && $0.kind == c.kind }
-        if c.role != .body,
-            let why = KindExpectation.misfit(kind: c.kind, features: draft.features, markedBySemantics: semantic)
-        {
-            draft.evidence.append(Evidence(kind: nil, role: .body, weight: 100, reason: why))
-            c = SectionClassifier.decide(draft.evidence, defaultKind: defaultKind == .chapter ? .chapter : .other)
-        }
-        draft.classification = c
     }
 
     /// Text the TOC does not reach joins the section before it, unless it is something else.
-    private func merge(_ drafts: [Draft], insideEntries: Set<Int>) -> [Draft] {
-        var out: [Draft] = []
+    private func merge(_ drafts: [SectionDraft], insideEntries: Set<Int>) -> [SectionDraft] {
+        var out: [SectionDraft] = []
         out.reserveCapacity(drafts.count)
         let firstTOC = drafts.firstIndex { $0.start.origin == .toc } ?? drafts.count
         // The last section kept began as a heading alone, or was judged skipped only for being
@@ -450,7 +308,7 @@ struct SectionBuilder {
         for (i, d) in drafts.enumerated() {
             guard d.start.origin == .untargeted, i > firstTOC, var prev = out.last else {
                 out.append(d)
-                lastOpensWhatFollows = isHeadingOnly(d) || isSkippedOnlyForItsSize(d)
+                lastOpensWhatFollows = isHeadingOnly(d) || d.isSkippedOnlyForItsSize
                 continue
             }
             let c = d.classification
@@ -498,17 +356,10 @@ struct SectionBuilder {
                 out[out.count - 1] = prev
             } else {
                 out.append(d)
-                lastOpensWhatFollows = isHeadingOnly(d) || isSkippedOnlyForItsSize(d)
+                lastOpensWhatFollows = isHeadingOnly(d) || d.isSkippedOnlyForItsSize
             }
         }
         return out
-    }
-
-    /// Whether a draft is skipped on nothing but weak, generic evidence (very short, before the
-    /// first chapter, a list of short lines): no kind, no mark of the book's, no title says so.
-    func isSkippedOnlyForItsSize(_ draft: Draft) -> Bool {
-        draft.classification.role != .body && draft.classification.kind == .other
-            && draft.evidence.allSatisfy { $0.isBody || ($0.kind == nil && $0.weight < 1) }
     }
 
     /// The fewest words of image descriptions that make a page of pictures worth reading: a sentence.
@@ -528,7 +379,7 @@ struct SectionBuilder {
     /// A few lines under a heading that outranks the next section's (a story's title and its
     /// epigraph, then the story's numbered chapters under lower headings) open what follows too:
     /// skipped only for being short and early, they are a part, and read.
-    private func markDividers(_ drafts: inout [Draft]) {
+    private func markDividers(_ drafts: inout [SectionDraft]) {
         for i in drafts.indices.dropLast() {
             let c = drafts[i].classification
             let readAsChapter = c.role == .body && (c.kind == .chapter || c.kind == .other)
@@ -555,7 +406,7 @@ struct SectionBuilder {
 
     /// Whether `draft` starts with a heading that outranks the first heading of `next`, and holds
     /// a few lines at most (`longestPartOpening`).
-    private func opensWhatFollows(_ draft: Draft, next: Draft) -> Bool {
+    private func opensWhatFollows(_ draft: SectionDraft, next: SectionDraft) -> Bool {
         guard draft.features.words <= Self.longestPartOpening,
             let rank = firstHeadingRank(draft), let nextRank = firstHeadingRank(next)
         else { return false }
@@ -563,7 +414,7 @@ struct SectionBuilder {
     }
 
     /// The rank of a draft's first block with text when that block is a heading.
-    private func firstHeadingRank(_ draft: Draft) -> Int? {
+    private func firstHeadingRank(_ draft: SectionDraft) -> Int? {
         let first = blocks(from: draft.start.position, to: draft.end).first { $0.1.hasText && !$0.1.isOmitted }
         guard let block = first?.1, block.kind == .heading else { return nil }
         return block.headingRank
@@ -577,7 +428,7 @@ struct SectionBuilder {
     }
 
     /// Whether a draft's text is one or two headings and nothing else.
-    private func isHeadingOnly(_ draft: Draft) -> Bool {
+    private func isHeadingOnly(_ draft: SectionDraft) -> Bool {
         var headings = 0
         var words = 0
         for (_, block) in blocks(from: draft.start.position, to: draft.end)
@@ -589,7 +440,7 @@ struct SectionBuilder {
         return headings > 0 && headings <= 2 && words <= Self.longestDivider
     }
 
-    private func finish(_ drafts: [Draft]) -> [BookSection] {
+    private func finish(_ drafts: [SectionDraft]) -> [BookSection] {
         var sections: [BookSection] = []
         let bodyIndices = drafts.indices.filter {
             drafts[$0].classification.role == .body && drafts[$0].features.words > 0
@@ -627,7 +478,8 @@ struct SectionBuilder {
                 included = false
             }
             let number = sections.count + 1
-            let title = defaultTitleCandidates(Draft(start: d.start, end: d.end, features: f)) ?? "Section \(number)"
+            let title =
+                defaultTitleCandidates(SectionDraft(start: d.start, end: d.end, features: f)) ?? "Section \(number)"
             let spine = spineItems(from: d.start.position, to: d.end).map { package.spine[$0].href }
             let startItem = min(d.start.position.spineIndex, package.spine.count - 1)
             let link =
