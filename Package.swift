@@ -37,14 +37,15 @@ let package = Package(
 
         // Wrappers: the only code that imports a C module.
         .target(name: "ZipReader", dependencies: ["CLibZip"], path: "Sources/Wrappers/ZipReader"),
-        .target(name: "Markup", dependencies: ["CLibXML2"], path: "Sources/Wrappers/Markup"),
+        .target(name: "Markup", dependencies: ["CLibXML2", "Contracts"], path: "Sources/Wrappers/Markup"),
         .target(
             name: "ESpeakEngine", dependencies: ["CEspeakNG", "Contracts"], path: "Sources/Wrappers/ESpeakEngine"),
         .target(
             name: "AudioFiles", dependencies: ["CSndFile", "CSoxr", "Contracts"], path: "Sources/Wrappers/AudioFiles"),
 
         // Domain: the EPUB reader and the book text.
-        .target(name: "EPUBReader", dependencies: ["ZipReader", "Markup"], path: "Sources/Domain/EPUBReader"),
+        .target(
+            name: "EPUBReader", dependencies: ["ZipReader", "Markup", "Contracts"], path: "Sources/Domain/EPUBReader"),
         .target(
             name: "BookText", dependencies: ["EPUBReader", "Markup", "Contracts", "Normalization"],
             path: "Sources/Domain/BookText"),

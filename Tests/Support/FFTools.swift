@@ -26,3 +26,21 @@ public enum FFTools {
         return (process.terminationStatus, try? JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 }
+
+extension FFTools {
+    /// What `ffprobe -v LEVEL` says about `path` on its standard error, banner left out: at
+    /// `warning`, nothing for a well-formed file; at `info`, also its notes on the file's layout
+    /// ("764 bytes of comment header remain").
+    public static func messages(_ path: String, level: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ffprobe", "-hide_banner", "-v", level, path]
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

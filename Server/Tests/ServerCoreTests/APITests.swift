@@ -290,7 +290,7 @@ import Testing
         // A finished job, made by hand: plan, no section run, finalize with one output.
         let plan = try #require(try await store.claim(owner: "w", lease: 30, now: Date()))
         _ = try await store.complete(
-            plan, outcome: .planned(JobPlan(voice: "en", sourceOptions: [:], sections: [1], displayTitle: "T")),
+            plan, outcome: .planned(JobPlan(voice: "en", sections: [1], displayTitle: "T")),
             now: Date())
         let section = try #require(try await store.claim(owner: "w", lease: 30, now: Date()))
         _ = try await store.complete(section, outcome: .failed(message: "x", retry: false), now: Date())

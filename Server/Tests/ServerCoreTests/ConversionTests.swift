@@ -59,7 +59,7 @@ import Testing
     /// Expects the job to have succeeded; if not, the failure shows its stored events (which
     /// section failed, and why).
     static func expectSucceeded(
-        _ job: [String: Any], store: any JobStore, sourceLocation: SourceLocation = #_sourceLocation
+        _ job: [String: Any], store: any JobEventLog, sourceLocation: SourceLocation = #_sourceLocation
     ) async {
         guard job["state"] as? String != "succeeded" else { return }
         let id = job["id"] as? String ?? ""

@@ -1,4 +1,7 @@
 import Foundation
+import GRDB
+import Logging
+import PostgresNIO
 import Testing
 
 @testable import ServerCore
@@ -23,7 +26,7 @@ import Testing
     }
 
     func plan(_ sections: [Int]) -> JobPlan {
-        JobPlan(voice: "gmw/en", sourceOptions: [:], sections: sections, displayTitle: "Book")
+        JobPlan(voice: "gmw/en", sections: sections, displayTitle: "Book")
     }
 
     @Test(arguments: StoreKind.available) func sameBodyGivesTheSameJobAndAnotherBodyConflicts(_ kind: StoreKind)
@@ -283,6 +286,23 @@ import Testing
         }
     }
 
+    @Test(arguments: StoreKind.available) func aPlanStoredByAnEarlierVersionIsRead(_ kind: StoreKind) async throws {
+        defer { folder.remove() }
+        let store = try await open(kind)
+        _ = try await store.createJob(NewJob(id: "j", book: book, options: JobOptions()), now: now)
+        let planTask = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        #expect(try await store.complete(planTask, outcome: .planned(plan([4])), now: now))
+        // The row as versions with `sourceOptions: [String: String]` wrote it (JSONEncoder's order).
+        let earlier = #"{"voice":"roa\/it","sourceOptions":{"language":"it"},"sections":[4],"displayTitle":"Libro"}"#
+        try await kind.execute(folder: folder, name: "jobs", sql: "UPDATE jobs SET plan = '\(earlier)'")
+        let section = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        #expect(
+            section.plan
+                == JobPlan(
+                    voice: "roa/it", sourceOptions: JobPlan.SourceOptions(language: "it"), sections: [4],
+                    displayTitle: "Libro"))
+    }
+
     @Test(arguments: StoreKind.available) func finishedJobsExpire(_ kind: StoreKind) async throws {
         defer { folder.remove() }
         let store = try await kind.open(folder: folder, name: "expiry", outputLifetime: 60)
@@ -321,10 +341,43 @@ enum StoreKind: String, CustomStringConvertible, CaseIterable, Sendable {
             return try SQLiteJobStore(path: folder.path + "/\(name).sqlite", outputLifetime: outputLifetime)
         case .postgres:
             let url = try #require(Self.postgresURL)
-            let unique = folder.path.split(separator: "-").suffix(5).joined()
             return try await PostgresJobStore(
-                url: url, schema: "test_\(unique)_\(name)", outputLifetime: outputLifetime)
+                url: url, schema: Self.schema(folder: folder, name: name), outputLifetime: outputLifetime)
         }
+    }
+
+    /// Runs `sql` on the database of the store `name` of this test, as another program would.
+    func execute(folder: TemporaryFolder, name: String, sql: String) async throws {
+        switch self {
+        case .sqlite:
+            let database = try DatabaseQueue(path: folder.path + "/\(name).sqlite")
+            try await database.write { try $0.execute(sql: sql) }
+        case .postgres:
+            try await PostgresTestClient.with(schema: Self.schema(folder: folder, name: name)) { client async throws in
+                _ = try await client.query(PostgresQuery(unsafeSQL: sql))
+            }
+        }
+    }
+
+    /// The PostgreSQL schema of the store `name` of a test.
+    static func schema(folder: TemporaryFolder, name: String) -> String {
+        "test_" + folder.path.split(separator: "-").suffix(5).joined() + "_" + name
+    }
+}
+
+/// A client of the test's PostgreSQL server (scripts/with-postgres.sh), for what the stores do not
+/// offer: rows written as by another version, the migrations table.
+enum PostgresTestClient {
+    /// Runs `body` with a client whose search path starts with `schema`, then closes it.
+    @discardableResult
+    static func with<T: Sendable>(schema: String, _ body: (PostgresClient) async throws -> T) async throws -> T {
+        let url = try #require(StoreKind.postgresURL)
+        let client = PostgresClient(
+            configuration: try PostgresJobStore.configuration(url: url, schema: schema),
+            backgroundLogger: Logger(label: "test-postgres"))
+        let running = Task { await client.run() }
+        defer { running.cancel() }
+        return try await body(client)
     }
 }
 

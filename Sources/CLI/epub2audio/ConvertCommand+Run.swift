@@ -161,7 +161,8 @@ extension ConvertCommand {
         _ bundler: AudiobookBundler, loaded: LoadedBook, cover: AudiobookCover?, directory: String, narrator: String,
         renderer: ProgressRenderer, interruption: InterruptionWatcher, style: TerminalStyle
     ) async -> Exit {
-        let metadata = AudiobookMetadata(book: loaded.book, title: loaded.displayTitle, narrator: narrator)
+        let metadata = AudiobookMetadata(
+            book: loaded.book, title: loaded.displayTitle, narrator: narrator, language: loaded.textLanguage)
         let file = AudiobookBundler.fileName(for: metadata, format: bundler.format)
         let numbers = loaded.selectedSections.map(\.number)
         let task = Task {
@@ -179,7 +180,7 @@ extension ConvertCommand {
             if !quiet && progress != .json {
                 let verb = result.rebuilt ? "written" : "up to date"
                 StandardError.write(
-                    "audiobook \(verb): " + style.bold(result.path) + " (\(result.chapters) chapters)\n")
+                    "audiobook \(verb): " + style.bold(result.path) + " (\(plural(result.chapters, "chapter")))\n")
             }
             return .success
         } catch {
@@ -217,7 +218,7 @@ extension ConvertCommand {
             let files = try TextExport.run(request, environment: LiveEnvironment.make(reusing: indexed))
             if !quiet {
                 StandardError.write(
-                    "\(files.count) text \(files.count == 1 ? "file" : "files") written to "
+                    "\(plural(files.count, "text file")) written to "
                         + style.bold(request.outputDirectory) + "\n")
             }
             return .success

@@ -264,7 +264,8 @@ struct ConvertCommand: AsyncParsableCommand {
         if batch && !quiet && !list && progress != .json && worst != .interrupted {
             let total = paths.count + missing
             let made = total - failedBooks
-            let summary = "\(total) books: \(made) converted" + (failedBooks > 0 ? ", \(failedBooks) failed" : "")
+            let summary =
+                "\(plural(total, "book")): \(made) converted" + (failedBooks > 0 ? ", \(failedBooks) failed" : "")
             StandardError.write(stderrStyle.bold(summary) + "\n")
         }
         if worst != .success { throw ExitCode(worst.rawValue) }
@@ -338,7 +339,8 @@ struct ConvertCommand: AsyncParsableCommand {
         if warnings.count > limit {
             StandardError.write(
                 style.yellow("warning:")
-                    + " \(warnings.count - limit) more large skipped sections (\(listing ? "the list" : "--list") shows them all)\n"
+                    + " \(plural(warnings.count - limit, "more large skipped section")) "
+                    + "(\(listing ? "the list" : "--list") shows them all)\n"
             )
         }
     }

@@ -1,4 +1,5 @@
 import BookText
+import Contracts
 import EPUBReader
 import Foundation
 
@@ -106,7 +107,7 @@ struct ListRenderer {
         }
         if chosen {
             if totals.skippedSections > 0 {
-                line += "; leaving out \(words(totals.skippedWords)) in \(totals.skippedSections) others"
+                line += "; leaving out \(words(totals.skippedWords)) in \(plural(totals.skippedSections, "other"))"
             }
         } else if totals.skippedSections == 0 {
             line += "; nothing skipped"
@@ -135,7 +136,7 @@ struct ListRenderer {
 
     /// "1 word", "12,345 words".
     static func words(_ count: Int) -> String {
-        "\(grouped(count)) word\(count == 1 ? "" : "s")"
+        Counts.of(count, "word")
     }
 
     static func joinedNames(_ names: [String]) -> String {
@@ -147,16 +148,8 @@ struct ListRenderer {
         }
     }
 
-    /// 12,345 (a thousands separator that does not depend on the locale).
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value)
-        var result = ""
-        for (offset, character) in digits.enumerated() {
-            if offset > 0, (digits.count - offset) % 3 == 0 { result.append(",") }
-            result.append(character)
-        }
-        return result
-    }
+    /// 12,345 (a thousands separator that does not depend on the locale): `Counts.grouped`.
+    static func grouped(_ value: Int) -> String { Counts.grouped(value) }
 
     /// A rough audio length (`ReadingTotals.readMinutes`): "3 h 12 min", "14 min"; "1 min" for any
     /// speech shorter, "0 min" for none.

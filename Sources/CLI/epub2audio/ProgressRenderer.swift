@@ -61,7 +61,7 @@ final class ProgressRenderer: @unchecked Sendable {
                 let byline = authors.isEmpty ? "" : " · " + ListRenderer.joinedNames(authors)
                 StandardError.write(
                     style.bold(self.title) + byline
-                        + style.dim(" · \(plural(sections, "section")) · \(ListRenderer.grouped(words)) words")
+                        + style.dim(" · \(plural(sections, "section")) · \(plural(words, "word"))")
                         + "\n")
             }
         case .sectionStarted:

@@ -1,3 +1,5 @@
+import Contracts
+
 /// Columns aligned by display width: numbers right-aligned, text left-aligned, the last column
 /// free to run long (titles). Colour is applied after padding, so escapes never break alignment.
 struct TextTable {
@@ -85,9 +87,10 @@ func truncateToWidth(_ text: String, _ width: Int) -> String {
     return result + "…"
 }
 
-/// "1 section", "2 sections", "2,013 sections" (thousands grouped, as the words beside them are).
-func plural(_ count: Int, _ noun: String) -> String {
-    "\(ListRenderer.grouped(count)) \(noun)\(count == 1 ? "" : "s")"
+/// "1 section", "2 sections", "2,013 sections" (thousands grouped, as the words beside them are):
+/// `Counts.of`, the library's one way of saying a count.
+func plural(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+    Counts.of(count, noun, plural: plural)
 }
 
 /// Text from a book made safe for a terminal: control characters, and the bidirectional overrides

@@ -11,17 +11,15 @@ struct VoicesCommand: ParsableCommand {
     @Flag(help: "Print JSON: [{\"name\", \"identifier\", \"languages\"}].")
     var json = false
 
-    @Option(help: ArgumentHelp("Only voices that speak this language (en, fr, pt-br...).", valueName: "LANG"))
+    @Option(
+        help: ArgumentHelp(
+            "Only voices that speak this language: a tag (en, fr, pt-br...) or a name (french, deutsch...).",
+            valueName: "LANG"))
     var language: String?
 
     func run() throws {
         var voices = ESpeakSpeechEngine.installedVoices()
-        if let language {
-            let wanted = language.lowercased().replacingOccurrences(of: "_", with: "-")
-            voices = voices.filter { voice in
-                voice.languages.contains { $0.lowercased() == wanted || $0.lowercased().hasPrefix(wanted + "-") }
-            }
-        }
+        if let language { voices = ESpeakSpeechEngine.voices(speaking: language, installed: voices) }
         voices.sort { ($0.languages.first ?? "", $0.name) < ($1.languages.first ?? "", $1.name) }
         if json {
             let encoder = JSONEncoder()
@@ -42,6 +40,7 @@ struct VoicesCommand: ParsableCommand {
         let lines = table.render { row, _, cell in row < 0 ? style.bold(cell) : cell }
         StandardOutput.write(lines.joined(separator: "\n") + "\n")
         StandardOutput.write(
-            style.dim("\(voices.count) voices. Use --voice with a language (en, fr, de) or a voice name.") + "\n")
+            style.dim("\(plural(voices.count, "voice")). Use --voice with a language (en, fr, de) or a voice name.")
+                + "\n")
     }
 }

@@ -112,7 +112,7 @@ public enum Script: String, CaseIterable, Sendable, Codable, CodingKeyRepresenta
         // The blocks hold punctuation, digits and signs too (the Greek question mark, the Arabic
         // comma, the Devanagari danda): only letters count. Han, kana and Hangul are all letters.
         if script != .han, script != .hiragana, script != .katakana, script != .hangul,
-            !scalar.properties.isAlphabetic
+            !UnicodeTable.isAlphabetic(scalar)
         {
             return nil
         }
@@ -408,7 +408,7 @@ struct LetterRun {
             } else if end == index, isMark(scalar) {
                 // A combining mark stays with the letter it sits on.
                 end = index + 1
-            } else if scalar.properties.isAlphabetic, !isMark(scalar) {
+            } else if UnicodeTable.isAlphabetic(scalar), !isMark(scalar) {
                 // A letter of an unlisted script: text of another kind.
                 close()
             }
@@ -417,10 +417,48 @@ struct LetterRun {
         return result
     }
 
-    private static func isMark(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
+    private static func isMark(_ scalar: Unicode.Scalar) -> Bool { UnicodeTable.isMark(scalar) }
+}
+
+/// Two Unicode properties of the Basic Multilingual Plane looked up once, as bits: counting the
+/// letters of a book in Devanagari asked the Unicode tables for every character, a fifth of the
+/// time of `--list`. Characters outside the plane are looked up as before.
+enum UnicodeTable {
+    /// Bit `v` of the Basic Multilingual Plane, for each property.
+    private static let alphabetic = bits { $0.properties.isAlphabetic }
+    private static let marks = bits {
+        switch $0.properties.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark: true
         default: false
         }
+    }
+
+    private static func bits(_ property: (Unicode.Scalar) -> Bool) -> [UInt64] {
+        var words = [UInt64](repeating: 0, count: 0x10000 / 64)
+        for value in 0..<UInt32(0x10000) {
+            guard let scalar = Unicode.Scalar(value), property(scalar) else { continue }
+            words[Int(value) >> 6] |= 1 << (UInt64(value) & 63)
+        }
+        return words
+    }
+
+    private static func lookUp(_ table: [UInt64], _ value: UInt32) -> Bool {
+        table[Int(value) >> 6] & (1 << (UInt64(value) & 63)) != 0
+    }
+
+    /// `Unicode.Scalar.Properties.isAlphabetic`.
+    static func isAlphabetic(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x10000 ? lookUp(alphabetic, scalar.value) : scalar.properties.isAlphabetic
+    }
+
+    /// A combining mark: non-spacing, spacing or enclosing.
+    static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.value < 0x10000 else {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark: return true
+            default: return false
+            }
+        }
+        return lookUp(marks, scalar.value)
     }
 }

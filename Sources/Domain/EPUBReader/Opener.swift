@@ -1,3 +1,4 @@
+import Contracts
 import Markup
 import ZipReader
 
@@ -24,7 +25,9 @@ struct Opener {
         if !unsafe.isEmpty {
             warnings.append(
                 EPUBWarning(
-                    .minor, "\(unsafe.count) ZIP entry name(s) climb out of the book, e.g. '\(unsafe[0].name)': ignored"
+                    .minor,
+                    "\(Counts.of(unsafe.count, "ZIP entry name")) \(unsafe.count == 1 ? "climbs" : "climb") out of the book, "
+                        + "e.g. '\(unsafe[0].name)': ignored"
                 ))
         }
         try refuseEncryptedArchive()
@@ -90,7 +93,8 @@ struct Opener {
             warnings.append(
                 EPUBWarning(
                     .minor, path: packagePath,
-                    "\(otherMissing.count) manifest item(s) missing from the book, e.g. '\(otherMissing.min()!)'"))
+                    "\(Counts.of(otherMissing.count, "manifest item")) missing from the book, "
+                        + "e.g. '\(otherMissing.min()!)'"))
         }
         guard !spine.isEmpty else { throw EPUBError.emptySpine(file: packagePath) }
 
@@ -313,7 +317,7 @@ struct Opener {
             warnings.append(
                 EPUBWarning(
                     .major, path: Self.encryptionPath,
-                    "\(skipped.count) encrypted resource(s) cannot be read, e.g. '\(skipped.min()!)'"))
+                    "\(Counts.of(skipped.count, "encrypted resource")) cannot be read, e.g. '\(skipped.min()!)'"))
         }
     }
 
@@ -360,7 +364,8 @@ struct Opener {
             warnings.append(
                 EPUBWarning(
                     .major, path: item.href,
-                    "\(broken.count) table-of-contents link(s) point at missing files, e.g. '\(broken[0].path)'"))
+                    "\(Counts.of(broken.count, "table-of-contents link")) \(broken.count == 1 ? "points" : "point") "
+                        + "at missing files, e.g. '\(broken[0].path)'"))
         }
         // Links to documents outside the spine: the content documents among them join the reading
         // order (`addingDocumentsOnlyTheTOCLists`), each with a warning; the section index ignores

@@ -1,4 +1,5 @@
 internal import CLibXML2
+import Contracts
 
 /// Rewrites a UTF-8 document so that libxml2 never expands an entity and never loses one.
 ///
@@ -68,7 +69,7 @@ enum EntityPrepass {
                         warnings.append(
                             names.isEmpty
                                 ? "internal DTD subset ignored"
-                                : "internal DTD subset with \(names.count) entity declaration(s) ignored: "
+                                : "internal DTD subset with \(Counts.of(names.count, "entity declaration")) ignored: "
                                     + "entities are never expanded")
                     }
                     index = end
@@ -127,13 +128,15 @@ enum EntityPrepass {
             index = end + 1
         }
         if droppedDeclared > 0 {
-            warnings.append("\(droppedDeclared) reference(s) to entities declared in the document dropped")
+            warnings.append(
+                "\(Counts.of(droppedDeclared, "reference")) to entities declared in the document dropped")
         }
         for (name, times) in unknown.sorted(by: { $0.key < $1.key }) {
             warnings.append("unknown entity &\(name); dropped (\(times)x)")
         }
         if droppedTags > 0 {
-            warnings.append("nesting deeper than \(maxDepth) levels flattened into text (\(droppedTags) tags removed)")
+            warnings.append(
+                "nesting deeper than \(maxDepth) levels flattened into text (\(Counts.of(droppedTags, "tag")) removed)")
         }
         if bareAmpersands > 0 {
             warnings.append("\(bareAmpersands) bare '&' escaped")

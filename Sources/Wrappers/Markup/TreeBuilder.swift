@@ -1,4 +1,5 @@
 internal import CLibXML2
+import Contracts
 
 /// Copies a libxml2 tree into `MarkupElement`s without recursion, so no document can exhaust the stack.
 struct TreeBuilder {
@@ -82,10 +83,11 @@ struct TreeBuilder {
             if stack.isEmpty {
                 if flattened > 0 {
                     warnings.append(
-                        "nesting deeper than \(limits.maxDepth) levels flattened into text (\(flattened) subtree(s))")
+                        "nesting deeper than \(limits.maxDepth) levels flattened into text (\(Counts.of(flattened, "subtree")))"
+                    )
                 }
                 if skippedEntities > 0 {
-                    warnings.append("\(skippedEntities) entity reference(s) not expanded")
+                    warnings.append("\(Counts.of(skippedEntities, "entity reference")) not expanded")
                 }
                 return element
             }

@@ -453,6 +453,31 @@ import Testing
         #expect(blocks.first?.text == paragraph)
     }
 
+    /// An editor's note, then the story's own heading, under a TOC label that names both: the
+    /// heading says the title again and is not read after the note.
+    @Test func aHeadingAFewLinesInThatRepeatsTheTitleIsNotReadAgain() throws {
+        let book = MemoryBook(
+            spine: [
+                ("b.xhtml", "<h2>A Story Before</h2>" + prose(500)),
+                (
+                    "c.xhtml",
+                    "<h3>204</h3><p>An editor introduces the story in a few words.</p>"
+                        + "<h2>The King of the Golden River</h2>"
+                        + prose(40) + "<h3>The Golden River</h3>" + prose(500) + "<h2>The King of the Golden River</h2>"
+                ),
+                ("d.xhtml", "<h2>Another Story</h2>" + prose(500)),
+            ],
+            toc: [
+                entry("203 A Story Before", "b.xhtml"), entry("204 The King of the Golden River", "c.xhtml"),
+                entry("205 Another Story", "d.xhtml"),
+            ])
+        let section = try #require(try SectionIndexer.index(book).sections.dropFirst().first)
+        let texts = try SpokenTextExtractor.blocks(for: section, in: book).map(\.text)
+        #expect(texts.filter { $0 == "The King of the Golden River" }.count == 1, "the late one is kept")
+        #expect(texts.contains("The Golden River"), "a part of the title is a heading of its own")
+        #expect(texts[1] == "An editor introduces the story in a few words.")
+    }
+
     @Test func titleTakesThePositionOfTheHeadingItRepeats() throws {
         let blocks = try spoken("<p>Body.</p>")
         #expect(blocks.map(\.kind) == [.title, .paragraph])

@@ -170,6 +170,46 @@ import Testing
         #expect(parsed.metadata.authors == ["H. G. Wells"])
     }
 
+    /// The description a package gives, written as `inner` inside `dc:description`.
+    static func description(_ inner: String) throws -> EPUBMetadata {
+        let opf = """
+            <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
+            <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">x</dc:identifier>
+            <dc:title>T</dc:title><dc:description>\(inner)</dc:description></metadata>
+            <manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/></manifest>
+            <spine><itemref idref="c"/></spine></package>
+            """
+        return try PackageParser(bytes: Array(opf.utf8), path: "content.opf").metadata
+    }
+
+    @Test(
+        "the description as plain text: escaped HTML or elements removed, entities decoded, blocks apart",
+        arguments: [
+            // Escaped HTML, as Standard Ebooks write it: paragraphs, emphasis, a link, an entity escaped twice.
+            (
+                "\n\t\t&lt;p&gt;&lt;i&gt;The Lamp&lt;/i&gt; is a novel.&lt;/p&gt;\n\t\t&lt;p&gt;Read it "
+                    + "&lt;a href=\"https://example.org\"&gt;online&lt;/a&gt; &amp;amp; aloud.&lt;/p&gt;",
+                "The Lamp is a novel. Read it online & aloud."
+            ),
+            // Elements inside the description: their text, a space between blocks.
+            (
+                "<p xmlns=\"http://www.w3.org/1999/xhtml\">One.</p><p xmlns=\"http://www.w3.org/1999/xhtml\">Two.</p>",
+                "One. Two."
+            ),
+            ("Line one&lt;br/&gt;line two&amp;nbsp;&amp;mdash;&amp;#233;t&amp;eacute;", "Line one line two —été"),
+            ("&lt;style&gt;p { color: red }&lt;/style&gt;&lt;p&gt;Shown.&lt;/p&gt;", "Shown."),
+            ("  Plain   text,\n  kept  ", "Plain text, kept"),
+            ("Fish &amp; chips", "Fish & chips"),
+        ])
+    func descriptionIsPlainText(written: String, plain: String) throws {
+        #expect(try Self.description(written).descriptionText == plain)
+    }
+
+    @Test func aDescriptionOfMarkupAloneIsNone() throws {
+        #expect(try Self.description("&lt;p&gt;&lt;/p&gt;&lt;br/&gt;").descriptionText == nil)
+        #expect(try Self.description("").descriptionText == nil)
+    }
+
     @Test func aLanguageLongerThanAnyTagIsNoLanguage() throws {
         // A 3 MB dc:language cost minutes of voice matching; a tag is a few subtags.
         func languages(_ values: [String]) throws -> [String] {

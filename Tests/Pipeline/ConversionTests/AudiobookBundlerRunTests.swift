@@ -49,6 +49,29 @@ struct AudiobookBundlerRunTests {
         )
     }
 
+    @Test("an m4b's audio track and chapter track are in the book's language, not ffmpeg's English")
+    func m4bLanguage() async throws {
+        let fixture = try BundlerFixture(sections: 3)
+        defer { fixture.remove() }
+        let bundler = AudiobookBundler(format: .m4b, ffmpegPath: try #require(AudiobookBundler.locateFFmpeg()))
+        let result = try await bundler.bundle(
+            directory: fixture.directory, numbers: fixture.numbers, metadata: .init(title: "Lamp", language: "zh"))
+        let streams = try #require(try BundlerFixture.probe(result.path)["streams"] as? [[String: Any]])
+        let languages = streams.map {
+            ($0["codec_type"] as? String, ($0["tags"] as? [String: Any])?["language"] as? String)
+        }
+        #expect(languages.count == 2, "the audio and the chapter track: \(languages)")
+        for (type, language) in languages { #expect(language == "zho", "\(type ?? "?")") }
+        let chapters = try #require(try BundlerFixture.probe(result.path)["chapters"] as? [[String: Any]])
+        #expect(chapters.count == 3, "the chapters still read")
+
+        // Without a language: as ffmpeg writes it.
+        let plain = try await bundler.bundle(
+            directory: fixture.directory, numbers: fixture.numbers, metadata: .init(title: "Plain"))
+        let plainStreams = try #require(try BundlerFixture.probe(plain.path)["streams"] as? [[String: Any]])
+        #expect(plainStreams.map { ($0["tags"] as? [String: Any])?["language"] as? String } == ["und", "eng"])
+    }
+
     @Test("255 sections: the Nero chapter list too, no warning")
     func neroChapterLimit() async throws {
         let fixture = try BundlerFixture(sections: 255)
@@ -88,7 +111,7 @@ struct AudiobookBundlerRunTests {
         let bundler = AudiobookBundler(format: format, ffmpegPath: try #require(AudiobookBundler.locateFFmpeg()))
         let metadata = AudiobookMetadata(
             title: "Lamp Ölig", authors: ["Ada Keeper", "Bo Writer"], date: "1907-05-01",
-            description: "Three lamps; one keeper.", narrator: "espeak-ng, voice en-us")
+            description: "Three lamps; one keeper.", narrator: "espeak-ng, voice en-us", language: "zh-Hant")
         let progress = Locked<[BundleProgress]>([])
         let result = try await bundler.bundle(
             directory: fixture.directory, numbers: fixture.numbers, metadata: metadata, cover: cover
@@ -123,6 +146,7 @@ struct AudiobookBundlerRunTests {
         #expect(tags["date"] == "1907-05-01")
         #expect(tags["comment"] == "Three lamps; one keeper.")
         #expect(tags["composer"] == "espeak-ng, voice en-us")
+        #expect(tags["language"] == "zho", "the book's language, ISO 639-2 (MP3 TLAN, a LANGUAGE comment)")
         let expectedCodec: [BundleFormat: String] = [.mp3: "mp3", .opus: "opus", .ogg: "vorbis", .flac: "flac"]
         #expect(audio["codec_name"] as? String == expectedCodec[format])
         let duration = try #require(
@@ -229,7 +253,7 @@ struct AudiobookBundlerRunTests {
         let ffmpeg = try #require(AudiobookBundler.locateFFmpeg())
         let cover = try #require(CoverConversion.cover(from: Self.svgCover(), ffmpegPath: ffmpeg))
         #expect(cover.fileExtension == "jpg")
-        #expect(FLACMetadata.imageSize(cover.data).map { [$0.width, $0.height] } == [1_067, 1_600])
+        #expect(FLACMetadata.imageSize(cover.data).map { [$0.width, $0.height] } == [1_066, 1_600], "even sides")
         let pixels = try Self.pixels(cover.data, ffmpeg: ffmpeg)
         #expect(Self.isWhite(pixels[0]) && Self.isWhite(pixels[23]), "transparent corners are white")
         #expect(Self.isRed(pixels[2 * 4 + 1]) && Self.isRed(pixels[3 * 4 + 2]), "the disc in the middle")
@@ -240,7 +264,7 @@ struct AudiobookBundlerRunTests {
             String(decoding: Self.svgCover(), as: UTF8.self)
                 .replacingOccurrences(of: "0 0 200 300", with: "0 0 300 200").utf8)
         let landscape = try #require(CoverConversion.cover(from: wide, ffmpegPath: ffmpeg))
-        #expect(FLACMetadata.imageSize(landscape.data).map { [$0.width, $0.height] } == [1_600, 1_067])
+        #expect(FLACMetadata.imageSize(landscape.data).map { [$0.width, $0.height] } == [1_600, 1_066])
         // Not the shape of a cover, or no size: no cover.
         let strip = Array(
             String(decoding: Self.svgCover(), as: UTF8.self)

@@ -1,4 +1,6 @@
+import EPUBReader
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Conversion
@@ -130,6 +132,65 @@ struct AudiobookBundlerTests {
         #expect(AudiobookCover(data: Array("<svg/>".utf8)) == nil)
     }
 
+    @Test(
+        "a picture of 16 pixels or fewer on a side is a placeholder, no cover",
+        arguments: [(1, 1, false), (16, 16, false), (16, 400, false), (400, 12, false), (17, 17, true), (24, 36, true)])
+    func placeholderCoverIsNoCover(width: Int, height: Int, isCover: Bool) throws {
+        let folder = try TemporaryFolder()
+        let png = TestImages.png(width: width, height: height)
+        var book = SmallEPUB(entries: [SmallEPUB.Entry(title: "One", body: "<p>Text.</p>")])
+        book.cover = (png, "png", "image/png")
+        let epub = try EPUBBook.open(path: try book.write(into: folder.path))
+        #expect((AudiobookCover(book: epub) != nil) == isCover)
+        #expect(AudiobookCover(data: png)?.isPlaceholder == !isCover)
+    }
+
+    @Test(
+        "a language tag's ISO 639-2 code",
+        arguments: [
+            ("zh", "zho"), ("zh-Hant", "zho"), ("en-GB", "eng"), ("de", "deu"), ("fr_CA", "fra"), ("pt-BR", "por"),
+            ("cmn", "cmn"), ("GRC", "grc"), ("und", nil), ("mul", nil), ("x-private", nil), ("", nil), ("e1", nil),
+        ] as [(String, String?)])
+    func languageCodes(tag: String, code: String?) {
+        #expect(BundleLanguage.iso639_2(tag) == code)
+    }
+
+    @Test func mdhdLanguagePacksFiveBitLetters() {
+        #expect(BundleLanguage.packed("eng") == 0x15C7)
+        #expect(BundleLanguage.packed("und") == 0x55C4)
+        #expect(BundleLanguage.packed("EN") == nil)
+        // The language of a text track's mdhd is found, version 0 and 1; a sound track's is not touched.
+        func track(handler: String, version: UInt8) -> [UInt8] {
+            func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+                FLACMetadata.bigEndian(UInt64(body.count + 8), bytes: 4) + Array(type.utf8) + body
+            }
+            let times = [UInt8](repeating: 0, count: version == 1 ? 28 : 16)
+            let mdhd = box("mdhd", [version, 0, 0, 0] + times + [0x15, 0xC7, 0, 0])
+            let hdlr = box("hdlr", [0, 0, 0, 0, 0, 0, 0, 0] + Array(handler.utf8) + [UInt8](repeating: 0, count: 13))
+            return box("trak", box("mdia", mdhd + hdlr))
+        }
+        let tracks =
+            track(handler: "soun", version: 0) + track(handler: "text", version: 0) + track(handler: "text", version: 1)
+        let movie = FLACMetadata.bigEndian(UInt64(8 + tracks.count), bytes: 4) + Array("moov".utf8) + tracks
+        let offsets = BundleLanguage.textTrackLanguageOffsets(inMovie: movie)
+        #expect(offsets.count == 2)
+        for offset in offsets { #expect(Array(movie[offset..<offset + 2]) == [0x15, 0xC7]) }
+    }
+
+    @Test func theBundleDescriptionIsPlainText() throws {
+        let folder = try TemporaryFolder()
+        var book = SmallEPUB(entries: [SmallEPUB.Entry(title: "One", body: "<p>Text.</p>")])
+        book.description =
+            "&lt;p&gt;&lt;i&gt;The Lamp&lt;/i&gt;, a novel.&lt;/p&gt;" + "&lt;p&gt;Two &amp;amp; three.&lt;/p&gt;"
+        let epub = try EPUBBook.open(path: try book.write(into: folder.path))
+        let metadata = AudiobookMetadata(book: epub, title: "The Lamp")
+        #expect(metadata.description == "The Lamp, a novel. Two & three.")
+        for format in BundleFormat.allCases {
+            let text = AudiobookBundler.ffmetadata(metadata: metadata, chapters: [], sampleRate: 22_050, format: format)
+            #expect(text.contains("\ncomment=The Lamp, a novel. Two & three.\n"), "\(format): \(text)")
+        }
+    }
+
     @Test func inputsHashChangesWithASection() {
         let records = [Self.record(1, "One", frames: 10)]
         var changed = records
@@ -138,6 +199,15 @@ struct AudiobookBundlerTests {
         #expect(a == AudiobookBundler.inputsSHA256(metadataText: "m", chapters: [], records: records, cover: nil))
         #expect(a != AudiobookBundler.inputsSHA256(metadataText: "m", chapters: [], records: changed, cover: nil))
         #expect(a != AudiobookBundler.inputsSHA256(metadataText: "n", chapters: [], records: records, cover: nil))
+        // A cover counts by its source: two drawings of one SVG are the same input, another source is not.
+        func inputs(_ cover: AudiobookCover?) -> String {
+            AudiobookBundler.inputsSHA256(
+                format: .opus, metadataText: "m", chapters: [], records: records, cover: cover)
+        }
+        let drawn = AudiobookCover(data: [0xFF, 0xD8, 0xFF, 1], sourceSHA256: "svg")
+        #expect(inputs(drawn) == inputs(AudiobookCover(data: [0xFF, 0xD8, 0xFF, 2], sourceSHA256: "svg")))
+        #expect(inputs(drawn) != inputs(AudiobookCover(data: [0xFF, 0xD8, 0xFF, 1], sourceSHA256: "other")))
+        #expect(inputs(drawn) != inputs(nil))
     }
 
     @Test func vorbisCommentFormatsCarryChaptersAsComments() {

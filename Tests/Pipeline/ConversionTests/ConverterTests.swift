@@ -73,7 +73,8 @@ import Testing
         _ = try await Converter(environment: environment(source: .make(count: 2))).run(sandbox.request())
         let header = String(decoding: try #require(sandbox.contents("002 - Chapter 2.wav")).prefix(80), as: UTF8.self)
         #expect(
-            header.hasPrefix("FAKE 8000 wav\nChapter 2\nThe Test Book\nA. Author, B. Writer\n2/2\n"), "track n/total")
+            header.hasPrefix("FAKE 8000 wav\nChapter 2\nThe Test Book\nA. Author, B. Writer\n1/1\n"),
+            "track n/total among the folder's files: section 2 is the only one planned")
     }
 
     @Test func rerunSkipsDoneSectionsAndRedoesChangedOnes() async throws {

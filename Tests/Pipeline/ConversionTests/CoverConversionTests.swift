@@ -1,3 +1,5 @@
+import Foundation
+import TestSupport
 import Testing
 
 @testable import Conversion
@@ -45,5 +47,42 @@ import Testing
         #expect(Self.size("<?xml version='1.0'?>") == nil)
         #expect(Self.size("GIF89a") == nil)
         #expect(Self.size("<!-- never closed <svg viewBox='0 0 1 1'/>") == nil)
+    }
+
+    @Test("an SVG is drawn with even sides: an odd width made the JPEG differ from run to run")
+    func evenSides() {
+        #expect(CoverConversion.drawingSize(SVGSize(width: 1400, height: 2100))! == (1_066, 1_600))
+        #expect(CoverConversion.drawingSize(SVGSize(width: 2100, height: 1400))! == (1_600, 1_066))
+        #expect(CoverConversion.drawingSize(SVGSize(width: 1, height: 1))! == (1_600, 1_600))
+        #expect(CoverConversion.drawingSize(SVGSize(width: 1, height: 3.99))! == (402, 1_600))
+        #expect(CoverConversion.drawingSize(SVGSize(width: 5000, height: 10)) == nil, "not a cover's shape")
+    }
+
+    /// A stand-in for ffmpeg that writes a JPEG signature and then bytes that differ on every run,
+    /// as a converter that is not deterministic (or a new version of it) would.
+    static func changingFFmpeg(in folder: TemporaryFolder) throws -> String {
+        let path = folder.path + "/ffmpeg"
+        try Data("#!/bin/sh\ncat >/dev/null\nprintf '\\377\\330\\377\\340'\nhead -c 32 /dev/urandom\n".utf8)
+            .write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o755)
+        return path
+    }
+
+    @Test("a converted cover is known by its source and recipe, never by the bytes the converter made")
+    func convertedCoverIsKnownByItsSource() throws {
+        let folder = try TemporaryFolder()
+        let ffmpeg = try Self.changingFFmpeg(in: folder)
+        let svg = Array("<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 2 3'/>".utf8)
+        let first = try #require(CoverConversion.cover(from: svg, ffmpegPath: ffmpeg))
+        let second = try #require(CoverConversion.cover(from: svg, ffmpegPath: ffmpeg))
+        #expect(first.data != second.data, "the stand-in makes other bytes every time")
+        #expect(first.sourceSHA256 == second.sourceSHA256)
+        #expect(first.sourceSHA256 == SHA256.hex(Array((CoverConversion.svgRecipe + "\n").utf8) + svg))
+        #expect(first.sourceSHA256 != SHA256.hex(first.data))
+        let other = Array("<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 2 4'/>".utf8)
+        #expect(CoverConversion.cover(from: other, ffmpegPath: ffmpeg)?.sourceSHA256 != first.sourceSHA256)
+        // A picture the book holds as it is is its own source, as before covers were converted.
+        let png = try #require(AudiobookCover(data: TestImages.png))
+        #expect(png.sourceSHA256 == SHA256.hex(TestImages.png))
     }
 }

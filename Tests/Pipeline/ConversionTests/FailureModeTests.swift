@@ -23,7 +23,7 @@ final class FullDiskSink: AudioSink {
         let env = ConversionEnvironment(
             makeSource: base.makeSource, makeEngine: base.makeEngine,
             makeSink: { request in
-                if request.tags.trackNumber == "4/4" {
+                if request.tags.trackNumber == "3/3" {  // section 4: the third of the three planned
                     _ = FileManager.default.createFile(atPath: request.path, contents: Data("x".utf8))
                     return FullDiskSink()
                 }

@@ -16,6 +16,10 @@ struct SmallEPUB: Sendable {
     /// `dc:language`.
     var language = "en"
     var entries: [Entry]
+    /// `dc:description` as written in the package (XML-escaped by the test when it means text).
+    var description: String?
+    /// A cover image (`cover-image`), `OEBPS/cover.<fileExtension>` with its media type.
+    var cover: (data: [UInt8], fileExtension: String, mediaType: String)?
 
     /// Writes the book into `directory` as `book.epub`; returns its path.
     func write(into directory: String) throws -> String {
@@ -46,6 +50,12 @@ struct SmallEPUB: Sendable {
             "<item id=\"i\($0.offset)\" href=\"\($0.element.name)\" media-type=\"application/xhtml+xml\"/>"
         }.joined()
         let spine = files.indices.map { "<itemref idref=\"i\($0)\"/>" }.joined()
+        let coverItem =
+            cover.map {
+                "<item id=\"cover\" href=\"cover.\($0.fileExtension)\" media-type=\"\($0.mediaType)\" "
+                    + "properties=\"cover-image\"/>"
+            } ?? ""
+        let descriptionElement = description.map { "<dc:description>\($0)</dc:description>" } ?? ""
         var zip: [TestZipEntry] = [
             .stored("mimetype", "application/epub+zip"),
             .stored(
@@ -62,9 +72,9 @@ struct SmallEPUB: Sendable {
                 <?xml version="1.0" encoding="UTF-8"?>
                 <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
                 <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">urn:test:small</dc:identifier>
-                <dc:title>\(title)</dc:title><dc:language>\(language)</dc:language>
+                <dc:title>\(title)</dc:title><dc:language>\(language)</dc:language>\(descriptionElement)
                 <meta property="dcterms:modified">2024-01-01T00:00:00Z</meta></metadata>
-                <manifest><item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>\(manifest)</manifest>
+                <manifest><item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>\(manifest)\(coverItem)</manifest>
                 <spine>\(spine)</spine>
                 </package>
                 """),
@@ -89,6 +99,7 @@ struct SmallEPUB: Sendable {
                     <body>\(file.entry.body!)</body></html>
                     """))
         }
+        if let cover { zip.append(.stored("OEBPS/cover.\(cover.fileExtension)", cover.data)) }
         return makeZip(zip)
     }
 }

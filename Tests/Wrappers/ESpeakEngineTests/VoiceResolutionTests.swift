@@ -57,6 +57,53 @@ import Testing
         #expect(error.description.contains("Englsh") && error.description.contains("English_("))
     }
 
+    /// A language's name, in English or in the language itself, selects its default voice.
+    @Test(arguments: [
+        ("french", "French_(France)"), ("Français", "French_(France)"), ("FRANCAIS", "French_(France)"),
+        ("deutsch", "German"), ("english", "English_(Great_Britain)"), ("English", "English_(Great_Britain)"),
+    ])
+    func aLanguageNameSelectsItsDefaultVoice(_ requested: String, _ expected: String) throws {
+        #expect(try ESpeakSpeechEngine.resolveVoice(requested, installed: installed).name == expected)
+    }
+
+    @Test func languagesAreFoundByTheirNames() {
+        #expect(ESpeakSpeechEngine.languages(named: "french", installed: installed) == ["fr"])
+        #expect(ESpeakSpeechEngine.languages(named: "Deutsch", installed: installed) == ["de"])
+        #expect(ESpeakSpeechEngine.languages(named: "portuguese", installed: installed).isEmpty, "no voice speaks it")
+        #expect(ESpeakSpeechEngine.languages(named: "fr", installed: installed).isEmpty, "a tag is no name")
+        #expect(
+            ESpeakSpeechEngine.voices(speaking: "french", installed: installed).map(\.name) == [
+                "French_(Belgium)", "French_(France)",
+            ])
+        #expect(ESpeakSpeechEngine.voices(speaking: "fr", installed: installed).count == 2)
+        #expect(ESpeakSpeechEngine.voices(speaking: "deutsch", installed: installed).map(\.name) == ["German"])
+        #expect(ESpeakSpeechEngine.voices(speaking: "en-us", installed: installed).map(\.name) == ["English_(America)"])
+    }
+
+    @Test func aNameOfLanguagesWithDifferentDefaultVoicesSelectsNone() throws {
+        // "Chinese" names both zh and cmn, whose default voices differ here: the user chooses.
+        let chinese = [
+            VoiceInfo(name: "Chinese_(Cantonese)", languages: ["yue", "zh"], identifier: "sit/yue"),
+            VoiceInfo(name: "Chinese_(Mandarin)", languages: ["cmn"], identifier: "sit/cmn"),
+        ]
+        try #require(Set(ESpeakSpeechEngine.languages(named: "chinese", installed: chinese)) == ["zh", "cmn"])
+        let error = try #require(throws: SpeechError.self) {
+            try ESpeakSpeechEngine.resolveVoice("chinese", installed: chinese)
+        }
+        guard case .unknownVoice(_, let suggestions) = error else { return }
+        #expect(Set(suggestions.prefix(2)) == ["Chinese_(Cantonese)", "Chinese_(Mandarin)"], "\(suggestions)")
+    }
+
+    /// A misspelt language name suggests that language's voices first, its default voice first.
+    @Test(arguments: [("frnch", "French_(France)"), ("deutch", "German"), ("Englsh", "English_(Great_Britain)")])
+    func aMisspeltLanguageNameSuggestsItsVoicesFirst(_ requested: String, _ first: String) throws {
+        let error = try #require(throws: SpeechError.self) {
+            try ESpeakSpeechEngine.resolveVoice(requested, installed: installed)
+        }
+        guard case .unknownVoice(_, let suggestions) = error else { return }
+        #expect(suggestions.first == first, "\(suggestions)")
+    }
+
     @Test func typoInALanguageTagSuggestsTags() throws {
         let error = try #require(throws: SpeechError.self) {
             try ESpeakSpeechEngine.resolveVoice("gernan", installed: installed)

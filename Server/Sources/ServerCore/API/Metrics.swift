@@ -31,7 +31,7 @@ package final class ServiceMetrics: Sendable {
     }
 
     /// The exposition text, with the store's counts as gauges (every state present, zero when empty).
-    func exposition(store: any JobStore) async throws -> String {
+    func exposition(store: any JobStoreStatus) async throws -> String {
         let (jobs, tasks) = try await store.counts()
         for state in JobState.allCases {
             registry.makeGauge(

@@ -175,7 +175,7 @@ enum RequestIdentity {
 /// With `--auth`: a `/v1` request needs `Authorization: Bearer <secret>` naming a stored token
 /// (the store keeps the secret's SHA-256 only); else 401.
 struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
-    let store: any JobStore
+    let store: any TokenStore
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response

@@ -4,7 +4,7 @@ import OpenAPIRuntime
 /// A job's stored events as Server-Sent Events: every event after `after`, then new ones as they
 /// are stored, until the job reaches a final state.
 struct EventStream: Sendable {
-    let store: any JobStore
+    let store: any JobEventLog & JobRepository
     let jobID: String
     let after: Int64
     /// How often the store is asked for new events.

@@ -24,10 +24,18 @@ package enum ConversionAdapter {
         let warnings =
             (book.package.warnings + book.lookupWarnings + index.warnings
             + (mismatch.map { [$0.warning] } ?? [])).filter { seen.insert($0).inserted }
-        return try SectionListing(
+        let textLanguage = BookLanguage.textLanguage(of: index, mismatch: mismatch)
+        var listing = SectionListing(
             package: book.package, title: displayTitle(book, name: displayName), sections: index.sections,
-            warnings: warnings, textLanguage: BookLanguage.textLanguage(of: index, mismatch: mismatch)
-        ).json()
+            warnings: warnings, textLanguage: textLanguage)
+        // What the `auto` voice can speak of the text read, as the CLI's listing says it.
+        if let (voice, _) = try? resolvedVoice("auto", book: book, sections: index.sections, textLanguage: textLanguage)
+        {
+            listing.speech = SpeakableText.assess(
+                index.sections, voice: voice, installed: ESpeakSpeechEngine.installedVoices(),
+                bookLanguage: textLanguage ?? book.package.metadata.languages.first, share: speechShare)
+        }
+        return try listing.json()
     }
 
     /// Reads and indexes the book once, and decides what every task of the job uses.
@@ -60,9 +68,9 @@ package enum ConversionAdapter {
         let textLanguage = BookLanguage.textLanguage(of: index, mismatch: mismatch)
         let (voice, followsText) = try resolvedVoice(
             options.voice, book: book, sections: sections, textLanguage: textLanguage)
-        var source: [String: String] = [:]
+        var source = JobPlan.SourceOptions()
         if mismatch != nil || followsText, let language = voice.languages.first {
-            source["language"] = String(language.prefix { $0 != "-" })
+            source.language = String(language.prefix { $0 != "-" })
         }
         // What the voice cannot speak, decided as the CLI decides it: runs of other scripts go to the
         // voices that speak them; a book most of whose text no voice speaks is refused (the service
@@ -97,7 +105,7 @@ package enum ConversionAdapter {
         }
         // The options the CLI's flags give, with the language the plan chose when dc:language is contradicted.
         var text = SpokenTextOptions(notes: notes)
-        text.language = plan.sourceOptions["language"]
+        text.language = plan.sourceOptions.language
         var request = ConversionRequest(
             bookPath: bookPath, outputDirectory: outputDirectory, selection: .numbers([section]),
             voice: VoiceSettings(voice: plan.voice, rate: options.rate, pitch: options.pitch, volume: options.volume),
@@ -106,6 +114,8 @@ package enum ConversionAdapter {
         request.workerExecutable = workerExecutable
         request.workerArguments = workerArguments
         request.workerForksPerJob = false
+        // Each section is made in a folder of its own: its track number is its place among the job's.
+        request.trackSections = plan.sections
         // The cover in every section file, as the CLI embeds it (the same bytes: JPEG or PNG as it is,
         // another raster converted by ffmpeg when installed). Opening the book reads its package only.
         request.cover = AudiobookCover(

@@ -46,12 +46,13 @@ package struct JobOptions: Sendable, Equatable, Codable {
     }
 }
 
-/// What planning decided for a job, once, from the book: every task then uses it.
+/// What planning decided for a job, once, from the book: every task then uses it. Stored as JSON in
+/// the job's row.
 package struct JobPlan: Sendable, Equatable, Codable {
     /// The engine voice, resolved (never `auto`).
     package var voice: String
-    /// The library's section-source options (as the CLI sets them).
-    package var sourceOptions: [String: String]
+    /// How the book's text is read, where planning departs from the defaults.
+    package var sourceOptions: SourceOptions
     /// The sections to make, in book order.
     package var sections: [Int]
     /// The title the CLI shows and bundles under.
@@ -60,7 +61,7 @@ package struct JobPlan: Sendable, Equatable, Codable {
     package var scriptSwitching: ScriptSwitching?
 
     package init(
-        voice: String, sourceOptions: [String: String], sections: [Int], displayTitle: String,
+        voice: String, sourceOptions: SourceOptions = SourceOptions(), sections: [Int], displayTitle: String,
         scriptSwitching: ScriptSwitching? = nil
     ) {
         self.voice = voice
@@ -68,5 +69,21 @@ package struct JobPlan: Sendable, Equatable, Codable {
         self.sections = sections
         self.displayTitle = displayTitle
         self.scriptSwitching = scriptSwitching
+    }
+
+    /// The text options planning decides for every section of the job, as the CLI decides them for a
+    /// run (the library's `SpokenTextOptions`).
+    ///
+    /// Its JSON is the object the plans of earlier versions stored as a `[String: String]`
+    /// (`{}` or `{"language": "it"}`): their rows read as they are, and theirs read ours.
+    package struct SourceOptions: Sendable, Equatable, Codable {
+        /// The language the text is read in (a primary subtag, "it"), when not the book's
+        /// `dc:language`: the book's documents contradict it, or the voice was chosen from the text
+        /// for want of one for the book's language. Nil: the book's own.
+        package var language: String?
+
+        package init(language: String? = nil) {
+            self.language = language
+        }
     }
 }

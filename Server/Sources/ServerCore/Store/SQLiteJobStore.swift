@@ -3,11 +3,11 @@ import GRDB
 
 /// The default job store: one SQLite database in WAL mode (GRDB), shared by the API and by any
 /// number of worker processes on the same machine. Every change runs in an `IMMEDIATE`
-/// transaction, so a claim is exclusive across processes.
+/// transaction, so a claim is exclusive across processes; what a change does to a job is
+/// `JobLifecycle`'s.
 package final class SQLiteJobStore: JobStore {
     private let pool: DatabasePool
-    /// How long a finished job's outputs are kept, in seconds.
-    private let outputLifetime: TimeInterval
+    private let lifecycle: JobLifecycle
 
     /// Opens (creating and migrating when needed) the database at `path`.
     package init(path: String, outputLifetime: TimeInterval = 7 * 24 * 3600) throws {
@@ -15,7 +15,7 @@ package final class SQLiteJobStore: JobStore {
         // Other processes (workers) write too: wait for their transactions instead of failing at once.
         configuration.busyMode = .timeout(30)
         pool = try DatabasePool(path: path, configuration: configuration)
-        self.outputLifetime = outputLifetime
+        lifecycle = JobLifecycle(outputLifetime: outputLifetime)
         try Self.migrator.migrate(pool)
     }
 
@@ -70,7 +70,7 @@ package final class SQLiteJobStore: JobStore {
         }
     }
 
-    // MARK: Books
+    // MARK: JobRepository: books
 
     package func addBook(sha256: String, size: Int64) async throws -> Bool {
         try await transaction { db in
@@ -87,7 +87,7 @@ package final class SQLiteJobStore: JobStore {
         }
     }
 
-    // MARK: Jobs
+    // MARK: JobRepository: jobs
 
     package func createJob(_ job: NewJob, now: Date) async throws -> (job: JobRecord, created: Bool) {
         let id = try await transaction { db -> (String, Bool) in
@@ -123,13 +123,13 @@ package final class SQLiteJobStore: JobStore {
             try db.execute(
                 sql: """
                     INSERT INTO jobs (id, book, options, fingerprint, idempotency_key, state, created, updated, owner)
-                    VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, ?)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    job.id, job.book, job.options.canonicalJSON, job.bodyFingerprint, key, time, time, job.owner?.name,
+                    job.id, job.book, job.options.canonicalJSON, job.bodyFingerprint, key,
+                    JobLifecycle.initialState.rawValue, time, time, job.owner?.name,
                 ])
-            try Self.insertTask(db, jobID: job.id, kind: .plan, section: 0, now: time)
-            try Self.event(db, jobID: job.id, type: "state", data: ["state": JobState.queued.rawValue], now: time)
+            try Self.apply(self.lifecycle.created(), db, jobID: job.id, task: nil, now: time)
             return (job.id, true)
         }
         guard let record = try await self.job(id: id.0) else { throw JobStoreError.conflict("job \(id.0) vanished") }
@@ -156,42 +156,12 @@ package final class SQLiteJobStore: JobStore {
         }
     }
 
-    package func addToken(_ token: Token, secretSHA256: String, now: Date) async throws {
-        try await transaction { db in
-            guard
-                try Bool.fetchOne(db, sql: "SELECT 1 FROM tokens WHERE name = ?", arguments: [token.name]) == nil
-            else { throw JobStoreError.tokenExists(token.name) }
-            try db.execute(
-                sql: """
-                    INSERT INTO tokens (secret_sha256, name, max_running, max_queued, created) VALUES (?, ?, ?, ?, ?)
-                    """,
-                arguments: [secretSHA256, token.name, token.maxRunning, token.maxQueued, now.timeIntervalSince1970])
-        }
-    }
-
-    package func token(secretSHA256: String) async throws -> Token? {
-        try await pool.read { db in
-            try Row.fetchOne(
-                db, sql: "SELECT name, max_running, max_queued FROM tokens WHERE secret_sha256 = ?",
-                arguments: [secretSHA256]
-            ).map { Token(name: $0["name"], maxRunning: $0["max_running"], maxQueued: $0["max_queued"]) }
-        }
-    }
-
     package func cancelJob(id: String, now: Date) async throws -> JobRecord? {
         let found = try await transaction { db -> Bool in
-            guard let state = try String.fetchOne(db, sql: "SELECT state FROM jobs WHERE id = ?", arguments: [id])
-            else { return false }
-            if JobState(rawValue: state)?.isTerminal == true { return true }
-            let time = now.timeIntervalSince1970
-            try db.execute(
-                sql: "UPDATE jobs SET state = 'cancelled', updated = ?, expires = ? WHERE id = ?",
-                arguments: [time, time + self.outputLifetime, id])
-            // Running tasks stop at their next heartbeat, which sees the job cancelled.
-            try db.execute(
-                sql: "UPDATE tasks SET state = 'cancelled', owner = NULL WHERE job_id = ? AND state = 'queued'",
-                arguments: [id])
-            try Self.event(db, jobID: id, type: "state", data: ["state": JobState.cancelled.rawValue], now: time)
+            guard let state = try Self.jobState(db, id: id) else { return false }
+            try Self.apply(
+                self.lifecycle.cancelled(jobState: state, now: now), db, jobID: id, task: nil,
+                now: now.timeIntervalSince1970)
             return true
         }
         return found ? try await job(id: id) : nil
@@ -212,16 +182,16 @@ package final class SQLiteJobStore: JobStore {
         }
     }
 
-    // MARK: Tasks
+    // MARK: JobQueue
 
     package func claim(owner: String, lease: TimeInterval, now: Date) async throws -> ClaimedTask? {
         try await transaction { db -> ClaimedTask? in
-            let time = now.timeIntervalSince1970
             guard
                 let row = try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT t.job_id, t.kind, t.section, t.attempts, j.book, j.options, j.plan
+                        SELECT t.job_id, t.kind, t.section, t.state AS task_state, t.owner, t.attempts,
+                               j.state AS job_state, j.book, j.options, j.plan
                         FROM tasks t JOIN jobs j ON j.id = t.job_id
                         WHERE t.state = 'queued' AND j.state IN ('queued', 'running')
                           AND (j.state = 'running' OR j.owner IS NULL
@@ -230,25 +200,15 @@ package final class SQLiteJobStore: JobStore {
                         ORDER BY t.created, j.created, t.kind = 'section', t.section LIMIT 1
                         """)
             else { return nil }
+            let stored = Self.storedTask(row)
             let jobID: String = row["job_id"]
-            let kind: String = row["kind"]
-            let section: Int = row["section"]
-            let attempt: Int = row["attempts"] + 1
-            try db.execute(
-                sql: """
-                    UPDATE tasks SET state = 'running', owner = ?, attempts = ?, lease_until = ?
-                    WHERE job_id = ? AND kind = ? AND section = ?
-                    """,
-                arguments: [owner, attempt, time + lease, jobID, kind, section])
-            try db.execute(
-                sql: "UPDATE jobs SET state = 'running', updated = ? WHERE id = ? AND state = 'queued'",
-                arguments: [time, jobID])
-            if db.changesCount > 0 {
-                try Self.event(db, jobID: jobID, type: "state", data: ["state": JobState.running.rawValue], now: time)
-            }
+            let transition = self.lifecycle.claimed(
+                stored, by: owner, lease: lease, jobState: JobState(rawValue: row["job_state"]) ?? .running, now: now)
+            guard case .claimed(_, let attempt, _) = transition.task else { return nil }
+            try Self.apply(transition, db, jobID: jobID, task: stored.key, now: now.timeIntervalSince1970)
             let planJSON: String? = row["plan"]
             return ClaimedTask(
-                jobID: jobID, kind: TaskKind(rawValue: kind) ?? .plan, section: section, attempt: attempt,
+                jobID: jobID, kind: stored.key.kind, section: stored.key.section, attempt: attempt,
                 owner: owner, book: row["book"], options: try JobOptions.decode(row["options"]),
                 plan: try planJSON.map { try JSONDecoder().decode(JobPlan.self, from: Data($0.utf8)) })
         }
@@ -272,90 +232,37 @@ package final class SQLiteJobStore: JobStore {
 
     package func complete(_ task: ClaimedTask, outcome: TaskOutcome, now: Date) async throws -> Bool {
         try await transaction { db -> Bool in
-            let time = now.timeIntervalSince1970
-            // Only the owner of the current attempt may finish the task: a worker that lost its lease
-            // (and whose task was given to another) writes nothing.
+            let stored = try Row.fetchOne(
+                db,
+                sql: "SELECT kind, section, state AS task_state, owner, attempts FROM tasks \(Self.byKey)",
+                arguments: [task.jobID, task.kind.rawValue, task.section]
+            ).map(Self.storedTask)
             guard
-                try Bool.fetchOne(
-                    db,
-                    sql: """
-                        SELECT 1 FROM tasks WHERE job_id = ? AND kind = ? AND section = ? AND state = 'running'
-                          AND owner = ? AND attempts = ?
-                        """,
-                    arguments: [task.jobID, task.kind.rawValue, task.section, task.owner, task.attempt]) ?? false
+                let transition = self.lifecycle.completed(
+                    task, outcome: outcome, stored: stored, jobState: try Self.jobState(db, id: task.jobID),
+                    openSections: try Self.openSections(db, jobID: task.jobID), now: now)
             else { return false }
-            let jobState = try String.fetchOne(db, sql: "SELECT state FROM jobs WHERE id = ?", arguments: [task.jobID])
-            if jobState != JobState.running.rawValue {
-                // Cancelled meanwhile: the result is not wanted.
-                try Self.setTask(db, task, state: "cancelled", result: nil, error: nil)
-                return true
-            }
-            switch outcome {
-            case .planned(let plan):
-                try Self.setTask(db, task, state: "done", result: nil, error: nil)
-                let planJSON = String(decoding: try JSONEncoder().encode(plan), as: UTF8.self)
-                try db.execute(
-                    sql: "UPDATE jobs SET plan = ?, updated = ? WHERE id = ?", arguments: [planJSON, time, task.jobID])
-                for section in plan.sections {
-                    try Self.insertTask(db, jobID: task.jobID, kind: .section, section: section, now: time)
-                }
-                try Self.event(db, jobID: task.jobID, type: "planned", data: ["sections": plan.sections], now: time)
-            case .sectionDone(let result):
-                let resultJSON = String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
-                try Self.setTask(db, task, state: "done", result: resultJSON, error: nil)
-                try Self.event(
-                    db, jobID: task.jobID, type: "section",
-                    data: [
-                        "section": task.section, "state": "done", "file": result.file,
-                        "durationSeconds": result.durationSeconds,
-                    ], now: time)
-                try Self.finalizeWhenReady(db, jobID: task.jobID, now: time)
-            case .finalized(let outputs, let audioSeconds, let failedSections):
-                try Self.setTask(db, task, state: "done", result: nil, error: nil)
-                let outputsJSON = String(decoding: try JSONEncoder().encode(outputs), as: UTF8.self)
-                let state: JobState = failedSections > 0 ? .failed : .succeeded
-                let error = failedSections > 0 ? "\(failedSections) section(s) failed" : nil
-                try db.execute(
-                    sql: """
-                        UPDATE jobs SET state = ?, error = ?, outputs = ?, audio_seconds = ?, updated = ?, expires = ?
-                        WHERE id = ?
-                        """,
-                    arguments: [
-                        state.rawValue, error, outputsJSON, audioSeconds, time, time + self.outputLifetime, task.jobID,
-                    ])
-                var data: [String: any Sendable] = ["state": state.rawValue, "audioSeconds": audioSeconds]
-                if let error { data["error"] = error }
-                try Self.event(db, jobID: task.jobID, type: "state", data: data, now: time)
-            case .failed(let message, let retry):
-                try Self.fail(db, task: task, message: message, retry: retry, now: time, lifetime: self.outputLifetime)
-            }
+            try Self.apply(transition, db, jobID: task.jobID, task: task.key, now: now.timeIntervalSince1970)
             return true
         }
     }
 
     package func reapExpiredLeases(now: Date) async throws -> Int {
         try await transaction { db -> Int in
-            let time = now.timeIntervalSince1970
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT t.job_id, t.kind, t.section, t.attempts, t.owner FROM tasks t
-                    WHERE t.state = 'running' AND t.lease_until < ?
+                    SELECT job_id, kind, section, state AS task_state, owner, attempts FROM tasks
+                    WHERE state = 'running' AND lease_until < ?
                     """,
-                arguments: [time])
+                arguments: [now.timeIntervalSince1970])
             for row in rows {
-                let task = ClaimedTask(
-                    jobID: row["job_id"], kind: TaskKind(rawValue: row["kind"]) ?? .plan, section: row["section"],
-                    attempt: row["attempts"], owner: row["owner"] ?? "", book: "", options: JobOptions(), plan: nil)
-                let jobState = try String.fetchOne(
-                    db, sql: "SELECT state FROM jobs WHERE id = ?", arguments: [task.jobID])
-                if jobState != JobState.running.rawValue {
-                    try Self.setTask(db, task, state: "cancelled", result: nil, error: nil)
-                } else {
-                    try Self.fail(
-                        db, task: task, message: "the worker stopped answering (lease expired)", retry: true, now: time,
-                        lifetime: self.outputLifetime)
-                }
+                let jobID: String = row["job_id"]
+                let stored = Self.storedTask(row)
+                let transition = self.lifecycle.leaseExpired(
+                    stored, jobState: try Self.jobState(db, id: jobID),
+                    openSections: try Self.openSections(db, jobID: jobID), now: now)
+                try Self.apply(transition, db, jobID: jobID, task: stored.key, now: now.timeIntervalSince1970)
             }
             return rows.count
         }
@@ -374,15 +281,12 @@ package final class SQLiteJobStore: JobStore {
         }
     }
 
-    // MARK: Events
-
-    package func appendEvent(jobID: String, type: String, data: String, now: Date) async throws {
-        try await transaction { db in
-            try db.execute(
-                sql: "INSERT INTO events (job_id, type, data, created) VALUES (?, ?, ?, ?)",
-                arguments: [jobID, type, data, now.timeIntervalSince1970])
-        }
+    /// SQLite has no notifications across processes: idle workers poll.
+    package func waitForWork(upTo seconds: TimeInterval) async {
+        try? await Task.sleep(for: .seconds(seconds))
     }
+
+    // MARK: JobEventLog
 
     package func events(jobID: String, after: Int64, limit: Int) async throws -> [JobEvent] {
         try await pool.read { db in
@@ -392,6 +296,32 @@ package final class SQLiteJobStore: JobStore {
             ).map { JobEvent(id: $0["id"], jobID: jobID, type: $0["type"], data: $0["data"]) }
         }
     }
+
+    // MARK: TokenStore
+
+    package func addToken(_ token: Token, secretSHA256: String, now: Date) async throws {
+        try await transaction { db in
+            guard
+                try Bool.fetchOne(db, sql: "SELECT 1 FROM tokens WHERE name = ?", arguments: [token.name]) == nil
+            else { throw JobStoreError.tokenExists(token.name) }
+            try db.execute(
+                sql: """
+                    INSERT INTO tokens (secret_sha256, name, max_running, max_queued, created) VALUES (?, ?, ?, ?, ?)
+                    """,
+                arguments: [secretSHA256, token.name, token.maxRunning, token.maxQueued, now.timeIntervalSince1970])
+        }
+    }
+
+    package func token(secretSHA256: String) async throws -> Token? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT name, max_running, max_queued FROM tokens WHERE secret_sha256 = ?",
+                arguments: [secretSHA256]
+            ).map { Token(name: $0["name"], maxRunning: $0["max_running"], maxQueued: $0["max_queued"]) }
+        }
+    }
+
+    // MARK: JobStoreStatus
 
     package func counts() async throws -> (jobs: [String: Int], tasks: [String: Int]) {
         try await pool.read { db in
@@ -411,89 +341,91 @@ package final class SQLiteJobStore: JobStore {
         (try? await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
     }
 
-    /// SQLite has no notifications across processes: idle workers poll.
-    package func waitForWork(upTo seconds: TimeInterval) async {
-        try? await Task.sleep(for: .seconds(seconds))
+    // MARK: Reading for the lifecycle, applying its transitions (inside a transaction)
+
+    /// The condition naming one task: its job, kind and section.
+    private static let byKey = "WHERE job_id = ? AND kind = ? AND section = ?"
+
+    private static func storedTask(_ row: Row) -> StoredTask {
+        StoredTask(
+            key: TaskKey(kind: TaskKind(rawValue: row["kind"]) ?? .plan, section: row["section"]),
+            state: TaskState(rawValue: row["task_state"]) ?? .failed, owner: row["owner"], attempts: row["attempts"])
     }
 
-    // MARK: Helpers (inside a transaction)
-
-    private static func insertTask(_ db: Database, jobID: String, kind: TaskKind, section: Int, now: Double) throws {
-        try db.execute(
-            sql: "INSERT INTO tasks (job_id, kind, section, state, created) VALUES (?, ?, ?, 'queued', ?)",
-            arguments: [jobID, kind.rawValue, section, now])
+    /// The job's state; nil when there is no such job.
+    private static func jobState(_ db: Database, id: String) throws -> JobState? {
+        try String.fetchOne(db, sql: "SELECT state FROM jobs WHERE id = ?", arguments: [id]).map {
+            JobState(rawValue: $0) ?? .failed
+        }
     }
 
-    private static func setTask(_ db: Database, _ task: ClaimedTask, state: String, result: String?, error: String?)
-        throws
-    {
+    /// How many of the job's section tasks are queued or running.
+    private static func openSections(_ db: Database, jobID: String) throws -> Int {
+        try Int.fetchOne(
+            db,
+            sql: "SELECT COUNT(*) FROM tasks WHERE job_id = ? AND kind = 'section' AND state IN ('queued', 'running')",
+            arguments: [jobID]) ?? 0
+    }
+
+    /// Writes what the lifecycle decided for the job `jobID` (and its task `task`).
+    private static func apply(
+        _ transition: JobLifecycle.Transition, _ db: Database, jobID: String, task: TaskKey?, now: Double
+    ) throws {
+        if let change = transition.task, let task {
+            let (kind, section) = (task.kind.rawValue, task.section)
+            switch change {
+            case .claimed(let owner, let attempt, let leaseUntil):
+                try db.execute(
+                    sql: "UPDATE tasks SET state = 'running', owner = ?, attempts = ?, lease_until = ? \(byKey)",
+                    arguments: [owner, attempt, leaseUntil, jobID, kind, section])
+            case .settled(let state, let result, let error):
+                let resultJSON = try result.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+                try db.execute(
+                    sql: "UPDATE tasks SET state = ?, result = ?, error = ?, lease_until = NULL \(byKey)",
+                    arguments: [state.rawValue, resultJSON, error, jobID, kind, section])
+            case .requeued(let error):
+                try db.execute(
+                    sql: "UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, error = ? \(byKey)",
+                    arguments: [error, jobID, kind, section])
+            }
+        }
+        if let change = transition.job {
+            try updateJob(db, id: jobID, change)
+        }
+        if transition.cancelsQueuedTasks {
+            try db.execute(
+                sql: "UPDATE tasks SET state = 'cancelled', owner = NULL WHERE job_id = ? AND state = 'queued'",
+                arguments: [jobID])
+        }
+        for key in transition.newTasks {
+            try db.execute(
+                sql:
+                    "INSERT OR IGNORE INTO tasks (job_id, kind, section, state, created) VALUES (?, ?, ?, 'queued', ?)",
+                arguments: [jobID, key.kind.rawValue, key.section, now])
+        }
+        for event in transition.events {
+            try db.execute(
+                sql: "INSERT INTO events (job_id, type, data, created) VALUES (?, ?, ?, ?)",
+                arguments: [jobID, event.type, try event.json(), now])
+        }
+    }
+
+    /// One statement for every change: a nil value keeps the column (`error` goes with `state`).
+    private static func updateJob(_ db: Database, id: String, _ change: JobLifecycle.JobChange) throws {
+        let plan = try change.plan.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        let outputs = try change.outputs.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         try db.execute(
             sql: """
-                UPDATE tasks SET state = ?, result = ?, error = ?, lease_until = NULL
-                WHERE job_id = ? AND kind = ? AND section = ?
+                UPDATE jobs SET updated = ?, state = COALESCE(?, state),
+                    error = CASE WHEN ? IS NULL THEN error ELSE ? END, plan = COALESCE(?, plan),
+                    outputs = COALESCE(?, outputs), audio_seconds = COALESCE(?, audio_seconds),
+                    expires = COALESCE(?, expires)
+                WHERE id = ?
                 """,
-            arguments: [state, result, error, task.jobID, task.kind.rawValue, task.section])
-    }
-
-    /// A failed attempt: back to the queue while attempts remain and a retry may help; else failed
-    /// for good (a plan or finalize task that fails fails the job).
-    private static func fail(
-        _ db: Database, task: ClaimedTask, message: String, retry: Bool, now: Double, lifetime: TimeInterval
-    ) throws {
-        if retry && task.attempt < maxAttempts {
-            try db.execute(
-                sql: """
-                    UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, error = ?
-                    WHERE job_id = ? AND kind = ? AND section = ?
-                    """,
-                arguments: [message, task.jobID, task.kind.rawValue, task.section])
-            try event(
-                db, jobID: task.jobID, type: "retry",
-                data: [
-                    "task": task.kind.rawValue, "section": task.section, "attempt": task.attempt, "message": message,
-                ],
-                now: now)
-            return
-        }
-        try setTask(db, task, state: "failed", result: nil, error: message)
-        switch task.kind {
-        case .section:
-            try event(
-                db, jobID: task.jobID, type: "section",
-                data: ["section": task.section, "state": "failed", "message": message], now: now)
-            try finalizeWhenReady(db, jobID: task.jobID, now: now)
-        case .plan, .finalize:
-            try db.execute(
-                sql: "UPDATE jobs SET state = 'failed', error = ?, updated = ?, expires = ? WHERE id = ?",
-                arguments: [message, now, now + lifetime, task.jobID])
-            try event(
-                db, jobID: task.jobID, type: "state", data: ["state": JobState.failed.rawValue, "error": message],
-                now: now)
-        }
-    }
-
-    /// Queues the finalize task once no section task is left to run.
-    private static func finalizeWhenReady(_ db: Database, jobID: String, now: Double) throws {
-        let open =
-            try Int.fetchOne(
-                db,
-                sql:
-                    "SELECT COUNT(*) FROM tasks WHERE job_id = ? AND kind = 'section' AND state IN ('queued', 'running')",
-                arguments: [jobID]) ?? 0
-        guard open == 0 else { return }
-        try db.execute(
-            sql:
-                "INSERT OR IGNORE INTO tasks (job_id, kind, section, state, created) VALUES (?, 'finalize', 0, 'queued', ?)",
-            arguments: [jobID, now])
-    }
-
-    private static func event(_ db: Database, jobID: String, type: String, data: [String: any Sendable], now: Double)
-        throws
-    {
-        let json = try JSONSerialization.data(withJSONObject: data, options: [.sortedKeys, .withoutEscapingSlashes])
-        try db.execute(
-            sql: "INSERT INTO events (job_id, type, data, created) VALUES (?, ?, ?, ?)",
-            arguments: [jobID, type, String(decoding: json, as: UTF8.self), now])
+            arguments: [
+                change.updated, change.state?.rawValue, change.state?.rawValue, change.error, plan, outputs,
+                change.audioSeconds, change.expires, id,
+            ])
     }
 
     private static func record(_ db: Database, row: Row) throws -> JobRecord {

@@ -15,7 +15,7 @@ package struct WorkerConfiguration: Sendable {
     /// How often a running task renews its lease.
     package var heartbeat: TimeInterval = 5
     /// How long an idle slot waits before it looks for work again, unless the store wakes it
-    /// sooner (`JobStore.waitForWork`).
+    /// sooner (`JobQueue.waitForWork`).
     package var idlePoll: TimeInterval = 0.25
 
     package init(executable: String, arguments: [String], slots: Int) {
@@ -28,14 +28,17 @@ package struct WorkerConfiguration: Sendable {
 /// Claims tasks from the store and runs them: plans, sections (each in a fresh worker process),
 /// finalisation. Also reaps expired leases and expired jobs. Any number of runners may share a store.
 package final class TaskRunner: Sendable {
-    private let store: any JobStore
+    /// The queue it works from, and the jobs it removes when they expire.
+    private let store: any JobQueue & JobRepository
     private let blobs: any BlobStore
     private let configuration: WorkerConfiguration
     private let cache = IndexCache()
     private let name: String
     private let logger: Logger
 
-    package init(store: any JobStore, blobs: any BlobStore, configuration: WorkerConfiguration, logger: Logger) {
+    package init(
+        store: any JobQueue & JobRepository, blobs: any BlobStore, configuration: WorkerConfiguration, logger: Logger
+    ) {
         self.store = store
         self.blobs = blobs
         self.configuration = configuration

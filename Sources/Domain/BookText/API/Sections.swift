@@ -321,7 +321,7 @@ public enum BookTextError: Error, Sendable, Hashable, CustomStringConvertible {
         case .emptySpine: "the book's spine has no content document to read"
         case .invalidChapterSelection(let part, let reason): "invalid chapter selection \"\(part)\": \(reason)"
         case .chapterOutOfRange(let n, let count):
-            "section \(n) does not exist: the book has \(count) section\(count == 1 ? "" : "s")"
+            "section \(n) does not exist: the book has \(Counts.of(count, "section"))"
         }
     }
 }

@@ -107,6 +107,7 @@ public enum SpokenTextExtractor {
         var leadingLanguage: String?
         var firstLanguage: String?
         var sawFirstBlock = false
+        var wordsRead = 0  // counted up to `titleRepeatWindow`
         let foldedTitle = TextCleaner.fold(section.title)
         // A notes section that is read (asked for with --include or --chapters) reads its notes:
         // they are its text. Elsewhere note bodies are never read in the middle of the text.
@@ -160,6 +161,13 @@ public enum SpokenTextExtractor {
                         leadingHeadings.append(source)
                         continue
                     }
+                    // A heading a few lines in that says the whole title again (an editor's note, then
+                    // the story's own title, under a TOC label naming both) was heard as the title.
+                    if b.kind == .heading, pendingHeadings.isEmpty, wordsRead <= Self.titleRepeatWindow,
+                        Self.repeatsTitleInFull(b.text, foldedTitle)
+                    {
+                        continue
+                    }
                     // A title drawn as a picture (a poem's name set as an image, its words in `alt`)
                     // says what the title just said: "Image: Stone Fence" after "Stone Fence" is
                     // not read.
@@ -183,6 +191,9 @@ public enum SpokenTextExtractor {
                         {
                             blocks[index].text = String(text.dropFirst().drop { $0.isWhitespace })
                         }
+                    }
+                    if wordsRead <= Self.titleRepeatWindow {
+                        wordsRead += blocks.reduce(0) { $0 + TextCleaner.wordCount($1.text) }
                     }
                     body += blocks
                 }
@@ -211,6 +222,18 @@ public enum SpokenTextExtractor {
             out += try notes(noteRefs, cache: &cache, options: options, language: language)
         }
         return out
+    }
+
+    /// How far into a section (words read) a heading that repeats the whole title is dropped.
+    static let titleRepeatWindow = 400
+
+    /// Whether a heading of three words or more says what the title says: it stands within the
+    /// title and holds most of its letters ("THE KING OF THE GOLDEN RIVER" under "204 The King of
+    /// the Golden River"; not "The Golden River", a part of it).
+    static func repeatsTitleInFull(_ heading: String, _ foldedTitle: String) -> Bool {
+        let folded = TextCleaner.fold(heading)
+        guard folded.split(separator: " ").count >= 3, " \(foldedTitle) ".contains(" \(folded) ") else { return false }
+        return 5 * folded.count(where: \.isLetter) >= 4 * foldedTitle.count(where: \.isLetter)
     }
 
     /// The most words of a title's rest set as a paragraph under its heading.

@@ -1,3 +1,5 @@
+import Contracts
+
 /// What a front or back matter section of each kind looks like: how long it can be, and what
 /// shape its text has when it may be longer.
 ///
@@ -166,7 +168,7 @@ struct KindExpectation: Sendable {
         if !markedBySemantics, f.bookWords > 0, Double(f.words) > mostOfTheBook * Double(f.bookWords),
             !isApparatusByItsShape(kind, f)
         {
-            return "\(grouped(f.words)) of the book's \(grouped(f.bookWords)) words: the text itself"
+            return "\(grouped(f.words)) of the book's \(Counts.of(f.bookWords, "word")): the text itself"
         }
         return nil
     }
@@ -180,17 +182,19 @@ struct KindExpectation: Sendable {
             guard f.textBlocks >= minimumListBlocks, Double(f.verseLines) >= verseShare * Double(f.textBlocks) else {
                 return nil
             }
-            return "\(f.verseLines) of \(f.textBlocks) lines are verse: a poem, not a \(kind.rawValue)"
+            let verse = f.verseLines == 1 ? "is verse" : "are verse"
+            return "\(f.verseLines) of \(Counts.of(f.textBlocks, "line")) \(verse): a poem, not a \(kind.rawValue)"
         case .list:
             guard isRunningProse(f) else { return nil }
-            return "\(grouped(f.words)) words of running prose in \(f.textBlocks) blocks: no \(kind.rawValue) list"
+            return "\(Counts.of(f.words, "word")) of running prose in \(Counts.of(f.textBlocks, "block")): "
+                + "no \(kind.rawValue) list"
         case .entries:
             guard isRunningProse(f), !hasEntries(f) else { return nil }
-            let words = grouped(f.words)
-            return "\(words) words of running prose, no entry numbered, dated or referred to: no \(kind.rawValue)"
+            let words = Counts.of(f.words, "word")
+            return "\(words) of running prose, no entry numbered, dated or referred to: no \(kind.rawValue)"
         case .notice:
             guard isRunningProse(f), f.copyrightSignals.isEmpty else { return nil }
-            return "\(grouped(f.words)) words of running prose stating no copyright, rights or publisher: "
+            return "\(Counts.of(f.words, "word")) of running prose stating no copyright, rights or publisher: "
                 + "no \(kind.rawValue) page"
         }
     }
@@ -208,7 +212,8 @@ struct KindExpectation: Sendable {
         if let share = expectation.maximumShareOfBook, Double(f.words) <= share * Double(f.bookWords) { return nil }
         let name = kind == .other ? "front or back matter" : "a \(kind.rawValue) section"
         return
-            "\(grouped(f.words)) words of running text: too long for \(name) (at most \(grouped(expectation.maximumWords)))"
+            "\(Counts.of(f.words, "word")) of running text: too long for \(name) "
+            + "(at most \(grouped(expectation.maximumWords)))"
     }
 
     /// Whether a section's shape shows it is apparatus of `kind` however long it is, even longer
@@ -269,13 +274,6 @@ struct KindExpectation: Sendable {
         }
     }
 
-    static func grouped(_ n: Int) -> String {
-        var digits = Array(String(n))
-        var out = ""
-        while digits.count > 3 {
-            out = "," + String(digits.suffix(3)) + out
-            digits.removeLast(3)
-        }
-        return String(digits) + out
-    }
+    /// 12,345 (`Counts.grouped`).
+    static func grouped(_ n: Int) -> String { Counts.grouped(n) }
 }

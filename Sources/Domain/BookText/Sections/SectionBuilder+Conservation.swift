@@ -1,3 +1,4 @@
+import Contracts
 import EPUBReader
 
 /// Steps of `SectionBuilder.build` that keep the book's text from being skipped on the evidence of
@@ -21,7 +22,8 @@ extension SectionBuilder {
         warnings.append(
             EPUBWarning(
                 .major,
-                "every section looks like front or back matter (\(read) of \(total) words would be read): all are read")
+                "every section looks like front or back matter "
+                    + "(\(read) of \(Counts.of(total, "word")) would be read): all are read")
         )
     }
 
@@ -214,12 +216,14 @@ extension SectionBuilder {
             misled = readsMisleadingNames(readDespiteNames.count, among: between) ? between : []
         }
         guard !misled.isEmpty else { return }
-        let why = "\(readDespiteNames.count) sections named like front or back matter are read as text"
+        let verb = readDespiteNames.count == 1 ? "is" : "are"
+        let why = "\(Counts.of(readDespiteNames.count, "section")) named like front or back matter \(verb) read as text"
         for i in misled {
             drafts[i].read(because: "\(why) in this book")
         }
-        let words = KindExpectation.grouped(misled.reduce(0) { $0 + drafts[$1].features.words })
-        warnings.append(EPUBWarning(.major, "\(why): \(misled.count) more named so are read too (\(words) words)"))
+        let words = Counts.of(misled.reduce(0) { $0 + drafts[$1].features.words }, "word")
+        let more = "\(misled.count) more named so \(misled.count == 1 ? "is" : "are") read too"
+        warnings.append(EPUBWarning(.major, "\(why): \(more) (\(words))"))
     }
 
     /// Whether no name of front or back matter tells the text from its matter in this book: the
@@ -304,7 +308,8 @@ extension SectionBuilder {
             guard f.fromTOC, Self.isVerse(f), Patterns.kind(forTitle: f.title) == nil,
                 TextCleaner.fold(f.title) != bookTitle
             else { continue }
-            drafts[i].read(because: "verse, as \(poems) of the \(readSections.count) sections read: a poem")
+            drafts[i].read(
+                because: "verse, as \(poems) of the \(Counts.of(readSections.count, "section")) read: a poem")
         }
     }
 

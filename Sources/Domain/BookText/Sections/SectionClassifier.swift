@@ -1,3 +1,4 @@
+import Contracts
 import EPUBReader
 import Foundation
 
@@ -343,7 +344,8 @@ enum SectionClassifier {
         } else if f.words > 0, f.words < 60, f.isShortForTheBook, !titleKinds.contains(.chapter),
             !titleKinds.contains(.part)
         {
-            out.append(Evidence(kind: nil, role: .front, weight: 0.8, reason: "very short (\(f.words) words)"))
+            out.append(
+                Evidence(kind: nil, role: .front, weight: 0.8, reason: "very short (\(Counts.of(f.words, "word")))"))
         } else if f.textBlocks >= 6, Double(f.shortBlocks) / Double(f.textBlocks) > 0.85, f.words < 400 {
             out.append(Evidence(kind: nil, role: .front, weight: 0.6, reason: "list of short lines"))
         }
@@ -355,7 +357,8 @@ enum SectionClassifier {
             out.append(Evidence(kind: nil, role: .body, weight: 0.6, reason: "starts at one of the book's headings"))
         }
         if f.words >= 1500 {
-            out.append(Evidence(kind: nil, role: .body, weight: 0.7, reason: "long text (\(f.words) words)"))
+            out.append(
+                Evidence(kind: nil, role: .body, weight: 0.7, reason: "long text (\(Counts.of(f.words, "word")))"))
         }
         return out
     }

@@ -1269,6 +1269,9 @@ struct DocumentFlattener {
     /// One capital letter, maybe after an opening quote: a drop capital set in an element of its own
     /// ("<div class='dropcap'>T</div><p>HE day…"), or a line of a title page ("A", "I").
     static func isDropCapital(_ text: String) -> Bool {
+        // A capital and a quote or two: a few bytes (every paragraph passes here; counting its
+        // characters cost a tenth of indexing a long book).
+        guard text.utf8.count <= 12 else { return false }
         let letters = text.drop { "\"'«‹¿¡(".contains($0) }
         return letters.count == 1 && letters.allSatisfy { $0.isLetter && $0.isUppercase }
     }

@@ -51,7 +51,8 @@ public struct EPUBMetadata: Hashable, Sendable, Codable {
     public var publisher: String?
     /// `dc:date`, as written.
     public var date: String?
-    /// `dc:description`, as written (may hold markup).
+    /// `dc:description`: its text (elements inside it apart by a space), whitespace collapsed. Markup
+    /// written escaped in the text (`&lt;p&gt;`) is still there: `descriptionText` has none.
     public var description: String?
     /// Path of the cover image relative to the package folder (EPUB 3 `cover-image`, EPUB 2 `meta name="cover"`).
     public var coverImage: String?

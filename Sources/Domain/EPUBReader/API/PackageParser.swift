@@ -1,3 +1,4 @@
+import Contracts
 import Markup
 
 /// Parses a package document (OPF 2.0 and 3.x): metadata, manifest, spine, guide, and which items
@@ -133,7 +134,9 @@ public struct PackageParser: Sendable {
         }
         for (idref, count) in repeats.sorted(by: { $0.key < $1.key }) {
             warnings.append(
-                EPUBWarning(.minor, path: path, "spine itemref '\(idref)' repeated \(count) more time(s): kept once"))
+                EPUBWarning(
+                    .minor, path: path, "spine itemref '\(idref)' repeated \(Counts.of(count, "more time")): kept once")
+            )
         }
         self.spine = spine
 
@@ -270,7 +273,7 @@ public struct PackageParser: Sendable {
             ?? identifiers.first)?.cleanText
         metadata.publisher = dc("publisher").first?.cleanText
         metadata.date = dc("date").first?.cleanText
-        metadata.description = dc("description").first.map { $0.cleanText }.flatMap { $0.isEmpty ? nil : $0 }
+        metadata.description = dc("description").first.map(PlainText.text(of:)).flatMap { $0.isEmpty ? nil : $0 }
         if let cover = manifest.first(where: { $0.properties.contains("cover-image") }) {
             metadata.coverImage = cover.href
         } else if let coverID {

@@ -35,33 +35,43 @@ public struct AudiobookMetadata: Hashable, Sendable {
     public var authors: [String]
     /// `dc:date` as written in the book (players show its year).
     public var date: String?
-    /// `dc:description`.
+    /// The book's description, plain text (`EPUBMetadata.descriptionText`).
     public var description: String?
     /// Who reads the book: the engine and its voice (`espeak-ng, voice en-us`), in the composer tag
     /// where audiobook players look for a narrator.
     public var narrator: String?
+    /// The language the book is read in (BCP 47, `zh-Hant`): the bundle's tags and tracks carry its
+    /// ISO 639-2 code (`zho`); none when nil or without one.
+    public var language: String?
 
     /// Tags with the given values; the absent ones are not written.
     public init(
         title: String, authors: [String] = [], date: String? = nil, description: String? = nil,
-        narrator: String? = nil
+        narrator: String? = nil, language: String? = nil
     ) {
         self.title = title
         self.authors = authors
         self.date = date
         self.description = description
         self.narrator = narrator
+        self.language = language
     }
+
+    /// The ISO 639-2 code of `language` (`BundleLanguage.iso639_2`).
+    var languageCode: String? { language.flatMap(BundleLanguage.iso639_2) }
 }
 
 extension AudiobookMetadata {
     /// The tags of `book`: `title` (the caller's clean title: the metadata's, or the file's name when
-    /// there is none), its authors, `dc:date` and `dc:description`.
-    public init(book: EPUBBook, title: String, narrator: String? = nil) {
+    /// there is none), its authors, `dc:date`, `dc:description` as plain text (the HTML many books
+    /// put there removed: `EPUBMetadata.descriptionText`), and `language`: the language its text is
+    /// read in when the caller knows it is not `dc:language` (`BookLanguage.textLanguage`), else the
+    /// first `dc:language`.
+    public init(book: EPUBBook, title: String, narrator: String? = nil, language: String? = nil) {
         let metadata = book.package.metadata
         self.init(
-            title: title, authors: metadata.authors, date: metadata.date, description: metadata.description,
-            narrator: narrator)
+            title: title, authors: metadata.authors, date: metadata.date, description: metadata.descriptionText,
+            narrator: narrator, language: language ?? metadata.languages.first)
     }
 }
 
@@ -71,9 +81,20 @@ public struct AudiobookCover: Hashable, Sendable {
     public var data: [UInt8]
     /// `jpg` or `png`, from the bytes' signature.
     public var fileExtension: String
+    /// What the cover is made from, as SHA-256: of `data` for a picture the book holds as it is; of
+    /// the conversion's recipe and the book's image for a converted one (`CoverConversion`). Resume
+    /// and the bundle compare this, never the converted bytes: an identical book with identical
+    /// options is done whatever the converter (ffmpeg's version, its decoders) makes of it today.
+    public var sourceSHA256: String
 
-    /// Nil unless `data` starts with a JPEG or PNG signature (other formats are not attached).
+    /// Nil unless `data` starts with a JPEG or PNG signature (other formats are not attached). The
+    /// picture is its own source (`sourceSHA256` is the hash of `data`).
     public init?(data: [UInt8]) {
+        self.init(data: data, sourceSHA256: SHA256.hex(data))
+    }
+
+    /// A picture made from another (`sourceSHA256` names that source and how it was converted).
+    init?(data: [UInt8], sourceSHA256: String) {
         if data.starts(with: [0xFF, 0xD8, 0xFF]) {
             fileExtension = "jpg"
         } else if data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
@@ -82,25 +103,41 @@ public struct AudiobookCover: Hashable, Sendable {
             return nil
         }
         self.data = data
+        self.sourceSHA256 = sourceSHA256
     }
 }
 
 extension AudiobookCover {
+    /// A picture this small on a side is no cover: a 1×1 spacer or a placeholder icon a converter
+    /// left where the book has none. Embedded, it showed as a blank tile in players.
+    public static let placeholderSide = 16
+
     /// The book's cover image (EPUB 3 `cover-image`, EPUB 2 `meta name="cover"`) when it is a JPEG or
     /// PNG that can be read; another raster format (GIF, WebP, BMP, TIFF) converted to PNG, or an SVG
     /// drawn into a JPEG, by `ffmpegPath` when given; nil otherwise (no ffmpeg, an image ffmpeg cannot
-    /// read...): a bundle without a cover is still a good bundle.
+    /// read, a placeholder of `placeholderSide` pixels or fewer on a side...): a bundle without a
+    /// cover is still a good bundle.
     public init?(book: EPUBBook, ffmpegPath: String? = nil) {
         guard let href = book.package.metadata.coverImage, let data = try? book.data(forHref: href) else {
             return nil
         }
-        if let cover = AudiobookCover(data: data) {
-            self = cover
+        let cover: AudiobookCover
+        if let asItIs = AudiobookCover(data: data) {
+            cover = asItIs
         } else if let ffmpegPath, let converted = CoverConversion.cover(from: data, ffmpegPath: ffmpegPath) {
-            self = converted
+            cover = converted
         } else {
             return nil
         }
+        guard !cover.isPlaceholder else { return nil }
+        self = cover
+    }
+
+    /// Whether the picture is `placeholderSide` pixels or fewer on a side (from its header; a
+    /// picture whose header gives no size is taken as it is).
+    public var isPlaceholder: Bool {
+        guard let size = FLACMetadata.imageSize(data) else { return false }
+        return min(size.width, size.height) <= Self.placeholderSide
     }
 
     /// Whether `data` starts like a raster image ffmpeg reads that players do not take as a cover:
@@ -298,6 +335,8 @@ public struct AudiobookBundler: Sendable {
             ("genre", "Audiobook"), ("date", metadata.date), ("comment", metadata.description),
             ("composer", metadata.narrator),
         ]
+        // MP3: `TLAN`; Vorbis comments: `LANGUAGE`. An m4b takes it on its tracks (`ffmpegArguments`).
+        if format != .m4b { tags.append(("language", metadata.languageCode)) }
         if format == .m4b { tags.append(("media_type", String(audiobookMediaKind))) }
         if format.usesVorbisComments {
             for (index, chapter) in chapters.enumerated() {
@@ -366,11 +405,12 @@ public struct AudiobookBundler: Sendable {
     /// ffmpeg's arguments: the section files (in chapter order), the ffmetadata file and the optional
     /// cover as inputs, the filter graph from a file, the encoder and muxer of `format`, written to
     /// `output`. m4b: AAC-LC in the `ipod` muxer with faststart, without the Nero chapter list when
-    /// there are more chapters than it holds (`neroChapters` false). Ogg formats never take the cover
-    /// as a stream (it is a comment in the metadata file).
+    /// there are more chapters than it holds (`neroChapters` false), its audio track in `language`
+    /// (ISO 639-2) when given. Ogg formats never take the cover as a stream (it is a comment in the
+    /// metadata file).
     public static func ffmpegArguments(
         format: BundleFormat = .m4b, sectionFiles: [String], graphFile: String, metadataFile: String,
-        coverFile: String?, output: String, neroChapters: Bool = true
+        coverFile: String?, output: String, neroChapters: Bool = true, language: String? = nil
     ) -> [String] {
         let coverFile = format.coverIsComment ? nil : coverFile
         var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
@@ -395,6 +435,7 @@ public struct AudiobookBundler: Sendable {
         case .flac: arguments += ["-c:a", "flac"]
         }
         if coverFile != nil { arguments += ["-c:v", "copy", "-disposition:v:0", "attached_pic"] }
+        if format == .m4b, let language { arguments += ["-metadata:s:a:0", "language=\(language)"] }
         switch format {
         case .m4b: arguments += ["-movflags", neroChapters ? "+faststart" : "+faststart+disable_chpl", "-f", "ipod"]
         case .mp3: arguments += ["-f", "mp3"]
@@ -405,17 +446,20 @@ public struct AudiobookBundler: Sendable {
     }
 
     /// SHA-256 over everything the bundle is made from: the tool version, the ffmpeg arguments'
-    /// shape, the ffmetadata text, each section's file, text and settings fingerprints, and the cover.
+    /// shape, the ffmetadata text, each section's file, text and settings fingerprints, and what the
+    /// cover is made from (`AudiobookCover.sourceSHA256`).
     public static func inputsSHA256(
         format: BundleFormat = .m4b, metadataText: String, chapters: [AudiobookChapter], records: [SectionRecord],
-        cover: AudiobookCover?
+        cover: AudiobookCover?, language: String? = nil
     ) -> String {
         var hash = SHA256()
-        hash.update("epub2audio \(Converter.toolVersion) bundle 2 \(format.rawValue)\n")
+        // Version 3: the m4b's chapter track takes the book's language (`BundleLanguage`).
+        hash.update("epub2audio \(Converter.toolVersion) bundle 3 \(format.rawValue)\n")
         hash.update(
             ffmpegArguments(
                 format: format, sectionFiles: records.map { $0.file ?? "" }, graphFile: "G", metadataFile: "M",
-                coverFile: cover.map { _ in "C" }, output: "O", neroChapters: chapters.count <= maxNeroChapters
+                coverFile: cover.map { _ in "C" }, output: "O", neroChapters: chapters.count <= maxNeroChapters,
+                language: language
             ).joined(separator: "\u{0}"))
         hash.update("\n" + metadataText)
         for chapter in chapters { hash.update("\(chapter.file)\u{0}\(chapter.frames)\n") }
@@ -424,7 +468,8 @@ public struct AudiobookBundler: Sendable {
                 "\(record.number)\u{0}\(record.file ?? "")\u{0}\(record.textSHA256 ?? "")\u{0}"
                     + "\(record.settingsSHA256 ?? "")\u{0}\(record.bytes ?? -1)\n")
         }
-        if let cover { hash.update(SHA256.hex(cover.data)) }
+        // What the cover is made from, not its converted bytes (`AudiobookCover.sourceSHA256`).
+        if let cover { hash.update(cover.sourceSHA256) }
         return hash.finalizeHex()
     }
 
@@ -481,8 +526,12 @@ public struct AudiobookBundler: Sendable {
         }
         let metadataText = Self.ffmetadata(
             metadata: metadata, chapters: chapters, sampleRate: sampleRate, format: format, cover: cover)
+        // Hashed without the picture an Ogg bundle's text carries: the cover counts by its source.
         let inputs = Self.inputsSHA256(
-            format: format, metadataText: metadataText, chapters: chapters, records: records, cover: cover)
+            format: format,
+            metadataText: Self.ffmetadata(
+                metadata: metadata, chapters: chapters, sampleRate: sampleRate, format: format),
+            chapters: chapters, records: records, cover: cover, language: metadata.languageCode)
         let name = Self.fileName(for: metadata, format: format)
         let target = OutputPaths.join(directory, name)
         let warnings = Self.warnings(format: format, chapters: chapters.count)
@@ -522,7 +571,8 @@ public struct AudiobookBundler: Sendable {
         let encoded = format == .flac ? OutputPaths.join(work, "encoded.flac") : temp
         let arguments = Self.ffmpegArguments(
             format: format, sectionFiles: files, graphFile: graphPath, metadataFile: metadataPath,
-            coverFile: coverPath, output: encoded, neroChapters: chapters.count <= Self.maxNeroChapters)
+            coverFile: coverPath, output: encoded, neroChapters: chapters.count <= Self.maxNeroChapters,
+            language: metadata.languageCode)
         let totalFrames = chapters.reduce(0) { $0 + $1.frames }
         let totalSeconds = Double(totalFrames) / Double(sampleRate)
         progress(BundleProgress(audioSeconds: 0, totalSeconds: totalSeconds))
@@ -531,6 +581,9 @@ public struct AudiobookBundler: Sendable {
                 executable: ffmpegPath, arguments: arguments, errorLog: OutputPaths.join(work, "ffmpeg.log")
             ) { seconds in
                 progress(BundleProgress(audioSeconds: min(seconds, totalSeconds), totalSeconds: totalSeconds))
+            }
+            if format == .m4b, let language = metadata.languageCode {
+                try BundleLanguage.setTextTrackLanguage(language, inMP4At: encoded)
             }
             if format == .flac {
                 var blocks: [(FLACMetadata.BlockType, [UInt8])] = []

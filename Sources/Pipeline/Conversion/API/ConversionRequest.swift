@@ -68,6 +68,11 @@ public struct ConversionRequest: Sendable {
     /// the book once (`AudiobookCover(book:ffmpegPath:)`) unless `--no-cover-art` is given. A cover
     /// over 8 MB is not embedded (a warning says so).
     public var cover: AudiobookCover?
+    /// The sections whose files make the output folder's audiobook, when the caller knows them
+    /// better than the folder does: the service makes each section in a run and folder of its own,
+    /// and passes its job's sections. Track numbers are `i/N` among them. Nil (the CLI): the sections
+    /// done in the folder already and those this run selects.
+    public var trackSections: [Int]?
     /// Words per part of a long section (`SectionParts`): a section with more is made in parts that
     /// share the job slots. `SectionParts.defaultWords` unless a test needs small parts; it changes
     /// where parts start (so the bytes of long sections), never what is spoken.

@@ -81,6 +81,10 @@ public struct SectionRecord: Hashable, Sendable, Codable {
     /// The finished parts of a long section not yet joined into its file (`SectionParts`); nil when
     /// the section is made in one piece or is done (its parts are removed once joined).
     public var parts: [PartRecord]?
+    /// The track number the finished file is tagged with ("3/12", its place among the folder's
+    /// files: `TrackNumbering`); nil in manifests written before it was recorded, when it is set
+    /// again once.
+    public var track: String?
 
     /// A section's entry.
     public init(
@@ -106,7 +110,7 @@ public struct SectionRecord: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case number, title, status, file, durationSeconds, frames, sampleRate, words, wordsDone, bytes, textSHA256
-        case settingsSHA256, started, finished, error, parts
+        case settingsSHA256, started, finished, error, parts, track
     }
 
     /// Decodes the entry; missing keys take their defaults and an unknown status means `pending`.
@@ -129,6 +133,7 @@ public struct SectionRecord: Hashable, Sendable, Codable {
         finished = try c.decodeIfPresent(String.self, forKey: .finished)
         error = try c.decodeIfPresent(String.self, forKey: .error)
         parts = try c.decodeIfPresent([PartRecord].self, forKey: .parts)
+        track = try c.decodeIfPresent(String.self, forKey: .track)
     }
 }
 

@@ -16,8 +16,11 @@ public struct WorkerJob: Hashable, Sendable, Codable {
     /// speaks exactly these blocks without opening the book. Nil makes the worker read the book.
     public var blocks: [SpokenBlock]?
     /// The cover to embed in the finished file (`cover.jpg` or `cover.png` in the output folder,
-    /// whose SHA-256 is `settings.coverSHA256`); nil: none.
+    /// made from the source `settings.coverSHA256` names); nil: none.
     public var coverPath: String?
+    /// SHA-256 of the bytes at `coverPath` as the coordinator wrote them: the worker embeds the file
+    /// only when it still holds them. Nil: not checked.
+    public var coverFileSHA256: String?
     /// Set for one part of a long section (`SectionParts`): the worker speaks only the part's chunks
     /// of the whole section's chunk list, as raw PCM into `partPath` (no tags, no encoder); nil for
     /// a whole section.
@@ -30,7 +33,8 @@ public struct WorkerJob: Hashable, Sendable, Codable {
     /// A job for section `section` (one part of it when `part` is set).
     public init(
         book: BookInput, section: Int, settings: AudioSettings, partPath: String, tags: AudioTags,
-        blocks: [SpokenBlock]? = nil, coverPath: String? = nil, part: SectionPart? = nil, chunks: [SpeechChunk]? = nil
+        blocks: [SpokenBlock]? = nil, coverPath: String? = nil, coverFileSHA256: String? = nil,
+        part: SectionPart? = nil, chunks: [SpeechChunk]? = nil
     ) {
         self.book = book
         self.section = section
@@ -39,6 +43,7 @@ public struct WorkerJob: Hashable, Sendable, Codable {
         self.tags = tags
         self.blocks = blocks
         self.coverPath = coverPath
+        self.coverFileSHA256 = coverFileSHA256
         self.part = part
         self.chunks = chunks
     }

@@ -125,7 +125,7 @@ enum FLACMetadata {
     /// - Throws: `FileFormatError` when `source` is not a FLAC file, does not start with STREAMINFO, or a
     ///   block would exceed `maxBlockBytes`; `ConversionError.outputUnwritable` (or `.diskFull`) when a
     ///   file cannot be read or written.
-    static func rewrite(from source: String, to destination: String, edit: ([Block]) -> [Block]) throws {
+    static func rewrite(from source: String, to destination: String, edit: ([Block]) throws -> [Block]) throws {
         guard let input = FileHandle(forReadingAtPath: source) else {
             throw ConversionError.outputUnwritable(path: source, reason: "cannot read the file")
         }
@@ -156,7 +156,7 @@ enum FLACMetadata {
         guard parsed.first?.type == BlockType.streamInfo.rawValue else {
             throw FileFormatError(reason: "does not start with STREAMINFO")
         }
-        let all = edit(parsed)
+        let all = try edit(parsed)
         guard all.allSatisfy({ $0.body.count <= maxBlockBytes }) else {
             throw FileFormatError(reason: "would have a metadata block larger than 16 MB")
         }

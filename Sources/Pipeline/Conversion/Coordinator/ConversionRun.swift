@@ -61,9 +61,7 @@ final class ConversionRun: Sendable {
         var existing: Manifest?
         /// `existing` when it describes this book.
         var previous: Manifest?
-        /// The book's last section number: track numbers read `n/total` (a file's tags do not depend on the selection).
-        var lastNumber: Int?
-        /// The cover embedded in the section files (`settings.coverSHA256` is its hash), if any.
+        /// The cover embedded in the section files (`settings.coverSHA256` names its source), if any.
         var cover: AudiobookCover?
         /// Why the request's cover is not embedded, when it is not.
         var coverWarning: String?
@@ -126,6 +124,8 @@ final class ConversionRun: Sendable {
         let book = try readBook(directory: directory)
         var plan = try makePlan(book, directory: directory)
         removeUnlistedFiles(plan, directory: directory)
+        let numbering = TrackNumbering(records: plan.records, selected: book.selected, explicit: request.trackSections)
+        renumberKeptFiles(&plan, numbering, directory: directory)
         // Written before any audio, so an unwritable folder stops the run here.
         let store = try ManifestStore(
             manifest: manifest(book, plan), directory: directory, interval: request.manifestInterval)
@@ -135,9 +135,10 @@ final class ConversionRun: Sendable {
         plan.records = []
         announce(book, plan, emit: emit)
         if let warning = book.coverWarning { emit(.warning(message: warning)) }
-        let coverPath = try writeCover(book, jobs: plan.jobs.count, directory: directory)
+        let coverFile = try writeCover(book, jobs: plan.jobs.count, directory: directory)
         let makeJob: @Sendable (ConversionPlan.Job) -> PlannedJob = { [self] in
-            workerJob($0, book: book, directory: directory, coverPath: coverPath)
+            workerJob(
+                $0, book: book, track: numbering.track($0.section.number), directory: directory, coverFile: coverFile)
         }
         let counts = makeSections(
             plan.jobs, makeJob: makeJob, source: book.source, store: store, directory: directory, emit: emit)
@@ -173,19 +174,21 @@ final class ConversionRun: Sendable {
         let settings = AudioSettings(
             voice: request.voice, encoding: request.encoding, chunking: request.chunking,
             notes: request.bookOptions.text.notes, normalisationVersion: source.normalisationVersion,
-            coverSHA256: cover.map { SHA256.hex($0.data) })
+            coverSHA256: cover?.sourceSHA256)
         return Book(
             source: source, sha256: sha256, settings: settings, settingsSHA256: settings.fingerprint,
             selected: try request.selection.numbers(in: source.sections), existing: existing,
-            previous: existing?.book.sha256 == sha256 ? existing : nil, lastNumber: source.sections.map(\.number).max(),
-            cover: cover, coverWarning: coverWarning)
+            previous: existing?.book.sha256 == sha256 ? existing : nil, cover: cover, coverWarning: coverWarning)
     }
 
     /// Puts the cover to embed beside the section files (`cover.jpg` or `cover.png`), where the
-    /// workers read it; returns its path. Nothing when there is no cover or no section to make.
-    private func writeCover(_ book: Book, jobs: Int, directory: String) throws -> String? {
-        guard let cover = book.cover, jobs > 0 else { return nil }
-        return try AudiobookCover.updateFolderCover(cover, in: directory)
+    /// workers read it; returns its path and the SHA-256 of its bytes. Nothing when there is no cover
+    /// or no section to make.
+    private func writeCover(_ book: Book, jobs: Int, directory: String) throws -> (path: String, sha256: String)? {
+        guard let cover = book.cover, jobs > 0,
+            let path = try AudiobookCover.updateFolderCover(cover, in: directory)
+        else { return nil }
+        return (path, SHA256.hex(cover.data))
     }
 
     /// What to make and what is done already (`ConversionPlanner`, given the files in the folder).
@@ -217,6 +220,36 @@ final class ConversionRun: Sendable {
             settings: book.settings, created: book.previous?.created ?? Timestamp.now(), sections: plan.records)
     }
 
+    /// Sets the track number of every finished file the run keeps (resumed, or done by an earlier run)
+    /// whose number in `numbering` is not the one the manifest records, in the file and in its record
+    /// (`TrackNumberTag`: no audio is made again). A file not at its recorded size is left alone; a
+    /// file that cannot be edited keeps its number, with a warning (the next run tries again).
+    private func renumberKeptFiles(_ plan: inout ConversionPlan, _ numbering: TrackNumbering, directory: String) {
+        let made = Set(plan.jobs.map(\.section.number))
+        var renumbered: [Int: SectionRecord] = [:]
+        for index in plan.records.indices {
+            let record = plan.records[index]
+            guard record.status == .done, !made.contains(record.number), let file = record.file,
+                let track = numbering.track(record.number), record.track != track,
+                let format = AudioFormat(rawValue: (file as NSString).pathExtension)
+            else { continue }
+            let path = OutputPaths.join(directory, file)
+            guard let size = fileSize(path), size == record.bytes else { continue }
+            do {
+                try TrackNumberTag.set(track, format: format, inFileAt: path)
+                plan.records[index].track = track
+                plan.records[index].bytes = fileSize(path)
+                renumbered[record.number] = plan.records[index]
+            } catch {
+                let reason = (error as? FileFormatError)?.reason ?? "\(error)"
+                plan.warnings.append("\(file): its track number stays \(record.track ?? "as it was"): \(reason)")
+            }
+        }
+        for index in plan.resumed.indices {
+            if let record = renumbered[plan.resumed[index].number] { plan.resumed[index] = record }
+        }
+    }
+
     /// The events before any section is made: the book, warnings, sections already done, unreadable text.
     private func announce(_ book: Book, _ plan: ConversionPlan, emit: @Sendable (ConversionEvent) -> Void) {
         let selected = book.source.sections.filter { book.selected.contains($0.number) }
@@ -233,20 +266,21 @@ final class ConversionRun: Sendable {
         for (number, message) in plan.unreadable { emit(.error(section: number, message: message)) }
     }
 
-    /// The worker job of a planned section: its settings, `.part` path and tags.
-    private func workerJob(_ planned: ConversionPlan.Job, book: Book, directory: String, coverPath: String?)
-        -> PlannedJob
-    {
+    /// The worker job of a planned section: its settings, `.part` path and tags (`track`: its track
+    /// number, `TrackNumbering`).
+    private func workerJob(
+        _ planned: ConversionPlan.Job, book: Book, track: String?, directory: String,
+        coverFile: (path: String, sha256: String)?
+    ) -> PlannedJob {
         let description = book.source.book
         let authors = description.authors.joined(separator: ", ")
         let tags = AudioTags(
             title: planned.section.title, album: description.title, artist: authors.isEmpty ? nil : authors,
-            trackNumber: book.lastNumber.map { "\(planned.section.number)/\($0)" } ?? String(planned.section.number),
-            genre: "Audiobook")
+            trackNumber: track, genre: "Audiobook")
         let job = WorkerJob(
             book: request.bookInput, section: planned.section.number, settings: book.settings,
             partPath: OutputPaths.join(directory, planned.file + ".part"), tags: tags, blocks: planned.blocks,
-            coverPath: coverPath)
+            coverPath: coverFile?.path, coverFileSHA256: coverFile?.sha256)
         return PlannedJob(
             section: planned.section, job: job, settingsSHA256: book.settingsSHA256, file: planned.file,
             previousFile: planned.previousFile, recordedParts: planned.recordedParts)
@@ -509,6 +543,7 @@ final class ConversionRun: Sendable {
                 $0.wordsDone = nil
                 $0.error = nil
                 $0.parts = nil
+                $0.track = planned.job.tags.trackNumber
             }
             emit(
                 .sectionDone(

@@ -28,8 +28,8 @@ enum CoverArt {
     /// Whether files of `format` take an embedded cover (WAV does not).
     static func embeds(in format: AudioFormat) -> Bool { format != .wav }
 
-    /// Reads the cover at `coverPath`, checks it is the one the settings name (`expectedSHA256`), and
-    /// embeds it in the `format` file at `path` (nothing for WAV).
+    /// Reads the cover at `coverPath`, checks it holds the bytes the coordinator wrote (`expectedSHA256`),
+    /// and embeds it in the `format` file at `path` (nothing for WAV).
     ///
     /// - Throws: `FileFormatError` when the file or the cover cannot be read as expected,
     ///   `ConversionError.diskFull` or `.outputUnwritable` when writing fails.
@@ -39,7 +39,7 @@ enum CoverArt {
         try embed(try cover(at: coverPath, expectedSHA256: expectedSHA256), format: format, inFileAt: path)
     }
 
-    /// The cover at `coverPath`, checked to be the one the settings name (`expectedSHA256`).
+    /// The cover at `coverPath`, checked to hold the bytes the coordinator wrote (`expectedSHA256`).
     static func cover(at coverPath: String, expectedSHA256: String?) throws -> AudiobookCover {
         guard let data = FileManager.default.contents(atPath: coverPath), data.count <= maxCoverBytes,
             let cover = AudiobookCover(data: Array(data))
@@ -50,14 +50,27 @@ enum CoverArt {
         return cover
     }
 
+    /// Whether `embed` changes a `format` file given `cover` and `texts`: an Ogg file always has its
+    /// comment header laid out anew (without Opus's padding, `VorbisCommentPacket.edited`), so that
+    /// every Ogg file epub2audio finishes has the same layout, whatever its tags.
+    static func edits(_ format: AudioFormat, cover: AudiobookCover?, texts: [(id: String, text: String)]) -> Bool {
+        switch format {
+        case .wav: false
+        case .flac: cover != nil
+        case .mp3: cover != nil || !texts.isEmpty
+        case .ogg, .opus: true
+        }
+    }
+
     /// Embeds `cover` in the `format` file at `path`, replacing any cover it has (nothing for WAV),
-    /// and in MP3 the `texts` frames (`ID3v2.tag`); nothing to do without either.
+    /// in MP3 the `texts` frames (`ID3v2.tag`), and lays an Ogg file's comment header out anew
+    /// (`edits`); nothing to do otherwise.
     ///
     /// - Throws: as `embed(coverAt:expectedSHA256:format:inFileAt:)`.
     static func embed(
         _ cover: AudiobookCover?, texts: [(id: String, text: String)] = [], format: AudioFormat, inFileAt path: String
     ) throws {
-        guard embeds(in: format), cover != nil || (format == .mp3 && !texts.isEmpty) else { return }
+        guard edits(format, cover: cover, texts: texts) else { return }
         let temp = path + ".cover.part"
         do {
             switch format {
@@ -72,8 +85,12 @@ enum CoverArt {
                     try embedMP3(cover, texts: texts, reader: reader, writer: writer)
                 }
             case .ogg, .opus:
-                guard let cover else { return }
-                try rewrite(path, to: temp) { reader, writer in try embedOgg(cover, reader: reader, writer: writer) }
+                let picture = cover.map { VorbisCommentPacket.pictureKey + "=" + FLACMetadata.vorbisCommentPicture($0) }
+                try rewrite(path, to: temp) { reader, writer in
+                    try rewriteOgg(reader: reader, writer: writer) {
+                        try VorbisCommentPacket.edited($0, picture: picture)
+                    }
+                }
             case .wav:
                 return
             }
@@ -106,9 +123,11 @@ enum CoverArt {
         try reader.copyRest(to: writer)
     }
 
-    /// Ogg Opus or Vorbis: the comment header with a `METADATA_BLOCK_PICTURE` comment, laid out on new
-    /// pages; every later page is renumbered and its CRC recomputed, its contents unchanged.
-    static func embedOgg(_ cover: AudiobookCover, reader: BufferedFileReader, writer: BufferedFileWriter) throws {
+    /// Ogg Opus or Vorbis: the comment header as `edit` makes it, laid out on new pages; every later
+    /// page is renumbered and its CRC recomputed, its contents unchanged.
+    static func rewriteOgg(
+        reader: BufferedFileReader, writer: BufferedFileWriter, edit: ([UInt8]) throws -> [UInt8]
+    ) throws {
         func nextPage() throws -> OggPage? {
             let fixed = try reader.read(OggPage.fixedHeaderBytes)
             if fixed.isEmpty { return nil }
@@ -156,8 +175,7 @@ enum CoverArt {
                 }
             }
         }
-        let comment = VorbisCommentPacket.pictureKey + "=" + FLACMetadata.vorbisCommentPicture(cover)
-        packets[0] = try VorbisCommentPacket.replacingPicture(in: packets[0], with: comment)
+        packets[0] = try edit(packets[0])
         let pages = OggPage.paginate(packets, serial: first.serial, firstSequence: first.sequence &+ 1)
         try writer.write(first.bytes)
         for page in pages { try writer.write(page.bytes) }
@@ -171,7 +189,7 @@ enum CoverArt {
 
     /// Opens `source` and a new `destination` and runs `edit` on them; `destination` is complete and
     /// synchronised to disk when this returns.
-    private static func rewrite(
+    static func rewrite(
         _ source: String, to destination: String,
         edit: (BufferedFileReader, BufferedFileWriter) throws -> Void
     ) throws {
@@ -210,6 +228,17 @@ final class BufferedFileReader {
         let available = min(count, buffer.count - start)
         defer { start += available }
         return Array(buffer[start..<start + available])
+    }
+
+    /// Writes the next `count` bytes of the file (fewer at its end) to `writer`.
+    func copy(_ count: Int, to writer: BufferedFileWriter) throws {
+        var remaining = count
+        while remaining > 0 {
+            let chunk = try read(min(remaining, 1 << 20))
+            if chunk.isEmpty { return }
+            try writer.write(chunk)
+            remaining -= chunk.count
+        }
     }
 
     /// Writes what is left of the file to `writer`.
@@ -285,9 +314,9 @@ extension WorkerJob {
         guard part == nil else { return }
         let format = settings.encoding.format
         let texts = format == .mp3 ? ID3v2.unicodeTexts(tags) : []
-        guard coverPath != nil || !texts.isEmpty else { return }
+        guard coverPath != nil || CoverArt.edits(format, cover: nil, texts: texts) else { return }
         do {
-            let cover = try coverPath.map { try CoverArt.cover(at: $0, expectedSHA256: settings.coverSHA256) }
+            let cover = try coverPath.map { try CoverArt.cover(at: $0, expectedSHA256: coverFileSHA256) }
             try CoverArt.embed(cover, texts: texts, format: format, inFileAt: partPath)
         } catch let error as FileFormatError {
             throw ConversionError.sectionFailed(

@@ -25,35 +25,64 @@ enum CoverConversion {
     /// render stops there, and the book simply has no cover.
     static let cpuSecondsLimit = 10
 
+    /// How a raster cover is converted, named in `AudiobookCover.sourceSHA256`: a change here that
+    /// changes the picture (not ffmpeg's version) is a new recipe, and redoes the files once.
+    static let rasterRecipe = "epub2audio cover: raster to PNG, first frame, v1"
+
+    /// How an SVG cover is drawn, as `rasterRecipe`.
+    static let svgRecipe = "epub2audio cover: SVG to JPEG, \(svgLongSide) px, even sides, over white, q3, v2"
+
     /// The cover `data` made into a JPEG or PNG, or nil (not an image ffmpeg reads, an SVG without
-    /// a size or of another shape, no in-memory file on this system).
+    /// a size or of another shape, no in-memory file on this system). Its `sourceSHA256` names the
+    /// recipe and `data`, not the picture ffmpeg made.
     static func cover(from data: [UInt8], ffmpegPath: String) -> AudiobookCover? {
-        if AudiobookCover.isConvertibleRaster(data) { return png(fromRaster: data, ffmpegPath: ffmpegPath) }
-        if let size = SVGSize(data) { return jpeg(fromSVG: data, size: size, ffmpegPath: ffmpegPath) }
-        return nil
+        let made: [UInt8]?
+        let recipe: String
+        if AudiobookCover.isConvertibleRaster(data) {
+            (made, recipe) = (png(fromRaster: data, ffmpegPath: ffmpegPath), rasterRecipe)
+        } else if let size = SVGSize(data) {
+            (made, recipe) = (jpeg(fromSVG: data, size: size, ffmpegPath: ffmpegPath), svgRecipe)
+        } else {
+            return nil
+        }
+        guard let made else { return nil }
+        var source = SHA256()
+        source.update(recipe + "\n")
+        source.update(data)
+        return AudiobookCover(data: made, sourceSHA256: source.finalizeHex())
     }
 
     /// The first frame of a raster image as PNG (lossless: the picture stays as the book has it).
-    static func png(fromRaster data: [UInt8], ffmpegPath: String) -> AudiobookCover? {
+    static func png(fromRaster data: [UInt8], ffmpegPath: String) -> [UInt8]? {
         run(ffmpegPath, input: data, arguments: ["-i", "/dev/stdin", "-frames:v", "1", "-c:v", "png"])
     }
 
-    /// An SVG drawn by ffmpeg's librsvg decoder at `svgLongSide` pixels on its longer side, over white
-    /// (a JPEG has no transparency), as a JPEG.
-    ///
-    /// The decoder is given the width and height to draw, so the memory it takes does not depend on
-    /// what the file claims. It gets the file's bytes, not its place: the drawing cannot load other
-    /// files, only images embedded in it (`data:` URLs), as Standard Ebooks covers have.
-    static func jpeg(fromSVG data: [UInt8], size: SVGSize, ffmpegPath: String) -> AudiobookCover? {
+    /// The width and height an SVG of `size` is drawn at: `svgLongSide` on its longer side, both
+    /// even. An odd width made the picture differ from run to run: the 4:2:0 JPEG's last column of
+    /// colour averaged in a pixel beyond the row, memory ffmpeg leaves uninitialised (1,067 × 1,600,
+    /// a Standard Ebooks cover's shape, changed its bytes one run in two). Nil for another shape.
+    static func drawingSize(_ size: SVGSize) -> (width: Int, height: Int)? {
         let aspect = size.width / size.height
         guard svgAspectRange.contains(aspect) else { return nil }
         let long = Double(svgLongSide)
         let (width, height) = aspect <= 1 ? (long * aspect, long) : (long, long / aspect)
+        func even(_ side: Double) -> Int { max(2, 2 * Int((side / 2).rounded())) }
+        return (even(width), even(height))
+    }
+
+    /// An SVG drawn by ffmpeg's librsvg decoder at `drawingSize`, over white (a JPEG has no
+    /// transparency), as a JPEG.
+    ///
+    /// The decoder is given the width and height to draw, so the memory it takes does not depend on
+    /// what the file claims. It gets the file's bytes, not its place: the drawing cannot load other
+    /// files, only images embedded in it (`data:` URLs), as Standard Ebooks covers have.
+    static func jpeg(fromSVG data: [UInt8], size: SVGSize, ffmpegPath: String) -> [UInt8]? {
+        guard let (width, height) = drawingSize(size) else { return nil }
         return run(
             ffmpegPath, input: data,
             arguments: [
-                "-f", "svg_pipe", "-width", "\(Int(width.rounded()))", "-height", "\(Int(height.rounded()))",
-                "-keep_ar", "0", "-i", "/dev/stdin", "-frames:v", "1",
+                "-f", "svg_pipe", "-width", "\(width)", "-height", "\(height)", "-keep_ar", "0", "-i", "/dev/stdin",
+                "-frames:v", "1",
                 "-vf", "split[a][b];[a]drawbox=c=white:t=fill[bg];[bg][b]overlay=format=auto,format=yuvj420p",
                 "-c:v", "mjpeg", "-q:v", "3",
             ])
@@ -61,14 +90,17 @@ enum CoverConversion {
 
     /// Runs ffmpeg on `input` with `arguments` (the input's and the encoder's) and returns the one
     /// picture it writes, if it is a JPEG or PNG; nil when ffmpeg fails or is stopped by its limit.
-    private static func run(_ ffmpegPath: String, input: [UInt8], arguments: [String]) -> AudiobookCover? {
+    private static func run(_ ffmpegPath: String, input: [UInt8], arguments: [String]) -> [UInt8]? {
         guard let image = MemoryFile(input) else { return nil }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpegPath)
         process.arguments =
-            ["-hide_banner", "-loglevel", "error", "-nostdin", "-timelimit", "\(cpuSecondsLimit)"] + arguments + [
+            ["-hide_banner", "-loglevel", "error", "-nostdin", "-timelimit", "\(cpuSecondsLimit)"]
+            // One thread for the filters and the encoder: one picture gains nothing from more, and
+            // the result cannot depend on how the work is split between threads.
+            + ["-filter_threads", "1"] + arguments + [
                 // No version string in the picture: the same image gives the same bytes after an upgrade.
-                "-flags:v", "+bitexact", "-f", "image2pipe", "pipe:1",
+                "-threads", "1", "-flags:v", "+bitexact", "-map_metadata", "-1", "-f", "image2pipe", "pipe:1",
             ]
         let output = Pipe()
         process.standardInput = image.handle
@@ -78,7 +110,8 @@ enum CoverConversion {
         let picture = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else { return nil }
-        return AudiobookCover(data: Array(picture))
+        let bytes = Array(picture)
+        return AudiobookCover(data: bytes) == nil ? nil : bytes
     }
 }
 

@@ -79,6 +79,30 @@ enum ID3v2 {
         return Array("ID3".utf8) + [version, 0, 0] + syncsafe(body.count) + body
     }
 
+    /// `tag` (nil: the file has none) with the text frame `id` holding `text` in Latin-1 where the
+    /// frame stands, its flags kept (after the other frames when there is none), without padding:
+    /// LAME's `TRCK` frame as LAME writes it (encoding 0, no terminator) for a new track number.
+    ///
+    /// - Throws: `FileFormatError` as `frames(of:)` does.
+    static func tag(_ tag: [UInt8]?, settingLatin1 id: String, to text: String) throws -> [UInt8] {
+        let (version, frames) = try tag.map(frames(of:)) ?? (3, [])
+        let encoded = [0] + text.unicodeScalars.map { $0.value <= 0xFF ? UInt8($0.value) : UInt8(ascii: "?") }
+        let size = version == 4 ? syncsafe(encoded.count) : FLACMetadata.bigEndian(UInt64(encoded.count), bytes: 4)
+        func frame(flags: ArraySlice<UInt8>) -> [UInt8] { Array(id.utf8) + size + flags + encoded }
+        var body: [UInt8] = []
+        var replaced = false
+        for old in frames {
+            if old.id == id {
+                if !replaced { body += frame(flags: old.bytes[8..<10]) }
+                replaced = true
+            } else {
+                body += old.bytes
+            }
+        }
+        if !replaced { body += frame(flags: [0, 0]) }
+        return Array("ID3".utf8) + [version, 0, 0] + syncsafe(body.count) + body
+    }
+
     /// The text frames (`TIT2` title, `TALB` album, `TPE1` artist) of `tags` that Latin-1 cannot
     /// hold as written: LAME writes Latin-1 only, and a Chinese title came out empty, a Polish
     /// name without its "Ł". The others stay LAME's.

@@ -148,32 +148,82 @@ enum OggCRC {
 }
 
 /// The comment header packet of Ogg Opus (`OpusTags`, RFC 7845, 5.2) and Ogg Vorbis (packet type 3,
-/// Vorbis I specification 5): a vendor string and `KEY=value` comments, then the packet's own tail
-/// (Vorbis: the framing bit; Opus: optional padding or binary data), kept as it is.
+/// Vorbis I specification 5), and the same comments in a FLAC VORBIS_COMMENT block (no magic, no
+/// framing bit): a vendor string and `KEY=value` comments, then the packet's own tail (Vorbis: the
+/// framing bit; Opus: padding or binary data).
 enum VorbisCommentPacket {
     /// The key of the cover comment (the Xiph convention read by players of Vorbis and Opus).
     static let pictureKey = "METADATA_BLOCK_PICTURE"
 
-    /// `packet` with `comment` (`KEY=value`) as its only comment whose key is `pictureKey`, after
-    /// the others. - Throws: `FileFormatError` when the packet is not a comment header.
-    static func replacingPicture(in packet: [UInt8], with comment: String) throws -> [UInt8] {
+    /// The key of the track number comment, as players read it ("3/12").
+    static let trackKey = "TRACKNUMBER"
+
+    /// `packet` with `picture` (`KEY=value`, when given) as its only comment whose key is
+    /// `pictureKey`, after the others, and each of `values` (key, value) replacing the first comment
+    /// of its key where it stands (the key keeps its spelling; further ones of that key are removed)
+    /// or, when there is none, added before the picture. An Opus packet's padding is dropped: ffmpeg
+    /// reported every byte of libsndfile's ("764 bytes of comment header remain") on every file.
+    /// - Throws: `FileFormatError` when the packet is not a comment header.
+    static func edited(_ packet: [UInt8], picture: String?, values: [(key: String, value: String)] = []) throws
+        -> [UInt8]
+    {
         let (prefix, comments, tail) = try parse(packet)
-        let kept = comments.filter { !isPicture($0) } + [Array(comment.utf8)]
-        var out = prefix + OggPage.littleEndian(UInt64(kept.count), bytes: 4)
-        for comment in kept { out += OggPage.littleEndian(UInt64(comment.count), bytes: 4) + comment }
-        return out + tail
+        return prefix + encode(edit(comments, picture: picture, values: values)) + keptTail(tail, of: packet)
+    }
+
+    /// A FLAC VORBIS_COMMENT block body with `values` set as `edited` sets them (no picture: FLAC
+    /// has a PICTURE block for it). - Throws: `FileFormatError` when the block cannot be read.
+    static func editedBlock(_ body: [UInt8], values: [(key: String, value: String)]) throws -> [UInt8] {
+        let (prefix, comments, tail) = try parse(body, magicLength: 0)
+        return prefix + encode(edit(comments, picture: nil, values: values)) + tail
+    }
+
+    /// The comments with `values` set in place and `picture` replacing any picture.
+    private static func edit(_ comments: [[UInt8]], picture: String?, values: [(key: String, value: String)])
+        -> [[UInt8]]
+    {
+        var out = comments
+        if picture != nil { out.removeAll(where: isPicture) }
+        for (key, value) in values {
+            let matches = out.indices.filter { self.key(of: out[$0]) == key.uppercased() }
+            if let first = matches.first {
+                let spelling = out[first].prefix { $0 != UInt8(ascii: "=") }
+                out[first] = Array(spelling) + Array(("=" + value).utf8)
+                for index in matches.dropFirst().reversed() { out.remove(at: index) }
+            } else {
+                let at = out.firstIndex(where: isPicture) ?? out.endIndex
+                out.insert(Array((key + "=" + value).utf8), at: at)
+            }
+        }
+        if let picture { out.append(Array(picture.utf8)) }
+        return out
+    }
+
+    /// The comment count and the comments, each after its length.
+    private static func encode(_ comments: [[UInt8]]) -> [UInt8] {
+        var out = OggPage.littleEndian(UInt64(comments.count), bytes: 4)
+        for comment in comments { out += OggPage.littleEndian(UInt64(comment.count), bytes: 4) + comment }
+        return out
+    }
+
+    /// What follows the comments, kept: Vorbis's framing bit, and Opus data an editor must preserve
+    /// (its first byte's lowest bit set); Opus padding (that bit clear) is dropped (RFC 7845, 5.2).
+    private static func keptTail(_ tail: [UInt8], of packet: [UInt8]) -> [UInt8] {
+        guard packet.starts(with: Array("OpusTags".utf8)), let first = tail.first, first & 1 == 0 else { return tail }
+        return []
     }
 
     /// The packet's magic and vendor string, its comments, and what follows them.
     static func parse(_ packet: [UInt8]) throws -> (prefix: [UInt8], comments: [[UInt8]], tail: [UInt8]) {
-        let magicLength: Int
-        if packet.starts(with: Array("OpusTags".utf8)) {
-            magicLength = 8
-        } else if packet.starts(with: [3] + Array("vorbis".utf8)) {
-            magicLength = 7
-        } else {
-            throw FileFormatError(reason: "has no comment header where one should be")
-        }
+        if packet.starts(with: Array("OpusTags".utf8)) { return try parse(packet, magicLength: 8) }
+        if packet.starts(with: [3] + Array("vorbis".utf8)) { return try parse(packet, magicLength: 7) }
+        throw FileFormatError(reason: "has no comment header where one should be")
+    }
+
+    /// As `parse(_:)`, after `magicLength` bytes of magic.
+    private static func parse(_ packet: [UInt8], magicLength: Int) throws
+        -> (prefix: [UInt8], comments: [[UInt8]], tail: [UInt8])
+    {
         var at = magicLength
         func length() throws -> Int {
             guard at + 4 <= packet.count else { throw FileFormatError(reason: "has a truncated comment header") }
@@ -196,9 +246,12 @@ enum VorbisCommentPacket {
         return (prefix, comments, Array(packet[at...]))
     }
 
-    /// Whether `comment` is a cover (`METADATA_BLOCK_PICTURE=...`, the key in any case).
-    static func isPicture(_ comment: [UInt8]) -> Bool {
-        guard let equals = comment.firstIndex(of: UInt8(ascii: "=")) else { return false }
-        return String(decoding: comment[..<equals], as: UTF8.self).uppercased() == pictureKey
+    /// The comment's key, upper case (keys are case-insensitive ASCII); nil without `=`.
+    static func key(of comment: [UInt8]) -> String? {
+        guard let equals = comment.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+        return String(decoding: comment[..<equals], as: UTF8.self).uppercased()
     }
+
+    /// Whether `comment` is a cover (`METADATA_BLOCK_PICTURE=...`, the key in any case).
+    static func isPicture(_ comment: [UInt8]) -> Bool { key(of: comment) == pictureKey }
 }

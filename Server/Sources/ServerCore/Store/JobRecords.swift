@@ -1,0 +1,140 @@
+import Foundation
+
+/// The states a job goes through: queued → running → succeeded | failed | cancelled.
+package enum JobState: String, Sendable, Codable, CaseIterable {
+    case queued, running, succeeded, failed, cancelled
+
+    /// True once nothing more happens to the job.
+    package var isTerminal: Bool { self == .succeeded || self == .failed || self == .cancelled }
+}
+
+/// The three kinds of task a job is cut into: planned once, one task per section, finalised once
+/// (`JobLifecycle`).
+package enum TaskKind: String, Sendable, Codable {
+    case plan, section, finalize
+}
+
+/// A job as the store keeps it.
+package struct JobRecord: Sendable, Equatable {
+    package var id: String
+    /// The name of the token that made the job; nil without `--auth`.
+    package var owner: String?
+    package var book: String
+    /// The job's options, the CLI's defaults filled in (stored as `JobOptions.canonicalJSON`).
+    package var options: JobOptions
+    package var state: JobState
+    package var error: String?
+    package var created: Date
+    package var updated: Date
+    package var expires: Date?
+    package var audioSeconds: Double
+    package var sections: SectionCounts
+    package var outputs: [OutputRecord]
+}
+
+/// How many of a job's sections are where.
+package struct SectionCounts: Sendable, Equatable {
+    package var total = 0
+    package var queued = 0
+    package var running = 0
+    package var done = 0
+    package var failed = 0
+}
+
+/// A file a finished job offers for download.
+package struct OutputRecord: Sendable, Equatable, Codable {
+    package var name: String
+    package var size: Int64
+    package var sha256: String
+
+    package init(name: String, size: Int64, sha256: String) {
+        self.name = name
+        self.size = size
+        self.sha256 = sha256
+    }
+}
+
+/// A job to create: its id (client-chosen or generated), the book, the options, and the idempotency key.
+package struct NewJob: Sendable {
+    package var id: String
+    package var book: String
+    package var options: JobOptions
+    package var idempotencyKey: String?
+    /// The token that makes it (its limits apply); nil without `--auth`.
+    package var owner: Token?
+
+    package init(id: String, book: String, options: JobOptions, idempotencyKey: String? = nil, owner: Token? = nil) {
+        self.id = id
+        self.book = book
+        self.options = options
+        self.idempotencyKey = idempotencyKey
+        self.owner = owner
+    }
+
+    /// What "the same body" means: the book and the options with their defaults filled in.
+    package var bodyFingerprint: String { book + " " + options.canonicalJSON }
+}
+
+/// A bearer token: the store keeps only the SHA-256 of its secret.
+package struct Token: Sendable, Equatable {
+    package var name: String
+    /// Jobs of this token whose sections may run at once; the others wait in the queue.
+    package var maxRunning: Int
+    /// Jobs of this token that may wait in the queue; one more is refused with 429.
+    package var maxQueued: Int
+
+    package init(name: String, maxRunning: Int, maxQueued: Int) {
+        self.name = name
+        self.maxRunning = maxRunning
+        self.maxQueued = maxQueued
+    }
+}
+
+/// A task a worker holds: it must renew its lease (`JobQueue.heartbeat`) before the lease runs out,
+/// and complete with the same owner and attempt, or its result is ignored.
+package struct ClaimedTask: Sendable, Equatable {
+    package var jobID: String
+    package var kind: TaskKind
+    /// The section number; 0 for the plan and finalize tasks.
+    package var section: Int
+    /// 1 for the first attempt.
+    package var attempt: Int
+    package var owner: String
+    package var book: String
+    package var options: JobOptions
+    /// What the plan decided (voice, source options, sections), for section and finalize tasks.
+    package var plan: JobPlan?
+
+    /// The task's place in its job.
+    package var key: TaskKey { TaskKey(kind: kind, section: section) }
+}
+
+/// What a task ended with.
+package enum TaskOutcome: Sendable, Equatable {
+    /// The plan: the sections to make, and the resolved settings.
+    case planned(JobPlan)
+    /// A section's audio is made, in `directory` (a folder of this attempt's own).
+    case sectionDone(SectionResult)
+    /// The outputs are in place.
+    case finalized(outputs: [OutputRecord], audioSeconds: Double, failedSections: Int)
+    /// The task failed; `retry` puts it back in the queue while attempts remain.
+    case failed(message: String, retry: Bool)
+}
+
+/// A finished section, as its attempt made it.
+package struct SectionResult: Sendable, Equatable, Codable {
+    package var section: Int
+    /// The folder of the attempt that made it (relative to the job's folder).
+    package var directory: String
+    package var file: String
+    package var durationSeconds: Double
+}
+
+/// A job's stored progress event; ids increase across the store.
+package struct JobEvent: Sendable, Equatable {
+    package var id: Int64
+    package var jobID: String
+    package var type: String
+    /// The event's JSON object, with sorted keys.
+    package var data: String
+}

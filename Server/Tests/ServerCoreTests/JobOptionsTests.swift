@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+@testable import ServerCore
+
+/// The plan's JSON, as stored in a job's row: the typed source options read the rows earlier versions
+/// wrote (`sourceOptions` a `[String: String]`), and write rows those versions read.
+@Suite struct JobPlanFormatTests {
+    /// The plan as versions before the typed field wrote and read it.
+    struct EarlierPlan: Codable, Equatable {
+        var voice: String
+        var sourceOptions: [String: String]
+        var sections: [Int]
+        var displayTitle: String
+    }
+
+    @Test(arguments: [[:], ["language": "it"]]) func anEarlierPlanReadsAsItWasMeant(_ options: [String: String]) throws
+    {
+        let earlier = EarlierPlan(voice: "roa/it", sourceOptions: options, sections: [1, 3], displayTitle: "Libro")
+        let plan = try JSONDecoder().decode(JobPlan.self, from: try JSONEncoder().encode(earlier))
+        #expect(plan.sourceOptions.language == options["language"])
+        #expect(plan.voice == "roa/it")
+        #expect(plan.sections == [1, 3])
+        #expect(plan.displayTitle == "Libro")
+    }
+
+    @Test(arguments: [nil, "it"]) func aPlanReadsAsEarlierVersionsExpect(_ language: String?) throws {
+        let plan = JobPlan(
+            voice: "roa/it", sourceOptions: JobPlan.SourceOptions(language: language), sections: [2],
+            displayTitle: "Libro")
+        let earlier = try JSONDecoder().decode(EarlierPlan.self, from: try JSONEncoder().encode(plan))
+        #expect(earlier.sourceOptions == (language.map { ["language": $0] } ?? [:]))
+        #expect(try JSONDecoder().decode(JobPlan.self, from: try JSONEncoder().encode(plan)) == plan)
+    }
+}
