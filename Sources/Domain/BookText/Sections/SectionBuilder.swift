@@ -11,14 +11,6 @@ struct SectionBuilder {
     /// The book's figures; its typical section words are set once the starts are refined.
     private(set) var statistics: BookStatistics
 
-    /// Types of regions inside a file that are cut off as sections of their own.
-    static let regionTypes: Set<String> = [
-        "frontmatter", "backmatter", "titlepage", "halftitlepage", "copyright-page", "toc", "bibliography",
-        "rearnotes", "endnotes", "footnotes", "index", "glossary", "colophon", "acknowledgments", "appendix", "loi",
-        "lot",
-        "preface", "foreword", "afterword", "imprint",
-    ]
-
     init(package: EPUBPackage, docs: [IndexedDocument], options: SectionOptions) {
         book = IndexedBook(package: package, docs: docs)
         self.options = options
@@ -44,9 +36,9 @@ struct SectionBuilder {
     mutating func build() -> SectionIndex {
         let toc = TOCStarts(book: book, options: options).starts()
         warnings += toc.warnings
-        var starts = startsFromTOCAndHeadings(toc)
-        starts = dedupe(startingAtTrailingHeadings(splitFilesLandmarksOverreach(startEntriesAtTheirHeadings(starts))))
-        starts = dedupe(splittingApparatusInFiles(splitRegions(splitBoilerplate(addingUntargetedText(starts)))))
+        let refined = StartRefinement(book: book, statistics: statistics).refined(toc)
+        warnings += refined.warnings
+        let starts = refined.starts
         statistics = statistics.measuringSections(startingAt: starts, in: book)
         var drafts = assessor.drafts(between: starts)
         classify(&drafts)
@@ -69,47 +61,6 @@ struct SectionBuilder {
         return SectionIndex(sections: sections, warnings: warnings)
     }
 
-    /// The TOC's starts, with the book's headings where the TOC is missing or degenerate.
-    private mutating func startsFromTOCAndHeadings(_ toc: TOCStarts.Output) -> [SectionStart] {
-        var starts = toc.starts
-        switch assessTOC(starts, allTargets: toc.allTargets) {
-        case .usable:
-            break
-        case .absent:
-            let reason =
-                package.toc.isEmpty ? "the book has no table of contents" : "the table of contents is not usable"
-            warnings.append(EPUBWarning(.major, "\(reason); sections follow the spine and its headings"))
-            starts = headingStarts()
-            starts = (starts + fileTitleStarts(besides: starts)).sorted { $0.position < $1.position }
-        case .degenerate(let reason):
-            let headings = headingStarts()
-            if !headings.isEmpty {
-                warnings.append(EPUBWarning(.minor, "\(reason); sections also follow the book's headings"))
-                starts += headings
-            }
-        }
-        return partTitlesForHeadings(dedupe(starts))
-    }
-
-    /// Text no start reaches (whole spine items, or the head of an item before its first start)
-    /// gets a start of its own, so every word of the spine belongs to some section.
-    private func addingUntargetedText(_ starts: [SectionStart]) -> [SectionStart] {
-        var result = starts
-        var firstInFile: [Int: Int] = [:]
-        for start in starts {
-            let item = start.position.spineIndex
-            firstInFile[item] = min(firstInFile[item] ?? .max, start.position.blockIndex)
-        }
-        for item in docs.indices where (firstInFile[item] ?? .max) > 0 {
-            result.append(
-                SectionStart(
-                    position: TextPosition(spineIndex: item, blockIndex: 0), origin: .untargeted,
-                    link: EPUBLink(path: package.spine[item].href)))
-        }
-        result.sort { ($0.position, $0.origin.rawValue, $0.tocOrder) < ($1.position, $1.origin.rawValue, $1.tocOrder) }
-        return result
-    }
-
     /// A section that took in the text after it (files without a start of their own) is judged
     /// again on all of its text: the first file of a part can be a heading alone, "very short" and
     /// "before the first chapter", while the section runs for 100,000 words. Its size and shape,
@@ -123,102 +74,6 @@ struct SectionBuilder {
         }
         addPositionEvidence(&drafts, to: grown)
         readChapterSizedSectionsAmongChapters(&drafts, among: grown)
-    }
-
-    /// Chapters found among the headings inside a part the TOC lists take that part's title.
-    private func partTitlesForHeadings(_ starts: [SectionStart]) -> [SectionStart] {
-        guard starts.contains(where: \.fromHeadings) else { return starts }  // the usual case: nothing to do
-        var part: String?
-        return starts.map { start in
-            var s = start
-            if s.origin == .toc, !s.fromHeadings {
-                part = s.label.flatMap { Patterns.isPartTitle($0) ? $0 : nil } ?? (s.isContainer ? s.label : nil)
-            } else if s.fromHeadings, s.partTitle == nil, let label = s.label, !Patterns.isPartTitle(label) {
-                s.partTitle = part
-                s.level = part == nil ? 1 : 2
-            }
-            return s
-        }
-    }
-
-    /// `StartDeduplication.deduplicated`, its warnings kept.
-    private mutating func dedupe(_ starts: [SectionStart]) -> [SectionStart] {
-        let deduplicated = StartDeduplication.deduplicated(starts)
-        warnings += deduplicated.warnings
-        return deduplicated.starts
-    }
-
-    /// Project Gutenberg's header ends with "*** START OF THE PROJECT GUTENBERG EBOOK ... ***" and
-    /// its licence starts with "*** END OF THE PROJECT GUTENBERG EBOOK": both are cut off even
-    /// inside a chapter's file.
-    private func splitBoilerplate(_ starts: [SectionStart]) -> [SectionStart] {
-        var result = starts
-        var licenceFound = false
-        for (s, doc) in docs.enumerated() {
-            for (k, block) in doc.blocks.enumerated() where !licenceFound {
-                let isStart = block.startsGutenbergText
-                let isEnd = block.endsGutenbergText
-                let here = TextPosition(spineIndex: s, blockIndex: k)
-                if isStart {
-                    let after = TextPosition(spineIndex: s, blockIndex: k + 1)
-                    // The latest start at or before the marker in this file moves past the header.
-                    if let i = result.lastIndex(where: { $0.position <= here }), result[i].position.spineIndex == s,
-                        result[i].origin == .toc, !result.contains(where: { $0.position == after })
-                    {
-                        var moved = result[i]
-                        let old = moved.position
-                        moved.position = after
-                        result[i] = SectionStart(
-                            position: old, origin: .boilerplate, link: EPUBLink(path: package.spine[s].href))
-                        result.append(moved)
-                    } else if k + 1 < doc.blocks.count {
-                        result.append(
-                            SectionStart(
-                                position: after, origin: .untargeted, link: EPUBLink(path: package.spine[s].href)))
-                    }
-                } else if isEnd {
-                    licenceFound = true  // everything after the first end marker is licence
-                    result.append(
-                        SectionStart(position: here, origin: .boilerplate, link: EPUBLink(path: package.spine[s].href)))
-                }
-            }
-        }
-        return result.sortedByPositionAndOrigin()
-    }
-
-    /// Sections inside a file marked as front or back matter (`<section epub:type="rearnotes">`)
-    /// become sections of their own; the text after them continues the section before.
-    private func splitRegions(_ starts: [SectionStart]) -> [SectionStart] {
-        var result = starts
-        for (s, doc) in docs.enumerated() where doc.blocks.count > 1 {
-            let present = Set(doc.blocks.flatMap(\.types)).intersection(Self.regionTypes)
-            for type in present.sorted() {
-                // A <nav> inside the text is never read: it cuts no section.
-                let inRegion = doc.blocks.map { $0.types.contains(type) && !$0.isNavigation }
-                if inRegion.allSatisfy({ $0 }) { continue }
-                var k = 0
-                while k < inRegion.count {
-                    guard inRegion[k] else {
-                        k += 1
-                        continue
-                    }
-                    var e = k
-                    while e < inRegion.count, inRegion[e] { e += 1 }
-                    let begin = TextPosition(spineIndex: s, blockIndex: k)
-                    let link = EPUBLink(path: package.spine[s].href, fragment: fragment(at: begin))
-                    result.append(SectionStart(position: begin, origin: .region, link: link, regionType: type))
-                    let endPos = TextPosition(spineIndex: s, blockIndex: e)
-                    if e < inRegion.count, !result.contains(where: { $0.position > begin && $0.position <= endPos }) {
-                        result.append(
-                            SectionStart(
-                                position: endPos, origin: .untargeted,
-                                link: EPUBLink(path: package.spine[s].href, fragment: fragment(at: endPos))))
-                    }
-                    k = e
-                }
-            }
-        }
-        return result.sortedByPositionAndOrigin()
     }
 
     /// Measures drafts with the book's figures as known now.
@@ -344,7 +199,7 @@ struct SectionBuilder {
                 ownTitle == true && prev.evidence.contains { $0.isNaming && $0.kind != nil && !$0.isBody }
             // Apparatus with its kind's shape (a publisher's list after the last chapter, with no
             // entry of its own) stands apart, however weakly its title names it.
-            let isShapedApparatus = c.role != .body && Self.hasApparatusShape(c.kind, d.features)
+            let isShapedApparatus = c.role != .body && KindExpectation.hasApparatusShape(c.kind, d.features)
             let joins =
                 !linearChanges
                 && (isInside || continuesAHeading
