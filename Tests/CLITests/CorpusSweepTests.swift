@@ -74,11 +74,12 @@ extension EndToEnd {
     /// In the serialized end-to-end tree: dozens of listings in parallel on 2 cores made the timing limits flaky.
     @Suite("Corpus sweep (needs ../shared)", .tags(.slow))
     struct CorpusSweepTests {
-        @Test("../shared is present, or the corpus tests are skipped")
-        func sharedPresence() {
-            if BinaryRunner.sharedCorpus == nil {
-                print("note: ../shared/corpus is absent: corpus sweep tests are skipped")
-            }
+        @Test(
+            "../shared/corpus holds real books to sweep (skipped, and the sweep with it, when it is absent)",
+            .enabled(if: BinaryRunner.sharedCorpus != nil, "../shared/corpus is absent: corpus sweep tests are skipped")
+        )
+        func sharedCorpusHasBooks() {
+            #expect(!realBooks().isEmpty, "../shared/corpus/real holds no .epub")
         }
 
         @Test("every real book lists without error", arguments: realBooks().filter { !slowRealBooks.contains($0) })

@@ -7,8 +7,10 @@ import Testing
 /// Applied to a suite, the whole suite runs while it holds the gate (its tests may be `.serialized`
 /// as well, to keep to one engine at a time inside it).
 public struct RealSpeechEngine: SuiteTrait, TestTrait, TestScoping {
+    /// Only the suite it is applied to takes the gate, not each of its tests again.
     public var isRecursive: Bool { false }
 
+    /// Runs `function` while this test or suite holds the gate.
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {

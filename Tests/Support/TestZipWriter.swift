@@ -2,18 +2,25 @@
 // sizes, encryption flags) so the reader's defences can be tested without fixture files.
 // Shared by the test targets through the TestSupport target.
 
+/// One entry of a test archive, its header fields free to lie.
 public struct TestZipEntry {
+    /// The name as stored (bytes: names that are not UTF-8 are tested too).
     public var name: [UInt8]
     /// Bytes as stored in the archive (compressed when `method` is 8).
     public var payload: [UInt8]
+    /// The compression method: 0 stored, 8 deflated, anything else unsupported.
     public var method: UInt16
+    /// The CRC-32 the headers declare.
     public var crc: UInt32
+    /// The size the headers declare once uncompressed.
     public var uncompressedSize: UInt32
+    /// The general-purpose flags (bit 0: encrypted).
     public var flags: UInt16 = 0
 
     /// An uncompressed entry.
     public static func stored(_ name: String, _ text: String) -> TestZipEntry { stored(name, Array(text.utf8)) }
 
+    /// An uncompressed entry of raw bytes.
     public static func stored(_ name: String, _ data: [UInt8]) -> TestZipEntry {
         TestZipEntry(
             name: Array(name.utf8), payload: data, method: 0, crc: crc32(data), uncompressedSize: UInt32(data.count))
@@ -42,6 +49,7 @@ public struct TestZipEntry {
     }
 }
 
+/// The archive of `entries`, in order, with a central directory that says what their headers say.
 public func makeZip(_ entries: [TestZipEntry]) -> [UInt8] {
     var out: [UInt8] = []
     var central: [UInt8] = []
@@ -65,6 +73,7 @@ public func makeZip(_ entries: [TestZipEntry]) -> [UInt8] {
 private func le16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
 private func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
 
+/// The CRC-32 (IEEE) of `data`, as ZIP headers carry it.
 public func crc32(_ data: [UInt8]) -> UInt32 {
     var crc: UInt32 = 0xFFFF_FFFF
     for byte in data {

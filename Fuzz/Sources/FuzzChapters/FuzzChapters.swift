@@ -4,6 +4,7 @@
 import BookText
 import FuzzSupport
 
+/// libFuzzer's entry point: one input, 0 when it was handled (a crash or a trap is the finding).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)

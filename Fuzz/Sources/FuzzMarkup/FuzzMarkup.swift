@@ -2,6 +2,7 @@
 import FuzzSupport
 import Markup
 
+/// libFuzzer's entry point: one input, 0 when it was handled (a crash or a trap is the finding).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))

@@ -3,6 +3,7 @@
 // XHTML parsers instead of dying in the ZIP layer.
 import FuzzSupport
 
+/// libFuzzer's entry point: one input, 0 when it was handled (a crash or a trap is the finding).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     Exercise.book(TemplateBook.archive(fuzzInput: Array(UnsafeBufferPointer(start: data, count: size))))

@@ -31,6 +31,7 @@ let package: EPUBPackage = {
 
 let everything = SpokenTextOptions(notes: .end, tables: .read, code: .read, images: .read, math: .read)
 
+/// libFuzzer's entry point: one input, 0 when it was handled (a crash or a trap is the finding).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))

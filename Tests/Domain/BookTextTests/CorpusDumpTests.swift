@@ -29,9 +29,12 @@ import Testing
         "../../../../shared/corpus/real"
     ).standardizedFileURL
 
-    @Test func dumpCorpusBooks() throws {
+    @Test(
+        "every corpus book's listing is written for scripts/eval.py (EPUB2AUDIO_EVAL_DUMP=FOLDER)",
+        .enabled(if: ProcessInfo.processInfo.environment["EPUB2AUDIO_EVAL_DUMP"] != nil))
+    func dumpCorpusBooks() throws {
         let env = ProcessInfo.processInfo.environment
-        guard let out = env["EPUB2AUDIO_EVAL_DUMP"] else { return }
+        let out = try #require(env["EPUB2AUDIO_EVAL_DUMP"])
         // EPUB2AUDIO_EVAL_CORPUS points at another folder of books (variants of the corpus).
         let corpus = env["EPUB2AUDIO_EVAL_CORPUS"].map { URL(fileURLWithPath: $0) } ?? Self.corpus
         let fm = FileManager.default
@@ -40,11 +43,14 @@ import Testing
             return
         }
         try fm.createDirectory(atPath: out, withIntermediateDirectories: true)
-        for name in try fm.contentsOfDirectory(atPath: corpus.path).sorted() where name.hasSuffix(".epub") {
+        let names = try fm.contentsOfDirectory(atPath: corpus.path).sorted().filter { $0.hasSuffix(".epub") }
+        #expect(!names.isEmpty, "no .epub in \(corpus.path)")
+        for name in names {
             let book = try EPUBBook.open(path: corpus.appendingPathComponent(name).path)
             let index = try SectionIndexer.index(book)
-            try Self.listJSON(book.package, index).write(
-                to: URL(fileURLWithPath: out).appendingPathComponent(String(name.dropLast(5)) + ".json"))
+            let written = URL(fileURLWithPath: out).appendingPathComponent(String(name.dropLast(5)) + ".json")
+            try Self.listJSON(book.package, index).write(to: written)
+            #expect(fm.fileExists(atPath: written.path))
         }
     }
 }

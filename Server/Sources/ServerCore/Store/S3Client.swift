@@ -24,6 +24,10 @@ package struct S3Configuration: Sendable, Equatable {
     /// - Parameters:
     ///   - store: `s3://BUCKET` (path-style addressing; no key prefix).
     ///   - endpoint: `http[s]://HOST[:PORT]`; nil: AWS's `https://s3.REGION.amazonaws.com`.
+    ///   - region: the region signatures are made for.
+    ///   - accessKey: the access key id; nil or empty is an error naming it.
+    ///   - secretKey: the secret key; nil or empty is an error naming it.
+    ///   - sessionToken: a temporary credential's token, if any.
     /// - Throws: `S3ConfigurationError` naming what is wrong or missing.
     package init(
         store: String, endpoint: String?, region: String, accessKey: String?, secretKey: String?,

@@ -17,15 +17,14 @@ import Foundation
 /// references ("(Art. 48 Abs. 2 WRV)"), intervals "[0, 1]", "the interval [2, 9] seconds", indexes "y[5]".
 /// What is left of a parenthesis never reads "(; )", "()" or "(cf.)".
 public enum CitationFilter {
-    static let numeric = try! NSRegularExpression(
-        pattern: #"\s?\[\s*\d{1,3}[a-z]?(?:\s*[-–,]\s*\d{1,3}[a-z]?)*"#
+    static let numeric = BuiltInPattern.expression(
+        #"\s?\[\s*\d{1,3}[a-z]?(?:\s*[-–,]\s*\d{1,3}[a-z]?)*"#
             + #"(?:\s*,\s*pp?\.\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?)?\s*\]"#)
-    static let pageMarker = try! NSRegularExpression(
-        pattern: #"\s?\[\s*(?:Pg|Page|p\.|S\.)\s*[0-9ivxlc]+\s*\]"#, options: [.caseInsensitive])
+    static let pageMarker = BuiltInPattern.expression(
+        #"\s?\[\s*(?:Pg|Page|p\.|S\.)\s*[0-9ivxlc]+\s*\]"#, options: [.caseInsensitive])
     /// What a removed citation can leave in a parenthesis: "()", "(see)", "(cf.)", "(; x)", "(x; )".
-    private static let residue = try! NSRegularExpression(
-        pattern:
-            #"\s*(?<!\w)\(\s*(?:(?:see\s+also|see|cf\.|e\.\s?g\.,?|compare|vgl\.|siehe|voir|cfr\.|vid\.)\s*)?"#
+    private static let residue = BuiltInPattern.expression(
+        #"\s*(?<!\w)\(\s*(?:(?:see\s+also|see|cf\.|e\.\s?g\.,?|compare|vgl\.|siehe|voir|cfr\.|vid\.)\s*)?"#
             + #"[;,]?\s*\)|(?<=\()\s*[;,]\s*|\s*[;,]\s*(?=\))"#,
         options: [.caseInsensitive])
 

@@ -284,11 +284,14 @@ public protocol BookContent {
 }
 
 extension BookContent {
+    /// The document at `href`, parsed when the source is asked (here already parsed: a content that
+    /// can parse on another thread overrides this).
     public func documentSource(forHref href: String) throws -> DocumentSource {
         let document = try document(forHref: href)
         return DocumentSource { document }
     }
 
+    /// No resource bytes by default (a content made of parsed documents only): every href is not found.
     public func data(forHref href: String) throws -> [UInt8] {
         throw EPUBError.resourceNotFound(href: href)
     }
@@ -298,6 +301,7 @@ extension BookContent {
 public struct DocumentSource: Sendable {
     private let make: @Sendable () throws -> MarkupDocument
 
+    /// A source that runs `parse` each time the document is asked for.
     public init(parse: @escaping @Sendable () throws -> MarkupDocument) {
         make = parse
     }

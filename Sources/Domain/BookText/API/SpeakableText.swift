@@ -27,9 +27,13 @@ public enum SpeakableText {
     /// best installed voice for them.
     ///
     /// - Parameters:
+    ///   - sections: the book's sections; only those included are assessed.
+    ///   - voice: the voice the book is read in.
+    ///   - installed: the voices a run may switch to.
     ///   - bookLanguage: the language the book is read in; a Chinese one is preferred for runs of
     ///     Chinese characters.
-    ///   - installed: the voices a run may switch to.
+    ///   - share: how well a voice reads a script (the engine knows, this type does not).
+    /// - Returns: the share of the text the voice cannot speak, where, and the switches made.
     public static func assess(
         _ sections: [BookSection], voice: VoiceInfo, installed: [VoiceInfo], bookLanguage: String?, share: Share
     ) -> SpeakableTextReport {

@@ -302,15 +302,15 @@ enum Patterns {
     ]
 
     /// Chapter headings: a chapter word and a number, or a bare number (arabic or roman).
-    nonisolated(unsafe) static let chapterTitle = try! Regex(
+    nonisolated(unsafe) static let chapterTitle = BuiltInPattern.regex(
         #"^(?:(?:chapter|chap|ch|chapitre|kapitel|capitulo|capitolo|cap|letter|lettre|brief|carta|lettera|act|acte|akt|acto|atto|canto|scene|szene|story|stave|fitte?|lesson|lecon|lektion)\s+(?:[ivxlcdm]+|\d+|[a-z]+)\b|(?:[ivxlcdm]+|\d+)(?:\s|$))"#
     )
     /// Explicit chapter words only (for deciding whether a TOC entry's children are chapters).
-    nonisolated(unsafe) static let explicitChapter = try! Regex(
+    nonisolated(unsafe) static let explicitChapter = BuiltInPattern.regex(
         #"^(?:chapter|chapitre|kapitel|capitulo|capitolo|letter|lettre|brief|carta|lettera|stave)\s+(?:[ivxlcdm]+|\d+|[a-z]+)\b"#
     )
     /// Parts, books, volumes.
-    nonisolated(unsafe) static let partTitle = try! Regex(
+    nonisolated(unsafe) static let partTitle = BuiltInPattern.regex(
         #"^(?:part|partie|teil|parte|book|livre|buch|libro|volume|vol|tome|band|tomo|volumen|section|sektion|seccion|sezione|secao|abschnitt)\s+(?:[ivxlcdm]+|\d+|the\s+\w+|one|two|three|four|five|six|seven|eight|nine|ten|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|premier|premiere|deuxieme|troisieme|erster|erstes|erste|zweiter|zweites|zweite|dritter|drittes|dritte|primera|primero|segunda|segundo|tercera|tercero|primo|prima|secondo|seconda|terzo|terza|un|une|deux|trois|eins|zwei|drei|uno|dos|tres|due|tre)\b"#
     )
 

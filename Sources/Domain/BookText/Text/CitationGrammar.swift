@@ -168,11 +168,11 @@ enum CitationGrammar {
             // An archive and a shelfmark; not a number alone: "(DDR, 1949–1990)" is a state and its years.
             "R[ATRJLPNSY]*[SLP][ATRJLPNSY]*",  // TNA, CO 137/45 · AN, F7 12345 · Staatsarchiv, 111-1, Cl. VII
         ]
-        return try! NSRegularExpression(pattern: "^(?:" + orders.joined(separator: "|") + ")$")
+        return BuiltInPattern.expression("^(?:" + orders.joined(separator: "|") + ")$")
     }()
 
     /// What may stand in brackets after an author's name: a year, the work cited before, a page.
-    private static let afterAuthor = try! NSRegularExpression(pattern: "^(?:Y[YLPNS]*|I[ICLPN]*|P[LPNSY]*)$")
+    private static let afterAuthor = BuiltInPattern.expression("^(?:Y[YLPNS]*|I[ICLPN]*|P[LPNSY]*)$")
 
     // MARK: the parts
 
@@ -284,13 +284,12 @@ enum CitationGrammar {
             generally further ferner for\s+example par\s+exemple en\s+particulier above below supra infra oben unten
             plus\s+haut plus\s+bas ci-dessus ci-dessous
             """#)
-        return try! NSRegularExpression(
-            pattern: #"^\s*(?:(?:(?i:\#(verbs))|s\.)(?:[\s,]+(?i:\#(adverbs)))*[\s,]+)+"#)
+        return BuiltInPattern.expression(
+            #"^\s*(?:(?:(?i:\#(verbs))|s\.)(?:[\s,]+(?i:\#(adverbs)))*[\s,]+)+"#)
     }()
     /// "quoted in", "zit. nach", "cité par", "citado por", "apud": the source named next quotes another.
-    private static let quotedIn = try! NSRegularExpression(
-        pattern:
-            #"^(?i:(?:as\s+)?(?:quoted|cited)\s+(?:in|by)|zit(?:\.|iert)\s+(?:nach|n\.|bei|in)|cité\s+(?:par|dans|in)"#
+    private static let quotedIn = BuiltInPattern.expression(
+        #"^(?i:(?:as\s+)?(?:quoted|cited)\s+(?:in|by)|zit(?:\.|iert)\s+(?:nach|n\.|bei|in)|cité\s+(?:par|dans|in)"#
             + #"|cit\.\s+(?:in|da|en|por)|citad[oa]\s+(?:en|por)|citat[oa]\s+(?:in|da)|apud)\s+"#)
 
     /// Whether the first non-space character of `text`, lower-cased, is one of `letters` (ASCII): the
@@ -352,12 +351,12 @@ enum CitationGrammar {
         "il", "elle", "ils", "elles", "nous", "on", "ce", "cette", "ces", "ici", "voir", "nach", "wie", "als",
     ]
 
-    private static let archiveWords = try! NSRegularExpression(
-        pattern: #"(?i:archiv|bibliot|library|record\s+office|registry|museum|papers\b|nachlass|fonds\b)"#)
+    private static let archiveWords = BuiltInPattern.expression(
+        #"(?i:archiv|bibliot|library|record\s+office|registry|museum|papers\b|nachlass|fonds\b)"#)
 
     /// Words of the names of newspapers and periodicals in the six languages.
-    private static let periodicalWords = try! NSRegularExpression(
-        pattern: #"(?i:\b(?:"#
+    private static let periodicalWords = BuiltInPattern.expression(
+        #"(?i:\b(?:"#
             + words(
                 """
                 zeitung tageblatt anzeiger kurier rundschau nachrichten vorwärts times journal gazette gazzetta gaceta
@@ -380,7 +379,7 @@ enum CitationGrammar {
     }
 
     private static func full(_ pattern: String) -> NSRegularExpression {
-        try! NSRegularExpression(pattern: "^(?:" + pattern + ")$")
+        BuiltInPattern.expression("^(?:" + pattern + ")$")
     }
 
     private static func matches(_ regex: NSRegularExpression, _ text: String) -> Bool {

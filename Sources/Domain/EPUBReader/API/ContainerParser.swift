@@ -22,7 +22,9 @@ public struct ContainerParser: Sendable {
     /// The media type of EPUB package documents.
     public static let packageMediaType = "application/oebps-package+xml"
 
-    /// - Parameter path: where the bytes came from, for messages.
+    /// - Parameters:
+    ///   - bytes: `container.xml` as stored.
+    ///   - path: where the bytes came from, for messages.
     /// - Throws: `EPUBError.malformedXML`, `.missingRootfile` (none, or an empty `full-path`),
     ///   `.invalidRootfile` (leaves the container, or points at `container.xml` itself).
     public init(bytes: [UInt8], path: String = "META-INF/container.xml") throws {

@@ -16,6 +16,7 @@ public struct NavigationParser: Sendable {
     public let warnings: [EPUBWarning]
 
     /// - Parameters:
+    ///   - bytes: the navigation document as stored.
     ///   - path: container path of the navigation document.
     ///   - packageDirectory: the package folder (`OEBPS/`), which links are made relative to.
     /// - Throws: `EPUBError.limitExceeded`, or `.malformedXML` when not even the HTML parser finds a root.
@@ -101,6 +102,7 @@ public struct NCXParser: Sendable {
     public let warnings: [EPUBWarning]
 
     /// - Parameters:
+    ///   - bytes: the NCX as stored.
     ///   - path: container path of the NCX.
     ///   - packageDirectory: the package folder, which links are made relative to.
     /// - Throws: `EPUBError.malformedXML` when the NCX is not well-formed XML, `.limitExceeded`.

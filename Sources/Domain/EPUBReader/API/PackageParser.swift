@@ -49,7 +49,9 @@ public struct PackageParser: Sendable {
     /// The media type of an EPUB 2 NCX.
     public static let ncxMediaType = "application/x-dtbncx+xml"
 
-    /// - Parameter path: container path of the package document (`OEBPS/content.opf`).
+    /// - Parameters:
+    ///   - bytes: the package document as stored.
+    ///   - path: container path of the package document (`OEBPS/content.opf`).
     /// - Throws: `EPUBError.malformedXML` (also when the root is not `<package>`), `.missingSpine`,
     ///   `.limitExceeded`. An empty spine is not an error here (the book decides).
     public init(bytes: [UInt8], path: String) throws {

@@ -15,6 +15,7 @@ extension ConversionEnvironment {
     ///     process: run sections in worker processes (`ConversionRequest.workerExecutable`) or one
     ///     conversion at a time.
     ///   - makeSink: opens one section file.
+    /// - Returns: the environment a `Converter` runs in.
     public static func epub(
         reusing indexed: IndexedBook? = nil, makeEngine: @escaping @Sendable () throws -> any SpeechEngine,
         makeSink: @escaping @Sendable (SinkRequest) throws -> any AudioSink
@@ -49,7 +50,9 @@ public final class IndexedBook: @unchecked Sendable {
 
     /// - Parameters:
     ///   - path: the `.epub` file `book` was opened from (the request's `bookPath`, relative or not).
+    ///   - book: the book, opened; from now on read only through this value.
     ///   - sections: the index exactly as `SectionIndexer.index(book, options: options)` returned it.
+    ///   - options: the options the book was indexed with (a request asking for others reads it anew).
     public init(path: String, book: EPUBBook, sections: [BookSection], options: SectionOptions) {
         self.path = path
         self.book = book

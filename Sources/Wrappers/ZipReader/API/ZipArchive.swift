@@ -72,7 +72,10 @@ public final class ZipArchive {
     }
 
     /// Opens an archive held in memory (tests, fuzzing). The bytes are copied.
-    /// - Parameter name: how errors name this archive.
+    /// - Parameters:
+    ///   - bytes: the whole archive.
+    ///   - name: how errors name this archive.
+    ///   - limits: the bounds on entries and sizes, as for a file.
     /// - Throws: as `init(path:limits:)`.
     public convenience init(bytes: [UInt8], name: String = "<memory>", limits: ZipLimits = .default) throws {
         let (handle, warnings) = try Self.open(archiveName: name, isFile: false) { flags, errorCode in
