@@ -689,7 +689,7 @@ import Testing
         let fromLabels = ["Robert Frost", "Mary Shelley", "Jane Austen"].map {
             entry("About \($0)", "book.xhtml#about-" + $0.lowercased().replacingOccurrences(of: " ", with: "-"))
         }
-        #expect(SectionBuilder.commonTokens(ofFragmentsIn: generated + fromLabels) == ["calibre", "toc"])
+        #expect(BookStatistics.commonTokens(ofFragmentsIn: generated + fromLabels) == ["calibre", "toc"])
     }
 
     @Test func aRealIndexFileStillCounts() throws {

@@ -16,18 +16,18 @@ enum TOCQuality: Equatable, Sendable {
     static let minimumCoveredShare = 0.3
 }
 
-extension SectionBuilder {
+extension StartRefinement {
     /// Judges the TOC from the starts it gave and every place any of its entries points at.
     func assessTOC(_ starts: [SectionStart], allTargets: Set<TextPosition>) -> TOCQuality {
         if starts.isEmpty { return .absent }
         if allTargets.count <= 1 { return .degenerate(reason: "the table of contents has a single entry") }
         let labels = starts.compactMap(\.label)
         if labels.count >= 2, labels.count == starts.count, labels.allSatisfy(Patterns.isPartTitle),
-            package.toc.allSatisfy({ $0.children.isEmpty })
+            book.package.toc.allSatisfy({ $0.children.isEmpty })
         {
             return .degenerate(reason: "the table of contents lists only parts")
         }
-        let total = docs.reduce(0) { $0 + $1.words }
+        let total = book.docs.reduce(0) { $0 + $1.words }
         guard total > 0 else { return .usable }
         let covered = wordsInSections(startingAt: starts.map(\.position))
         if Double(covered) < TOCQuality.minimumCoveredShare * Double(total) {
@@ -42,17 +42,19 @@ extension SectionBuilder {
         let sorted = Set(positions).sorted()
         let startedItems = Set(sorted.map(\.spineIndex))
         var covered = 0
-        for (i, start) in sorted.enumerated() {
-            let limit = i + 1 < sorted.count ? sorted[i + 1] : TextPosition(spineIndex: docs.count, blockIndex: 0)
-            var s = start.spineIndex
-            while s < docs.count, s <= limit.spineIndex {
-                if s != start.spineIndex, startedItems.contains(s) || s == limit.spineIndex && limit.blockIndex == 0 {
-                    break
-                }
-                let from = s == start.spineIndex ? start.blockIndex : 0
-                let to = s == limit.spineIndex ? min(limit.blockIndex, docs[s].blocks.count) : docs[s].blocks.count
-                if from < to { covered += docs[s].blocks[from..<to].reduce(0) { $0 + ($1.isNote ? 0 : $1.words) } }
-                s += 1
+        for (index, start) in sorted.enumerated() {
+            let limit = index + 1 < sorted.count ? sorted[index + 1] : book.endPosition
+            var spineIndex = start.spineIndex
+            while spineIndex < book.docs.count, spineIndex <= limit.spineIndex {
+                // Another start, or the next one, opens this file: the text here is not this start's.
+                let startedElsewhere =
+                    startedItems.contains(spineIndex) || limit == TextPosition(spineIndex: spineIndex, blockIndex: 0)
+                if spineIndex != start.spineIndex, startedElsewhere { break }
+                let blocks = book.docs[spineIndex].blocks
+                let from = spineIndex == start.spineIndex ? start.blockIndex : 0
+                let to = spineIndex == limit.spineIndex ? min(limit.blockIndex, blocks.count) : blocks.count
+                if from < to { covered += blocks[from..<to].reduce(0) { $0 + ($1.isNote ? 0 : $1.words) } }
+                spineIndex += 1
             }
         }
         return covered
@@ -67,7 +69,7 @@ extension SectionBuilder {
         guard let family = HeadingFamilies.chapterHeadings(in: lines) else { return marked }
         let familyStarts = family.map { line in
             SectionStart(
-                position: line.position, origin: .toc, label: line.text, link: link(at: line.position),
+                position: line.position, origin: .toc, label: line.text, link: book.link(at: line.position),
                 tocOrder: line.wordOffset, fromHeadings: true)
         }
         let taken = Set(familyStarts.map(\.position))
@@ -83,13 +85,13 @@ extension SectionBuilder {
         var openingRanks: [Int] = []
         var counts: [Int: Int] = [:]
         var chapterLike: Set<Int> = []  // ranks of h1–h4 headings
-        for doc in docs {
+        for doc in book.docs {
             let opening = doc.blocks.prefix(while: { $0.kind != .paragraph }).prefix(4)
             if let rank = opening.first(where: { $0.kind == .heading })?.headingRank { openingRanks.append(rank) }
-            for b in doc.blocks where b.kind == .heading {
-                let rank = b.headingRank ?? 6
+            for block in doc.blocks where block.kind == .heading {
+                let rank = block.headingRank ?? 6
                 counts[rank, default: 0] += 1
-                if (b.headingLevel ?? 6) <= 4 { chapterLike.insert(rank) }
+                if (block.headingLevel ?? 6) <= 4 { chapterLike.insert(rank) }
             }
         }
         var chapterLevel: Int
@@ -102,7 +104,7 @@ extension SectionBuilder {
         }
         // Parts are no chapters: when every heading at that rank names a part, chapters are the
         // next rank used below it.
-        let atLevel = docs.flatMap { $0.blocks.filter { $0.kind == .heading && $0.headingRank == chapterLevel } }
+        let atLevel = book.docs.flatMap { $0.blocks.filter { $0.kind == .heading && $0.headingRank == chapterLevel } }
         if !atLevel.isEmpty, atLevel.allSatisfy({ Patterns.isPartTitle($0.text) }),
             let below = counts.keys.sorted().first(where: {
                 $0 > chapterLevel && chapterLike.contains($0) && counts[$0]! >= 2
@@ -111,20 +113,20 @@ extension SectionBuilder {
             chapterLevel = below
         }
         var starts: [SectionStart] = []
-        for (s, doc) in docs.enumerated() {
+        for (spineIndex, doc) in book.docs.enumerated() {
             var previousWasStart = false
-            for (k, b) in doc.blocks.enumerated() {
-                if b.kind == .heading, (b.headingRank ?? 6) <= chapterLevel {
+            for (blockIndex, block) in doc.blocks.enumerated() {
+                if block.kind == .heading, (block.headingRank ?? 6) <= chapterLevel {
                     if !previousWasStart {
-                        let position = TextPosition(spineIndex: s, blockIndex: k)
+                        let position = TextPosition(spineIndex: spineIndex, blockIndex: blockIndex)
                         starts.append(
                             SectionStart(
-                                position: position, origin: .toc, label: b.text, link: link(at: position),
+                                position: position, origin: .toc, label: block.text, link: book.link(at: position),
                                 tocOrder: starts.count, fromHeadings: true))
                     }
                     // A part's heading does not swallow the first chapter's heading that follows it.
-                    previousWasStart = !Patterns.isPartTitle(b.text)
-                } else if b.hasText, b.kind != .heading {
+                    previousWasStart = !Patterns.isPartTitle(block.text)
+                } else if block.hasText, block.kind != .heading {
                     previousWasStart = false
                 }
             }
@@ -139,17 +141,17 @@ extension SectionBuilder {
     /// one whose files repeat the book's title, or a few generic titles, gets no such start.
     func fileTitleStarts(besides starts: [SectionStart]) -> [SectionStart] {
         let filesWithStarts = Set(starts.map(\.position.spineIndex))
-        let bookTitle = package.metadata.title.map(TextCleaner.fold)
-        let filesWithText = docs.indices.filter { docs[$0].words > 0 }
+        let bookTitle = book.package.metadata.title.map(TextCleaner.fold)
+        let filesWithText = book.docs.indices.filter { book.docs[$0].words > 0 }
         var ownTitles: [(file: Int, title: String)] = []
         var previous: String?
-        for s in filesWithText {
-            guard let title = docs[s].title else { continue }
+        for spineIndex in filesWithText {
+            guard let title = book.docs[spineIndex].title else { continue }
             defer { previous = title }
-            guard title != previous, title.count <= Self.longestTitle, !Patterns.looksLikeFileName(title),
+            guard title != previous, title.count <= SectionBuilder.longestTitle, !Patterns.looksLikeFileName(title),
                 TextCleaner.fold(title) != bookTitle
             else { continue }
-            ownTitles.append((s, title))
+            ownTitles.append((spineIndex, title))
         }
         guard filesWithText.count >= Self.minimumFilesForTitles,
             Double(ownTitles.count) >= Self.titledShare * Double(filesWithText.count)
@@ -157,7 +159,7 @@ extension SectionBuilder {
         return ownTitles.filter { !filesWithStarts.contains($0.file) }.map { file, title in
             let position = TextPosition(spineIndex: file, blockIndex: 0)
             return SectionStart(
-                position: position, origin: .toc, label: title, link: link(at: position), tocOrder: file,
+                position: position, origin: .toc, label: title, link: book.link(at: position), tocOrder: file,
                 fromHeadings: true, fromFileTitle: true)
         }
     }
@@ -173,33 +175,30 @@ extension SectionBuilder {
         var lines: [HeadingFamilies.Line] = []
         var offset = 0
         var classesOfText: Set<String> = []  // classes of the book's other blocks of text
-        for (s, doc) in docs.enumerated() {
-            for (k, b) in doc.blocks.enumerated() {
-                if b.isHeadingLine, !b.text.isEmpty {
+        for (spineIndex, doc) in book.docs.enumerated() {
+            for (blockIndex, block) in doc.blocks.enumerated() {
+                if block.isHeadingLine, !block.text.isEmpty {
                     lines.append(
                         HeadingFamilies.Line(
-                            position: TextPosition(spineIndex: s, blockIndex: k), text: b.text, wordOffset: offset,
-                            headingClass: b.styleClass))
-                } else if b.hasText, let styleClass = b.styleClass {
+                            position: TextPosition(spineIndex: spineIndex, blockIndex: blockIndex), text: block.text,
+                            wordOffset: offset,
+                            headingClass: block.styleClass))
+                } else if block.hasText, let styleClass = block.styleClass {
                     classesOfText.insert(styleClass)
                 }
-                if !b.isNote { offset += b.words }
+                if !block.isNote { offset += block.words }
             }
         }
-        for i in lines.indices where lines[i].headingClass.map(classesOfText.contains) ?? false {
-            lines[i].headingClass = nil
+        for index in lines.indices where lines[index].headingClass.map(classesOfText.contains) ?? false {
+            lines[index].headingClass = nil
         }
         return lines
-    }
-
-    private func link(at position: TextPosition) -> EPUBLink {
-        EPUBLink(path: package.spine[position.spineIndex].href, fragment: fragment(at: position))
     }
 
     /// The value most often in `values` (the smallest of equals) and how often, nil when empty.
     private func mostCommon(_ values: [Int]) -> (Int, Int)? {
         var counts: [Int: Int] = [:]
-        for v in values { counts[v, default: 0] += 1 }
+        for value in values { counts[value, default: 0] += 1 }
         return counts.max { ($0.value, -$0.key) < ($1.value, -$1.key) }.map { ($0.key, $0.value) }
     }
 }

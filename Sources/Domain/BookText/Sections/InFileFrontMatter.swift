@@ -3,7 +3,7 @@ import EPUBReader
 /// Front matter that shares a file with the text: a title page or a printed contents list ahead of
 /// the first chapter, in the file the first TOC entry or a landmark points at. The text is cut where
 /// the book's own heading says the chapter begins, so exactly the front part is judged on its own.
-extension SectionBuilder {
+extension StartRefinement {
     /// A chapter's heading is looked for among this many blocks of its file's start.
     static let headingSearchBlocks = 200
 
@@ -17,24 +17,25 @@ extension SectionBuilder {
     func startEntriesAtTheirHeadings(_ starts: [SectionStart]) -> [SectionStart] {
         let first = starts.indices.min { starts[$0].position < starts[$1].position }
         var result = starts
-        for i in starts.indices where starts[i].origin == .toc && !starts[i].fromHeadings {
-            guard starts[i].position.blockIndex == 0, let label = starts[i].label else { continue }
-            let spine = starts[i].position.spineIndex
+        for index in starts.indices where starts[index].origin == .toc && !starts[index].fromHeadings {
+            guard starts[index].position.blockIndex == 0, let label = starts[index].label else { continue }
+            let spineIndex = starts[index].position.spineIndex
             // The cheap test first: most files open with their chapter, unmarked.
-            let marks = i == first ? [] : openingMatterTypes(spine)
-            guard i == first || !marks.isEmpty, let k = ownHeading(of: label, in: spine), k > 0,
-                i == first || marks.contains(where: { !docs[spine].blocks[k].types.contains($0) })
+            let marks = index == first ? [] : openingMatterTypes(spineIndex)
+            guard index == first || !marks.isEmpty, let heading = ownHeading(of: label, in: spineIndex), heading > 0,
+                index == first || marks.contains(where: { !book.docs[spineIndex].blocks[heading].types.contains($0) })
             else { continue }
-            result[i].position = TextPosition(spineIndex: spine, blockIndex: k)
-            result[i].link = EPUBLink(path: package.spine[spine].href, fragment: fragment(at: result[i].position))
+            result[index].position = TextPosition(spineIndex: spineIndex, blockIndex: heading)
+            result[index].link = book.link(at: result[index].position)
         }
         return result
     }
 
-    /// The types of front or back matter the first text of spine item `s` carries (the chapter's
-    /// own heading must not carry the one that makes it matter).
-    private func openingMatterTypes(_ s: Int) -> [String] {
-        guard s < docs.count, let opening = docs[s].blocks.first(where: { $0.hasText }) else { return [] }
+    /// The types of front or back matter the first text of spine item `spineIndex` carries (the
+    /// chapter's own heading must not carry the one that makes it matter).
+    private func openingMatterTypes(_ spineIndex: Int) -> [String] {
+        guard spineIndex < book.docs.count, let opening = book.docs[spineIndex].blocks.first(where: { $0.hasText })
+        else { return [] }
         return opening.types.filter { type in Patterns.semanticTypes[type].map { !$0.isBody } ?? false }
     }
 
@@ -43,39 +44,44 @@ extension SectionBuilder {
     /// at the file's next heading, which starts a section of its own.
     func splitFilesLandmarksOverreach(_ starts: [SectionStart]) -> [SectionStart] {
         var result = starts
-        for mark in package.landmarks + package.guide {
+        let bookWords = statistics.bookWords
+        for mark in book.package.landmarks + book.package.guide {
             guard let kind = Patterns.semanticTypes[mark.type.lowercased()], !kind.isBody,
-                let s = spineIndex(of: mark.target.path), 2 * docs[s].words >= bookWords, bookWords > 0
+                let spineIndex = book.spineIndex(of: mark.target.path), 2 * book.docs[spineIndex].words >= bookWords,
+                bookWords > 0
             else { continue }
-            let from = mark.target.fragment.flatMap { docs[s].anchors[$0] } ?? 0
-            guard let k = docs[s].blocks.indices.first(where: { $0 > from && docs[s].blocks[$0].kind == .heading }),
+            let blocks = book.docs[spineIndex].blocks
+            let from = mark.target.fragment.flatMap { book.docs[spineIndex].anchors[$0] } ?? 0
+            guard let heading = blocks.indices.first(where: { $0 > from && blocks[$0].kind == .heading }),
                 !result.contains(where: {
-                    $0.position.spineIndex == s && $0.position.blockIndex > from && $0.position.blockIndex <= k
+                    $0.position.spineIndex == spineIndex && $0.position.blockIndex > from
+                        && $0.position.blockIndex <= heading
                 })
             else { continue }
-            let position = TextPosition(spineIndex: s, blockIndex: k)
+            let position = TextPosition(spineIndex: spineIndex, blockIndex: heading)
             result.append(
                 SectionStart(
-                    position: position, origin: .toc, label: docs[s].blocks[k].text,
-                    link: EPUBLink(path: package.spine[s].href, fragment: fragment(at: position)), fromHeadings: true))
+                    position: position, origin: .toc, label: blocks[heading].text, link: book.link(at: position),
+                    fromHeadings: true))
         }
         return result
     }
 
-    /// The block of the heading in spine item `s` whose text is the TOC label (either holding the
-    /// other, folded), among the first `headingSearchBlocks` blocks, when text comes before it.
-    private func ownHeading(of label: String, in s: Int) -> Int? {
+    /// The block of the heading in spine item `spineIndex` whose text is the TOC label (either
+    /// holding the other, folded), among the first `headingSearchBlocks` blocks, when text comes
+    /// before it.
+    private func ownHeading(of label: String, in spineIndex: Int) -> Int? {
         let folded = TextCleaner.fold(label)
-        guard folded.count >= 3, s < docs.count else { return nil }
+        guard folded.count >= 3, spineIndex < book.docs.count else { return nil }
         var wordsBefore = 0
-        for (k, b) in docs[s].blocks.prefix(Self.headingSearchBlocks).enumerated() {
-            if b.kind == .heading, !b.text.isEmpty {
-                let heading = TextCleaner.fold(b.text)
+        for (blockIndex, block) in book.docs[spineIndex].blocks.prefix(Self.headingSearchBlocks).enumerated() {
+            if block.kind == .heading, !block.text.isEmpty {
+                let heading = TextCleaner.fold(block.text)
                 if heading == folded || (heading.count >= 3 && (heading.contains(folded) || folded.contains(heading))) {
-                    return wordsBefore > 0 ? k : nil
+                    return wordsBefore > 0 ? blockIndex : nil
                 }
             }
-            if !b.isNote, !b.isOmitted { wordsBefore += b.words }
+            if !block.isNote, !block.isOmitted { wordsBefore += block.words }
         }
         return nil
     }

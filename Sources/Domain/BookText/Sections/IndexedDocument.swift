@@ -306,7 +306,7 @@ struct IndexedDocument: Sendable {
     }
 
     /// Blocks whose text a section's features may read: headings, and from each place a section
-    /// can start, the blocks `SectionBuilder.features(of:)` puts in the opening text (until it
+    /// can start, the blocks `DraftAssessor.features(of:)` puts in the opening text (until it
     /// reaches 4000 characters) and the first block with text (for a section of notes only).
     private static func blocksWithTextNeeded(
         _ flat: FlatDocument, indexed: [IndexedBlock], tocFragments: Set<String>, pieceCounts: inout [Int: Int]
@@ -321,8 +321,8 @@ struct IndexedDocument: Sendable {
             starts.insert(k)
             starts.insert(k + 1)
         }
-        // Edges of semantic regions (`SectionBuilder.splitRegions`).
-        let regionTypes = Set(indexed.flatMap(\.types)).intersection(SectionBuilder.regionTypes)
+        // Edges of semantic regions (`StartRefinement.splitRegions`).
+        let regionTypes = Set(indexed.flatMap(\.types)).intersection(StartRefinement.regionTypes)
         for type in regionTypes {
             var previous = false
             for (k, b) in indexed.enumerated() {

@@ -277,3 +277,25 @@ struct KindExpectation: Sendable {
     /// 12,345 (`Counts.grouped`).
     static func grouped(_ n: Int) -> String { Counts.grouped(n) }
 }
+
+/// Apparatus where nothing else names it: inside a file of the text, or in a file no TOC entry reaches.
+extension KindExpectation {
+    /// The shapes that show each kind of apparatus where nothing else names it (inside a file, or in
+    /// a file no TOC entry reaches): entries of its own making, never short lines alone (code, verse
+    /// and tables have them in the text's flow).
+    static let apparatusShapes: [SectionKind: [KindExpectation.Shape]] = [
+        .notes: [.numberedEntries], .index: [.pageEntries, .links, .alphabetical],
+        .glossary: [.entries, .alphabetical], .bibliography: [.entries, .numberedEntries],
+        .alsoBy: [.entries, .numberedEntries, .links], .advertisement: [.entries, .numberedEntries, .links],
+    ]
+
+    /// Whether `features` show apparatus of `kind` by one of its shapes (`apparatusShapes`). Items
+    /// of a list are no numbered entries here: a list under a "Note" set in the text's flow (an
+    /// admonition) is the text's own.
+    static func hasApparatusShape(_ kind: SectionKind, _ features: SectionFeatures) -> Bool {
+        guard let shapes = apparatusShapes[kind] else { return false }
+        var f = features
+        f.numberedBlocks -= f.listItems
+        return shapes.contains { KindExpectation.has($0, f) }
+    }
+}

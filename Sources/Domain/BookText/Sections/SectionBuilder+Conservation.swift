@@ -35,10 +35,10 @@ extension SectionBuilder {
     /// read when nothing but its size and its place at the book's edge would skip it: no kind of
     /// matter from the book's marks, its title or its shape. There "very short" says nothing: every
     /// page is short, and a two-page book lost one of its two.
-    func readListedPagesOfShortBooks(_ drafts: inout [Draft]) {
+    func readListedPagesOfShortBooks(_ drafts: inout [SectionDraft]) {
         guard bookWords <= Self.shortBookWords else { return }
         for i in drafts.indices where drafts[i].start.origin == .toc && !drafts[i].start.fromHeadings {
-            guard isSkippedOnlyForItsSize(drafts[i]), drafts[i].features.words > 0,
+            guard drafts[i].isSkippedOnlyForItsSize, drafts[i].features.words > 0,
                 isLinear(drafts[i].start.position.spineIndex)
             else { continue }
             drafts[i].classification.role = .body
@@ -76,7 +76,7 @@ extension SectionBuilder {
     /// Whether a draft is skipped although nothing in its text points away from the text: every
     /// such piece of evidence is the book's marks, a name, or weak and general (its place in the
     /// book); notes, references, glossaries and indexes with their shapes are what they say.
-    func isSkippedOnlyForMarksAndNames(_ draft: Draft) -> Bool {
+    func isSkippedOnlyForMarksAndNames(_ draft: SectionDraft) -> Bool {
         draft.classification.role != .body && !hasShapeOfItsKind(draft)
             && !KindExpectation.isApparatusByItsShape(draft.classification.kind, draft.features)
             && restsOnMarksAndNames(draft)
@@ -98,8 +98,8 @@ extension SectionBuilder {
     /// to be read: the evidence of the page before it cannot skip it. The cut is made at the first
     /// such line under which at least `shortestRunningText` words run before the next one, when
     /// the text from it on outweighs the text before it.
-    func cuttingProseFromSkippedSections(_ drafts: [Draft]) -> [Draft] {
-        var out: [Draft] = []
+    func cuttingProseFromSkippedSections(_ drafts: [SectionDraft]) -> [SectionDraft] {
+        var out: [SectionDraft] = []
         out.reserveCapacity(drafts.count)
         for draft in drafts {
             guard draft.classification.role != .body, Self.pageKinds.contains(draft.classification.kind),
@@ -108,23 +108,23 @@ extension SectionBuilder {
                 out.append(draft)
                 continue
             }
-            var head = Draft(start: draft.start, end: cut)
-            var tail = Draft(start: SectionStart(position: cut, origin: .untargeted), end: draft.end)
-            assess(&tail)
-            decide(&tail)
+            var head = SectionDraft(start: draft.start, end: cut)
+            var tail = SectionDraft(start: SectionStart(position: cut, origin: .untargeted), end: draft.end)
+            assessor.assess(&tail)
+            tail.decide()
             guard tail.classification.role == .body else {
                 out.append(draft)  // the rest is front matter too: one section, as it was
                 continue
             }
-            assess(&head)
-            decide(&head)
+            assessor.assess(&head)
+            head.decide()
             out += [head, tail]
         }
         return out
     }
 
     /// Where running text starts under a heading line in `draft` (`cuttingProseFromSkippedSections`).
-    private func runningTextStart(_ draft: Draft) -> TextPosition? {
+    private func runningTextStart(_ draft: SectionDraft) -> TextPosition? {
         let blocks = blocks(from: draft.start.position, to: draft.end).filter {
             $0.1.hasText && !$0.1.isNote && !$0.1.isOmitted
         }
@@ -171,23 +171,23 @@ extension SectionBuilder {
     /// own marks, and what else the text holds (a page of links, notes the text refers to, a
     /// licence), still decide; so does the shape of notes or references placed after each chapter.
     /// Appendices are left out: a textbook ends its first volume with them, between chapters.
-    func readChapterSizedSectionsAmongChapters(_ drafts: inout [Draft], among candidates: [Int]) {
+    func readChapterSizedSectionsAmongChapters(_ drafts: inout [SectionDraft], among candidates: [Int]) {
         let named = Set(candidates.filter { isOnlyNamedLikeMatter(drafts[$0]) })
         let among = Self.runs(of: named).filter { standsAmongChapters($0, in: drafts) }.flatMap { $0 }
         for i in among {
             let kind = drafts[i].classification.kind.rawValue
-            read(&drafts[i], because: "only named or noted like \(kind), as long as a chapter, among chapters")
+            drafts[i].read(because: "only named or noted like \(kind), as long as a chapter, among chapters")
         }
         let titlesAmong = Set(among.map { TextCleaner.fold(drafts[$0].features.title) }.filter { !$0.isEmpty })
         for i in named.subtracting(among).sorted()
         where titlesAmong.contains(TextCleaner.fold(drafts[i].features.title)) {
-            read(&drafts[i], because: "titled as sections read among the chapters, as long as a chapter")
+            drafts[i].read(because: "titled as sections read among the chapters, as long as a chapter")
         }
     }
 
     /// Whether nothing but its name or a notice line would skip `draft`, a section as long as a
     /// chapter of this book, of a kind it has not the shape of (appendices left out).
-    private func isOnlyNamedLikeMatter(_ draft: Draft) -> Bool {
+    private func isOnlyNamedLikeMatter(_ draft: SectionDraft) -> Bool {
         let c = draft.classification
         return c.role != .body && c.kind != .appendix && !draft.features.isShortForTheBook
             && restsOnNameOrNotice(draft) && !hasShapeOfItsKind(draft)
@@ -203,7 +203,7 @@ extension SectionBuilder {
     /// real index). All of them are read when they hold more words than the text read (a book is
     /// not mostly its acknowledgements), or when every section read that is as long as a chapter,
     /// two or more, is read despite such a name: no name then tells the text from its matter.
-    mutating func readSectionsWhenNamesMislead(_ drafts: inout [Draft]) {
+    mutating func readSectionsWhenNamesMislead(_ drafts: inout [SectionDraft]) {
         let readDespiteNames = drafts.indices.filter { isReadDespiteItsName(drafts[$0]) }
         guard let firstMisnamed = readDespiteNames.first else { return }
         let named = drafts.indices.filter { isOnlyNamedLikeMatter(drafts[$0]) }
@@ -219,7 +219,7 @@ extension SectionBuilder {
         let verb = readDespiteNames.count == 1 ? "is" : "are"
         let why = "\(Counts.of(readDespiteNames.count, "section")) named like front or back matter \(verb) read as text"
         for i in misled {
-            read(&drafts[i], because: "\(why) in this book")
+            drafts[i].read(because: "\(why) in this book")
         }
         let words = Counts.of(misled.reduce(0) { $0 + drafts[$1].features.words }, "word")
         let more = "\(misled.count) more named so \(misled.count == 1 ? "is" : "are") read too"
@@ -230,7 +230,7 @@ extension SectionBuilder {
     /// sections skipped only for such names (`named`) hold more words than all that is read, or
     /// every section read that is as long as a chapter, two or more (`readDespiteNames`), is read
     /// despite such a name.
-    private func namesMeanNothing(in drafts: [Draft], named: [Int], readDespiteNames: Int) -> Bool {
+    private func namesMeanNothing(in drafts: [SectionDraft], named: [Int], readDespiteNames: Int) -> Bool {
         let namedWords = named.reduce(0) { $0 + drafts[$1].features.words }
         let readWords = drafts.reduce(0) { $0 + ($1.classification.role == .body ? $1.features.words : 0) }
         if namedWords > readWords { return true }
@@ -248,14 +248,14 @@ extension SectionBuilder {
     }
 
     /// Whether `draft` is read although a name (title, heading, file name, id) says front or back matter.
-    private func isReadDespiteItsName(_ draft: Draft) -> Bool {
+    private func isReadDespiteItsName(_ draft: SectionDraft) -> Bool {
         draft.classification.role == .body && draft.evidence.contains { $0.isNaming && $0.kind != nil && !$0.isBody }
     }
 
     /// Whether the drafts of `run` have read chapters on each side, next to them, and at least
     /// `chaptersOnEachSide` of them before and after; or, in a book with fewer chapters than that
     /// asks for, one on each side (`standsBetweenTheFewChapters`).
-    private func standsAmongChapters(_ run: Range<Int>, in drafts: [Draft]) -> Bool {
+    private func standsAmongChapters(_ run: Range<Int>, in drafts: [SectionDraft]) -> Bool {
         guard let (before, after) = chaptersAround(run, in: drafts) else { return false }
         if before >= Self.chaptersOnEachSide && after >= Self.chaptersOnEachSide { return true }
         return before + after < 2 * Self.chaptersOnEachSide && standsBetweenTheFewChapters(run, in: drafts)
@@ -267,7 +267,7 @@ extension SectionBuilder {
     /// chapter, and the preface after it stays at the edge), and the sections between them are
     /// neither lists or entries by kind (an index, a contents list, a chapter's notes: those are
     /// read when they are running prose, as `KindExpectation` says) nor of a shape of their kind.
-    private func standsBetweenTheFewChapters(_ run: Range<Int>, in drafts: [Draft]) -> Bool {
+    private func standsBetweenTheFewChapters(_ run: Range<Int>, in drafts: [SectionDraft]) -> Bool {
         let neighbours = [drafts[run.lowerBound - 1], drafts[run.upperBound]]
         return neighbours.allSatisfy { !$0.features.isShortForTheBook }
             && run.allSatisfy { i in
@@ -280,7 +280,7 @@ extension SectionBuilder {
 
     /// How many read sections of the text stand before and after `run`, when its neighbours on both
     /// sides are such sections; nil otherwise.
-    private func chaptersAround(_ run: Range<Int>, in drafts: [Draft]) -> (before: Int, after: Int)? {
+    private func chaptersAround(_ run: Range<Int>, in drafts: [SectionDraft]) -> (before: Int, after: Int)? {
         // Sections of the text proper: chapters, and a prologue, interlude or epilogue.
         func isText(_ i: Int) -> Bool {
             drafts[i].classification.role == .body && KindExpectation.of(drafts[i].classification.kind) == nil
@@ -298,18 +298,17 @@ extension SectionBuilder {
     /// A section skipped only for its size and place (`isSkippedOnlyForItsSize`), listed in the
     /// TOC under a title that names nothing (not the book's), whose text is verse, is read when
     /// most of the sections read are verse too.
-    func readPoemsAmongPoems(_ drafts: inout [Draft]) {
+    func readPoemsAmongPoems(_ drafts: inout [SectionDraft]) {
         let readSections = drafts.filter { $0.classification.role == .body && $0.features.words > 0 }
         let poems = readSections.count { Self.isVerse($0.features) }
         guard readSections.count >= 3, Double(poems) >= Self.poemBookShare * Double(readSections.count) else { return }
         let bookTitle = TextCleaner.fold(package.metadata.title ?? "")
-        for i in drafts.indices where isSkippedOnlyForItsSize(drafts[i]) {
+        for i in drafts.indices where drafts[i].isSkippedOnlyForItsSize {
             let f = drafts[i].features
             guard f.fromTOC, Self.isVerse(f), Patterns.kind(forTitle: f.title) == nil,
                 TextCleaner.fold(f.title) != bookTitle
             else { continue }
-            read(
-                &drafts[i],
+            drafts[i].read(
                 because: "verse, as \(poems) of the \(Counts.of(readSections.count, "section")) read: a poem")
         }
     }
@@ -317,12 +316,6 @@ extension SectionBuilder {
     /// Whether a section's text, below its headings, is mostly lines of verse.
     static func isVerse(_ f: SectionFeatures) -> Bool {
         f.verseLines > 0 && Double(f.verseLines) >= KindExpectation.verseShare * Double(f.textBlocks - f.headingBlocks)
-    }
-
-    /// Reads `draft` as text, for `reason` (evidence that outweighs any other).
-    private func read(_ draft: inout Draft, because reason: String) {
-        draft.evidence.append(Evidence(kind: nil, role: .body, weight: 100, reason: reason))
-        decide(&draft)
     }
 
     /// A section numbered in the run of the read chapters around it is one of them, and read when
@@ -334,7 +327,7 @@ extension SectionBuilder {
     /// run is the next two numbered sections, each a read chapter numbered on from it
     /// (`ChapterNumbers`), or, for a title that names nothing but the number, the previous two or
     /// one on each side: DocBook numbers the back matter on ("Chapter 21. Contributors").
-    func readSectionsNumberedLikeTheChapters(_ drafts: inout [Draft]) {
+    func readSectionsNumberedLikeTheChapters(_ drafts: inout [SectionDraft]) {
         let numbers = drafts.map { numberingTitle($0).flatMap(ChapterNumbers.numbering(inTitle:)) }
         let numbered = drafts.indices.filter { numbers[$0] != nil }
         // A chapter read here can complete the run of another (chapters 1 and 3 both mistyped):
@@ -347,7 +340,7 @@ extension SectionBuilder {
                 guard let n = numbers[i], restsOnMarksAndNames(drafts[i], orNotice: true),
                     let because = runOfChapters(around: k, numbering: n, numbered: numbered, numbers: numbers, drafts)
                 else { continue }
-                self.read(&drafts[i], because: because)
+                drafts[i].read(because: because)
                 read.insert(i)
                 changed = true
             }
@@ -358,7 +351,7 @@ extension SectionBuilder {
     /// with the same label (`readSectionsNumberedLikeTheChapters`), or nil.
     private func runOfChapters(
         around k: Int, numbering: ChapterNumbers.Numbering, numbered: [Int], numbers: [ChapterNumbers.Numbering?],
-        _ drafts: [Draft]
+        _ drafts: [SectionDraft]
     ) -> String? {
         func areReadChapters(_ indices: [Int]) -> Bool {
             indices.allSatisfy { drafts[$0].classification.role == .body && drafts[$0].classification.kind == .chapter }
@@ -409,7 +402,7 @@ extension SectionBuilder {
 
     /// Whether everything that would skip the draft is its name, a notice line, or weak generic
     /// evidence (very short).
-    private func restsOnNameOrNotice(_ draft: Draft) -> Bool {
+    private func restsOnNameOrNotice(_ draft: SectionDraft) -> Bool {
         draft.evidence.allSatisfy {
             $0.isBody || $0.weight <= 0 || $0.isNaming || $0.isNotice || ($0.kind == nil && $0.weight < 1)
         }
@@ -417,19 +410,19 @@ extension SectionBuilder {
 
     /// The title that numbers a draft: its own (the TOC's label) when that has a number, else its
     /// first heading (Sphinx numbers the headings; a TOC may label "Chapter 8" as "Index").
-    private func numberingTitle(_ draft: Draft) -> String? {
+    private func numberingTitle(_ draft: SectionDraft) -> String? {
         if ChapterNumbers.numbering(inTitle: draft.features.title) != nil { return draft.features.title }
         return draft.features.headings.first
     }
 
     /// Whether everything that would skip the draft is the book's marks, its names or weak generic
     /// evidence (its place), nothing else its text holds; with `orNotice`, a notice line too.
-    private func restsOnMarksAndNames(_ draft: Draft, orNotice: Bool = false) -> Bool {
+    private func restsOnMarksAndNames(_ draft: SectionDraft, orNotice: Bool = false) -> Bool {
         draft.evidence.allSatisfy { $0.isBody || $0.weight <= 0 || !$0.isContent || (orNotice && $0.isNotice) }
     }
 
     /// Whether a draft of a kind placed after chapters has that kind's shape (`shapesShowingPerChapter`).
-    private func hasShapeOfItsKind(_ draft: Draft) -> Bool {
+    private func hasShapeOfItsKind(_ draft: SectionDraft) -> Bool {
         guard let shapes = Self.shapesShowingPerChapter(draft.classification.kind) else { return false }
         return draft.features.noteBlocks > 0 || shapes.contains { KindExpectation.has($0, draft.features) }
     }

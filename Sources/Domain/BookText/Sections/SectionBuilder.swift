@@ -4,263 +4,49 @@ import EPUBReader
 import Markup
 import Synchronization
 
-/// Where a section boundary comes from.
-enum StartOrigin: Int, Comparable, Sendable {
-    /// A TOC entry (or, without a usable TOC, a spine item with a heading).
-    case toc = 0
-    /// A semantic region inside a file (`<section epub:type="rearnotes">`).
-    case region = 1
-    /// Project Gutenberg boilerplate inside a file.
-    case boilerplate = 2
-    /// Text the TOC does not reach: a spine item or the head of one.
-    case untargeted = 3
-
-    static func < (l: Self, r: Self) -> Bool { l.rawValue < r.rawValue }
-}
-
-struct SectionStart: Sendable {
-    var position: TextPosition
-    var origin: StartOrigin
-    var label: String?
-    var level = 1
-    var partTitle: String?
-    var isContainer = false
-    var link: EPUBLink?
-    var tocOrder = Int.max
-    var regionType: String?
-    /// Found among the book's headings rather than in its TOC.
-    var fromHeadings = false
-    /// A file's own `<title>` (no TOC, no heading in the file): found in the book, not in its TOC.
-    var fromFileTitle = false
-    /// Stands on the headings that end its file: its text is in the next file, which joins it
-    /// (`startingAtTrailingHeadings`).
-    var runsIntoNextFile = false
-}
-
 struct SectionBuilder {
-    let package: EPUBPackage
-    let docs: [IndexedDocument]
+    let book: IndexedBook
     let options: SectionOptions
     var warnings: [EPUBWarning] = []
-    private var spineByPath: [String: Int] = [:]
-    /// Spine items that TOC entries below the chosen depth start: always part of the section before.
-    private var insideEntries: Set<Int> = []
-    private var spineByLowerPath: [String: Int] = [:]
-
-    /// Types of regions inside a file that are cut off as sections of their own.
-    static let regionTypes: Set<String> = [
-        "frontmatter", "backmatter", "titlepage", "halftitlepage", "copyright-page", "toc", "bibliography",
-        "rearnotes", "endnotes", "footnotes", "index", "glossary", "colophon", "acknowledgments", "appendix", "loi",
-        "lot",
-        "preface", "foreword", "afterword", "imprint",
-    ]
-
-    /// File-name tokens shared by this many spine items or more are generated names
-    /// (`index_split_042`, `index3`, `part0007`): they say nothing about one file.
-    static let generatedNameTokenFiles = 3
-    /// Tokens of file names that say nothing about a file in this book (see `generatedNameTokenFiles`).
-    private(set) var commonFileTokens: Set<String> = []
-    /// Tokens of the ids the TOC points at that so many entries share, outside their labels, that
-    /// they say nothing about one section (`commonTokens(ofFragmentsIn:)`).
-    private(set) var commonIdTokens: Set<String> = []
-    /// Words of the whole book outside notes, image descriptions included (a book of pictures
-    /// is read from them).
-    let bookWords: Int
-    /// The words of the section that holds the book's typical word, as the sections are first
-    /// drawn (`SectionFeatures.typicalSectionWords`).
-    private(set) var typicalSectionWords = 0
-    /// The blocks that note references in earlier files point at (`SectionFeatures.referencedNotes`).
-    private(set) var referencedNoteBlocks: Set<TextPosition> = []
+    /// The book's figures; its typical section words are set once the starts are refined.
+    private(set) var statistics: BookStatistics
 
     init(package: EPUBPackage, docs: [IndexedDocument], options: SectionOptions) {
-        self.package = package
-        self.docs = docs
+        book = IndexedBook(package: package, docs: docs)
         self.options = options
-        bookWords = docs.reduce(0) { $0 + $1.words + $1.blocks.reduce(0) { $0 + $1.imageWords } }
-        var files: [String: Int] = [:]
-        for item in package.spine {
-            for token in Set(Patterns.tokens(ofName: item.href)) where token.first?.isLetter == true {
-                files[token, default: 0] += 1
-            }
-        }
-        commonFileTokens = Set(files.filter { $0.value >= Self.generatedNameTokenFiles }.keys)
-        commonIdTokens = Self.commonTokens(ofFragmentsIn: package.toc)
-        for item in package.spine {
-            if spineByPath[item.href] == nil { spineByPath[item.href] = item.index }
-            if spineByLowerPath[item.href.lowercased()] == nil { spineByLowerPath[item.href.lowercased()] = item.index }
-        }
+        statistics = BookStatistics(book)
     }
 
-    private var endPosition: TextPosition { TextPosition(spineIndex: docs.count, blockIndex: 0) }
-
-    func spineIndex(of path: String) -> Int? {
-        spineByPath[path] ?? spineByLowerPath[path.lowercased()]
+    var package: EPUBPackage { book.package }
+    var docs: [IndexedDocument] { book.docs }
+    var bookWords: Int { statistics.bookWords }
+    private var endPosition: TextPosition { book.endPosition }
+    func spineIndex(of path: String) -> Int? { book.spineIndex(of: path) }
+    func position(of link: EPUBLink) -> (TextPosition, idFound: Bool)? { book.position(of: link) }
+    func fragment(at p: TextPosition) -> String? { book.fragment(at: p) }
+    func blocks(from start: TextPosition, to end: TextPosition) -> [(TextPosition, IndexedBlock)] {
+        book.blocks(from: start, to: end)
     }
-
-    /// The position a link points at, or nil when it is outside the spine.
-    mutating func resolve(_ link: EPUBLink, label: String) -> TextPosition? {
-        guard let (position, idFound) = position(of: link) else { return nil }
-        if !idFound {
-            warnings.append(
-                EPUBWarning(
-                    .minor, path: link.path,
-                    "TOC entry \"\(label)\" points at a missing id \"\(link.fragment ?? "")\"; using the file's start"))
-        }
-        return position
-    }
-
-    /// Where a link points, and whether its fragment (if any) names an id of the file; nil outside the spine.
-    func position(of link: EPUBLink) -> (TextPosition, idFound: Bool)? {
-        guard let s = spineIndex(of: link.path) else { return nil }
-        guard let fragment = link.fragment, !fragment.isEmpty else {
-            return (TextPosition(spineIndex: s, blockIndex: 0), true)
-        }
-        guard let block = docs[s].anchors[fragment] else { return (TextPosition(spineIndex: s, blockIndex: 0), false) }
-        if block >= docs[s].blocks.count, s + 1 < docs.count {
-            return (TextPosition(spineIndex: s + 1, blockIndex: 0), true)
-        }
-        return (TextPosition(spineIndex: s, blockIndex: block), true)
-    }
-
-    // MARK: TOC entries → starts
-
-    private struct FlatEntry {
-        var entry: TOCEntry
-        var depth: Int
-        var partTitle: String?
-        var isContainer: Bool
-    }
-
-    /// Every target below an entry (itself included).
-    private func targets(_ e: TOCEntry) -> [EPUBLink] {
-        (e.target.map { [$0] } ?? []) + e.children.flatMap(targets)
-    }
-
-    /// Every target path below an entry (itself included).
-    private func targetPaths(_ e: TOCEntry) -> [String] {
-        var out: [String] = []
-        if let t = e.target { out.append(t.path) }
-        for c in e.children { out += targetPaths(c) }
-        return out
-    }
-
-    /// Whether a TOC entry with children is one section (a chapter with its sub-sections).
-    private func keepsChildren(_ e: TOCEntry) -> Bool {
-        guard let target = e.target else { return false }
-        let label = e.label
-        if Patterns.isPartTitle(label) { return false }
-        if Patterns.isChapterTitle(label) { return true }
-        if e.children.contains(where: { Patterns.isExplicitChapterTitle($0.label) || Patterns.isPartTitle($0.label) }) {
-            return false
-        }
-        // Children of a front or back matter entry are its own parts (the notes of each chapter),
-        // except under a "Contents" entry: there they are the book's chapters.
-        if let (kind, _) = Patterns.kind(forTitle: label), !kind.isBody { return kind != .toc }
-        // Sub-sections that all live in the entry's own file are part of it.
-        let paths = e.children.flatMap(targetPaths)
-        if !paths.isEmpty, paths.allSatisfy({ $0 == target.path }) {
-            // ... unless the file is the whole book and the entry is its only top-level one.
-            return true
-        }
-        return false
-    }
-
-    private func flattenTOC(
-        _ entries: [TOCEntry], depth: Int, part: String?, into out: inout [FlatEntry], inner: inout [EPUBLink]
-    ) {
-        for e in entries {
-            guard depth <= 64 else { return }  // nav documents can nest absurdly deep; sections never do
-            let label = e.label
-            if let max = options.tocDepth {
-                let split = depth < max && !e.children.isEmpty
-                out.append(FlatEntry(entry: e, depth: depth, partTitle: part, isContainer: split))
-                if split {
-                    flattenTOC(e.children, depth: depth + 1, part: label, into: &out, inner: &inner)
-                } else {
-                    inner += e.children.flatMap(targets)
-                }
-            } else if e.children.isEmpty || keepsChildren(e) {
-                out.append(FlatEntry(entry: e, depth: depth, partTitle: part, isContainer: false))
-                inner += e.children.flatMap(targets)
-            } else {
-                out.append(FlatEntry(entry: e, depth: depth, partTitle: part, isContainer: true))
-                // A "Contents" entry holding the chapters is no part: its children keep the part above.
-                let isContents = Patterns.kind(forTitle: label)?.kind == .toc
-                flattenTOC(e.children, depth: depth + 1, part: isContents ? part : label, into: &out, inner: &inner)
-            }
-        }
-    }
-
-    /// Tokens of the fragments of `generatedNameTokenFiles` or more TOC entries whose labels do
-    /// not hold them: a generated anchor (`calibre_toc_12`, `_Toc123456` under "Chapter I"), not a
-    /// name made from the title (pandoc's "about-robert-frost" under "About Robert Frost" names
-    /// its kind still).
-    static func commonTokens(ofFragmentsIn toc: [TOCEntry]) -> Set<String> {
-        var counts: [String: Int] = [:]
-        for e in toc.flatMap(\.flattened) {
-            guard let fragment = e.target?.fragment else { continue }
-            let labelWords = Set(TextCleaner.fold(e.label).split(separator: " ").map(String.init))
-            for token in Set(Patterns.tokens(ofName: fragment)) where !labelWords.contains(token) {
-                counts[token, default: 0] += 1
-            }
-        }
-        return Set(counts.filter { $0.value >= generatedNameTokenFiles }.keys)
-    }
-
-    mutating func tocStarts() -> [SectionStart] {
-        var flat: [FlatEntry] = []
-        var inner: [EPUBLink] = []
-        flattenTOC(package.toc, depth: 1, part: nil, into: &flat, inner: &inner)
-        // Files that sub-entries kept inside their section point at: their text belongs to it.
-        for link in inner where link.fragment == nil {
-            if let s = spineIndex(of: link.path) { insideEntries.insert(s) }
-        }
-        var starts: [SectionStart] = []
-        var outside = 0
-        for (order, f) in flat.enumerated() {
-            guard let target = f.entry.target else { continue }
-            guard let pos = resolve(target, label: f.entry.label) else {
-                outside += 1
-                warnings.append(
-                    EPUBWarning(
-                        .major, path: target.path, "TOC entry \"\(f.entry.label)\" points outside the spine; ignored"))
-                continue
-            }
-            let label = TextCleaner.normalize(f.entry.label)
-            starts.append(
-                SectionStart(
-                    position: pos, origin: .toc, label: label.isEmpty ? nil : label, level: f.depth,
-                    partTitle: f.partTitle.map(TextCleaner.normalize), isContainer: f.isContainer, link: target,
-                    tocOrder: order))
-        }
-        if zip(starts, starts.dropFirst()).contains(where: { $0.position > $1.position }) {
-            warnings.append(
-                EPUBWarning(.minor, "the table of contents is not in reading order; sections follow the spine"))
-        }
-        return starts
-    }
-
-    /// Every position any TOC entry points at, at any depth (entries kept inside a section too).
-    func allTOCTargets() -> Set<TextPosition> {
-        Set(package.toc.flatMap(\.flattened).compactMap { $0.target.flatMap(position(of:))?.0 })
-    }
+    func spineItems(from start: TextPosition, to end: TextPosition) -> [Int] { book.spineItems(from: start, to: end) }
+    func isLinear(_ spineIndex: Int) -> Bool { book.isLinear(spineIndex) }
 
     // MARK: building
 
     /// TOC → candidate boundaries → heading refinement → cuts inside files → evidence → decision.
     mutating func build() -> SectionIndex {
-        referencedNoteBlocks = blocksReferencedAsNotes()
-        var starts = startsFromTOCAndHeadings()
-        starts = dedupe(startingAtTrailingHeadings(splitFilesLandmarksOverreach(startEntriesAtTheirHeadings(starts))))
-        starts = dedupe(splittingApparatusInFiles(splitRegions(splitBoilerplate(addingUntargetedText(starts)))))
-        typicalSectionWords = typicalSectionWords(between: starts)
-        var drafts = drafts(between: starts)
+        let toc = TOCStarts(book: book, options: options).starts()
+        warnings += toc.warnings
+        let refined = StartRefinement(book: book, statistics: statistics).refined(toc)
+        warnings += refined.warnings
+        let starts = refined.starts
+        statistics = statistics.measuringSections(startingAt: starts, in: book)
+        var drafts = assessor.drafts(between: starts)
         classify(&drafts)
         readSectionsWhenNamesMislead(&drafts)
         drafts = cuttingProseFromSkippedSections(drafts)
-        drafts = merge(drafts)
+        drafts = merge(drafts, insideEntries: toc.insideEntries)
         reassessGrown(&drafts)
-        markDividers(&drafts)
+        drafts = DividerMarking(book: book).marked(drafts)
         readListedPagesOfShortBooks(&drafts)
         let onlyMarkedOrNamed = drafts.map(isSkippedOnlyForMarksAndNames)
         var sections = finish(drafts)
@@ -275,406 +61,28 @@ struct SectionBuilder {
         return SectionIndex(sections: sections, warnings: warnings)
     }
 
-    /// The TOC's starts, with the book's headings where the TOC is missing or degenerate.
-    private mutating func startsFromTOCAndHeadings() -> [SectionStart] {
-        var starts = tocStarts()
-        switch assessTOC(starts, allTargets: allTOCTargets()) {
-        case .usable:
-            break
-        case .absent:
-            let reason =
-                package.toc.isEmpty ? "the book has no table of contents" : "the table of contents is not usable"
-            warnings.append(EPUBWarning(.major, "\(reason); sections follow the spine and its headings"))
-            starts = headingStarts()
-            starts = (starts + fileTitleStarts(besides: starts)).sorted { $0.position < $1.position }
-        case .degenerate(let reason):
-            let headings = headingStarts()
-            if !headings.isEmpty {
-                warnings.append(EPUBWarning(.minor, "\(reason); sections also follow the book's headings"))
-                starts += headings
-            }
-        }
-        return partTitlesForHeadings(dedupe(starts))
-    }
-
-    /// Text no start reaches (whole spine items, or the head of an item before its first start)
-    /// gets a start of its own, so every word of the spine belongs to some section.
-    private func addingUntargetedText(_ starts: [SectionStart]) -> [SectionStart] {
-        var result = starts
-        var firstInFile: [Int: Int] = [:]
-        for start in starts {
-            let item = start.position.spineIndex
-            firstInFile[item] = min(firstInFile[item] ?? .max, start.position.blockIndex)
-        }
-        for item in docs.indices where (firstInFile[item] ?? .max) > 0 {
-            result.append(
-                SectionStart(
-                    position: TextPosition(spineIndex: item, blockIndex: 0), origin: .untargeted,
-                    link: EPUBLink(path: package.spine[item].href)))
-        }
-        result.sort { ($0.position, $0.origin.rawValue, $0.tocOrder) < ($1.position, $1.origin.rawValue, $1.tocOrder) }
-        return result
-    }
-
-    /// The blocks a note reference (a bare "12" or "[3]" linking into another file, or one the
-    /// book marks) in an earlier file of running text points at. Only forward: notes come after
-    /// the text that refers to them, and the links back from a note to its reference must not
-    /// make the text a note. Only from running text (`wordsPerNoteReference`): a printed contents
-    /// list of bare numbers is no text referring to notes.
-    private func blocksReferencedAsNotes() -> Set<TextPosition> {
-        var blocks: Set<TextPosition> = []
-        for (source, doc) in docs.enumerated() where source < package.spine.count && !doc.noteReferencesOut.isEmpty {
-            guard doc.words >= Self.wordsPerNoteReference * doc.noteReferencesOut.count else { continue }
-            for href in doc.noteReferencesOut {
-                guard let hash = href.firstIndex(of: "#") else { continue }
-                let path = SpokenTextExtractor.resolve(String(href[..<hash]), from: package.spine[source].href)
-                guard let target = spineIndex(of: path), target > source, target < docs.count,
-                    let block = docs[target].anchors[String(href[href.index(after: hash)...])]
-                else { continue }
-                blocks.insert(TextPosition(spineIndex: target, blockIndex: block))
-            }
-        }
-        return blocks
-    }
-
-    /// Fewest words of text for each note reference a file makes: a chapter's sentences around
-    /// its markers (one every few dozen words in the densest scholarly text).
-    static let wordsPerNoteReference = 20
-
-    /// How long the section holding a typical word of the book is: the words of the section in
-    /// which the book's middle word lies, sections ordered by size. "Short" then means short for
-    /// this book (a poem in a book of sixty poems is no title page), however many small front
-    /// and back matter pages a play of four long acts has.
-    private func typicalSectionWords(between starts: [SectionStart]) -> Int {
-        var counts: [Int] = []
-        for (i, start) in starts.enumerated() {
-            let end = i + 1 < starts.count ? starts[i + 1].position : endPosition
-            let words = blocks(from: start.position, to: end).reduce(0) { sum, entry in
-                let b = entry.1
-                return b.isNote || b.isOmitted || !b.hasText ? sum : sum + b.words
-            }
-            if words > 0 { counts.append(words) }
-        }
-        var below = 0
-        let half = counts.reduce(0, +) / 2
-        for words in counts.sorted() {
-            below += words
-            if below > half { return words }
-        }
-        return 0
-    }
-
-    /// One draft per start, running until the next start, with its features and evidence. Each
-    /// draft is judged on its own text alone, so they are assessed on every core (a book of
-    /// 2,000 chapters has 2,000 openings to read).
-    private func drafts(between starts: [SectionStart]) -> [Draft] {
-        var drafts: [Draft] = []
-        // A draft is large: growing the array by doubling held a third copy at the peak of --list.
-        drafts.reserveCapacity(starts.count)
-        for (i, start) in starts.enumerated() {
-            let end = i + 1 < starts.count ? starts[i + 1].position : endPosition
-            guard start.position < end else { continue }
-            drafts.append(Draft(start: start, end: end))
-        }
-        let unassessed = drafts
-        let assessed = Mutex(drafts)
-        DispatchQueue.concurrentPerform(iterations: unassessed.count) { i in
-            var draft = unassessed[i]
-            assess(&draft)
-            assessed.withLock { $0[i] = draft }
-        }
-        return assessed.withLock { $0 }
-    }
-
-    /// A draft's features and the evidence they give, for the text it covers now.
-    func assess(_ draft: inout Draft) {
-        draft.features = features(of: draft)
-        draft.evidence = SectionClassifier.evidence(draft.features)
-        draft.features.openingText = ""  // read once for the evidence: not kept for every section
-    }
-
     /// A section that took in the text after it (files without a start of their own) is judged
     /// again on all of its text: the first file of a part can be a heading alone, "very short" and
     /// "before the first chapter", while the section runs for 100,000 words. Its size and shape,
     /// not its first page's, decide what it is.
-    private func reassessGrown(_ drafts: inout [Draft]) {
+    private func reassessGrown(_ drafts: inout [SectionDraft]) {
         let grown = drafts.indices.filter { drafts[$0].grown }
         guard !grown.isEmpty else { return }
         for i in grown {
-            assess(&drafts[i])
-            decide(&drafts[i])
+            assessor.assess(&drafts[i])
+            drafts[i].decide()
         }
         addPositionEvidence(&drafts, to: grown)
         readChapterSizedSectionsAmongChapters(&drafts, among: grown)
     }
 
-    /// Chapters found among the headings inside a part the TOC lists take that part's title.
-    private func partTitlesForHeadings(_ starts: [SectionStart]) -> [SectionStart] {
-        guard starts.contains(where: \.fromHeadings) else { return starts }  // the usual case: nothing to do
-        var part: String?
-        return starts.map { start in
-            var s = start
-            if s.origin == .toc, !s.fromHeadings {
-                part = s.label.flatMap { Patterns.isPartTitle($0) ? $0 : nil } ?? (s.isContainer ? s.label : nil)
-            } else if s.fromHeadings, s.partTitle == nil, let label = s.label, !Patterns.isPartTitle(label) {
-                s.partTitle = part
-                s.level = part == nil ? 1 : 2
-            }
-            return s
-        }
-    }
-
-    /// Several starts at one position: the most specific TOC entry wins (a part and its first
-    /// chapter at the same place make one chapter section in that part). Of two entries at one
-    /// level, the first is kept, unless it names front or back matter and the other does not: a
-    /// producer's "Cover" entry pointing at the first chapter would title the chapter "Cover", or
-    /// skip it when it is short.
-    private mutating func dedupe(_ starts: [SectionStart]) -> [SectionStart] {
-        var byPosition: [TextPosition: SectionStart] = [:]
-        var order: [TextPosition] = []
-        for s in starts {
-            guard let existing = byPosition[s.position] else {
-                byPosition[s.position] = s
-                order.append(s.position)
-                continue
-            }
-            if s.origin < existing.origin {
-                byPosition[s.position] = s
-            } else if s.origin == .toc, existing.origin == .toc {
-                if existing.isContainer, s.level > existing.level {
-                    var child = s
-                    child.partTitle = child.partTitle ?? existing.label
-                    byPosition[s.position] = child
-                } else if s.level == existing.level, s.label != existing.label, !s.fromHeadings, !existing.fromHeadings
-                {
-                    let kept = Self.namesTheText(s.label) && !Self.namesTheText(existing.label) ? s : existing
-                    byPosition[s.position] = kept
-                    warnings.append(
-                        EPUBWarning(
-                            .minor, path: s.link?.path,
-                            "TOC entries \"\(existing.label ?? "")\" and \"\(s.label ?? "")\" point at the same place; keeping \"\(kept.label ?? "")\""
-                        ))
-                }
-            }
-        }
-        return order.sorted().compactMap { byPosition[$0] }
-    }
-
-    /// Whether a TOC label names no front or back matter kind ("Chapter 1", "The Storm").
-    private static func namesTheText(_ label: String?) -> Bool {
-        guard let label, !label.isEmpty else { return false }
-        guard let (kind, _) = Patterns.kind(forTitle: label) else { return true }
-        return kind.usualRole == .body
-    }
-
-    /// Project Gutenberg's header ends with "*** START OF THE PROJECT GUTENBERG EBOOK ... ***" and
-    /// its licence starts with "*** END OF THE PROJECT GUTENBERG EBOOK": both are cut off even
-    /// inside a chapter's file.
-    private func splitBoilerplate(_ starts: [SectionStart]) -> [SectionStart] {
-        var result = starts
-        var licenceFound = false
-        for (s, doc) in docs.enumerated() {
-            for (k, block) in doc.blocks.enumerated() where !licenceFound {
-                let isStart = block.startsGutenbergText
-                let isEnd = block.endsGutenbergText
-                let here = TextPosition(spineIndex: s, blockIndex: k)
-                if isStart {
-                    let after = TextPosition(spineIndex: s, blockIndex: k + 1)
-                    // The latest start at or before the marker in this file moves past the header.
-                    if let i = result.lastIndex(where: { $0.position <= here }), result[i].position.spineIndex == s,
-                        result[i].origin == .toc, !result.contains(where: { $0.position == after })
-                    {
-                        var moved = result[i]
-                        let old = moved.position
-                        moved.position = after
-                        result[i] = SectionStart(
-                            position: old, origin: .boilerplate, link: EPUBLink(path: package.spine[s].href))
-                        result.append(moved)
-                    } else if k + 1 < doc.blocks.count {
-                        result.append(
-                            SectionStart(
-                                position: after, origin: .untargeted, link: EPUBLink(path: package.spine[s].href)))
-                    }
-                } else if isEnd {
-                    licenceFound = true  // everything after the first end marker is licence
-                    result.append(
-                        SectionStart(position: here, origin: .boilerplate, link: EPUBLink(path: package.spine[s].href)))
-                }
-            }
-        }
-        return result.sorted { ($0.position, $0.origin.rawValue) < ($1.position, $1.origin.rawValue) }
-    }
-
-    /// Sections inside a file marked as front or back matter (`<section epub:type="rearnotes">`)
-    /// become sections of their own; the text after them continues the section before.
-    private func splitRegions(_ starts: [SectionStart]) -> [SectionStart] {
-        var result = starts
-        for (s, doc) in docs.enumerated() where doc.blocks.count > 1 {
-            let present = Set(doc.blocks.flatMap(\.types)).intersection(Self.regionTypes)
-            for type in present.sorted() {
-                // A <nav> inside the text is never read: it cuts no section.
-                let inRegion = doc.blocks.map { $0.types.contains(type) && !$0.isNavigation }
-                if inRegion.allSatisfy({ $0 }) { continue }
-                var k = 0
-                while k < inRegion.count {
-                    guard inRegion[k] else {
-                        k += 1
-                        continue
-                    }
-                    var e = k
-                    while e < inRegion.count, inRegion[e] { e += 1 }
-                    let begin = TextPosition(spineIndex: s, blockIndex: k)
-                    let link = EPUBLink(path: package.spine[s].href, fragment: fragment(at: begin))
-                    result.append(SectionStart(position: begin, origin: .region, link: link, regionType: type))
-                    let endPos = TextPosition(spineIndex: s, blockIndex: e)
-                    if e < inRegion.count, !result.contains(where: { $0.position > begin && $0.position <= endPos }) {
-                        result.append(
-                            SectionStart(
-                                position: endPos, origin: .untargeted,
-                                link: EPUBLink(path: package.spine[s].href, fragment: fragment(at: endPos))))
-                    }
-                    k = e
-                }
-            }
-        }
-        return result.sorted { ($0.position, $0.origin.rawValue) < ($1.position, $1.origin.rawValue) }
-    }
-
-    /// An id that points at this block, if the document has one (the shortest, for stability).
-    func fragment(at p: TextPosition) -> String? {
-        guard p.blockIndex > 0, p.spineIndex < docs.count else { return nil }
-        return docs[p.spineIndex].anchors.filter { $0.value == p.blockIndex }.map(\.key).min {
-            ($0.count, $0) < ($1.count, $1)
-        }
-    }
-
-    // MARK: drafts
-
-    struct Draft {
-        var start: SectionStart
-        var end: TextPosition
-        var features = SectionFeatures(title: "")
-        var evidence: [Evidence] = []
-        var classification = Classification(
-            role: .body, kind: .chapter, confidence: 0, reasons: [], bodyWeight: 0, otherWeight: 0)
-        var spine: [Int] = []
-        var words = 0
-        var title: String?
-        /// Took in the text of drafts after it (`merge`): its features are its first part's.
-        var grown = false
-    }
-
-    func blocks(from start: TextPosition, to end: TextPosition) -> [(TextPosition, IndexedBlock)] {
-        var out: [(TextPosition, IndexedBlock)] = []
-        var s = start.spineIndex
-        while s < docs.count, s <= end.spineIndex {
-            let from = s == start.spineIndex ? start.blockIndex : 0
-            let to = s == end.spineIndex ? min(end.blockIndex, docs[s].blocks.count) : docs[s].blocks.count
-            if from < to {
-                for k in from..<to { out.append((TextPosition(spineIndex: s, blockIndex: k), docs[s].blocks[k])) }
-            }
-            s += 1
-        }
-        return out
-    }
-
-    func spineItems(from start: TextPosition, to end: TextPosition) -> [Int] {
-        let last = end.blockIndex == 0 ? end.spineIndex - 1 : end.spineIndex
-        guard start.spineIndex <= min(last, docs.count - 1) else { return [start.spineIndex] }
-        return Array(start.spineIndex...min(last, docs.count - 1))
-    }
-
-    func features(of d: Draft) -> SectionFeatures {
-        var f = SectionFeatures(title: d.start.label ?? "")
-        let range = blocks(from: d.start.position, to: d.end)
-        f.tocLabel = d.start.origin == .toc ? d.start.label : nil
-        f.fromTOC = d.start.origin == .toc && !d.start.fromHeadings
-        f.fromHeadings = d.start.fromHeadings
-        f.fromFileTitle = d.start.fromFileTitle
-        f.isTOCContainer = d.start.isContainer
-        f.bookTitle = package.metadata.title
-        f.commonFileTokens = commonFileTokens
-        f.commonIdTokens = commonIdTokens
-        f.bookWords = bookWords
-        f.typicalSectionWords = typicalSectionWords
-        if d.start.origin == .untargeted, d.start.label == nil, !range.contains(where: { $0.1.kind == .heading }) {
-            f.openingLine = openingTitleLine(d)
-        }
-        var openingText = OpeningText()
-        var previousSortKey = ""
-        for (position, b) in range {
-            if referencedNoteBlocks.contains(position) { f.referencedNotes += 1 }
-            if b.kind == .heading, f.headings.count < 3 { f.headings.append(b.text) }
-            if b.isNote, b.hasText { f.noteBlocks += 1 }
-            guard !b.isNote, !b.isOmitted, b.hasText else { continue }
-            if b.isNumbered || b.kind == .listItem { f.numberedBlocks += 1 }
-            if b.kind == .listItem { f.listItems += 1 }
-            if b.isEntry { f.entryBlocks += 1 }
-            if b.isPageEntry { f.pageEntryBlocks += 1 }
-            if let key = b.sortKey {
-                f.keyedBlocks += 1
-                if key >= previousSortKey { f.alphabeticalBlocks += 1 }
-                previousSortKey = key
-            }
-            if b.isVerse { f.verseLines += 1 }
-            if b.kind == .heading { f.headingBlocks += 1 }
-            f.words += b.words
-            f.linkWords += b.linkWords
-            f.textBlocks += 1
-            if b.words <= 8 { f.shortBlocks += 1 }
-            if !openingText.isFull { openingText.append(b.text, pieceCount: b.openingPieceCount) }
-        }
-        var opening = openingText.text
-        if f.textBlocks == 0, let firstText = range.first(where: { $0.1.hasText }) {
-            opening = firstText.1.text  // a notes-only section still has text to look at
-        }
-        let hasCopyrightSign = opening.utf8.containsBytes("©") && opening.contains("©")  // bytes first: cheap
-        f.openingText = TextCleaner.foldForASCIISearch(opening) + (hasCopyrightSign ? " ©" : "")
-        f.openingNumeralShare = Self.numeralShare(f.openingText)
-        f.copyrightSignals = SectionClassifier.copyrightSignals(f)
-        f.hasGutenbergMarker = range.prefix(60).contains { $0.1.hasGutenbergMarker }
-        let items = spineItems(from: d.start.position, to: d.end)
-        f.images = items.reduce(0) { $0 + docs[$1].imageCount }
-        if let first = range.first(where: { $0.1.hasText || $0.1.kind == .notice }) ?? range.first {
-            f.firstTypes = first.1.types
-        } else if d.start.position.spineIndex < docs.count {
-            f.firstTypes = docs[d.start.position.spineIndex].bodyTypes
-        }
-        if let region = d.start.regionType, !f.firstTypes.contains(region) { f.firstTypes.append(region) }
-        let startItem = d.start.position.spineIndex
-        if startItem < package.spine.count {
-            let path = package.spine[startItem].href
-            f.fileNames = [path]
-            f.startFileWords = startItem < docs.count ? docs[startItem].words : 0
-            f.allNonLinear = items.allSatisfy { $0 < package.spine.count && !package.spine[$0].linear }
-            let fragment = d.start.link?.fragment
-            f.fragment = fragment
-            for mark in package.landmarks + package.guide where spineIndex(of: mark.target.path) == startItem {
-                let markBlock = mark.target.fragment.flatMap { docs[startItem].anchors[$0] } ?? 0
-                if markBlock == d.start.position.blockIndex {
-                    f.landmarkTypes.append(mark.type.lowercased())
-                }
-            }
-        }
-        return f
-    }
-
-    /// The share of the words of folded text (`TextCleaner.fold`: words between single spaces)
-    /// that are numbers.
-    static func numeralShare(_ folded: String) -> Double {
-        var words = 0
-        var numerals = 0
-        for word in folded.utf8.split(separator: UInt8(ascii: " ")) {
-            words += 1
-            if word.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) { numerals += 1 }
-        }
-        return words == 0 ? 0 : Double(numerals) / Double(words)
-    }
+    /// Measures drafts with the book's figures as known now.
+    var assessor: DraftAssessor { DraftAssessor(book: book, statistics: statistics) }
 
     /// A label longer than this is no title (a TOC entry whose text is a whole printed contents list).
     static let longestTitle = 150
 
-    private func defaultTitleCandidates(_ d: Draft) -> String? {
+    private func defaultTitleCandidates(_ d: SectionDraft) -> String? {
         let s = d.start.position.spineIndex
         if let label = d.start.label, !label.isEmpty, !Patterns.looksLikeFileName(label), !namesItsFile(label, s),
             !(Patterns.isGenericLabel(label) && !d.features.headings.isEmpty)
@@ -704,22 +112,15 @@ struct SectionBuilder {
         return stem.count(where: \.isNumber) >= 3 && stem == letters(Substring(title))
     }
 
-    /// A heading written as a paragraph that opens the draft, with text after it ("Cold Orchard"
-    /// over the poem): the title a reader sees there.
-    private func openingTitleLine(_ d: Draft) -> String? {
-        let texts = blocks(from: d.start.position, to: d.end).lazy.map(\.1).filter { $0.hasText && !$0.isOmitted }
-        var lines = texts.makeIterator()
-        guard let first = lines.next(), first.isHeadingLine, !first.text.isEmpty, lines.next() != nil,
-            TextCleaner.fold(first.text) != TextCleaner.fold(package.metadata.title ?? "")
-        else { return nil }
-        return first.text
+    private func openingTitleLine(_ d: SectionDraft) -> String? {
+        book.openingTitleLine(from: d.start.position, to: d.end)
     }
 
     // MARK: classification
 
     /// Decides each draft from its evidence (computed with its features), then by position.
-    private func classify(_ drafts: inout [Draft]) {
-        for i in drafts.indices { decide(&drafts[i]) }
+    private func classify(_ drafts: inout [SectionDraft]) {
+        for i in drafts.indices { drafts[i].decide() }
         addPositionEvidence(&drafts, to: Array(drafts.indices))
         readPoemsAmongPoems(&drafts)
         readChapterSizedSectionsAmongChapters(&drafts, among: Array(drafts.indices))
@@ -729,10 +130,10 @@ struct SectionBuilder {
     /// Position: front matter clusters before the first chapter, back matter after the last; a
     /// section of text there that is short for the book (`isShortForTheBook`) is taken as front or
     /// back matter. The anthology's first story, shorter than the stories that stand out, is not.
-    private func addPositionEvidence(_ drafts: inout [Draft], to candidates: [Int]) {
+    private func addPositionEvidence(_ drafts: inout [SectionDraft], to candidates: [Int]) {
         // A section of text as long as half this book's typical one is a chapter too (a poem of
         // 40 words in a book of short poems).
-        let longEnough = min(1500, max(1, typicalSectionWords / 2))
+        let longEnough = min(1500, max(1, statistics.typicalSectionWords / 2))
         let strongBody = drafts.indices.filter { i in
             let c = drafts[i].classification
             return c.role == .body && drafts[i].features.words > 0
@@ -747,28 +148,13 @@ struct SectionBuilder {
             let role: SectionRole = i < first ? .front : .back
             let where_ = i < first ? "before the first chapter" : "after the last chapter"
             drafts[i].evidence.append(Evidence(kind: nil, role: role, weight: 0.8, reason: "\(where_), short"))
-            decide(&drafts[i])
+            drafts[i].decide()
         }
-    }
-
-    /// Combines a draft's evidence, then keeps the text when its size and shape do not fit the
-    /// kind it would be skipped as (`KindExpectation`).
-    func decide(_ draft: inout Draft) {
-        let defaultKind: SectionKind = draft.start.origin == .toc ? .chapter : .other
-        var c = SectionClassifier.decide(draft.evidence, defaultKind: defaultKind)
-        let semantic = draft.evidence.contains { $0.isSemantic && $0.kind == c.kind }
-        if c.role != .body,
-            let why = KindExpectation.misfit(kind: c.kind, features: draft.features, markedBySemantics: semantic)
-        {
-            draft.evidence.append(Evidence(kind: nil, role: .body, weight: 100, reason: why))
-            c = SectionClassifier.decide(draft.evidence, defaultKind: defaultKind == .chapter ? .chapter : .other)
-        }
-        draft.classification = c
     }
 
     /// Text the TOC does not reach joins the section before it, unless it is something else.
-    private func merge(_ drafts: [Draft]) -> [Draft] {
-        var out: [Draft] = []
+    private func merge(_ drafts: [SectionDraft], insideEntries: Set<Int>) -> [SectionDraft] {
+        var out: [SectionDraft] = []
         out.reserveCapacity(drafts.count)
         let firstTOC = drafts.firstIndex { $0.start.origin == .toc } ?? drafts.count
         // The last section kept began as a heading alone, or was judged skipped only for being
@@ -777,7 +163,7 @@ struct SectionBuilder {
         for (i, d) in drafts.enumerated() {
             guard d.start.origin == .untargeted, i > firstTOC, var prev = out.last else {
                 out.append(d)
-                lastOpensWhatFollows = isHeadingOnly(d) || isSkippedOnlyForItsSize(d)
+                lastOpensWhatFollows = DividerMarking(book: book).isHeadingOnly(d) || d.isSkippedOnlyForItsSize
                 continue
             }
             let c = d.classification
@@ -813,7 +199,7 @@ struct SectionBuilder {
                 ownTitle == true && prev.evidence.contains { $0.isNaming && $0.kind != nil && !$0.isBody }
             // Apparatus with its kind's shape (a publisher's list after the last chapter, with no
             // entry of its own) stands apart, however weakly its title names it.
-            let isShapedApparatus = c.role != .body && Self.hasApparatusShape(c.kind, d.features)
+            let isShapedApparatus = c.role != .body && KindExpectation.hasApparatusShape(c.kind, d.features)
             let joins =
                 !linearChanges
                 && (isInside || continuesAHeading
@@ -825,102 +211,16 @@ struct SectionBuilder {
                 out[out.count - 1] = prev
             } else {
                 out.append(d)
-                lastOpensWhatFollows = isHeadingOnly(d) || isSkippedOnlyForItsSize(d)
+                lastOpensWhatFollows = DividerMarking(book: book).isHeadingOnly(d) || d.isSkippedOnlyForItsSize
             }
         }
         return out
     }
 
-    /// Whether a draft is skipped on nothing but weak, generic evidence (very short, before the
-    /// first chapter, a list of short lines): no kind, no mark of the book's, no title says so.
-    func isSkippedOnlyForItsSize(_ draft: Draft) -> Bool {
-        draft.classification.role != .body && draft.classification.kind == .other
-            && draft.evidence.allSatisfy { $0.isBody || ($0.kind == nil && $0.weight < 1) }
-    }
-
     /// The fewest words of image descriptions that make a page of pictures worth reading: a sentence.
     static let shortestPictureText = 8
 
-    /// The most text a divider holds: a part's number and name ("Part Two: The Trial", "II").
-    static let longestDivider = 20
-
-    /// A section read as a chapter whose only text is its heading, followed by read sections
-    /// ("II" over a poem's own title, "Part One" in a file of its own), is a part: it introduces
-    /// what follows. Only the kind changes; the text is read as before. A title followed by
-    /// numbered pieces ("The Swan", then "I", "II") names one work in parts and stays a chapter.
-    /// Without a TOC, a part's heading alone in its file is judged front or back matter for being
-    /// short and for standing before (or after) the chapters that stand out; with no kind of its
-    /// own, it is a part all the same, and read.
-    ///
-    /// A few lines under a heading that outranks the next section's (a story's title and its
-    /// epigraph, then the story's numbered chapters under lower headings) open what follows too:
-    /// skipped only for being short and early, they are a part, and read.
-    private func markDividers(_ drafts: inout [Draft]) {
-        for i in drafts.indices.dropLast() {
-            let c = drafts[i].classification
-            let readAsChapter = c.role == .body && (c.kind == .chapter || c.kind == .other)
-            let skippedHeading = c.role != .body && c.kind == .other && drafts[i].start.fromHeadings
-            guard drafts[i + 1].classification.role == .body else { continue }
-            if readAsChapter || skippedHeading, isHeadingOnly(drafts[i]),
-                !isBareNumeral(drafts[i + 1].start.label ?? drafts[i + 1].features.headings.first ?? "")
-            {
-                drafts[i].classification.kind = .part
-                drafts[i].classification.role = .body
-                drafts[i].classification.reasons.append("only a heading, before the sections it introduces → part")
-            } else if c.role != .body, c.kind == .other, opensWhatFollows(drafts[i], next: drafts[i + 1]) {
-                drafts[i].classification.kind = .part
-                drafts[i].classification.role = .body
-                drafts[i].classification.reasons.append(
-                    "a few lines under a heading above the next section's → part")
-            }
-        }
-    }
-
-    /// The most words a part's opening holds, its heading included: an epigraph, a dedication of
-    /// the part, a line of place and date.
-    static let longestPartOpening = 150
-
-    /// Whether `draft` starts with a heading that outranks the first heading of `next`, and holds
-    /// a few lines at most (`longestPartOpening`).
-    private func opensWhatFollows(_ draft: Draft, next: Draft) -> Bool {
-        guard draft.features.words <= Self.longestPartOpening,
-            let rank = firstHeadingRank(draft), let nextRank = firstHeadingRank(next)
-        else { return false }
-        return rank < nextRank
-    }
-
-    /// The rank of a draft's first block with text when that block is a heading.
-    private func firstHeadingRank(_ draft: Draft) -> Int? {
-        let first = blocks(from: draft.start.position, to: draft.end).first { $0.1.hasText && !$0.1.isOmitted }
-        guard let block = first?.1, block.kind == .heading else { return nil }
-        return block.headingRank
-    }
-
-    /// "IV", "4", "iv.": a title that is only a number.
-    private func isBareNumeral(_ title: String) -> Bool {
-        var word = Substring(TextCleaner.fold(title))
-        while word.last == "." || word.last == " " { word = word.dropLast() }
-        return !word.isEmpty && !word.contains(" ") && Patterns.isNumeral(String(word))
-    }
-
-    /// Whether a draft's text is one or two headings and nothing else.
-    private func isHeadingOnly(_ draft: Draft) -> Bool {
-        var headings = 0
-        var words = 0
-        for (_, block) in blocks(from: draft.start.position, to: draft.end)
-        where block.hasText && !block.isNote && !block.isOmitted {
-            guard block.kind == .heading else { return false }
-            headings += 1
-            words += block.words
-        }
-        return headings > 0 && headings <= 2 && words <= Self.longestDivider
-    }
-
-    func isLinear(_ spineIndex: Int) -> Bool {
-        spineIndex < 0 || spineIndex >= package.spine.count || package.spine[spineIndex].linear
-    }
-
-    private func finish(_ drafts: [Draft]) -> [BookSection] {
+    private func finish(_ drafts: [SectionDraft]) -> [BookSection] {
         var sections: [BookSection] = []
         let bodyIndices = drafts.indices.filter {
             drafts[$0].classification.role == .body && drafts[$0].features.words > 0
@@ -958,7 +258,8 @@ struct SectionBuilder {
                 included = false
             }
             let number = sections.count + 1
-            let title = defaultTitleCandidates(Draft(start: d.start, end: d.end, features: f)) ?? "Section \(number)"
+            let title =
+                defaultTitleCandidates(SectionDraft(start: d.start, end: d.end, features: f)) ?? "Section \(number)"
             let spine = spineItems(from: d.start.position, to: d.end).map { package.spine[$0].href }
             let startItem = min(d.start.position.spineIndex, package.spine.count - 1)
             let link =

@@ -5,7 +5,7 @@ import EPUBReader
 /// section starts at it and runs on into the next file, whatever the TOC points at. Left where the
 /// TOC put the start (the next file), every chapter ended with the next one's numeral and began
 /// without its own.
-extension SectionBuilder {
+extension StartRefinement {
     /// The most blocks a chapter's heading takes at the end of a file: a numeral, a title, a subtitle.
     static let trailingHeadingBlocks = 3
 
@@ -16,47 +16,47 @@ extension SectionBuilder {
     func startingAtTrailingHeadings(_ starts: [SectionStart]) -> [SectionStart] {
         var result = starts
         let taken = Set(starts.map(\.position))
-        for i in result.indices {
-            let position = result[i].position
-            if let k = trailingHeadings(in: position.spineIndex), position.spineIndex + 1 < docs.count,
-                position.blockIndex >= k
+        for index in result.indices {
+            let position = result[index].position
+            if let trailing = trailingHeadings(in: position.spineIndex), position.spineIndex + 1 < book.docs.count,
+                position.blockIndex >= trailing
             {
-                result[i].runsIntoNextFile = true
+                result[index].runsIntoNextFile = true
                 continue
             }
             guard position.blockIndex == 0, position.spineIndex > 0, !opensWithHeading(position.spineIndex),
-                let k = trailingHeadings(in: position.spineIndex - 1)
+                let trailing = trailingHeadings(in: position.spineIndex - 1)
             else { continue }
-            let heading = TextPosition(spineIndex: position.spineIndex - 1, blockIndex: k)
+            let heading = TextPosition(spineIndex: position.spineIndex - 1, blockIndex: trailing)
             // The heading already starts a section of its own.
             guard !taken.contains(where: { $0 >= heading && $0 < position }) else { continue }
-            result[i].position = heading
-            result[i].link = EPUBLink(path: package.spine[heading.spineIndex].href, fragment: fragment(at: heading))
-            result[i].runsIntoNextFile = true
+            result[index].position = heading
+            result[index].link = book.link(at: heading)
+            result[index].runsIntoNextFile = true
         }
         return result
     }
 
-    /// The first block of the headings that end spine item `s` after text of another kind: up to
-    /// `trailingHeadingBlocks` headings, or heading lines of which one is a heading or names a
+    /// The first block of the headings that end spine item `spineIndex` after text of another kind:
+    /// up to `trailingHeadingBlocks` headings, or heading lines of which one is a heading or names a
     /// chapter ("CHAPTER IV", then "THE STORM" as a paragraph), with only blank blocks after them.
-    func trailingHeadings(in s: Int) -> Int? {
-        guard s < docs.count else { return nil }
-        let blocks = docs[s].blocks
-        var k = blocks.count
+    func trailingHeadings(in spineIndex: Int) -> Int? {
+        guard spineIndex < book.docs.count else { return nil }
+        let blocks = book.docs[spineIndex].blocks
+        var blockIndex = blocks.count
         var first: Int?
         var count = 0
         var named = false
-        while k > 0 {
-            k -= 1
-            let block = blocks[k]
+        while blockIndex > 0 {
+            blockIndex -= 1
+            let block = blocks[blockIndex]
             // Page breaks, blank elements and pictures end a page; code, a table or an equation
             // is text (announced, or read).
             if !block.hasText || block.isNavigation || block.imageWords > 0 { continue }
             guard !block.isNote, block.kind == .heading || block.isHeadingLine, count < Self.trailingHeadingBlocks
             else { break }
             named = named || block.kind == .heading || Patterns.isChapterTitle(block.text)
-            first = k
+            first = blockIndex
             count += 1
         }
         // Something else comes before them in the file: the file is not a heading page.
@@ -65,10 +65,11 @@ extension SectionBuilder {
         return first
     }
 
-    /// Whether spine item `s` opens with a heading, pictures aside (its chapter has a heading of its own).
-    private func opensWithHeading(_ s: Int) -> Bool {
-        guard s < docs.count else { return false }
-        let first = docs[s].blocks.first { $0.hasText && !$0.isNote && !$0.isOmitted }
+    /// Whether spine item `spineIndex` opens with a heading, pictures aside (its chapter has a
+    /// heading of its own).
+    private func opensWithHeading(_ spineIndex: Int) -> Bool {
+        guard spineIndex < book.docs.count else { return false }
+        let first = book.docs[spineIndex].blocks.first { $0.hasText && !$0.isNote && !$0.isOmitted }
         return first?.kind == .heading
     }
 }

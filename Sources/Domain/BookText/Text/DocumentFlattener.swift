@@ -83,8 +83,6 @@ struct FlatDocument: Sendable {
     var bodyTypes: [String] = []
     var language: String?
     var imageCount = 0
-    /// Ids of every element in the document (note targets are looked up here).
-    var links = 0
     /// The hrefs of note references that point into other documents ("notes.xhtml#n3"), as
     /// written: the notes they point at are told apart when the book is indexed.
     var noteReferencesOut: [String] = []
