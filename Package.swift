@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // epub2audio: EPUB books to audiobooks, offline. Layers (arrows point down only):
-//   CLI → Pipeline (Conversion) → Domain (EPUBReader, BookText) → Wrappers → Contracts → C modules.
+//   CLI (and the service, Server/) → Policy (LiveConversion) → Pipeline (Conversion) → Domain (EPUBReader,
+//   BookText, Normalization) → Wrappers → Contracts → C modules.
 import PackageDescription
 
 /// One system-library target per C library, found through pkg-config, installed from Debian.
@@ -18,7 +19,7 @@ let package = Package(
             // gives MarkupDocuments; a composition root needs the engine and the writer) is shipped.
             targets: [
                 "Contracts", "ZipReader", "Markup", "EPUBReader", "BookText", "Normalization", "ESpeakEngine",
-                "AudioFiles", "Conversion", "NeuralEngine",
+                "AudioFiles", "Conversion", "NeuralEngine", "LiveConversion",
             ]),
     ],
     dependencies: [
@@ -35,7 +36,8 @@ let package = Package(
         // nothing of it is needed to build (docs/architecture.md, "Neural voices").
         .systemLibrary(name: "CSherpaOnnx", path: "Sources/C/CSherpaOnnx"),
 
-        // Contracts: speech and audio-sink protocols, PCM buffers, the chunker. Pure Swift.
+        // Contracts: the spoken-text blocks, the speech-engine and audio-sink protocols (samples pass as
+        // borrowed Int16 buffers), voices, audio formats and tags, scripts, the chunker. Pure Swift.
         .target(name: "Contracts", path: "Sources/Contracts"),
 
         // Wrappers: the only code that imports a C module.
@@ -66,13 +68,20 @@ let package = Package(
             dependencies: ["Contracts", "EPUBReader", "BookText", "Normalization", "AudioFiles"],
             path: "Sources/Pipeline/Conversion"),
 
-        // CLI: parses flags, calls the library, renders events, maps errors to exit codes; the composition
-        // root (espeak-ng speaks, libsndfile writes).
+        // Policy: what a conversion means, once for every front end: the book opened once, the voice
+        // chosen, the request, the live parts (espeak-ng speaks, libsndfile writes), bundles, workers.
+        .target(
+            name: "LiveConversion",
+            dependencies: [
+                "Conversion", "EPUBReader", "BookText", "Contracts", "Normalization", "ESpeakEngine", "AudioFiles",
+            ],
+            path: "Sources/Policy/LiveConversion"),
+
+        // CLI: parses flags into the policy layer's request, renders its events, maps errors to exit codes.
         .executableTarget(
             name: "EPUB2AudioCLI",
             dependencies: [
-                "Conversion", "EPUBReader", "BookText", "Contracts", "Normalization", "ESpeakEngine", "AudioFiles",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LiveConversion", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/CLI/epub2audio",
             // mimalloc replaces glibc's malloc in the whole process, libxml2's included: listing a book

@@ -1,7 +1,7 @@
 import ArgumentParser
-import Conversion
 import Foundation
 import Hummingbird
+import LiveConversion
 import Logging
 import ServerCore
 
@@ -193,13 +193,7 @@ struct SectionWorker: ParsableCommand {
         commandName: "section-worker", abstract: "Internal: a conversion worker process.", shouldDisplay: false)
 
     func run() throws {
-        // As the CLI's worker: the coordinator decides when to stop us; a write past a file-size
-        // limit fails with EFBIG instead of killing the process.
-        signal(SIGINT, SIG_IGN)
-        signal(SIGXFSZ, SIG_IGN)
-        let status = WorkerMain.run(
-            input: FileHandle.standardInput, output: FileHandle.standardOutput,
-            environment: ConversionAdapter.liveEnvironment())
+        let status = LiveWorker.run()
         if status != 0 { throw ExitCode(status) }
     }
 }

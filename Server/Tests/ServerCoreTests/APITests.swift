@@ -251,6 +251,10 @@ import Testing
             #"{"book":"0000000000000000000000000000000000000000000000000000000000000000","options":{"chapters":[0]}}"#,
             400
         ),
+        (
+            #"{"book":"0000000000000000000000000000000000000000000000000000000000000000","options":{"bundle":"wav"}}"#,
+            400
+        ),
         (#"{"book": 12}"#, 400),
         (#"not json"#, 400),
         (#"{}"#, 400),
@@ -265,6 +269,24 @@ import Testing
                 #expect(response.status.code == status)
                 let error = try Self.json(response.body)
                 #expect(error["error"] is String && error["message"] is String)
+            }
+        }
+    }
+
+    /// Every format the CLI's `--bundle` takes is a job's `bundle` too, checked as the CLI checks it
+    /// (ffmpeg must be installed): the job is accepted, and only the book is missing.
+    @Test(arguments: ["m4b", "mp3", "opus", "ogg", "flac"])
+    func everyBundleFormatOfTheCLIIsAccepted(format: String) async throws {
+        defer { folder.remove() }
+        try #require(ConversionAdapter.ffmpegInstalled, "ffmpeg is needed for bundles")
+        try await withServer { client in
+            try await client.execute(
+                uri: "/v1/jobs/j1", method: .put, headers: [.contentType: "application/json"],
+                body: ByteBuffer(
+                    string: #"{"book":"\#(String(repeating: "0", count: 64))","options":{"bundle":"\#(format)"}}"#)
+            ) { response async throws in
+                #expect(response.status == .notFound)
+                #expect(try Self.json(response.body)["error"] as? String == "not-found")
             }
         }
     }

@@ -127,6 +127,36 @@ import Testing
         }
     }
 
+    /// A job with a bundle in another format than the CLI's default makes the CLI's bundle, byte for
+    /// byte: the same sections, title, narrator, language and cover (one policy for both).
+    @Test func aJobBundlesAsTheCLIBundles() async throws {
+        try #require(ConversionAdapter.ffmpegInstalled, "ffmpeg is needed for bundles")
+        let setup = try Self.setup(slots: 2)
+        defer { setup.folder.remove() }
+        let cliOutput = try Self.cliConversion(setup, ["--format", "flac", "--bundle", "mp3"])
+        let bundle = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: cliOutput).first { $0.hasSuffix(".mp3") })
+        let app = try ServerApplication.build(
+            context: setup.context, host: "127.0.0.1", port: 0, limits: ServiceLimits(), logger: Logger(label: "test"))
+        try await app.test(.live) { client in
+            let sha = try await Self.upload(client)
+            try await client.execute(
+                uri: "/v1/jobs/bundled", method: .put, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"book":"\#(sha)","options":{"format":"flac","bundle":"mp3"}}"#)
+            ) { #expect($0.status == .created) }
+            let job = try await Self.waitForJob(client, id: "bundled")
+            await Self.expectSucceeded(job, store: setup.context.store)
+            try await Self.expectSameAudio(client, job: job, cliOutput: cliOutput)
+            let escaped = try #require(
+                bundle.addingPercentEncoding(
+                    withAllowedCharacters: .urlPathAllowed.subtracting(.init(charactersIn: "/"))))
+            let downloaded = try await client.execute(uri: "/v1/jobs/bundled/outputs/\(escaped)", method: .get) {
+                Data(buffer: $0.body)
+            }
+            #expect(downloaded == (try Data(contentsOf: URL(fileURLWithPath: cliOutput + "/" + bundle))))
+        }
+    }
+
     @Test func aWorkerKilledMidSectionLosesNothing() async throws {
         // Workers with a short lease: a killed one's task is taken again two seconds later.
         let setup = try Self.setup(slots: 1, lease: 2, runsWorkers: false)

@@ -1,5 +1,5 @@
-import Conversion
 import Foundation
+import LiveConversion
 
 /// The folders the books of one command go to, one per book under the output folder.
 ///

@@ -1,58 +1,14 @@
-import BookText
-import EPUBReader
 import Foundation
+import LiveConversion
 
-/// A book opened and cut into sections, with the final decision of what to read.
-struct LoadedBook {
-    var path: String
-    var book: EPUBBook
-    /// Sections in reading order; `included` is the final decision (classifier, `--include`, `--chapters`).
-    var sections: [BookSection]
-    /// Everything worked around while reading and cutting, in order.
-    var warnings: [EPUBWarning]
-    /// The index as the indexer made it (before `--chapters`), and the options it was made with.
-    var index: SectionIndex
-    var options: SectionOptions
-    /// Set when `dc:language` is contradicted by the text (its warning is in `warnings`).
-    var languageMismatch: LanguageMismatch?
-    /// `--chapters` chose the sections: the others are left out by the user, not skipped by the classifier.
-    var chosenByNumber = false
-
-    /// The language the text is read in when it is not `dc:language`: the one its documents declare,
-    /// or the one it reads as when they declare none.
-    var textLanguage: String? { BookLanguage.textLanguage(of: index, mismatch: languageMismatch) }
-
-    /// The title from the metadata; a book without one is named after its file, and says so.
-    var displayTitle: String {
-        if let title = book.package.metadata.title, !title.isEmpty { return title }
-        let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        return "\(stem) (no title in the book)"
-    }
-
-    /// Sections that will be converted.
-    var selectedSections: [BookSection] { sections.filter(\.included) }
-}
-
-/// Opens books and applies the selection options: the one place the CLI touches the reader.
+/// Opens books for the commands and expands folders: the one place the CLI touches the reader.
 enum BookLoader {
-    static func load(path: String, options: SectionOptions, chapters: ChapterSelection?) throws -> LoadedBook {
-        let book = try EPUBBook.open(path: path)
-        let index = try SectionIndexer.index(book, options: options)
+    /// The book at `path`, opened and indexed once (`OpenedBook.open`); the memory the index freed is
+    /// handed back at once.
+    static func load(path: String, options: SectionOptions, chapters: ChapterSelection?) throws -> OpenedBook {
+        let book = try OpenedBook.open(path: path, options: options, chapters: chapters)
         ProcessMemory.releaseFreed()
-        var sections = index.sections
-        if let chapters {
-            try chapters.validate(sectionCount: sections.count)
-            // Named sections are converted whatever the classifier decided; the others are not.
-            for position in sections.indices {
-                sections[position].included = chapters.contains(sections[position].number)
-            }
-        }
-        let mismatch = BookLanguage.mismatch(in: book)
-        let warnings =
-            book.package.warnings + book.lookupWarnings + index.warnings + (mismatch.map { [$0.warning] } ?? [])
-        return LoadedBook(
-            path: path, book: book, sections: sections, warnings: deduplicated(warnings), index: index,
-            options: options, languageMismatch: mismatch, chosenByNumber: chapters != nil)
+        return book
     }
 
     /// Expands folders into the EPUB files they hold (recursively, sorted) and keeps files as given.
@@ -77,10 +33,5 @@ enum BookLoader {
             books += found
         }
         return books
-    }
-
-    private static func deduplicated(_ warnings: [EPUBWarning]) -> [EPUBWarning] {
-        var seen = Set<EPUBWarning>()
-        return warnings.filter { seen.insert($0).inserted }
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
-import BookText
-import EPUBReader
 import Foundation
+import LiveConversion
 
 /// Errors the command line itself raises (the library's errors are mapped in `exitStatus(for:)`).
 enum CLIError: Error, CustomStringConvertible {

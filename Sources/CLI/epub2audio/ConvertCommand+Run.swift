@@ -1,11 +1,6 @@
 import ArgumentParser
-import AudioFiles
-import BookText
-import Contracts
-import Conversion
-import EPUBReader
-import ESpeakEngine
 import Foundation
+import LiveConversion
 
 // The flags take the library's own types: an unknown value is a usage error, never a default.
 extension SpokenTextOptions.Notes: ExpressibleByArgument {}
@@ -22,64 +17,65 @@ extension ConvertCommand {
         bundler: AudiobookBundler? = nil
     ) async -> Exit {
         let stderrStyle = TerminalStyle.detect(fileDescriptor: 2)
-        let loaded: LoadedBook
+        let book: OpenedBook
         if !text { ProcessMemory.handBackFreedPagesAtOnce() }
         do {
             // Reading the book first means a refused book leaves nothing behind, not even a folder.
-            loaded = try BookLoader.load(path: path, options: options, chapters: selection)
+            book = try BookLoader.load(path: path, options: options, chapters: selection)
         } catch {
             let (status, message) = exitStatus(for: error)
             return bookFailed(path, status, message, style: stderrStyle)
         }
         // In a batch each line names its book, as the errors do.
-        reportWarnings(loaded.warnings, style: stderrStyle, book: batch == nil ? nil : path)
-        reportSkippedText(in: loaded, selection: selection, style: stderrStyle, book: batch == nil ? nil : path)
-        let selected = loaded.selectedSections
-        if selected.isEmpty {
-            let hasWords = loaded.sections.contains { $0.words > 0 }
+        reportWarnings(book.warnings, style: stderrStyle, book: batch == nil ? nil : path)
+        reportSkippedText(in: book, selection: selection, style: stderrStyle, book: batch == nil ? nil : path)
+        if let nothing = book.nothingToRead {
             let why =
-                hasWords
-                ? "no section is selected for reading; see --list, then use --chapters or --include"
-                : Self.noTextReason(
-                    unreadable: loaded.index.unreadableDocuments, documents: loaded.book.package.spine.count)
+                nothing == .noneSelected
+                ? nothing.description + "; see --list, then use --chapters or --include" : nothing.description
             return bookFailed(path, .unreadableBook, why, style: stderrStyle)
         }
-        if selection == nil && selected.allSatisfy({ $0.words == 0 }) {
-            return bookFailed(
-                path, .unreadableBook, "the selected sections have no text to read", style: stderrStyle)
-        }
-        let directory = outputDirectory(for: loaded, batch: batch)
-        var request: ConversionRequest
+        let prepared: PreparedConversion
+        let directory = outputDirectory(for: book, batch: batch)
         do {
-            request = try conversionRequest(for: loaded, outputDirectory: directory, stderrStyle: stderrStyle)
+            prepared = try LiveConversion.prepare(
+                book, options: conversionOptions(for: book, selection: selection), outputDirectory: directory,
+                forText: text)
         } catch {
-            let (status, message) = exitStatus(for: error)
+            let (status, message) = preparationExitStatus(for: error)
             return bookFailed(path, status, message, style: stderrStyle)
         }
-        if !text, let refusal = checkSpeakableText(&request, loaded: loaded, style: stderrStyle, book: batch) {
-            return bookFailed(path, .unavailable, refusal, style: stderrStyle)
+        if let fallback = prepared.voice.fallback, !quiet {
+            StandardError.write(
+                stderrStyle.yellow("warning:") + " " + oneLine("\(fallback.description) (--voice chooses)") + "\n")
         }
-        // The coordinator reuses the book this command already read and indexed.
-        let indexed = IndexedBook(
-            path: loaded.path, book: loaded.book, sections: loaded.index.sections, options: loaded.options)
-        if text { return exportText(request, indexed: indexed, book: path, style: stderrStyle) }
-        // Read from the book once: embedded in the section files, written beside them, and bundled.
-        let cover = AudiobookCover(
-            book: loaded.book, ffmpegPath: bundler?.ffmpegPath ?? AudiobookBundler.locateFFmpeg())
-        if !noCoverArt { request.cover = cover }
+        if let refusal = prepared.refusal {
+            let (status, message) = preparationExitStatus(for: refusal)
+            return bookFailed(path, status, message, style: stderrStyle)
+        }
+        reportSpeechWarnings(prepared.speech, style: stderrStyle, book: batch == nil ? nil : path)
+        if text { return exportText(prepared, book: path, style: stderrStyle) }
+        return await convert(prepared, bundler: bundler, style: stderrStyle)
+    }
 
+    /// Runs a prepared conversion with its progress on the terminal (or as JSON lines), then the bundle.
+    private func convert(_ prepared: PreparedConversion, bundler: AudiobookBundler?, style: TerminalStyle) async
+        -> Exit
+    {
+        let book = prepared.book
+        let directory = prepared.request.outputDirectory
         let mode: ProgressRenderer.Mode
         switch (quiet, progress) {
         case (_, .json): mode = .json
         case (true, _): mode = .silent
         case (_, .none): mode = .summary
         case (_, .plain): mode = .plain
-        case (_, .auto): mode = stderrStyle.isTerminal ? .bar : .plain
+        case (_, .auto): mode = style.isTerminal ? .bar : .plain
         }
-        let renderer = ProgressRenderer(mode: mode, style: stderrStyle, authors: loaded.book.package.metadata.authors)
-        let converter = Converter(environment: LiveEnvironment.make(reusing: indexed))
+        let renderer = ProgressRenderer(mode: mode, style: style, authors: book.book.package.metadata.authors)
         let interruption = InterruptionWatcher()
-        let task = Task { try await converter.run(request) { renderer.handle($0) } }
+        let conversion = prepared.runnable
+        let task = Task { try await conversion.run { renderer.handle($0) } }
         interruption.onInterrupt { task.cancel() }
         // Nobody reads our output any more (`--progress json | head`): stop as after Ctrl-C.
         BrokenPipe.onBrokenPipe { task.cancel() }
@@ -87,9 +83,9 @@ extension ConvertCommand {
         do {
             let summary = try await task.value
             renderer.summary(
-                summary, totals: ReadingTotals(sections: loaded.sections), chosen: loaded.chosenByNumber,
+                summary, totals: ReadingTotals(sections: book.sections), chosen: book.chosenByNumber,
                 outputDirectory: directory)
-            writeCover(cover, to: directory, renderer: renderer)
+            if let warning = conversion.updateFolderCover() { renderer.handle(.warning(message: warning)) }
             if summary.sectionsFailed > 0 {
                 interruption.stop()
                 return .partialFailure
@@ -99,10 +95,9 @@ extension ConvertCommand {
                 return .success
             }
             // Ctrl-C while ffmpeg runs stops it and removes the partial bundle; the sections stay.
-            let narrator = "espeak-ng, voice \(request.voice.voice)"
             let status = await makeBundle(
-                bundler, loaded: loaded, cover: cover, directory: directory, narrator: narrator, renderer: renderer,
-                interruption: interruption, style: stderrStyle)
+                bundler, conversion: conversion, book: book.path, renderer: renderer, interruption: interruption,
+                style: style)
             interruption.stop()
             return status
         } catch {
@@ -110,15 +105,40 @@ extension ConvertCommand {
             if case ConversionError.cancelled = error {
                 if mode != .json && !BrokenPipe.happened {
                     StandardError.write(
-                        "\n" + stderrStyle.yellow("interrupted:") + " finished sections are kept; "
+                        "\n" + style.yellow("interrupted:") + " finished sections are kept; "
                             + "run the same command again to resume\n")
                 } else if mode == .json && !BrokenPipe.happened {
-                    emitBookFailed(path, .interrupted, "interrupted; finished sections are kept")
+                    emitBookFailed(book.path, .interrupted, "interrupted; finished sections are kept")
                 }
                 return .interrupted
             }
             let (status, message) = conversionExitStatus(for: error)
-            return bookFailed(path, status, message, style: stderrStyle)
+            return bookFailed(book.path, status, message, style: style)
+        }
+    }
+
+    /// The library's options from the flags, for `book` (indexed with the section flags already).
+    func conversionOptions(for book: OpenedBook, selection: ChapterSelection?) -> ConversionOptions {
+        ConversionOptions(
+            sections: book.options, chapters: selection,
+            text: SpokenTextOptions(notes: notes, tables: tables, code: code, images: images, math: math),
+            normalize: !noNormalize, lexiconPath: lexicon, voice: voice, rate: rate, pitch: pitch, volume: volume,
+            encoding: AudioEncoding(format: format, compressionLevel: quality, bitrateMode: bitrateMode),
+            bundle: bundle, embedsCover: !noCoverArt, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+            force: force, allowNonEmptyOutput: overwrite,
+            workers: freshWorkers
+                ? .freshProcess(executable: Self.executablePath, arguments: ["worker"])
+                : .forkServer(executable: Self.executablePath))
+    }
+
+    /// What the voice cannot speak of the text read (`SpeakableText`): runs of other scripts that go
+    /// to voices that speak them, and the share that no voice speaks.
+    func reportSpeechWarnings(_ speech: SpeakableTextReport?, style: TerminalStyle, book: String?) {
+        guard !quiet, let speech else { return }
+        let suggestion = speech.suggestedVoice.map { " (--voice \($0))" } ?? ""
+        let prefix = book.map { bookName($0) + ": " } ?? ""
+        for line in [speech.switches, speech.problem.map { $0 + suggestion }].compactMap({ $0 }) {
+            StandardError.write(style.yellow("warning:") + " " + oneLine(prefix + line) + "\n")
         }
     }
 
@@ -144,29 +164,14 @@ extension ConvertCommand {
         StandardOutput.write(CanonicalJSON.line(event) + "\n")
     }
 
-    /// Why a book has no text to read, for its error line: its documents could not be read, or it
-    /// is pictures without descriptions.
-    static func noTextReason(unreadable: Int, documents: Int) -> String {
-        let start = "the book has no text to read"
-        switch (unreadable, documents) {
-        case (0, _): return start + " (image-only pages?)"
-        case (_, 1): return start + ": its only document could not be read (see the warning)"
-        case (let u, let d) where u == d: return start + ": none of its \(d) documents could be read (see the warnings)"
-        case (let u, let d): return start + ": \(u) of its \(d) documents could not be read, the others hold none"
-        }
-    }
-
     /// `--bundle`: one audiobook file of the selected sections, once they are all converted.
     private func makeBundle(
-        _ bundler: AudiobookBundler, loaded: LoadedBook, cover: AudiobookCover?, directory: String, narrator: String,
-        renderer: ProgressRenderer, interruption: InterruptionWatcher, style: TerminalStyle
+        _ bundler: AudiobookBundler, conversion: RunnableConversion, book: String, renderer: ProgressRenderer,
+        interruption: InterruptionWatcher, style: TerminalStyle
     ) async -> Exit {
-        let metadata = AudiobookMetadata(
-            book: loaded.book, title: loaded.displayTitle, narrator: narrator, language: loaded.textLanguage)
-        let file = AudiobookBundler.fileName(for: metadata, format: bundler.format)
-        let numbers = loaded.selectedSections.map(\.number)
+        let file = conversion.bundleFileName(bundler.format)
         let task = Task {
-            try await bundler.bundle(directory: directory, numbers: numbers, metadata: metadata, cover: cover) {
+            try await conversion.bundle(bundler) {
                 renderer.handle(
                     .bundleProgress(file: file, audioSeconds: $0.audioSeconds, totalSeconds: $0.totalSeconds))
             }
@@ -189,7 +194,7 @@ extension ConvertCommand {
             if case ConversionError.cancelled = error { cancelled = true }
             guard cancelled else {
                 let (status, message) = conversionExitStatus(for: error)
-                return bookFailed(loaded.path, status, message, style: style)
+                return bookFailed(book, status, message, style: style)
             }
             if progress != .json && !BrokenPipe.happened {
                 StandardError.write(
@@ -200,26 +205,14 @@ extension ConvertCommand {
         }
     }
 
-    /// `cover.jpg` (or `.png`) beside the section files, when the book has a JPEG or PNG cover (none
-    /// when it has not); a failure is a warning (the audio is all there).
-    private func writeCover(_ cover: AudiobookCover?, to directory: String, renderer: ProgressRenderer) {
-        do {
-            try AudiobookCover.updateFolderCover(cover, in: directory)
-        } catch {
-            renderer.handle(.warning(message: "the cover was not written: \(error)"))
-        }
-    }
-
     /// `--text`: the exact text each selected section would speak, as `.txt` files.
-    private func exportText(_ request: ConversionRequest, indexed: IndexedBook, book: String, style: TerminalStyle)
-        -> Exit
-    {
+    private func exportText(_ prepared: PreparedConversion, book: String, style: TerminalStyle) -> Exit {
         do {
-            let files = try TextExport.run(request, environment: LiveEnvironment.make(reusing: indexed))
+            let files = try prepared.runnable.exportText()
             if !quiet {
                 StandardError.write(
                     "\(plural(files.count, "text file")) written to "
-                        + style.bold(request.outputDirectory) + "\n")
+                        + style.bold(prepared.request.outputDirectory) + "\n")
             }
             return .success
         } catch {
@@ -229,130 +222,26 @@ extension ConvertCommand {
         }
     }
 
-    /// The request for one book: selection, voice, encoding, jobs, and the worker executable (this binary).
-    func conversionRequest(for loaded: LoadedBook, outputDirectory: String, stderrStyle: TerminalStyle) throws
-        -> ConversionRequest
-    {
-        let (voice, followsText) = try resolvedVoice(for: loaded, style: stderrStyle)
-        let voiceSettings = VoiceSettings(voice: voice.identifier, rate: rate, pitch: pitch, volume: volume)
-        // The section options the book was indexed with, so the conversion reuses that index.
-        var bookOptions = BookOptions(
-            sections: loaded.options,
-            text: SpokenTextOptions(notes: notes, tables: tables, code: code, images: images, math: math),
-            normalize: !noNormalize,
-            lexiconPath: lexicon.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
-        // dc:language is contradicted by the text, or no voice speaks it and the text chose the voice:
-        // the text is read (normalised, and its passages in other languages told apart) in the voice's
-        // language, whichever --voice chose.
-        if loaded.languageMismatch != nil || followsText, let language = voice.languages.first {
-            bookOptions.text.language = String(language.prefix { $0 != "-" })
-        }
-        var request = ConversionRequest(
-            bookPath: loaded.path, outputDirectory: outputDirectory,
-            selection: .numbers(loaded.selectedSections.map(\.number)), voice: voiceSettings,
-            encoding: AudioEncoding(format: format, compressionLevel: quality, bitrateMode: bitrateMode),
-            bookOptions: bookOptions, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, force: force,
-            allowNonEmptyOutput: overwrite)
-        // Every section is made by a fresh worker process: espeak-ng's state survives a reset, and
-        // only a fresh process makes a section's audio identical whatever ran before (resume, --jobs).
-        // By default a child forked from a process that has just initialised espeak-ng (the fork
-        // server, one per job slot): the same state as a fresh process, without its start-up cost.
-        request.workerExecutable = Self.executablePath
-        if freshWorkers {
-            request.workerArguments = ["worker"]
-        } else {
-            request.workerArguments = [Entry.forkServerCommand]
-            request.workerForksPerJob = true
-        }
-        if !text, !AudioFileWriter.canWrite(format) {
-            throw CLIError.unavailable("the installed libsndfile cannot write \(format.rawValue) files")
-        }
-        return request
-    }
-
-    /// What the voice cannot speak of the text read (`SpeakableText`): runs of other scripts go to
-    /// voices that speak them (`request.chunking.scriptSwitching`, said in a warning), a warning
-    /// gives the share that no voice speaks, and the refusal's message is returned when most of the
-    /// text cannot be spoken and `--force` is not given.
-    private func checkSpeakableText(
-        _ request: inout ConversionRequest, loaded: LoadedBook, style: TerminalStyle, book batch: BatchFolders?
-    ) -> String? {
-        guard let report = Self.speakableText(of: loaded, voice: request.voice.voice) else { return nil }
-        request.chunking.scriptSwitching = report.switching
-        let suggestion = report.suggestedVoice.map { " (--voice \($0))" } ?? ""
-        if report.refuses, !force, let problem = report.problem {
-            return problem + suggestion + "; --force converts it anyway"
-        }
-        guard !quiet else { return nil }
-        let prefix = batch == nil ? "" : bookName(loaded.path) + ": "
-        for line in [report.switches, report.problem.map { $0 + suggestion }].compactMap({ $0 }) {
-            StandardError.write(style.yellow("warning:") + " " + oneLine(prefix + line) + "\n")
-        }
-        return nil
-    }
-
-    /// `SpeakableText.assess` of the sections `loaded` reads, for the installed voice `voice` (an
-    /// identifier, a name or a language); nil when no such voice is installed.
-    static func speakableText(of loaded: LoadedBook, voice: String) -> SpeakableTextReport? {
-        let installed = ESpeakSpeechEngine.installedVoices()
-        guard
-            let resolved = try? ESpeakSpeechEngine.resolveVoice(
-                voice, installed: installed, variants: ESpeakSpeechEngine.installedVariants())
-        else { return nil }
-        return SpeakableText.assess(
-            loaded.sections, voice: resolved, installed: installed,
-            bookLanguage: loaded.textLanguage ?? loaded.book.package.metadata.languages.first,
-            share: { ESpeakSpeechEngine.share(of: $1, spokenBy: $0) })
-    }
-
-    /// The voice a conversion of `loaded` would read in (`--voice`, `auto` resolved), without warnings.
-    func conversionVoice(for loaded: LoadedBook) -> VoiceInfo? {
-        try? resolvedVoice(for: loaded, style: TerminalStyle.detect(fileDescriptor: 2), warn: false).voice
-    }
-
     /// This very binary, so worker processes run the same code.
     static var executablePath: String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
-    /// `--voice auto` follows `BookLanguage.autoVoice`, with a warning when no voice speaks the book's
-    /// language. `followsText`: the voice was chosen from the text, for want of one for the book's.
-    private func resolvedVoice(for loaded: LoadedBook, style: TerminalStyle, warn: Bool = true) throws
-        -> (voice: VoiceInfo, followsText: Bool)
-    {
-        let installed = ESpeakSpeechEngine.installedVoices()
-        guard voice.lowercased() == "auto" else {
-            do {
-                let variants = ESpeakSpeechEngine.installedVariants()
-                return (try ESpeakSpeechEngine.resolveVoice(voice, installed: installed, variants: variants), false)
-            } catch {
-                throw CLIError.unavailable("\(error) (epub2audio voices lists them)")
-            }
-        }
-        let chosen = BookLanguage.autoVoice(for: loaded.book, textLanguage: loaded.textLanguage) {
-            try? ESpeakSpeechEngine.resolveVoice($0, installed: installed)
-        }
-        guard let chosen else { return (try ESpeakSpeechEngine.resolveVoice("en", installed: installed), false) }
-        if let fallback = chosen.fallback, !quiet, warn {
-            StandardError.write(
-                style.yellow("warning:") + " " + oneLine("\(fallback.description) (--voice chooses)") + "\n")
-        }
-        // Of the language's voices, the one that speaks most of the text (`cmn-Latn-pinyin` over `cmn`).
-        let voice = SpeakableText.preferredVoice(
-            chosen.voice, for: loaded.sections, installed: installed,
-            share: { ESpeakSpeechEngine.share(of: $1, spokenBy: $0) })
-        return (voice, chosen.followsText)
-    }
-
     /// `-o DIR` for one book; for several, one folder per book under DIR (`BatchFolders`); else a
     /// folder named after the book.
-    func outputDirectory(for loaded: LoadedBook, batch: BatchFolders?) -> String {
-        let title =
-            loaded.book.package.metadata.title.flatMap { $0.isEmpty ? nil : $0 }
-            ?? URL(fileURLWithPath: loaded.path).deletingPathExtension().lastPathComponent
-        let folder = OutputNaming.sanitisedTitle(title, number: 0)
-        if let batch { return batch.claim(folder, forBookAt: loaded.path) }
-        return output ?? folder
+    func outputDirectory(for book: OpenedBook, batch: BatchFolders?) -> String {
+        if let batch { return batch.claim(book.folderName, forBookAt: book.path) }
+        return output ?? book.folderName
+    }
+}
+
+/// Exit status and message for a conversion the policy layer refused before it started.
+func preparationExitStatus(for error: LiveConversionError) -> (Exit, String) {
+    switch error {
+    case .unknownVoice(let message): (.unavailable, "\(message) (epub2audio voices lists them)")
+    case .unspeakable(let problem, let voice):
+        (.unavailable, problem + (voice.map { " (--voice \($0))" } ?? "") + "; --force converts it anyway")
+    case .formatUnavailable, .ffmpegMissing: (.unavailable, error.description)
     }
 }
 

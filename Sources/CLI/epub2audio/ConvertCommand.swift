@@ -1,12 +1,6 @@
 import ArgumentParser
-import AudioFiles
-import BookText
-import Contracts
-import Conversion
-import EPUBReader
-import ESpeakEngine
 import Foundation
-import Normalization
+import LiveConversion
 
 /// How progress is reported during a conversion.
 enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
@@ -167,21 +161,21 @@ struct ConvertCommand: AsyncParsableCommand {
             }
         }
         if list && output != nil { throw ValidationError("--list prints to the terminal; -o is for conversions.") }
-        if !ESpeakSpeechEngine.rateRange.contains(rate) {
-            throw ValidationError("--rate must be within \(ESpeakSpeechEngine.rateRange) words per minute.")
+        if !LiveVoices.rateRange.contains(rate) {
+            throw ValidationError("--rate must be within \(LiveVoices.rateRange) words per minute.")
         }
-        if !ESpeakSpeechEngine.pitchRange.contains(pitch) {
-            throw ValidationError("--pitch must be within \(ESpeakSpeechEngine.pitchRange).")
+        if !LiveVoices.pitchRange.contains(pitch) {
+            throw ValidationError("--pitch must be within \(LiveVoices.pitchRange).")
         }
-        if !ESpeakSpeechEngine.volumeRange.contains(volume) {
-            throw ValidationError("--volume must be within \(ESpeakSpeechEngine.volumeRange).")
+        if !LiveVoices.volumeRange.contains(volume) {
+            throw ValidationError("--volume must be within \(LiveVoices.volumeRange).")
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }
         if let quality, !(0...1).contains(quality) { throw ValidationError("--quality must be between 0 and 1.") }
         if bitrateMode != nil && format != .mp3 { throw ValidationError("--bitrate-mode is for --format mp3.") }
         if quality != nil && format == .wav { throw ValidationError("--quality does not apply to WAV.") }
         if let lexicon {
-            do { _ = try Lexicon.load(path: lexicon) } catch { throw ValidationError("--lexicon: \(error)") }
+            do { try LiveConversion.checkLexicon(path: lexicon) } catch { throw ValidationError("--lexicon: \(error)") }
         }
         if let chapters {
             do { _ = try ChapterSelection(parsing: chapters) } catch {
@@ -285,7 +279,7 @@ struct ConvertCommand: AsyncParsableCommand {
         do {
             let loaded = try BookLoader.load(path: path, options: options, chapters: selection)
             // What the voice a conversion would use can speak of the text read (espeak-ng is asked).
-            let speech = conversionVoice(for: loaded).flatMap { Self.speakableText(of: loaded, voice: $0.identifier) }
+            let speech = LiveConversion.speakableText(of: loaded, voice: voice)
             if json {
                 emitJSON(try ListRenderer.json(for: loaded, speech: speech))
             } else {
@@ -325,7 +319,7 @@ struct ConvertCommand: AsyncParsableCommand {
     /// Says loudly when a large part of the book is skipped (see `SkippedText`): one line per large
     /// section, or one with the totals. Silent with `--chapters`, where the user chose what to read.
     func reportSkippedText(
-        in loaded: LoadedBook, selection: ChapterSelection?, style: TerminalStyle, listing: Bool = false,
+        in loaded: OpenedBook, selection: ChapterSelection?, style: TerminalStyle, listing: Bool = false,
         book: String? = nil
     ) {
         guard !quiet, selection == nil else { return }

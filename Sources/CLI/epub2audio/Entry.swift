@@ -1,7 +1,7 @@
 import ArgumentParser
-import Conversion
 import Dispatch
 import Foundation
+import LiveConversion
 
 #if canImport(Glibc)
     import Glibc
@@ -11,22 +11,15 @@ import Foundation
 ///
 /// `epub2audio fork-server` (internal; the conversion starts one per job slot) runs first, on the
 /// main thread, with nothing else started: it forks a child per section, which is only safe from a
-/// process with a single thread (see `WorkerMain.runForkServer`), and the asynchronous command
+/// process with a single thread (see `LiveWorker.runForkServer`), and the asynchronous command
 /// machinery below starts the threads of Swift's cooperative pool. Everything else is the
 /// `EPUB2AudioCommand` with its subcommands, run as `@main` would run it.
 @main
 enum Entry {
-    /// The argument that selects the fork server; never shown in help.
-    static let forkServerCommand = "fork-server"
-
     static func main() {
         ProcessMemory.limitArenas()
-        if CommandLine.arguments.count == 2, CommandLine.arguments[1] == forkServerCommand {
-            // As the `worker` subcommand: Ctrl-C reaches the whole process group, and the coordinator
-            // decides (it kills the server and its child); past `ulimit -f` a write fails with EFBIG.
-            signal(SIGINT, SIG_IGN)
-            signal(SIGXFSZ, SIG_IGN)
-            exit(WorkerMain.runForkServer(environment: LiveEnvironment.make()))
+        if CommandLine.arguments.count == 2, CommandLine.arguments[1] == LiveWorker.forkServerArgument {
+            exit(LiveWorker.runForkServer())
         }
         Task {
             do {

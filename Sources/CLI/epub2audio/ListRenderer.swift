@@ -1,7 +1,5 @@
-import BookText
-import Contracts
-import EPUBReader
 import Foundation
+import LiveConversion
 
 /// Renders a book's section index for people (aligned columns) or for programs (JSON).
 struct ListRenderer {
@@ -10,23 +8,20 @@ struct ListRenderer {
     /// The speaking rate (`--rate`, words per minute) the audio length is estimated at.
     var wordsPerMinute = 175
 
-    static func document(for loaded: LoadedBook, speech: SpeakableTextReport? = nil) -> SectionListing {
-        var listing = SectionListing(
-            package: loaded.book.package, title: loaded.displayTitle, sections: loaded.sections,
-            warnings: loaded.warnings, textLanguage: loaded.textLanguage)
+    static func document(for loaded: OpenedBook, speech: SpeakableTextReport? = nil) -> SectionListing {
+        var listing = loaded.listing(speech: speech)
         listing.file = loaded.path
-        listing.speech = speech
         return listing
     }
 
     /// The listing as a JSON object (pretty-printed, no final newline); `speech`: what the voice a
     /// conversion would use can speak of it.
-    static func json(for loaded: LoadedBook, speech: SpeakableTextReport? = nil) throws -> String {
+    static func json(for loaded: OpenedBook, speech: SpeakableTextReport? = nil) throws -> String {
         String(decoding: try document(for: loaded, speech: speech).json(), as: UTF8.self)
     }
 
     /// The human index: a header with the clean title and authors, then one aligned row per section.
-    func text(for loaded: LoadedBook) -> String {
+    func text(for loaded: OpenedBook) -> String {
         let package = loaded.book.package
         let sections = loaded.sections
         var lines: [String] = []

@@ -1,4 +1,4 @@
-import Conversion
+import LiveConversion
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,5 @@
-import BookText
-import Conversion
 import Foundation
+import LiveConversion
 
 /// Renders conversion events on standard error: a bar redrawn in place on a terminal, one plain
 /// line per finished section otherwise, JSON lines on standard output with `--progress json`.

@@ -1,4 +1,4 @@
-import Contracts
+import LiveConversion
 
 /// Columns aligned by display width: numbers right-aligned, text left-aligned, the last column
 /// free to run long (titles). Colour is applied after padding, so escapes never break alignment.

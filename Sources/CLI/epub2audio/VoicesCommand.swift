@@ -1,7 +1,6 @@
 import ArgumentParser
-import Contracts
-import ESpeakEngine
 import Foundation
+import LiveConversion
 
 /// `epub2audio voices [--json]`: the installed voices and the languages they speak.
 struct VoicesCommand: ParsableCommand {
@@ -18,9 +17,7 @@ struct VoicesCommand: ParsableCommand {
     var language: String?
 
     func run() throws {
-        var voices = ESpeakSpeechEngine.installedVoices()
-        if let language { voices = ESpeakSpeechEngine.voices(speaking: language, installed: voices) }
-        voices.sort { ($0.languages.first ?? "", $0.name) < ($1.languages.first ?? "", $1.name) }
+        let voices = LiveVoices.installed(speaking: language)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

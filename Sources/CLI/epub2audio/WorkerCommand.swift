@@ -1,6 +1,5 @@
 import ArgumentParser
-import Conversion
-import Foundation
+import LiveConversion
 
 /// `epub2audio worker` (hidden): a conversion worker process. Reads jobs as JSON lines on standard
 /// input, writes messages as JSON lines on standard output (see docs/library-api.md).
@@ -9,13 +8,7 @@ struct WorkerCommand: ParsableCommand {
         commandName: "worker", abstract: "Internal: a conversion worker process.", shouldDisplay: false)
 
     func run() throws {
-        // Ctrl-C at the terminal reaches the whole process group: the coordinator decides what
-        // happens (it cancels and kills us), so the worker does not die half-way through a write.
-        signal(SIGINT, SIG_IGN)
-        // Past a file-size limit (ulimit -f) a write should fail with EFBIG, not kill the process.
-        signal(SIGXFSZ, SIG_IGN)
-        let status = WorkerMain.run(
-            input: FileHandle.standardInput, output: FileHandle.standardOutput, environment: LiveEnvironment.make())
+        let status = LiveWorker.run()
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -46,9 +46,9 @@ import Testing
     @Test func aFreshFolderMakesEverySelectedSectionWithoutReadingText() throws {
         let reader = Reader()
         let plan = try ConversionPlanner.plan(Self.inputs(), text: reader.read)
-        #expect(plan.jobs.map(\.section.number) == [2, 3])
-        #expect(plan.jobs.map(\.file) == ["002 - One.wav", "003 - Two.wav"])
-        #expect(plan.jobs.allSatisfy { $0.blocks == nil && $0.previousFile == nil })
+        #expect(plan.toMake.map(\.section.number) == [2, 3])
+        #expect(plan.toMake.map(\.file) == ["002 - One.wav", "003 - Two.wav"])
+        #expect(plan.toMake.allSatisfy { $0.blocks == nil && $0.previousFile == nil })
         #expect(plan.records.map(\.status) == [.skipped, .pending, .pending])
         #expect(reader.calls.isEmpty, "text is read by the job slots, once")
         #expect(plan.resumed.isEmpty && plan.warnings.isEmpty && plan.unlistedFiles.isEmpty)
@@ -60,7 +60,7 @@ import Testing
         let plan = try ConversionPlanner.plan(
             Self.inputs(previous: previous, files: [Self.names[1]: 100]), text: reader.read)
         #expect(plan.resumed.map(\.number) == [2])
-        #expect(plan.jobs.map(\.section.number) == [3])
+        #expect(plan.toMake.map(\.section.number) == [3])
         #expect(plan.records[1].status == .done)
         #expect(reader.calls == [2: 1])
     }
@@ -71,7 +71,7 @@ import Testing
         let plan = try ConversionPlanner.plan(
             Self.inputs(previous: previous, files: [Self.names[1]: 100]), text: reader.read)
         #expect(plan.resumed.isEmpty)
-        #expect(plan.jobs.first?.blocks == Self.text[2], "the job keeps the text: each section is read once")
+        #expect(plan.toMake.first?.blocks == Self.text[2], "the job keeps the text: each section is read once")
         #expect(reader.calls == [2: 1])
     }
 
@@ -85,7 +85,7 @@ import Testing
         let plan = try ConversionPlanner.plan(
             Self.inputs(previous: Manifest(sections: [record]), files: [Self.names[1]: size], force: force),
             text: reader.read)
-        #expect(plan.jobs.map(\.section.number) == [2, 3])
+        #expect(plan.toMake.map(\.section.number) == [2, 3])
         #expect(reader.calls.isEmpty)
     }
 
@@ -96,14 +96,14 @@ import Testing
         }
         let plan = try ConversionPlanner.plan(Self.inputs(files: files, allow: true), text: Reader().read)
         #expect(plan.warnings == ["replacing /out/003 - Two.wav, which epub2audio did not make"])
-        #expect(plan.jobs.count == 2)
+        #expect(plan.toMake.count == 2)
     }
 
     @Test func aRenamedSectionKeepsItsOldFileUntilTheNewOneIsMade() throws {
         let previous = Manifest(sections: [Self.done(3, file: "003 - Old Title.wav"), Self.done(9, file: "gone.wav")])
         let plan = try ConversionPlanner.plan(
             Self.inputs(previous: previous, files: ["003 - Old Title.wav": 100, "gone.wav": 1]), text: Reader().read)
-        #expect(plan.jobs.last?.previousFile == "003 - Old Title.wav")
+        #expect(plan.toMake.last?.previousFile == "003 - Old Title.wav")
         #expect(plan.unlistedFiles == ["gone.wav"])
     }
 
@@ -123,6 +123,6 @@ import Testing
         }
         #expect(plan.unreadable.map(\.section) == [2])
         #expect(plan.records[1].status == .failed)
-        #expect(plan.jobs.map(\.section.number) == [3])
+        #expect(plan.toMake.map(\.section.number) == [3])
     }
 }

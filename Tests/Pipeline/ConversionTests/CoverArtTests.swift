@@ -473,6 +473,10 @@ import Testing
             return nil
         }
         #expect(warnings.contains { $0.contains("not embedded") }, "\(warnings)")
+        // One unit for the size and the limit (it said "8 MB" for a cover over 8 MiB).
+        #expect(
+            warnings.contains { $0.contains("(\(CoverArt.maxCoverBytes + 1) bytes) is larger than 8 MiB") },
+            "\(warnings)")
         #expect(try sandbox.manifest().settings?.coverSHA256 == nil)
         #expect(!sandbox.files().contains { $0.hasPrefix("cover.") })
 

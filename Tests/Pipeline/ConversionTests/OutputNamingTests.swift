@@ -93,11 +93,11 @@ import Testing
     }
 
     @Test func partFilesAreRecognisedOnlyWhenOurs() {
-        #expect(ConversionRun.isOurPartFile("001 - Intro.wav.part"))
-        #expect(ConversionRun.isOurPartFile("1234 - X.mp3.part"))
-        #expect(!ConversionRun.isOurPartFile("notes.part"))
-        #expect(!ConversionRun.isOurPartFile("01 - Intro.wav.part"))
-        #expect(!ConversionRun.isOurPartFile("001 - Intro.wav"))
+        #expect(OutputFolder.isOurPartFile("001 - Intro.wav.part"))
+        #expect(OutputFolder.isOurPartFile("1234 - X.mp3.part"))
+        #expect(!OutputFolder.isOurPartFile("notes.part"))
+        #expect(!OutputFolder.isOurPartFile("01 - Intro.wav.part"))
+        #expect(!OutputFolder.isOurPartFile("001 - Intro.wav"))
     }
 
     @Test func playlist() {

@@ -65,7 +65,7 @@ import Testing
     @Test func partFileNamesAreOursAndSortInOrder() {
         #expect(SectionParts.fileName(section: 7, index: 3) == ".epub2audio-part-007-003.pcm")
         #expect(SectionParts.tempFileName(section: 7, index: 3).hasPrefix(AtomicFile.tempPrefix))
-        #expect(!ConversionRun.isOurPartFile(SectionParts.fileName(section: 7, index: 3)))
+        #expect(!OutputFolder.isOurPartFile(SectionParts.fileName(section: 7, index: 3)))
     }
 
     // MARK: - The queue
@@ -75,8 +75,8 @@ import Testing
             book: BookInput(path: "/book.epub"), section: 1, settings: AudioSettings(voice: VoiceSettings(voice: "x")),
             partPath: "/out/001 - One.wav.part", tags: AudioTags())
         let section = PlannedSection(number: 1, title: "One", words: 5_000)
-        let planned = ConversionRun.PlannedJob(section: section, job: job, settingsSHA256: "", file: "001 - One.wav")
-        let queue = WorkQueue([.section(ConversionPlan.Job(section: section, file: "001 - One.wav"))])
+        let planned = SectionTask(section: section, job: job, settingsSHA256: "", file: "001 - One.wav")
+        let queue = WorkQueue([.section(ConversionPlan.SectionToMake(section: section, file: "001 - One.wav"))])
         guard case .section = queue.next() else {
             Issue.record("the section comes first")
             return
@@ -93,7 +93,7 @@ import Testing
         slot.start()
         #expect(finished.wait(timeout: .now() + 0.2) == .timedOut, "the other slot must not end yet")
         let parts = SectionParts.split(chunkWords: [2_000, 2_000, 1_000])
-        let parted = PartedSection(planned: planned, parts: parts, chunks: [], textSHA256: "", reused: [])
+        let parted = PartedSection(task: planned, parts: parts, chunks: [], textSHA256: "", reused: [])
         queue.sectionTaken(adding: parts.map { .part(parted, $0) })
         #expect(finished.wait(timeout: .now() + 5) == .success)
         #expect(taken.withLock { $0 } == [0, 1, 2], "longest first, then in order")

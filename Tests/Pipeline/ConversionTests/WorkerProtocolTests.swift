@@ -24,7 +24,7 @@ import Testing
             input: toWorker.fileHandleForReading, output: fromWorker.fileHandleForWriting,
             environment: environment(source: source))
         try fromWorker.fileHandleForWriting.close()
-        #expect(status == 0)
+        #expect(status == .inputEnded)
         let lines = String(decoding: fromWorker.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             .split(separator: "\n")
         let messages = try lines.map { try JSONDecoder().decode(WorkerMessage.self, from: Data($0.utf8)) }
@@ -47,7 +47,7 @@ import Testing
             input: toWorker.fileHandleForReading, output: fromWorker.fileHandleForWriting,
             environment: environment(source: .make(count: 1)))
         try fromWorker.fileHandleForWriting.close()
-        #expect(status == 2)
+        #expect(status == .invalidJob)
         let line = String(decoding: fromWorker.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let message = try JSONDecoder().decode(WorkerMessage.self, from: Data(line.utf8))
         guard case .failed(_, .protocolError, _, _) = message else {

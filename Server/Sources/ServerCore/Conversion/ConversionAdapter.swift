@@ -1,94 +1,57 @@
-import AudioFiles
-import BookText
-import Contracts
-import Conversion
-import EPUBReader
-import ESpeakEngine
 import Foundation
+import LiveConversion
 
-/// The one place the server builds the library's requests from a job's options, as the CLI builds
-/// them from its flags (Sources/CLI/epub2audio/ConvertCommand+Run.swift): same voice resolution,
-/// same section selection, same source options, so the audio is the CLI's byte for byte.
+/// The service's front end of the policy layer (`LiveConversion`): a job's options become the
+/// library's `ConversionOptions`, its plan the library's `ConversionDecisions`, and the library
+/// decides the rest as it does for the CLI (voice, text language, scripts, cover, title, manifest,
+/// playlist, bundle), so the audio is the CLI's byte for byte.
 package enum ConversionAdapter {
     /// Why a job cannot be planned or made.
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
     }
 
-    /// The `epub2audio BOOK --list --json` document, from the same library calls the CLI makes.
+    /// The `epub2audio BOOK --list --json` document, from the same library calls the CLI makes: with
+    /// what the `auto` voice can speak of the text read, as the CLI's listing says it.
     package static func listing(bookPath: String, displayName: String) throws -> Data {
-        let book = try EPUBBook.open(path: bookPath)
-        let index = try SectionIndexer.index(book, options: SectionOptions(tocDepth: nil))
-        let mismatch = BookLanguage.mismatch(in: book)
-        var seen = Set<EPUBWarning>()
-        let warnings =
-            (book.package.warnings + book.lookupWarnings + index.warnings
-            + (mismatch.map { [$0.warning] } ?? [])).filter { seen.insert($0).inserted }
-        let textLanguage = BookLanguage.textLanguage(of: index, mismatch: mismatch)
-        var listing = SectionListing(
-            package: book.package, title: displayTitle(book, name: displayName), sections: index.sections,
-            warnings: warnings, textLanguage: textLanguage)
-        // What the `auto` voice can speak of the text read, as the CLI's listing says it.
-        if let (voice, _) = try? resolvedVoice("auto", book: book, sections: index.sections, textLanguage: textLanguage)
-        {
-            listing.speech = SpeakableText.assess(
-                index.sections, voice: voice, installed: ESpeakSpeechEngine.installedVoices(),
-                bookLanguage: textLanguage ?? book.package.metadata.languages.first, share: speechShare)
-        }
-        return try listing.json()
+        let book = try OpenedBook.open(path: bookPath, options: SectionOptions(tocDepth: nil))
+        return try LiveConversion.listing(book, voice: "auto", title: book.displayTitle(fallbackName: displayName))
+            .json()
     }
 
     /// Reads and indexes the book once, and decides what every task of the job uses.
-    /// - Throws: `Failure` for a chapter the book does not have, an unknown voice, nothing to read.
+    /// - Throws: `Failure` for a chapter the book does not have, an unknown voice, nothing to read,
+    ///   text no voice speaks (the service has no `--force`).
     package static func plan(bookPath: String, displayName: String, options: JobOptions) throws -> JobPlan {
-        let book = try EPUBBook.open(path: bookPath)
-        let index = try SectionIndexer.index(book, options: SectionOptions(tocDepth: nil))
-        var sections = index.sections
+        let book = try OpenedBook.open(path: bookPath, options: SectionOptions(tocDepth: nil))
+        var selected = book
         if let chapters = options.chapters {
-            let known = Set(sections.map(\.number))
+            let known = Set(book.sections.map(\.number))
             if let unknown = chapters.first(where: { !known.contains($0) }) {
-                throw Failure(description: "the book has no section \(unknown) (it has \(sections.count))")
+                throw Failure(description: "the book has no section \(unknown) (it has \(book.sections.count))")
             }
-            let wanted = Set(chapters)
-            for position in sections.indices {
-                sections[position].included = wanted.contains(sections[position].number)
-            }
+            selected = book.choosing(Set(chapters))
         }
-        let selected = sections.filter(\.included)
-        if selected.isEmpty {
+        if let nothing = selected.nothingToRead {
             throw Failure(
-                description: sections.contains { $0.words > 0 }
-                    ? "no section is selected for reading; see GET /v1/books/{sha256}, then set chapters"
-                    : "the book has no text to read (image-only pages?)")
+                description: nothing == .noneSelected
+                    ? nothing.description + "; see GET /v1/books/{sha256}, then set chapters" : nothing.description)
         }
-        if options.chapters == nil && selected.allSatisfy({ $0.words == 0 }) {
-            throw Failure(description: "the selected sections have no text to read")
+        let prepared: PreparedConversion
+        do {
+            prepared = try LiveConversion.prepare(
+                selected, options: try conversionOptions(options, workers: .inProcess), outputDirectory: "")
+        } catch let error as LiveConversionError {
+            throw Failure(description: error.description)
         }
-        let mismatch = BookLanguage.mismatch(in: book)
-        let textLanguage = BookLanguage.textLanguage(of: index, mismatch: mismatch)
-        let (voice, followsText) = try resolvedVoice(
-            options.voice, book: book, sections: sections, textLanguage: textLanguage)
-        var source = JobPlan.SourceOptions()
-        if mismatch != nil || followsText, let language = voice.languages.first {
-            source.language = String(language.prefix { $0 != "-" })
+        if case .unspeakable(let problem, let voice) = prepared.refusal {
+            throw Failure(description: problem + (voice.map { " (voice \($0))" } ?? ""))
         }
-        // What the voice cannot speak, decided as the CLI decides it: runs of other scripts go to the
-        // voices that speak them; a book most of whose text no voice speaks is refused (the service
-        // has no --force).
-        let speakable = SpeakableText.assess(
-            sections, voice: voice, installed: ESpeakSpeechEngine.installedVoices(),
-            bookLanguage: textLanguage ?? book.package.metadata.languages.first, share: speechShare)
-        if speakable.refuses, let problem = speakable.problem {
-            throw Failure(description: problem + (speakable.suggestedVoice.map { " (voice \($0))" } ?? ""))
-        }
+        let decisions = prepared.decisions
         return JobPlan(
-            voice: voice.identifier, sourceOptions: source, sections: selected.map(\.number),
-            displayTitle: displayTitle(book, name: displayName), scriptSwitching: speakable.switching)
-    }
-
-    /// How well an installed voice speaks a script, asked of espeak-ng (`SpeakableText.Share`).
-    private static func speechShare(_ voice: VoiceInfo, _ script: Script) -> Double {
-        ESpeakSpeechEngine.share(of: script, spokenBy: voice)
+            voice: decisions.voice, sourceOptions: JobPlan.SourceOptions(language: decisions.textLanguage),
+            sections: decisions.sections, displayTitle: book.displayTitle(fallbackName: displayName),
+            scriptSwitching: decisions.scriptSwitching)
     }
 
     /// The library request that makes one section of a job into `outputDirectory`, in a fresh worker
@@ -97,70 +60,77 @@ package enum ConversionAdapter {
         bookPath: String, outputDirectory: String, section: Int, options: JobOptions, plan: JobPlan,
         workerExecutable: String, workerArguments: [String]
     ) throws -> ConversionRequest {
+        var conversion = try conversionOptions(
+            options, workers: .freshProcess(executable: workerExecutable, arguments: workerArguments))
+        conversion.jobs = 1
+        var request = LiveConversion.request(
+            bookPath: bookPath, options: conversion, decisions: decisions(plan), outputDirectory: outputDirectory,
+            sections: [section])
+        // Each section is made in a folder of its own: its track number is its place among the job's.
+        request.trackSections = plan.sections
+        // The cover in every section file, as the CLI embeds it. Opening the book reads its package only.
+        request.cover = AudiobookCover(
+            book: try EPUBBook.open(path: bookPath), ffmpegPath: AudiobookBundler.locateFFmpeg())
+        return request
+    }
+
+    /// The library's options for a job's: the CLI's defaults for what a job does not set.
+    static func conversionOptions(_ options: JobOptions, workers: WorkerProcesses) throws -> ConversionOptions {
         guard let format = AudioFormat(rawValue: options.format) else {
             throw Failure(description: "unknown format \(options.format)")
         }
         guard let notes = SpokenTextOptions.Notes(rawValue: options.notes) else {
             throw Failure(description: "unknown notes mode \(options.notes)")
         }
-        // The options the CLI's flags give, with the language the plan chose when dc:language is contradicted.
-        var text = SpokenTextOptions(notes: notes)
-        text.language = plan.sourceOptions.language
-        var request = ConversionRequest(
-            bookPath: bookPath, outputDirectory: outputDirectory, selection: .numbers([section]),
-            voice: VoiceSettings(voice: plan.voice, rate: options.rate, pitch: options.pitch, volume: options.volume),
-            encoding: AudioEncoding(format: format), chunking: ChunkerOptions(scriptSwitching: plan.scriptSwitching),
-            bookOptions: BookOptions(sections: SectionOptions(tocDepth: nil), text: text), jobs: 1)
-        request.workerExecutable = workerExecutable
-        request.workerArguments = workerArguments
-        request.workerForksPerJob = false
-        // Each section is made in a folder of its own: its track number is its place among the job's.
-        request.trackSections = plan.sections
-        // The cover in every section file, as the CLI embeds it (the same bytes: JPEG or PNG as it is,
-        // another raster converted by ffmpeg when installed). Opening the book reads its package only.
-        request.cover = AudiobookCover(
-            book: try EPUBBook.open(path: bookPath), ffmpegPath: AudiobookBundler.locateFFmpeg())
-        return request
+        return ConversionOptions(
+            text: SpokenTextOptions(notes: notes), voice: options.voice, rate: options.rate, pitch: options.pitch,
+            volume: options.volume, encoding: AudioEncoding(format: format),
+            bundle: try options.bundle.map(bundleFormat), workers: workers)
     }
 
-    /// Checks what can be checked without the book: an explicit voice must be installed.
-    package static func validate(_ options: JobOptions) throws {
-        guard options.voice.lowercased() != "auto" else { return }
-        do {
-            _ = try ESpeakSpeechEngine.resolveVoice(
-                options.voice, installed: ESpeakSpeechEngine.installedVoices(),
-                variants: ESpeakSpeechEngine.installedVariants())
-        } catch {
-            throw Failure(description: "\(error)")
+    /// What the plan decided, as the library names it.
+    static func decisions(_ plan: JobPlan) -> ConversionDecisions {
+        ConversionDecisions(
+            voice: plan.voice, textLanguage: plan.sourceOptions.language, scriptSwitching: plan.scriptSwitching,
+            sections: plan.sections, displayTitle: plan.displayTitle)
+    }
+
+    /// A bundle format the CLI's `--bundle` takes.
+    static func bundleFormat(_ name: String) throws -> BundleFormat {
+        guard let format = BundleFormat(rawValue: name) else {
+            let known = BundleFormat.allCases.map(\.rawValue).joined(separator: ", ")
+            throw Failure(description: "bundle must be one of \(known)")
         }
-        if options.bundle != nil, AudiobookBundler.locateFFmpeg() == nil {
-            throw Failure(description: "bundle needs ffmpeg, which is not installed on the server")
+        return format
+    }
+
+    /// Checks what can be checked without the book: an explicit voice must be installed, a bundle
+    /// needs ffmpeg.
+    package static func validate(_ options: JobOptions) throws {
+        if options.voice.lowercased() != "auto" {
+            do {
+                _ = try LiveVoices.resolve(options.voice)
+            } catch {
+                throw Failure(description: error.description)
+            }
+        }
+        if let bundle = options.bundle {
+            let format = try bundleFormat(bundle)
+            if AudiobookBundler.locateFFmpeg() == nil {
+                throw Failure(description: LiveConversionError.ffmpegMissing(format).description + " on the server")
+            }
         }
     }
+
+    /// Whether ffmpeg, which bundles need, is installed.
+    package static var ffmpegInstalled: Bool { AudiobookBundler.locateFFmpeg() != nil }
 
     /// The installed voices, sorted as `epub2audio voices` prints them.
-    package static func voices() -> [VoiceInfo] {
-        ESpeakSpeechEngine.installedVoices().sorted {
-            ($0.languages.first ?? "", $0.name) < ($1.languages.first ?? "", $1.name)
-        }
-    }
+    package static func voices() -> [VoiceInfo] { LiveVoices.installed() }
 
     /// The environment the section runs use: the live one, reusing the book a process already indexed.
     package static func environment(bookPath: String, cache: IndexCache) throws -> ConversionEnvironment {
-        liveEnvironment(reusing: try cache.indexed(path: bookPath))
-    }
-
-    /// The server's composition root, the CLI's parts: the library's EPUB source, espeak-ng in
-    /// process, the libsndfile writer. The section workers use it too, so a section comes out the
-    /// same whichever process makes it.
-    package static func liveEnvironment(reusing indexed: IndexedBook? = nil) -> ConversionEnvironment {
-        .epub(
-            reusing: indexed, makeEngine: { try ESpeakSpeechEngine() },
-            makeSink: { request in
-                try AudioFileWriter(
-                    path: request.path, encoding: request.encoding, sampleRate: request.sampleRate,
-                    tags: request.tags)
-            })
+        LiveEnvironment.make(reusing: try cache.indexed(path: bookPath))
     }
 
     /// Puts the sections' files together in `outputDirectory`: the files themselves, a manifest, the
@@ -169,82 +139,26 @@ package enum ConversionAdapter {
         results: [SectionResult], jobDirectory: String, outputDirectory: String, bookPath: String, options: JobOptions,
         plan: JobPlan
     ) async throws -> Double {
-        try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-        var manifest: Manifest?
-        var records: [Int: SectionRecord] = [:]
-        for result in results {
-            let attempt = jobDirectory + "/" + result.directory
-            guard let made = try Manifest.load(fromDirectory: attempt),
-                let record = made.section(result.section)
-            else { throw Failure(description: "section \(result.section): its manifest is missing") }
-            if manifest == nil { manifest = made }
-            records[result.section] = record
-            let target = outputDirectory + "/" + result.file
-            if !FileManager.default.fileExists(atPath: target) {
-                guard rename(attempt + "/" + result.file, target) == 0 else {
-                    throw Failure(description: "section \(result.section): cannot move \(result.file)")
-                }
-            }
+        let made = results.map {
+            MadeSection(section: $0.section, directory: jobDirectory + "/" + $0.directory, file: $0.file)
         }
-        guard var manifest else { throw Failure(description: "no section was made") }
-        manifest.journal = nil
-        for index in manifest.sections.indices {
-            let number = manifest.sections[index].number
-            if let record = records[number] {
-                manifest.sections[index] = record
-            } else if plan.sections.contains(number) {
-                manifest.sections[index].status = .failed
-            } else if manifest.sections[index].status != .done {
-                manifest.sections[index].status = .skipped
-            }
-        }
-        try manifest.write(toDirectory: outputDirectory)
-        let entries = manifest.sections.filter { $0.status == .done && $0.file != nil && records[$0.number] != nil }
-            .map { Playlist.Entry(title: $0.title, file: $0.file!, durationSeconds: $0.durationSeconds ?? 0) }
-        try Data(Playlist.text(entries).utf8).write(
-            to: URL(fileURLWithPath: outputDirectory + "/" + Playlist.fileName), options: .atomic)
-        if options.bundle != nil, records.count == plan.sections.count {
-            guard let ffmpeg = AudiobookBundler.locateFFmpeg() else {
-                throw Failure(description: "bundle needs ffmpeg, which is not installed on the server")
-            }
-            let book = try EPUBBook.open(path: bookPath)
-            _ = try await AudiobookBundler(format: .m4b, ffmpegPath: ffmpeg).bundle(
-                directory: outputDirectory, numbers: plan.sections,
-                metadata: AudiobookMetadata(
-                    book: book, title: plan.displayTitle, narrator: "espeak-ng, voice \(plan.voice)"),
-                cover: AudiobookCover(book: book, ffmpegPath: ffmpeg))
-        }
-        return entries.reduce(0) { $0 + $1.durationSeconds }
-    }
-
-    /// `--voice auto` follows `BookLanguage.autoVoice`, as the CLI does; `followsText`: the voice was
-    /// chosen from the text, for want of one for the book's language.
-    private static func resolvedVoice(
-        _ requested: String, book: EPUBBook, sections: [BookSection], textLanguage: String?
-    ) throws -> (voice: VoiceInfo, followsText: Bool) {
-        let installed = ESpeakSpeechEngine.installedVoices()
+        let seconds: Double
         do {
-            guard requested.lowercased() == "auto" else {
-                let variants = ESpeakSpeechEngine.installedVariants()
-                return (try ESpeakSpeechEngine.resolveVoice(requested, installed: installed, variants: variants), false)
-            }
-            let chosen = BookLanguage.autoVoice(for: book, textLanguage: textLanguage) {
-                try? ESpeakSpeechEngine.resolveVoice($0, installed: installed)
-            }
-            guard let chosen else { return (try ESpeakSpeechEngine.resolveVoice("en", installed: installed), false) }
-            // Of the language's voices, the one that speaks most of the text, as the CLI chooses it.
-            let voice = SpeakableText.preferredVoice(
-                chosen.voice, for: sections, installed: installed, share: speechShare)
-            return (voice, chosen.followsText)
-        } catch {
-            throw Failure(description: "\(error)")
+            seconds = try SectionedOutput.merge(made, planned: plan.sections, into: outputDirectory)
+        } catch let error as SectionedOutput.MergeError {
+            throw Failure(description: error.description)
         }
-    }
-
-    /// The title from the metadata; a book without one is named after its file, as the CLI does.
-    private static func displayTitle(_ book: EPUBBook, name: String) -> String {
-        if let title = book.package.metadata.title, !title.isEmpty { return title }
-        return "\(name) (no title in the book)"
+        if let bundle = options.bundle, results.count == plan.sections.count {
+            let format = try bundleFormat(bundle)
+            guard let ffmpeg = AudiobookBundler.locateFFmpeg() else {
+                throw Failure(description: LiveConversionError.ffmpegMissing(format).description + " on the server")
+            }
+            let book = try OpenedBook.open(path: bookPath, options: SectionOptions(tocDepth: nil))
+            _ = try await LiveConversion.bundle(
+                AudiobookBundler(format: format, ffmpegPath: ffmpeg), book: book, decisions: decisions(plan),
+                directory: outputDirectory, cover: book.cover(ffmpegPath: ffmpeg))
+        }
+        return seconds
     }
 }
 

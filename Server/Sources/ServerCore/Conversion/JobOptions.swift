@@ -1,5 +1,5 @@
-import Contracts
 import Foundation
+import LiveConversion
 
 /// A job's conversion options, with the CLI's defaults filled in: the same body means the same job.
 ///

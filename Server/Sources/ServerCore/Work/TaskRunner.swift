@@ -1,6 +1,6 @@
-import Conversion
 import Crypto
 import Foundation
+import LiveConversion
 import Logging
 
 /// How a worker runs tasks.

@@ -46,7 +46,8 @@ public struct ConversionRequest: Sendable {
     public var chunking: ChunkerOptions
     /// How the book is read: sections, spoken text (notes...), normalisation.
     public var bookOptions: BookOptions
-    /// How many sections are made at once (each in its own worker process when more than 1).
+    /// How many sections are made at once: one job slot each, making its sections in worker
+    /// processes when `workerExecutable` is set, else one slot in this process.
     public var jobs: Int
     /// Redo every selected section even when the manifest says it is done.
     public var force: Bool
@@ -57,7 +58,7 @@ public struct ConversionRequest: Sendable {
     public var workerExecutable: String?
     /// Arguments for the worker executable (the CLI's hidden subcommand).
     public var workerArguments: [String]
-    /// True when the worker executable is a fork server (`WorkerMain.runForkServer`): it makes every
+    /// True when the worker executable is a fork server (`LiveWorker.runForkServer`): it makes every
     /// job in a child forked from the same initialised state, so one worker process serves all the
     /// jobs of a slot. False: a new worker process is started for every section.
     public var workerForksPerJob: Bool

@@ -14,8 +14,9 @@ public final class Converter: Sendable {
     private let environment: ConversionEnvironment
     private let launcher: (@Sendable (ConversionRequest) -> (any WorkerLauncher)?)
 
-    /// A converter using `environment` for the book, the engine and the audio files; worker
-    /// processes are started from `request.workerExecutable` when `jobs > 1`.
+    /// A converter using `environment` for the book, the engine and the audio files; every section is
+    /// made by a worker process started from `request.workerExecutable` when it is set (whatever
+    /// `jobs`), else in this process, one at a time.
     public init(environment: ConversionEnvironment) {
         self.environment = environment
         self.launcher = { request in

@@ -165,6 +165,17 @@ public enum Playlist {
         }
     }
 
+    /// The entries of every finished section `manifest` records, in book order; `only`: of these
+    /// sections alone.
+    public static func entries(of manifest: Manifest, only: Set<Int>? = nil) -> [Entry] {
+        manifest.sections.lazy
+            .filter { $0.status == .done && $0.file != nil && (only?.contains($0.number) ?? true) }
+            .map { Entry(title: $0.title, file: $0.file ?? "", durationSeconds: $0.durationSeconds ?? 0) }
+    }
+
+    /// The playlist of every finished section `manifest` records.
+    static func text(for manifest: Manifest) -> String { text(entries(of: manifest)) }
+
     /// The playlist text: `#EXTM3U`, then `#EXTINF:<whole seconds>,<title>` and the file name per entry.
     public static func text(_ entries: [Entry]) -> String {
         var out = "#EXTM3U\n"

@@ -24,13 +24,17 @@ extension WorkerMain {
     /// Messages go from the child straight to standard output. A child that ends without exit status
     /// 0 ends the server too (exit status 1, the reason on standard error), so the coordinator sees a
     /// dead worker, as with a fresh process. Exit status 0: the input ended; 2: a job line was not valid.
-    public static func runForkServer(environment: ConversionEnvironment) -> Int32 {
+    package static func runForkServer(environment: ConversionEnvironment) -> ExitStatus {
         let send = messageWriter(FileHandle(fileDescriptor: 1, closeOnDealloc: false))
-        func stop(_ reason: String) -> Int32 {
+        func stop(_ reason: String) -> ExitStatus {
             try? FileHandle.standardError.write(contentsOf: Data("epub2audio fork-server: \(reason)\n".utf8))
-            return 3
+            return .cannotForkSafely
         }
-        guard ForkSafety.otherThreads().isEmpty else {
+        // Unknown is unsafe: without /proc the threads cannot be seen, so no child is forked.
+        guard let before = ForkSafety.otherThreads() else {
+            return stop("cannot read /proc/self/task to see the threads: cannot fork safely")
+        }
+        guard before.isEmpty else {
             return stop("other threads are running before the engine starts: cannot fork safely")
         }
         let session = WorkerSession(environment: environment)
@@ -38,13 +42,15 @@ extension WorkerMain {
         // section exactly as a fresh worker would.
         try? session.prepareEngine()
         WorkerSession.warmUp()
-        let engineThreads = ForkSafety.otherThreads()
+        guard let engineThreads = ForkSafety.otherThreads() else {
+            return stop("cannot read /proc/self/task to see the threads: cannot fork safely")
+        }
         let reader = LineReader(fileDescriptor: 0)
         while true {
             let job: WorkerJob
             switch nextJob(reader, send: send) {
-            case .end: return 0
-            case .invalid: return 2
+            case .end: return .inputEnded
+            case .invalid: return .invalidJob
             case .job(let next): job = next
             }
             // The job's voice, configured here once for every child (a no-op while it does not change).
@@ -58,9 +64,9 @@ extension WorkerMain {
             let child = fork()
             if child == 0 {
                 // The child: one section, then `_exit`, so no exit handler of the server's runs twice.
-                var status: Int32 = 0
-                do { try session.perform(job, shouldStop: { false }, send: send) } catch { status = 1 }
-                _exit(status)
+                var status = ExitStatus.inputEnded
+                do { try session.perform(job, shouldStop: { false }, send: send) } catch { status = .outputLost }
+                _exit(status.rawValue)
             }
             guard child > 0 else {
                 let reason = String(cString: strerror(errno))
@@ -78,10 +84,9 @@ extension WorkerMain {
                 let how = signal != 0 ? "was killed by signal \(signal)" : "ended with exit status \(code)"
                 try? FileHandle.standardError.write(
                     contentsOf: Data("section \(job.section): the forked worker \(how)\n".utf8))
-                return 1
+                return .outputLost
             }
         }
-        return 0
     }
 }
 
@@ -90,9 +95,10 @@ extension WorkerMain {
 /// Read with plain system calls, without Foundation: the server runs these before every fork, and
 /// every page it writes while a child runs is a page copied on write.
 enum ForkSafety {
-    /// Thread ids of this process other than the main thread's (whose id is the process id).
-    static func otherThreads() -> [Int32] {
-        guard let folder = opendir("/proc/self/task") else { return [] }
+    /// Thread ids of this process other than the main thread's (whose id is the process id); nil when
+    /// `tasks` (`/proc/self/task`) cannot be read (the caller must then not fork: it cannot tell).
+    static func otherThreads(tasks: String = "/proc/self/task") -> [Int32]? {
+        guard let folder = opendir(tasks) else { return nil }
         defer { closedir(folder) }
         let main = getpid()
         var threads: [Int32] = []

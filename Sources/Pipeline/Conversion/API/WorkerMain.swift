@@ -9,31 +9,45 @@ import Foundation
 /// between them, which is best effort (espeak-ng keeps state no API resets): the coordinator gives
 /// every section a fresh process (a new worker per job, or a child of the fork server), which is what
 /// makes a section's audio byte-identical whatever was made before.
-public enum WorkerMain {
-    /// Runs jobs from `input` until it ends; returns the exit status for the process (0: input ended;
-    /// 1: the output could not be written, i.e. the coordinator is gone; 2: a job line was not valid).
-    public static func run(input: FileHandle, output: FileHandle, environment: ConversionEnvironment) -> Int32 {
+package enum WorkerMain {
+    /// How a worker process ends: its exit status.
+    package enum ExitStatus: Int32, Sendable {
+        /// The input ended (or the worker was asked to stop): every job was answered.
+        case inputEnded = 0
+        /// The output could not be written, i.e. the coordinator is gone (a fork server: a child
+        /// ended without status 0, and the coordinator sees a dead worker).
+        case outputLost = 1
+        /// A job line was not valid (answered with a `protocolError` message).
+        case invalidJob = 2
+        /// The fork server cannot fork safely (another thread runs, or `/proc` cannot be read).
+        case cannotForkSafely = 3
+    }
+
+    /// Runs jobs from `input` until it ends; returns how the process ends.
+    package static func run(input: FileHandle, output: FileHandle, environment: ConversionEnvironment)
+        -> ExitStatus
+    {
         run(input: input, output: output, environment: environment, shouldStop: { false })
     }
 
     /// As `run(input:output:environment:)`, checking `shouldStop` between and inside chunks.
     static func run(
         input: FileHandle, output: FileHandle, environment: ConversionEnvironment, shouldStop: () -> Bool
-    ) -> Int32 {
+    ) -> ExitStatus {
         let reader = LineReader(fileDescriptor: input.fileDescriptor)
         let session = WorkerSession(environment: environment)
         let send = messageWriter(output)
         while true {
             switch nextJob(reader, send: send) {
-            case .end: return 0
-            case .invalid: return 2
+            case .end: return .inputEnded
+            case .invalid: return .invalidJob
             case .job(let job):
                 do {
                     try session.perform(job, shouldStop: shouldStop, send: send)
                 } catch {
-                    return 1
+                    return .outputLost
                 }
-                if shouldStop() { return 0 }
+                if shouldStop() { return .inputEnded }
             }
         }
     }

@@ -3,8 +3,8 @@ import Contracts
 /// What one run will do, decided before any audio is made: which sections are already done, which
 /// are to make, what the manifest says about each, what to warn about and which old files to remove.
 struct ConversionPlan {
-    /// A section to make.
-    struct Job {
+    /// A section this run makes.
+    struct SectionToMake {
         var section: PlannedSection
         /// Its file name inside the output folder.
         var file: String
@@ -21,7 +21,7 @@ struct ConversionPlan {
     /// Every section of the book in order, as the manifest will record it before any audio.
     var records: [SectionRecord] = []
     /// Sections to make, in book order.
-    var jobs: [Job] = []
+    var toMake: [SectionToMake] = []
     /// Selected sections whose file is complete and current: left as they are.
     var resumed: [SectionRecord] = []
     /// Selected sections whose text cannot be read (already `failed` in `records`).
@@ -115,8 +115,8 @@ enum ConversionPlanner {
             let previousFile = old?.file != name ? old?.file : nil
             record.file = name
             plan.records.append(record)
-            plan.jobs.append(
-                ConversionPlan.Job(
+            plan.toMake.append(
+                ConversionPlan.SectionToMake(
                     section: section, file: name, previousFile: previousFile, blocks: blocks,
                     recordedParts: recordedParts))
         }
@@ -126,7 +126,7 @@ enum ConversionPlanner {
         // Files the manifest here listed that no section of this run refers to any more (another book's,
         // after --force; sections renumbered by a new --toc-depth) would linger unlisted beside the new
         // ones. A renamed section's old file goes once its new one is made.
-        let referenced = Set(plan.records.compactMap(\.file)).union(plan.jobs.compactMap(\.previousFile))
+        let referenced = Set(plan.records.compactMap(\.file)).union(plan.toMake.compactMap(\.previousFile))
         plan.unlistedFiles = inputs.ownedFiles.subtracting(referenced)
         return plan
     }

@@ -19,8 +19,9 @@ protocol SectionExecutor: AnyObject, Sendable {
     func shutdown()
 }
 
-/// Runs the worker session in this process: the `jobs == 1` path. `@unchecked Sendable`: the session
-/// is only used by the slot thread; `kill` only flips an atomic flag.
+/// Runs the worker session in this process: the path of a request without a worker executable (one
+/// slot; a front end with a worker binary uses workers even for one job, see `WorkerExecutor`).
+/// `@unchecked Sendable`: the session is only used by the slot thread; `kill` only flips an atomic flag.
 final class InProcessExecutor: SectionExecutor, @unchecked Sendable {
     private let session: WorkerSession
     private let killed = Flag()
@@ -54,27 +55,31 @@ final class InProcessExecutor: SectionExecutor, @unchecked Sendable {
 
 /// Sends jobs to a worker started by a launcher, restarting it after it died.
 ///
-/// With `freshWorkerPerJob` (the default) every section gets a new worker process: espeak-ng keeps
-/// state that no API resets, and only a fresh process gives bit-identical audio for the same text,
-/// which resume and "same bytes whatever `jobs`" rely on. A fork server (`freshWorkerPerJob` false)
-/// gives the same guarantee more cheaply: it serves every job of its slot from a child forked from the
-/// state right after initialisation.
+/// By default every section gets a new worker process: espeak-ng keeps state that no API resets,
+/// and only a fresh process gives bit-identical audio for the same text, which resume and "same
+/// bytes whatever `jobs`" rely on. A fork server (`keepsWorker`) gives the same guarantee more
+/// cheaply: the slot keeps it for every job, and it makes each in a child forked from the state
+/// right after initialisation.
 final class WorkerExecutor: SectionExecutor, Sendable {
     private let launcher: any WorkerLauncher
-    private let freshWorkerPerJob: Bool
+    private let keepsWorker: Bool
     private let connection = Mutex<(any WorkerConnection)?>(nil)
     private let killed = Flag()
 
-    init(launcher: any WorkerLauncher, freshWorkerPerJob: Bool = true) {
+    /// - Parameters:
+    ///   - launcher: starts the worker (again after it died).
+    ///   - keepsWorker: the worker serves every job of the slot (a fork server); false: it is shut
+    ///     down after each job, and the next job starts a new one.
+    init(launcher: any WorkerLauncher, keepsWorker: Bool = false) {
         self.launcher = launcher
-        self.freshWorkerPerJob = freshWorkerPerJob
+        self.keepsWorker = keepsWorker
     }
 
     func execute(_ job: WorkerJob, shouldStop: @escaping @Sendable () -> Bool, progress: (WorkerMessage) -> Void)
         -> ExecutionOutcome
     {
         let outcome = attempt(job, progress: progress)
-        if freshWorkerPerJob { shutdown() }
+        if !keepsWorker { shutdown() }
         return outcome
     }
 

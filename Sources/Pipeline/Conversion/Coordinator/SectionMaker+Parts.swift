@@ -4,7 +4,7 @@ import Synchronization
 
 /// A long section being made in parts (`SectionParts`), shared by the job slots that make them.
 final class PartedSection: Sendable {
-    let planned: ConversionRun.PlannedJob
+    let task: SectionTask
     let parts: [SectionPart]
     /// The whole section's chunks: each part's job carries its own.
     let chunks: [SpeechChunk]
@@ -47,10 +47,10 @@ final class PartedSection: Sendable {
     let recording = NSLock()
 
     init(
-        planned: ConversionRun.PlannedJob, parts: [SectionPart], chunks: [SpeechChunk], textSHA256: String,
+        task: SectionTask, parts: [SectionPart], chunks: [SpeechChunk], textSHA256: String,
         reused: [PartRecord]
     ) {
-        self.planned = planned
+        self.task = task
         self.parts = parts
         self.chunks = chunks
         self.textSHA256 = textSHA256
@@ -59,7 +59,7 @@ final class PartedSection: Sendable {
         self.state = Mutex(state)
     }
 
-    var number: Int { planned.section.number }
+    var number: Int { task.section.number }
 
     /// Words of the whole section, as its chunks count them.
     var wordsTotal: Int { parts.reduce(0) { $0 + $1.words } }
@@ -80,17 +80,17 @@ final class WorkQueue: @unchecked Sendable {
     // `@unchecked`: `items` and `deciding` are only touched with `condition` locked.
     private let condition = NSCondition()
     /// Sorted so that the next item is the last (`popLast()`; `removeFirst()` moved every item: O(n²)).
-    private var items: [ConversionRun.WorkItem]
+    private var items: [SlotWork]
     /// Sections taken whose split is not decided yet.
     private var deciding = 0
 
-    init(_ items: [ConversionRun.WorkItem]) {
-        self.items = items.sorted(by: ConversionRun.WorkItem.takenAfter)
+    init(_ items: [SlotWork]) {
+        self.items = items.sorted(by: SlotWork.takenAfter)
     }
 
     /// The longest item left; nil when there is none and none can come. A section returned must be
     /// answered by one `sectionTaken(adding:)`.
-    func next() -> ConversionRun.WorkItem? {
+    func next() -> SlotWork? {
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -105,7 +105,7 @@ final class WorkQueue: @unchecked Sendable {
 
     /// A section taken from `next()` is decided: made whole (nothing added) or split (its parts added
     /// where their length puts them).
-    func sectionTaken(adding more: [ConversionRun.WorkItem]) {
+    func sectionTaken(adding more: [SlotWork]) {
         condition.lock()
         defer { condition.unlock() }
         deciding -= 1
@@ -113,110 +113,97 @@ final class WorkQueue: @unchecked Sendable {
         // copied every item each time (O(n² log n); 50 s → 84 s wall for that book).
         if !more.isEmpty {
             items.append(contentsOf: more)
-            items.sort(by: ConversionRun.WorkItem.takenAfter)
+            items.sort(by: SlotWork.takenAfter)
         }
         condition.broadcast()
     }
 }
 
-extension ConversionRun {
+extension SectionMaker {
     /// Starts a long section in parts: keeps the parts an earlier run finished that still fit, records
     /// the section in progress and queues its other parts for every slot through `queue` (nil: the
     /// section goes on in parts); joins at once when every part is finished already.
     func startParts(
-        _ planned: PlannedJob, parts: [SectionPart], chunks: [SpeechChunk], queue: (_ parts: [WorkItem]) -> Void,
-        store: ManifestStore,
-        emit: @escaping @Sendable (ConversionEvent) -> Void
+        _ task: SectionTask, parts: [SectionPart], chunks: [SpeechChunk], queue: (_ parts: [SlotWork]) -> Void
     ) -> Bool? {
-        let number = planned.section.number
-        let directory = store.directory
-        let textSHA256 = SpokenTextFingerprint.sha256(planned.job.blocks ?? [])
+        let number = task.section.number
+        let textSHA256 = SpokenTextFingerprint.sha256(task.job.blocks ?? [])
         let reused = SectionParts.reusable(
-            planned.recordedParts, parts: parts, textSHA256: textSHA256,
-            settingsSHA256: planned.settingsSHA256)
+            task.recordedParts, parts: parts, textSHA256: textSHA256,
+            settingsSHA256: task.settingsSHA256)
         let reusedFiles = Set(reused.map(\.file))
-        for part in planned.recordedParts where !reusedFiles.contains(part.file) {
-            unlink(OutputPaths.join(directory, part.file))
+        for part in task.recordedParts where !reusedFiles.contains(part.file) {
+            unlink(folder.path(of: part.file))
         }
         guard
-            markInProgress(
-                number, store: store, directory: directory,
-                parts: reused.isEmpty ? nil : reused.sorted { $0.index < $1.index })
+            recorder.markInProgress(number, parts: reused.isEmpty ? nil : reused.sorted { $0.index < $1.index })
         else { return false }
-        emit(.sectionStarted(section: number, title: planned.section.title))
+        emit(.sectionStarted(section: number, title: task.section.title))
         let parted = PartedSection(
-            planned: planned, parts: parts, chunks: chunks, textSHA256: textSHA256, reused: reused)
+            task: task, parts: parts, chunks: chunks, textSHA256: textSHA256, reused: reused)
         let reusedIndexes = Set(reused.map(\.index))
         let remaining = parts.filter { !reusedIndexes.contains($0.index) }
-        reportProgress(parted, store: store, emit: emit, force: true)
-        queue(remaining.map { WorkItem.part(parted, $0) })
+        reportProgress(parted, force: true)
+        queue(remaining.map { SlotWork.part(parted, $0) })
         // Parts kept from an earlier run start the section's file at once.
-        return advanceJoin(parted, store: store, emit: emit)
+        return advanceJoin(parted)
     }
 
     /// Makes one part into its PCM file and records it; the slot that finishes the last part joins
     /// them. Nil while the section goes on; true or false when this ended it (joined or failed).
-    func runPart(
-        _ part: SectionPart, of parted: PartedSection, executor: any SectionExecutor, store: ManifestStore,
-        emit: @escaping @Sendable (ConversionEvent) -> Void
-    ) -> Bool? {
+    func makePart(_ part: SectionPart, of parted: PartedSection, executor: any SectionExecutor) -> Bool? {
         guard !parted.state.withLock({ $0.failed }) else { return nil }
-        let directory = store.directory
-        var job = parted.planned.job
+        var job = parted.task.job
         job.part = part
         job.chunks = Array(parted.chunks[part.chunks])
         job.blocks = nil
-        job.partPath = OutputPaths.join(directory, SectionParts.tempFileName(section: parted.number, index: part.index))
+        job.partPath = folder.path(of: SectionParts.tempFileName(section: parted.number, index: part.index))
         unlink(job.partPath)
-        let outcome = execute(job, executor: executor, emit: emit) { message in
+        let outcome = execute(job, executor: executor) { message in
             guard case .progress(_, let wordsDone, _, let frames, let rate) = message else { return }
             parted.state.withLock {
                 $0.wordsDone[part.index] = wordsDone
                 $0.framesInProgress[part.index] = frames
                 $0.sampleRate = rate
             }
-            reportProgress(parted, store: store, emit: emit, force: false)
+            reportProgress(parted, force: false)
         }
         if isStopping {
             unlink(job.partPath)
-            abandonJoin(parted, partPath: parted.planned.job.partPath)
+            abandonJoin(parted, partPath: parted.task.job.partPath)
             return nil
         }
         switch outcome {
         case .done(let result):
-            return record(part, of: parted, result: result, temp: job.partPath, store: store, emit: emit)
+            return record(part, of: parted, result: result, temp: job.partPath)
         case .failed(let kind, let message, let path):
             unlink(job.partPath)
             switch kind {
             case .diskFull:
-                stopWithFatal(.diskFull(path: path ?? job.partPath))
+                control.stopWithFatal(.diskFull(path: path ?? job.partPath))
                 return nil
             case .unwritable:
-                stopWithFatal(.outputUnwritable(path: path ?? job.partPath, reason: message))
+                control.stopWithFatal(.outputUnwritable(path: path ?? job.partPath, reason: message))
                 return nil
             case .cancelled: return nil
             case .section, .protocolError:
-                return failParts(parted, message: message, store: store, emit: emit)
+                return failParts(parted, message: message)
             }
         case .died(let reason):
             unlink(job.partPath)
             let message = ConversionError.workerFailed(section: parted.number, reason: reason).description
-            return failParts(parted, message: message, store: store, emit: emit)
+            return failParts(parted, message: message)
         }
     }
 
     /// Gives a finished part its name, records it, and appends it to the section's file when its turn
     /// has come.
-    private func record(
-        _ part: SectionPart, of parted: PartedSection, result: WorkerResult, temp: String, store: ManifestStore,
-        emit: @escaping @Sendable (ConversionEvent) -> Void
-    ) -> Bool? {
-        let directory = store.directory
+    private func record(_ part: SectionPart, of parted: PartedSection, result: WorkerResult, temp: String) -> Bool? {
         let name = SectionParts.fileName(section: parted.number, index: part.index)
-        let path = OutputPaths.join(directory, name)
-        let settings = parted.planned.settingsSHA256
+        let path = folder.path(of: name)
+        let settings = parted.task.settingsSHA256
         do {
-            try AtomicFile.rename(from: temp, to: path, in: directory)
+            try AtomicFile.rename(from: temp, to: path, in: folder.path)
             var info = stat()
             guard stat(path, &info) == 0 else { throw PosixFailure.error(errno, path: path) }
             let record = PartRecord(
@@ -236,10 +223,7 @@ extension ConversionRun {
                         - (state.wordsDone[part.index] ?? 0)
                 )
             }
-            try store.update(section: parted.number) {
-                $0.parts = records
-                $0.wordsDone = wordsDone
-            }
+            try recorder.recordParts(parted.number, parts: records, wordsDone: wordsDone)
             parted.state.withLock { state in
                 state.finished[part.index] = record
                 state.wordsDone[part.index] = nil
@@ -247,11 +231,12 @@ extension ConversionRun {
             }
         } catch {
             unlink(temp)
-            stopWithFatal(PosixFailure.map(error, path: path) ?? .outputUnwritable(path: path, reason: "\(error)"))
+            control.stopWithFatal(
+                PosixFailure.map(error, path: path) ?? .outputUnwritable(path: path, reason: "\(error)"))
             return nil
         }
-        reportProgress(parted, store: store, emit: emit, force: false)
-        return advanceJoin(parted, store: store, emit: emit)
+        reportProgress(parted, force: false)
+        return advanceJoin(parted)
     }
 
     /// What appending the finished parts came to.
@@ -270,12 +255,10 @@ extension ConversionRun {
     /// pass across calls (one encoder for lossy formats); once the last is in, records the section
     /// done as a whole section would be and removes the parts. Nil while the section goes on (or
     /// another slot is appending, and will look again); true or false when this call ended it.
-    private func advanceJoin(
-        _ parted: PartedSection, store: ManifestStore, emit: @escaping @Sendable (ConversionEvent) -> Void
-    ) -> Bool? {
+    private func advanceJoin(_ parted: PartedSection) -> Bool? {
         let join = parted.join
         while join.lock.try() {
-            let step = appendFinishedParts(parted, directory: store.directory)
+            let step = appendFinishedParts(parted)
             join.lock.unlock()
             switch step {
             case .waiting:
@@ -285,9 +268,9 @@ extension ConversionRun {
             case .ended:
                 return nil
             case .complete(let frames, let sampleRate):
-                return finishJoined(parted, frames: frames, sampleRate: sampleRate, store: store, emit: emit)
+                return finishJoined(parted, frames: frames, sampleRate: sampleRate)
             case .failed(let error):
-                let partPath = parted.planned.job.partPath
+                let partPath = parted.task.job.partPath
                 if isStopping { return nil }
                 // Failed once: a part may have failed the section meanwhile (`failParts`).
                 let first = parted.state.withLock { state -> Bool in
@@ -296,11 +279,11 @@ extension ConversionRun {
                 }
                 guard first else { return nil }
                 if let failure = PosixFailure.map(error, path: partPath), case .sectionFailed = failure {
-                    fail(parted.number, message: failure.description, store: store, emit: emit)
+                    recorder.fail(parted.number, message: failure.description)
                 } else if let failure = PosixFailure.map(error, path: partPath) {
-                    stopWithFatal(failure)
+                    control.stopWithFatal(failure)
                 } else {
-                    fail(parted.number, message: "cannot join its parts: \(error)", store: store, emit: emit)
+                    recorder.fail(parted.number, message: "cannot join its parts: \(error)")
                 }
                 return false
             }
@@ -309,9 +292,9 @@ extension ConversionRun {
     }
 
     /// Appends what can be appended; called with `parted.join.lock` held.
-    private func appendFinishedParts(_ parted: PartedSection, directory: String) -> JoinStep {
+    private func appendFinishedParts(_ parted: PartedSection) -> JoinStep {
         let join = parted.join
-        let partPath = parted.planned.job.partPath
+        let partPath = parted.task.job.partPath
         guard !join.ended else { return .ended }
         do {
             while true {
@@ -328,8 +311,8 @@ extension ConversionRun {
                     join.sampleRate = record.sampleRate
                     join.sink = try environment.makeSink(
                         SinkRequest(
-                            path: partPath, encoding: parted.planned.job.settings.encoding,
-                            tags: parted.planned.job.tags, sampleRate: record.sampleRate))
+                            path: partPath, encoding: parted.task.job.settings.encoding,
+                            tags: parted.task.job.tags, sampleRate: record.sampleRate))
                 }
                 guard let sink = join.sink else { return .ended }
                 guard record.sampleRate == join.sampleRate else {
@@ -337,7 +320,7 @@ extension ConversionRun {
                         section: parted.number, reason: "its parts were made at different sample rates")
                 }
                 join.frames += try PCMPartJoiner.copy(
-                    [OutputPaths.join(directory, record.file)], into: sink, shouldStop: { [self] in isStopping })
+                    [folder.path(of: record.file)], into: sink, shouldStop: { [self] in isStopping })
                 if isStopping {
                     abandon(join, partPath: partPath)
                     return .ended
@@ -347,7 +330,7 @@ extension ConversionRun {
                     join.sink = nil
                     join.ended = true
                     try sink.close()
-                    try parted.planned.job.completeTags()
+                    try parted.task.job.completeTags()
                     return .complete(frames: join.frames, sampleRate: join.sampleRate)
                 }
             }
@@ -375,48 +358,41 @@ extension ConversionRun {
 
     /// Every part is in the section's closed `.part` file: renamed and recorded done like a whole
     /// section's, then the parts are removed.
-    private func finishJoined(
-        _ parted: PartedSection, frames: Int, sampleRate: Int, store: ManifestStore,
-        emit: @escaping @Sendable (ConversionEvent) -> Void
-    ) -> Bool {
+    private func finishJoined(_ parted: PartedSection, frames: Int, sampleRate: Int) -> Bool {
         if isStopping {
-            unlink(parted.planned.job.partPath)
+            unlink(parted.task.job.partPath)
             return false
         }
-        reportProgress(parted, store: store, emit: emit, force: true)
+        reportProgress(parted, force: true)
         let result = WorkerResult(
             section: parted.number, frames: frames, sampleRate: sampleRate, textSHA256: parted.textSHA256,
             words: parted.wordsTotal)
-        guard finish(parted.planned, result: result, store: store, directory: store.directory, emit: emit) else {
+        guard finish(parted.task, result: result) else {
             return false
         }
         // The section's record no longer names its parts: they go (a kill before this leaves them
         // unnamed, removed at the next start).
         let records = parted.state.withLock { Array($0.finished.values) }
-        for record in records { unlink(OutputPaths.join(store.directory, record.file)) }
+        for record in records { unlink(folder.path(of: record.file)) }
         return true
     }
 
     /// The section failed in one of its parts: recorded once; its other parts are not made (those
     /// finished stay recorded, for a later run).
-    private func failParts(
-        _ parted: PartedSection, message: String, store: ManifestStore, emit: @Sendable (ConversionEvent) -> Void
-    ) -> Bool? {
+    private func failParts(_ parted: PartedSection, message: String) -> Bool? {
         let first = parted.state.withLock { state -> Bool in
             defer { state.failed = true }
             return !state.failed
         }
         guard first else { return nil }
-        abandonJoin(parted, partPath: parted.planned.job.partPath)
-        fail(parted.number, message: message, store: store, emit: emit)
+        abandonJoin(parted, partPath: parted.task.job.partPath)
+        recorder.fail(parted.number, message: message)
         return false
     }
 
     /// Passes the section's progress on (the words of its finished parts and of those in the making),
     /// at most 4 events a second unless `force`.
-    private func reportProgress(
-        _ parted: PartedSection, store: ManifestStore, emit: @Sendable (ConversionEvent) -> Void, force: Bool
-    ) {
+    private func reportProgress(_ parted: PartedSection, force: Bool) {
         let now = Date()
         let (wordsDone, audio) = parted.state.withLock { state -> (Int, Double?) in
             let done = PartedSection.wordsDone(state, parts: parted.parts)
@@ -433,6 +409,6 @@ extension ConversionRun {
                     section: parted.number, wordsDone: wordsDone, wordsTotal: parted.wordsTotal,
                     audioSeconds: audio))
         }
-        try? store.progress(section: parted.number, wordsDone: wordsDone)
+        recorder.progress(parted.number, wordsDone: wordsDone)
     }
 }
