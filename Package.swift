@@ -128,5 +128,12 @@ let package = Package(
             ],
             path: "Tests/Pipeline/ConversionTests"),
         .testTarget(name: "CLITests", dependencies: ["EPUB2AudioCLI", "TestSupport"], path: "Tests/CLITests"),
+        // docs/library-api.md's Swift examples, compiled (DocExamplesTests keeps them the same as the docs).
+        .testTarget(
+            name: "DocExamplesTests",
+            dependencies: [
+                "LiveConversion", "Conversion", "Contracts", "EPUBReader", "BookText", "ESpeakEngine", "AudioFiles",
+            ],
+            path: "Tests/DocExamplesTests"),
     ]
 )
