@@ -18,7 +18,7 @@ extension ConvertCommand {
     ) async -> Exit {
         let stderrStyle = TerminalStyle.detect(fileDescriptor: 2)
         let book: OpenedBook
-        if !text { ProcessMemory.handBackFreedPagesAtOnce() }
+        if !action.text { ProcessMemory.handBackFreedPagesAtOnce() }
         do {
             // Reading the book first means a refused book leaves nothing behind, not even a folder.
             book = try BookLoader.load(path: path, options: options, chapters: selection)
@@ -40,12 +40,12 @@ extension ConvertCommand {
         do {
             prepared = try LiveConversion.prepare(
                 book, options: conversionOptions(for: book, selection: selection), outputDirectory: directory,
-                forText: text)
+                forText: action.text)
         } catch {
             let (status, message) = preparationExitStatus(for: error)
             return bookFailed(path, status, message, style: stderrStyle)
         }
-        if let fallback = prepared.voice.fallback, !quiet {
+        if let fallback = prepared.voice.fallback, !running.quiet {
             StandardError.write(
                 stderrStyle.yellow("warning:") + " " + oneLine("\(fallback.description) (--voice chooses)") + "\n")
         }
@@ -54,7 +54,7 @@ extension ConvertCommand {
             return bookFailed(path, status, message, style: stderrStyle)
         }
         reportSpeechWarnings(prepared.speech, style: stderrStyle, book: batch == nil ? nil : path)
-        if text { return exportText(prepared, book: path, style: stderrStyle) }
+        if action.text { return exportText(prepared, book: path, style: stderrStyle) }
         return await convert(prepared, bundler: bundler, style: stderrStyle)
     }
 
@@ -65,7 +65,7 @@ extension ConvertCommand {
         let book = prepared.book
         let directory = prepared.request.outputDirectory
         let mode: ProgressRenderer.Mode
-        switch (quiet, progress) {
+        switch (running.quiet, running.progress) {
         case (_, .json): mode = .json
         case (true, _): mode = .silent
         case (_, .none): mode = .summary
@@ -121,12 +121,12 @@ extension ConvertCommand {
     func conversionOptions(for book: OpenedBook, selection: ChapterSelection?) -> ConversionOptions {
         ConversionOptions(
             sections: book.options, chapters: selection,
-            text: SpokenTextOptions(notes: notes, tables: tables, code: code, images: images, math: math),
-            normalize: !noNormalize, lexiconPath: lexicon, voice: voice, rate: rate, pitch: pitch, volume: volume,
-            encoding: AudioEncoding(format: format, compressionLevel: quality, bitrateMode: bitrateMode),
-            bundle: bundle, embedsCover: !noCoverArt, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-            force: force, allowNonEmptyOutput: overwrite,
-            workers: freshWorkers
+            text: reading.spokenText, normalize: !reading.noNormalize, lexiconPath: reading.lexicon,
+            voice: speaking.voice, rate: speaking.rate, pitch: speaking.pitch, volume: speaking.volume,
+            encoding: files.encoding, bundle: files.bundle, embedsCover: !files.noCoverArt,
+            jobs: running.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+            force: running.force, allowNonEmptyOutput: files.overwrite,
+            workers: running.freshWorkers
                 ? .freshProcess(executable: Self.executablePath, arguments: ["worker"])
                 : .forkServer(executable: Self.executablePath))
     }
@@ -134,7 +134,7 @@ extension ConvertCommand {
     /// What the voice cannot speak of the text read (`SpeakableText`): runs of other scripts that go
     /// to voices that speak them, and the share that no voice speaks.
     func reportSpeechWarnings(_ speech: SpeakableTextReport?, style: TerminalStyle, book: String?) {
-        guard !quiet, let speech else { return }
+        guard !running.quiet, let speech else { return }
         let suggestion = speech.suggestedVoice.map { " (--voice \($0))" } ?? ""
         let prefix = book.map { bookName($0) + ": " } ?? ""
         for line in [speech.switches, speech.problem.map { $0 + suggestion }].compactMap({ $0 }) {
@@ -147,7 +147,7 @@ extension ConvertCommand {
     /// events learns of every book, including the ones refused before any event of their own.
     func bookFailed(_ path: String, _ status: Exit, _ message: String, style: TerminalStyle) -> Exit {
         reportError("\(bookName(path)): \(message)", style: style)
-        if progress == .json { emitBookFailed(path, status, message) }
+        if running.progress == .json { emitBookFailed(path, status, message) }
         return status
     }
 
@@ -182,7 +182,7 @@ extension ConvertCommand {
             let result = try await task.value
             for warning in result.warnings { renderer.handle(.warning(message: warning)) }
             renderer.handle(.bundleDone(file: file, chapters: result.chapters, rebuilt: result.rebuilt))
-            if !quiet && progress != .json {
+            if !running.quiet && running.progress != .json {
                 let verb = result.rebuilt ? "written" : "up to date"
                 StandardError.write(
                     "audiobook \(verb): " + style.bold(result.path) + " (\(plural(result.chapters, "chapter")))\n")
@@ -196,7 +196,7 @@ extension ConvertCommand {
                 let (status, message) = conversionExitStatus(for: error)
                 return bookFailed(book, status, message, style: style)
             }
-            if progress != .json && !BrokenPipe.happened {
+            if running.progress != .json && !BrokenPipe.happened {
                 StandardError.write(
                     "\n" + style.yellow("interrupted:") + " the audiobook file was not made; the sections are kept; "
                         + "run the same command again to make it\n")
@@ -208,10 +208,10 @@ extension ConvertCommand {
     /// `--text`: the exact text each selected section would speak, as `.txt` files.
     private func exportText(_ prepared: PreparedConversion, book: String, style: TerminalStyle) -> Exit {
         do {
-            let files = try prepared.runnable.exportText()
-            if !quiet {
+            let written = try prepared.runnable.exportText()
+            if !running.quiet {
                 StandardError.write(
-                    "\(plural(files.count, "text file")) written to "
+                    "\(plural(written.count, "text file")) written to "
                         + style.bold(prepared.request.outputDirectory) + "\n")
             }
             return .success
@@ -231,7 +231,7 @@ extension ConvertCommand {
     /// folder named after the book.
     func outputDirectory(for book: OpenedBook, batch: BatchFolders?) -> String {
         if let batch { return batch.claim(book.folderName, forBookAt: book.path) }
-        return output ?? book.folderName
+        return files.output ?? book.folderName
     }
 }
 

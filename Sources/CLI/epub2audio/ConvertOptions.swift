@@ -1,0 +1,212 @@
+import ArgumentParser
+import LiveConversion
+
+// The convert command's flags by concern, each group checking its own values (`validate`), and
+// turning them into the library's types; checks that span groups stay in `ConvertCommand.validate`.
+
+/// What the command does with the books: convert them (the default), list them, or write their text.
+struct ActionOptions: ParsableArguments {
+    @Flag(help: "Print the book's metadata and numbered sections with the decisions; convert nothing.")
+    var list = false
+
+    @Flag(help: "With --list: print JSON (a stable contract: fields are added, never renamed).")
+    var json = false
+
+    @Flag(name: [.short, .long], help: "With --list: show the reasons behind each decision.")
+    var verbose = false
+
+    @Flag(help: "Write the exact text that would be spoken, one .txt per section, without synthesizing.")
+    var text = false
+
+    func validate() throws {
+        if json && !list { throw ValidationError("--json goes with --list (use --progress json for conversions).") }
+        if verbose && !list { throw ValidationError("--verbose goes with --list.") }
+        if list && text { throw ValidationError("Choose one of --list and --text.") }
+    }
+}
+
+/// Which sections are read: by number, by kind, by the table of contents' level.
+struct SectionChoiceOptions: ParsableArguments {
+    // Unconditional: "--chapters -3" reaches the list's own parser, which says what is wrong with
+    // it, instead of "missing value".
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Sections to convert, by their --list number: 1-5,8,12-.", valueName: "LIST"))
+    var chapters: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Also read these skipped kinds (preface,introduction,appendix,notes,...) or 'all'.", valueName: "KINDS"))
+    var include: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Table-of-contents level that makes sections, 1 for the top (default: the level of the book's chapters).",
+            valueName: "N"))
+    var tocDepth: Int?
+
+    func validate() throws {
+        if let tocDepth, tocDepth < 1 { throw ValidationError("--toc-depth must be 1 or more.") }
+        _ = try selection()
+        _ = try sectionOptions()
+    }
+
+    /// `--chapters` parsed; nil without it (the book's own choice).
+    func selection() throws -> ChapterSelection? {
+        guard let chapters else { return nil }
+        do {
+            return try ChapterSelection(parsing: chapters)
+        } catch {
+            throw ValidationError("--chapters: \(error)")
+        }
+    }
+
+    /// How the book is cut into sections and which kinds are read (`--toc-depth`, `--include`).
+    func sectionOptions() throws -> SectionOptions {
+        var options = SectionOptions(tocDepth: tocDepth)
+        guard let include else { return options }
+        for name in include.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
+            if name == "all" {
+                options.includeAll = true
+            } else if let kind = SectionKind(rawValue: name) {
+                options.include.insert(kind)
+            } else {
+                let known = SectionKind.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("--include: unknown kind \"\(name)\"; known kinds: all, \(known).")
+            }
+        }
+        return options
+    }
+}
+
+/// How a section's text is read: notes, tables, code, images, equations, numbers, a lexicon.
+struct ReadingOptions: ParsableArguments {
+    @Option(help: "Notes: skip (default), or end to read a section's notes at its end.")
+    var notes: SpokenTextOptions.Notes = .skip
+
+    @Option(help: "Tables of figures: notice (default: \"Table omitted.\"), read (row by row) or skip.")
+    var tables: SpokenTextOptions.Omission = .notice
+
+    @Option(help: "Code listings: notice (default: \"Code example omitted.\"), read (line by line) or skip.")
+    var code: SpokenTextOptions.Omission = .notice
+
+    @Option(help: "Images: read their descriptions (alt text; notice and read are the same), or skip them.")
+    var images: SpokenTextOptions.Omission = .notice
+
+    @Option(help: "Equations: read their alt text or simple markup (notice and read are the same), or skip them.")
+    var math: SpokenTextOptions.Omission = .notice
+
+    @Option(
+        help: ArgumentHelp(
+            "Pronunciation lexicon: lines of 'written = spoken' (see docs/normalization.md).", valueName: "FILE"))
+    var lexicon: String?
+
+    @Flag(help: "Speak numbers, years and abbreviations exactly as written (no text normalisation).")
+    var noNormalize = false
+
+    func validate() throws {
+        if let lexicon {
+            do { try LiveConversion.checkLexicon(path: lexicon) } catch { throw ValidationError("--lexicon: \(error)") }
+        }
+    }
+
+    /// The library's reading options from these flags.
+    var spokenText: SpokenTextOptions {
+        SpokenTextOptions(notes: notes, tables: tables, code: code, images: images, math: math)
+    }
+}
+
+/// The voice and how it speaks.
+struct VoiceOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Voice name or language (en, en-gb, fr, de...), or auto for the book's language.", valueName: "VOICE"))
+    var voice: String = "auto"
+
+    @Option(help: ArgumentHelp("Speaking rate in words per minute (80-450).", valueName: "WPM"))
+    var rate: Int = 175
+
+    @Option(help: ArgumentHelp("Pitch, 0-100 (50 is the voice's normal pitch).", valueName: "N"))
+    var pitch: Int = 50
+
+    @Option(help: ArgumentHelp("Volume, 0-200 (100 is normal).", valueName: "N"))
+    var volume: Int = 100
+
+    func validate() throws {
+        if !LiveVoices.rateRange.contains(rate) {
+            throw ValidationError("--rate must be within \(LiveVoices.rateRange) words per minute.")
+        }
+        if !LiveVoices.pitchRange.contains(pitch) {
+            throw ValidationError("--pitch must be within \(LiveVoices.pitchRange).")
+        }
+        if !LiveVoices.volumeRange.contains(volume) {
+            throw ValidationError("--volume must be within \(LiveVoices.volumeRange).")
+        }
+    }
+}
+
+/// The files written: where, in which format, the bundle, the cover.
+struct OutputOptions: ParsableArguments {
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Output folder (default: a folder named after the book).", valueName: "DIR"))
+    var output: String?
+
+    @Option(help: "Audio format: wav (default), flac, ogg, opus, mp3.")
+    var format: AudioFormat = .wav
+
+    @Option(
+        help: ArgumentHelp(
+            "Encoder quality from 0 (best, largest) to 1 (smallest); FLAC: compression effort.", valueName: "Q"))
+    var quality: Double?
+
+    @Option(help: ArgumentHelp("MP3 bitrate mode: constant, average or variable.", valueName: "MODE"))
+    var bitrateMode: BitrateMode?
+
+    @Option(
+        help: ArgumentHelp(
+            "Also make one audiobook file with chapters, tags and cover: m4b, mp3, opus, ogg or flac (needs ffmpeg).",
+            valueName: "FORMAT"))
+    var bundle: BundleFormat?
+
+    @Flag(help: "Do not embed the book's cover in the section files (cover.jpg beside them is still written).")
+    var noCoverArt = false
+
+    @Flag(help: "Allow an output folder that holds other files, replacing any at our file names.")
+    var overwrite = false
+
+    func validate() throws {
+        if let quality, !(0...1).contains(quality) { throw ValidationError("--quality must be between 0 and 1.") }
+        if bitrateMode != nil && format != .mp3 { throw ValidationError("--bitrate-mode is for --format mp3.") }
+        if quality != nil && format == .wav { throw ValidationError("--quality does not apply to WAV.") }
+    }
+
+    /// The section files' encoding from these flags.
+    var encoding: AudioEncoding {
+        AudioEncoding(format: format, compressionLevel: quality, bitrateMode: bitrateMode)
+    }
+}
+
+/// How a conversion runs and what it says while it does.
+struct RunOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Sections converted at once, each in its own process (default: cores).", valueName: "N"))
+    var jobs: Int?
+
+    @Flag(help: "Redo every section, even those already converted; convert text the voice cannot speak.")
+    var force = false
+
+    /// Hidden: a new worker process for every section instead of a child forked from a prepared one
+    /// (the two must give the same bytes; tests compare them, and it is a way out should forking fail).
+    @Flag(help: .hidden)
+    var freshWorkers = false
+
+    @Option(help: "Progress report: auto, plain, json, or none (the summary and warnings only).")
+    var progress: ProgressMode = .auto
+
+    @Flag(name: [.short, .long], help: "No progress and no summary; errors only.")
+    var quiet = false
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }
+    }
+}
