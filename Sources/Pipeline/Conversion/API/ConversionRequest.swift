@@ -75,9 +75,13 @@ public struct ConversionRequest: Sendable {
     /// done in the folder already and those this run selects.
     public var trackSections: [Int]?
     /// Words per part of a long section (`SectionParts`): a section with more is made in parts that
-    /// share the job slots. `SectionParts.defaultWords` unless a test needs small parts; it changes
+    /// share the job slots. `defaultPartWords` unless a test needs small parts; it changes
     /// where parts start (so the bytes of long sections), never what is spoken.
     public var partWords: Int
+
+    /// A section whose spoken text holds more words than this is made in parts of about this many
+    /// words, each in a worker of its own (`partWords`).
+    public static let defaultPartWords = 2_000
 
     /// A request with the defaults the CLI uses: planned sections, English, WAV, one job per core.
     public init(
@@ -87,7 +91,7 @@ public struct ConversionRequest: Sendable {
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
         allowNonEmptyOutput: Bool = false, workerExecutable: String? = nil, workerArguments: [String] = ["worker"],
         workerForksPerJob: Bool = false, manifestInterval: TimeInterval = 3, cover: AudiobookCover? = nil,
-        partWords: Int = SectionParts.defaultWords
+        partWords: Int = ConversionRequest.defaultPartWords
     ) {
         self.bookPath = bookPath
         self.outputDirectory = outputDirectory

@@ -123,9 +123,9 @@ public struct ConversionEnvironment: Sendable {
 }
 
 /// Fingerprint of a section's spoken text: SHA-256 over every block's kind, language and text.
-public enum SpokenTextFingerprint {
+package enum SpokenTextFingerprint {
     /// Hex SHA-256; changes when any block's text, kind or language changes, or blocks are added, removed, reordered.
-    public static func sha256(_ blocks: [SpokenBlock]) -> String {
+    package static func sha256(_ blocks: [SpokenBlock]) -> String {
         var hasher = SHA256()
         for block in blocks {
             // Unit and record separators cannot appear in cleaned book text, so the encoding is unambiguous.

@@ -8,18 +8,18 @@ import Contracts
 /// settings) and the part size, never on `--jobs`: every part starts from the same freshly
 /// initialised engine state whichever worker makes it, so the joined file is byte-identical for any
 /// number of jobs and after any interruption.
-public struct SectionPart: Hashable, Sendable, Codable {
+package struct SectionPart: Hashable, Sendable, Codable {
     /// The part's position in its section, from 0.
-    public var index: Int
+    package var index: Int
     /// The section's chunks it speaks, by position in the section's chunk list (end excluded).
-    public var firstChunk: Int
+    package var firstChunk: Int
     /// One past its last chunk.
-    public var endChunk: Int
+    package var endChunk: Int
     /// Words it speaks.
-    public var words: Int
+    package var words: Int
 
     /// A part of chunks `firstChunk..<endChunk`.
-    public init(index: Int, firstChunk: Int, endChunk: Int, words: Int) {
+    package init(index: Int, firstChunk: Int, endChunk: Int, words: Int) {
         self.index = index
         self.firstChunk = firstChunk
         self.endChunk = endChunk
@@ -27,24 +27,24 @@ public struct SectionPart: Hashable, Sendable, Codable {
     }
 
     /// The chunks it speaks, as a range.
-    public var chunks: Range<Int> { firstChunk..<endChunk }
+    package var chunks: Range<Int> { firstChunk..<endChunk }
 }
 
 /// Where a long section is split into parts: a pure function of its chunks.
-public enum SectionParts {
+package enum SectionParts {
     /// Words per part, and the length above which a section is split: 2,000 words is about 11
     /// minutes of speech and 0.5 s of one core for espeak-ng, long enough that starting a worker
     /// and joining cost nothing by comparison, short enough that a one-section book of 50,000 words
     /// gives 25 parts to share between cores. Changing it changes where parts start, so it is a
     /// constant: a request may override it (`ConversionRequest.partWords`) only for tests.
-    public static let defaultWords = 2_000
+    package static let defaultWords = ConversionRequest.defaultPartWords
 
     /// The parts of a section whose chunks speak `chunkWords[i]` words each; one part (the whole
     /// section) when it has at most `partWords` words.
     ///
     /// Chunks are taken in order until a part holds at least `partWords` words; a last part shorter
     /// than half of `partWords` is folded into the one before, so no part is tiny.
-    public static func split(chunkWords: [Int], partWords: Int = defaultWords) -> [SectionPart] {
+    package static func split(chunkWords: [Int], partWords: Int = defaultWords) -> [SectionPart] {
         let total = chunkWords.reduce(0, +)
         let size = max(1, partWords)
         guard total > size, chunkWords.count > 1 else {

@@ -1,37 +1,37 @@
 import Contracts
 
 /// One section to make, sent by the coordinator to a worker as one line of JSON.
-public struct WorkerJob: Hashable, Sendable, Codable {
+package struct WorkerJob: Hashable, Sendable, Codable {
     /// The book, so the worker can build (and cache) its section source.
-    public var book: BookInput
+    package var book: BookInput
     /// The section number.
-    public var section: Int
+    package var section: Int
     /// Everything that changes the bytes apart from the text.
-    public var settings: AudioSettings
+    package var settings: AudioSettings
     /// The `.part` file to write, inside the output folder.
-    public var partPath: String
+    package var partPath: String
     /// What the file is tagged with.
-    public var tags: AudioTags
+    package var tags: AudioTags
     /// The section's spoken text, when the coordinator sends it (it always does): the worker then
     /// speaks exactly these blocks without opening the book. Nil makes the worker read the book.
-    public var blocks: [SpokenBlock]?
+    package var blocks: [SpokenBlock]?
     /// The cover to embed in the finished file (`cover.jpg` or `cover.png` in the output folder,
     /// made from the source `settings.coverSHA256` names); nil: none.
-    public var coverPath: String?
+    package var coverPath: String?
     /// SHA-256 of the bytes at `coverPath` as the coordinator wrote them: the worker embeds the file
     /// only when it still holds them. Nil: not checked.
-    public var coverFileSHA256: String?
+    package var coverFileSHA256: String?
     /// Set for one part of a long section (`SectionParts`): the worker speaks only the part's chunks
     /// of the whole section's chunk list, as raw PCM into `partPath` (no tags, no encoder); nil for
     /// a whole section.
-    public var part: SectionPart?
+    package var part: SectionPart?
     /// The chunks to speak, when the coordinator cut them already (it does for a part: the part's
     /// chunks of the whole section's list, so each part's worker neither receives nor re-chunks the
     /// whole section); `blocks` is then not needed and the result's `textSHA256` is empty.
-    public var chunks: [SpeechChunk]?
+    package var chunks: [SpeechChunk]?
 
     /// A job for section `section` (one part of it when `part` is set).
-    public init(
+    package init(
         book: BookInput, section: Int, settings: AudioSettings, partPath: String, tags: AudioTags,
         blocks: [SpokenBlock]? = nil, coverPath: String? = nil, coverFileSHA256: String? = nil,
         part: SectionPart? = nil, chunks: [SpeechChunk]? = nil
@@ -50,21 +50,21 @@ public struct WorkerJob: Hashable, Sendable, Codable {
 }
 
 /// What a finished section measured.
-public struct WorkerResult: Hashable, Sendable, Codable {
+package struct WorkerResult: Hashable, Sendable, Codable {
     /// The section number.
-    public var section: Int
+    package var section: Int
     /// PCM frames written, silences included.
-    public var frames: Int
+    package var frames: Int
     /// Sample rate of the file's PCM as the engine made it.
-    public var sampleRate: Int
+    package var sampleRate: Int
     /// SHA-256 of the spoken text the worker read (`SpokenTextFingerprint`); empty when the job
     /// gave its chunks.
-    public var textSHA256: String
+    package var textSHA256: String
     /// Words spoken (the part's, for a part).
-    public var words: Int
+    package var words: Int
 
     /// A result.
-    public init(section: Int, frames: Int, sampleRate: Int, textSHA256: String, words: Int) {
+    package init(section: Int, frames: Int, sampleRate: Int, textSHA256: String, words: Int) {
         self.section = section
         self.frames = frames
         self.sampleRate = sampleRate
@@ -73,11 +73,11 @@ public struct WorkerResult: Hashable, Sendable, Codable {
     }
 
     /// Duration in seconds.
-    public var durationSeconds: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }
+    package var durationSeconds: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }
 }
 
 /// Why a worker could not make a section.
-public enum WorkerFailureKind: String, Hashable, Sendable, Codable {
+package enum WorkerFailureKind: String, Hashable, Sendable, Codable {
     /// The section itself failed (its text, the engine, the writer); retrying will not help.
     case section
     /// The disk is full: the whole conversion stops.
@@ -94,7 +94,7 @@ public enum WorkerFailureKind: String, Hashable, Sendable, Codable {
 ///
 /// `{"type":"progress","section":3,"wordsDone":120,"wordsTotal":900,"frames":220500,"sampleRate":22050}`,
 /// `{"type":"done","result":{...}}`, `{"type":"failed","section":3,"kind":"section","message":"...","path":null}`.
-public enum WorkerMessage: Hashable, Sendable, Codable {
+package enum WorkerMessage: Hashable, Sendable, Codable {
     case progress(section: Int, wordsDone: Int, wordsTotal: Int, frames: Int, sampleRate: Int)
     case done(WorkerResult)
     case failed(section: Int, kind: WorkerFailureKind, message: String, path: String?)
@@ -104,7 +104,7 @@ public enum WorkerMessage: Hashable, Sendable, Codable {
     }
 
     /// Decodes a message line; throws on an unknown `type`.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         switch try c.decode(String.self, forKey: .type) {
         case "progress":
@@ -128,7 +128,7 @@ public enum WorkerMessage: Hashable, Sendable, Codable {
     }
 
     /// Encodes the message as its line's object; `type` says which message it is.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         switch self {
         case .progress(let section, let wordsDone, let wordsTotal, let frames, let sampleRate):
