@@ -1,3 +1,5 @@
+import Contracts
+import ESpeakEngine
 import Foundation
 import NeuralEngine
 
@@ -116,5 +118,81 @@ extension LiveVoices {
         } catch {
             throw NeuralVoiceError(error)
         }
+    }
+}
+
+/// The speech engine of a conversion's processes: espeak-ng, and the neural voice a request names
+/// (`piper:NAME`), loaded once per process on first use and kept for the next sections. Runs of text
+/// for other voices (other scripts or languages) go to espeak-ng, as with an espeak-ng voice.
+///
+/// The sample rate is espeak-ng's whichever voice speaks: the neural engine resamples to it, so a
+/// section's audio has one rate.
+final class LiveSpeechEngine: SpeechEngine {
+    let sampleRate: Int
+    private let espeak: ESpeakSpeechEngine
+    private var neural: NeuralSpeechEngine?
+    private var current: any SpeechEngine
+
+    init() throws {
+        espeak = try ESpeakSpeechEngine()
+        sampleRate = espeak.sampleRate
+        current = espeak
+    }
+
+    func configure(_ settings: VoiceSettings) throws {
+        guard settings.voice.hasPrefix(NeuralVoice.identifierPrefix) else {
+            try espeak.configure(settings)
+            current = espeak
+            return
+        }
+        let engine = try neuralEngine(for: settings.voice)
+        try engine.configure(settings)
+        current = engine
+    }
+
+    func synthesize(_ text: String, language: String?, output: (UnsafeBufferPointer<Int16>) throws -> Bool) throws {
+        try current.synthesize(text, language: language, output: output)
+    }
+
+    func reset() throws { try current.reset() }
+
+    /// The loaded neural engine when it speaks `identifier`, else a new one (the old one is released).
+    private func neuralEngine(for identifier: String) throws -> NeuralSpeechEngine {
+        if let neural, neural.voice.isNamed(identifier) { return neural }
+        neural = nil
+        let voice = try VoiceLibrary(folder: LiveVoices.neuralFolder()).voice(named: identifier)
+        let engine = try NeuralSpeechEngine(voice: voice, options: NeuralEngineOptions(outputSampleRate: sampleRate))
+        neural = engine
+        return engine
+    }
+}
+
+extension LiveVoices {
+    /// The neural voice `name` names (`NAME` or `piper:NAME`) in the voices folder, nil when none does and
+    /// the name has no `piper:` prefix (it is then an espeak-ng name).
+    /// - Parameters:
+    ///   - name: what `--voice` or the request's `voice` says.
+    ///   - folder: the voices folder.
+    ///   - loadRuntime: loads the sherpa-onnx runtime, so that a missing one is said before anything is made.
+    /// - Returns: the voice, identified as `piper:NAME`.
+    /// - Throws: `LiveConversionError.unknownVoice` for a `piper:` name no voice answers to, or when the
+    ///   runtime cannot be loaded.
+    static func resolveNeural(
+        _ name: String, in folder: String = neuralFolder(),
+        loadRuntime: () throws(NeuralError) -> Void = { _ = try NeuralRuntime.load() }
+    ) throws(LiveConversionError) -> VoiceInfo? {
+        let voice: NeuralVoice
+        do {
+            voice = try VoiceLibrary(folder: folder).voice(named: name)
+        } catch {
+            guard name.hasPrefix(NeuralVoice.identifierPrefix) else { return nil }
+            throw .unknownVoice(error.description)
+        }
+        do {
+            try loadRuntime()
+        } catch {
+            throw .unknownVoice(error.description)
+        }
+        return voice.info
     }
 }

@@ -67,3 +67,59 @@ struct NeuralVoicesTests {
         #expect(LiveVoices.neural(in: folder).voices.isEmpty)
     }
 }
+
+@Suite("--voice with neural voices")
+struct NeuralVoiceResolutionTests {
+    /// A voices folder with one voice described (`voice.json` only: resolving reads no model).
+    static func folder(voice name: String) throws -> String {
+        let folder = NSTemporaryDirectory() + "neural-resolve-\(UUID().uuidString)"
+        let voice = folder + "/" + name
+        try FileManager.default.createDirectory(atPath: voice, withIntermediateDirectories: true)
+        let description = """
+            {"version": 1, "name": "\(name)", "language": "en-US", "sampleRate": 22050, "quality": "medium",
+             "speakers": 1, "espeakVoice": "en-us", "modelBytes": 1, "source": "/x.onnx"}
+            """
+        try Data(description.utf8).write(to: URL(fileURLWithPath: voice + "/voice.json"))
+        return folder
+    }
+
+    @Test("a neural voice's name, or piper:NAME, names it; espeak-ng's names are left to espeak-ng")
+    func names() throws {
+        let folder = try Self.folder(voice: "en_US-test-medium")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["en_US-test-medium", "piper:en_US-test-medium"] {
+            let voice = try LiveVoices.resolveNeural(name, in: folder) {}
+            #expect(voice?.identifier == "piper:en_US-test-medium", "\(name)")
+            #expect(voice?.languages == ["en-US"])
+        }
+        for name in ["en", "en-us", "french", "auto"] {
+            #expect(try LiveVoices.resolveNeural(name, in: folder) {} == nil, "\(name)")
+        }
+    }
+
+    @Test("piper: with an unknown name: an unknown voice naming the installed ones")
+    func unknownPiperName() throws {
+        let folder = try Self.folder(voice: "en_US-test-medium")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect {
+            try LiveVoices.resolveNeural("piper:de_DE-nobody", in: folder) {}
+        } throws: { error in
+            guard case LiveConversionError.unknownVoice(let message) = error else { return false }
+            return message.contains("'piper:de_DE-nobody'") && message.contains("en_US-test-medium")
+        }
+    }
+
+    @Test("a neural voice without the runtime: an unknown voice saying how to install it")
+    func runtimeMissing() throws {
+        let folder = try Self.folder(voice: "en_US-test-medium")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect {
+            try LiveVoices.resolveNeural("en_US-test-medium", in: folder) { () throws(NeuralError) in
+                throw NeuralError.runtimeNotFound(searched: ["/nowhere"])
+            }
+        } throws: { error in
+            guard case LiveConversionError.unknownVoice(let message) = error else { return false }
+            return message.contains("sherpa-onnx") && message.contains("pip install")
+        }
+    }
+}
