@@ -74,6 +74,7 @@ let package = Package(
             name: "LiveConversion",
             dependencies: [
                 "Conversion", "EPUBReader", "BookText", "Contracts", "Normalization", "ESpeakEngine", "AudioFiles",
+                "NeuralEngine",
             ],
             path: "Sources/Policy/LiveConversion"),
 
@@ -127,6 +128,9 @@ let package = Package(
                 "Conversion", "Contracts", "EPUBReader", "BookText", "ESpeakEngine", "AudioFiles", "TestSupport",
             ],
             path: "Tests/Pipeline/ConversionTests"),
+        .testTarget(
+            name: "LiveConversionTests", dependencies: ["LiveConversion", "NeuralEngine"],
+            path: "Tests/Policy/LiveConversionTests"),
         .testTarget(name: "CLITests", dependencies: ["EPUB2AudioCLI", "TestSupport"], path: "Tests/CLITests"),
         // docs/library-api.md's Swift examples, compiled (DocExamplesTests keeps them the same as the docs).
         .testTarget(

@@ -35,6 +35,12 @@ func exitStatus(for error: any Error) -> (Exit, String) {
         case .inputNotFound, .noBooksInFolder: return (.unreadableBook, error.description)
         case .unavailable: return (.unavailable, error.description)
         }
+    case let error as NeuralVoiceError:
+        switch error {
+        case .unreadable: return (.unreadableBook, error.description)
+        case .exists: return (.outputError, error.description + " (--replace replaces it)")
+        case .unavailable: return (.unavailable, error.description)
+        }
     default:
         return (.internalError, String(describing: error))
     }

@@ -7,7 +7,8 @@ import Foundation
 #endif
 
 /// The composition root: the parts a conversion runs with. EPUB books are read by the library's
-/// EPUB source; espeak-ng speaks (in process, one engine per process); libsndfile writes the files.
+/// EPUB source; espeak-ng speaks, or a neural voice when the request names one (in process, one engine
+/// per process, `LiveSpeechEngine`); libsndfile writes the files.
 ///
 /// The coordinator, the worker processes and the fork server all use it, so that a section comes
 /// out the same whichever process makes it.
@@ -15,7 +16,7 @@ public enum LiveEnvironment {
     /// The live parts, reusing `indexed` (a book the caller already read) for the coordinator.
     public static func make(reusing indexed: IndexedBook? = nil) -> ConversionEnvironment {
         .epub(
-            reusing: indexed, makeEngine: { try ESpeakSpeechEngine() },
+            reusing: indexed, makeEngine: { try LiveSpeechEngine() },
             makeSink: { request in
                 try AudioFileWriter(
                     path: request.path, encoding: request.encoding, sampleRate: request.sampleRate,

@@ -1,7 +1,8 @@
 import ESpeakEngine
+import NeuralEngine
 
 /// The voices a conversion can speak with, and how a name, a language or `auto` finds one: the one
-/// place that asks the speech engine (espeak-ng) what it has. A second engine adds its voices here.
+/// place that asks the speech engines (espeak-ng, the neural voices folder) what they have.
 public enum LiveVoices {
     /// The installed voices, sorted by language then name (as `epub2audio voices` and
     /// `GET /v1/voices` list them).
@@ -17,6 +18,7 @@ public enum LiveVoices {
     /// `+variant`).
     /// - Throws: `LiveConversionError.unknownVoice` when no installed voice answers to it.
     public static func resolve(_ name: String) throws(LiveConversionError) -> VoiceInfo {
+        if let neural = try resolveNeural(name) { return neural }
         do {
             return try ESpeakSpeechEngine.resolveVoice(
                 name, installed: ESpeakSpeechEngine.installedVoices(),
@@ -34,7 +36,12 @@ public enum LiveVoices {
     public static let volumeRange = ESpeakSpeechEngine.volumeRange
 
     /// Who reads the audiobook, as its tags name the narrator.
-    static func narrator(voice identifier: String) -> String { "espeak-ng, voice \(identifier)" }
+    static func narrator(voice identifier: String) -> String {
+        if identifier.hasPrefix(NeuralVoice.identifierPrefix) {
+            return "Piper voice \(identifier.dropFirst(NeuralVoice.identifierPrefix.count)) (sherpa-onnx)"
+        }
+        return "espeak-ng, voice \(identifier)"
+    }
 
     /// How well an installed voice speaks a script (`SpeakableText.Share`).
     static func share(_ voice: VoiceInfo, _ script: Script) -> Double {

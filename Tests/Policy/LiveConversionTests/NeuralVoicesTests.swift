@@ -1,0 +1,125 @@
+import Foundation
+import NeuralEngine
+import Testing
+
+@testable import LiveConversion
+
+@Suite("Neural voices in the policy layer")
+struct NeuralVoicesTests {
+    @Test("the voices folder: --voices-dir, else EPUB2AUDIO_VOICES_DIR, else XDG_DATA_HOME, else ~/.local/share")
+    func voicesFolder() {
+        let environment = ["EPUB2AUDIO_VOICES_DIR": "/env/voices", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"]
+        #expect(LiveVoices.neuralFolder("/given", environment: environment) == "/given")
+        #expect(LiveVoices.neuralFolder(nil, environment: environment) == "/env/voices")
+        #expect(LiveVoices.neuralFolder("", environment: environment) == "/env/voices")
+        #expect(LiveVoices.neuralFolder(nil, environment: ["XDG_DATA_HOME": "/xdg"]) == "/xdg/epub2audio/voices")
+        #expect(
+            LiveVoices.neuralFolder(nil, environment: ["HOME": "/home/u"])
+                == "/home/u/.local/share/epub2audio/voices")
+    }
+
+    @Test("a voice speaks a language when its tag or the tag's language is among the tags")
+    func speaksLanguage() {
+        #expect(LiveVoices.speaks("en-US", among: ["en-us"]))
+        #expect(LiveVoices.speaks("en-US", among: ["en"]))
+        #expect(!LiveVoices.speaks("en-US", among: ["fr", "fr-fr"]))
+        #expect(!LiveVoices.speaks("de", among: []))
+    }
+
+    @Test("import errors sort by what the user must do: a bad file, a name taken, something not installed")
+    func errorKinds() {
+        let bad = NeuralVoiceError(.importFailed(path: "/x.onnx", reason: "no .onnx.json beside it"))
+        #expect(
+            bad
+                == .unreadable(
+                    NeuralError.importFailed(path: "/x.onnx", reason: "no .onnx.json beside it")
+                        .description))
+        #expect(
+            NeuralVoiceError(.invalidVoice(path: "/v", reason: "r"))
+                == .unreadable("the neural voice /v cannot be used: r"))
+        guard case .exists = NeuralVoiceError(.voiceExists(name: "a", folder: "/f")) else {
+            Issue.record("a voice already installed is not a bad file")
+            return
+        }
+        guard case .unavailable = NeuralVoiceError(.runtimeNotFound(searched: ["/lib"])) else {
+            Issue.record("a missing runtime is something to install")
+            return
+        }
+    }
+
+    @Test("a file that is not a voice: a one-sentence error naming it, nothing left in the folder")
+    func badFile() throws {
+        let folder = NSTemporaryDirectory() + "neural-policy-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let model = folder + "-model.onnx"
+        try Data("not a model".utf8).write(to: URL(fileURLWithPath: model))
+        defer { try? FileManager.default.removeItem(atPath: model) }
+        #expect(throws: NeuralVoiceError.self) { try LiveVoices.addNeural(from: model, into: folder) }
+        do {
+            _ = try LiveVoices.addNeural(from: model, into: folder)
+        } catch {
+            guard case .unreadable(let message) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(message.contains(model) && !message.contains("\n"), "\(message)")
+        }
+        #expect(LiveVoices.neural(in: folder).voices.isEmpty)
+    }
+}
+
+@Suite("--voice with neural voices")
+struct NeuralVoiceResolutionTests {
+    /// A voices folder with one voice described (`voice.json` only: resolving reads no model).
+    static func folder(voice name: String) throws -> String {
+        let folder = NSTemporaryDirectory() + "neural-resolve-\(UUID().uuidString)"
+        let voice = folder + "/" + name
+        try FileManager.default.createDirectory(atPath: voice, withIntermediateDirectories: true)
+        let description = """
+            {"version": 1, "name": "\(name)", "language": "en-US", "sampleRate": 22050, "quality": "medium",
+             "speakers": 1, "espeakVoice": "en-us", "modelBytes": 1, "source": "/x.onnx"}
+            """
+        try Data(description.utf8).write(to: URL(fileURLWithPath: voice + "/voice.json"))
+        return folder
+    }
+
+    @Test("a neural voice's name, or piper:NAME, names it; espeak-ng's names are left to espeak-ng")
+    func names() throws {
+        let folder = try Self.folder(voice: "en_US-test-medium")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["en_US-test-medium", "piper:en_US-test-medium"] {
+            let voice = try LiveVoices.resolveNeural(name, in: folder) {}
+            #expect(voice?.identifier == "piper:en_US-test-medium", "\(name)")
+            #expect(voice?.languages == ["en-US"])
+        }
+        for name in ["en", "en-us", "french", "auto"] {
+            #expect(try LiveVoices.resolveNeural(name, in: folder) {} == nil, "\(name)")
+        }
+    }
+
+    @Test("piper: with an unknown name: an unknown voice naming the installed ones")
+    func unknownPiperName() throws {
+        let folder = try Self.folder(voice: "en_US-test-medium")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect {
+            try LiveVoices.resolveNeural("piper:de_DE-nobody", in: folder) {}
+        } throws: { error in
+            guard case LiveConversionError.unknownVoice(let message) = error else { return false }
+            return message.contains("'piper:de_DE-nobody'") && message.contains("en_US-test-medium")
+        }
+    }
+
+    @Test("a neural voice without the runtime: an unknown voice saying how to install it")
+    func runtimeMissing() throws {
+        let folder = try Self.folder(voice: "en_US-test-medium")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect {
+            try LiveVoices.resolveNeural("en_US-test-medium", in: folder) { () throws(NeuralError) in
+                throw NeuralError.runtimeNotFound(searched: ["/nowhere"])
+            }
+        } throws: { error in
+            guard case LiveConversionError.unknownVoice(let message) = error else { return false }
+            return message.contains("sherpa-onnx") && message.contains("pip install")
+        }
+    }
+}
