@@ -115,6 +115,14 @@ extension EndToEnd {
             let manifest = try #require(jsonObject(file: wav1 + "/manifest.json"))
             let voice = (manifest["settings"] as? [String: Any])?["voice"] as? [String: Any]
             #expect(voice?["voice"] as? String == "piper:en_US-joe-medium", "\(voice ?? [:])")
+            // A neural voice has no pitch control: refused before anything is written.
+            let pitched = scratch.file("pitched").path
+            let refused = try await BinaryRunner.run(
+                [book, "--voice", "en_US-joe-medium", "--pitch", "60", "--chapters", "7", "-o", pitched],
+                environment: environment)
+            #expect(refused.status == 64, "\(refused.stderr)")
+            #expect(refused.errorLines.count == 1 && refused.stderr.contains("pitch"), "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: pitched))
             let mp3 = try #require(outputs["mp3"])
             let mp3File = try #require(listing(mp3).first { $0.hasSuffix(".mp3") })
             #expect((bytes(mp3 + "/" + mp3File)?.count ?? 0) > 200_000, "\(mp3File) is too small for a minute")

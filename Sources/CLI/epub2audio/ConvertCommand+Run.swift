@@ -242,6 +242,7 @@ func preparationExitStatus(for error: LiveConversionError) -> (Exit, String) {
     case .unspeakable(let problem, let voice):
         (.unavailable, problem + (voice.map { " (--voice \($0))" } ?? "") + "; --force converts it anyway")
     case .formatUnavailable, .ffmpegMissing: (.unavailable, error.description)
+    case .unsupportedSetting(let message): (.usage, message + " (--pitch)")
     }
 }
 

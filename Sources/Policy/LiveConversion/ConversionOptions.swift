@@ -136,6 +136,8 @@ public enum LiveConversionError: Error, Hashable, Sendable, CustomStringConverti
     case formatUnavailable(AudioFormat)
     /// A bundle needs ffmpeg, which is not installed.
     case ffmpegMissing(BundleFormat)
+    /// The chosen voice cannot do what a setting asks (a neural voice has no pitch control).
+    case unsupportedSetting(String)
 
     /// The reason, without a front end's hint.
     public var description: String {
@@ -144,6 +146,7 @@ public enum LiveConversionError: Error, Hashable, Sendable, CustomStringConverti
         case .unspeakable(let problem, _): problem
         case .formatUnavailable(let format): "the installed libsndfile cannot write \(format.rawValue) files"
         case .ffmpegMissing(let format): "bundle \(format.rawValue) needs ffmpeg, which is not installed"
+        case .unsupportedSetting(let message): message
         }
     }
 }

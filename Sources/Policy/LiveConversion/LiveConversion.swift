@@ -1,4 +1,5 @@
 import Foundation
+import NeuralEngine
 import Normalization
 
 /// What converting a book means, decided once for every front end: the CLI and the service open the
@@ -21,7 +22,7 @@ public enum LiveConversion {
     ///     audio, so neither the voice's coverage of the text nor the format is checked.
     /// - Returns: the decisions and the request, ready to run.
     /// - Throws: `LiveConversionError.unknownVoice`; `.formatUnavailable` when libsndfile cannot
-    ///   write the format.
+    ///   write the format; `.unsupportedSetting` for a pitch other than 50 with a neural voice.
     public static func prepare(
         _ book: OpenedBook, options: ConversionOptions, outputDirectory: String, forText: Bool = false
     ) throws(LiveConversionError) -> PreparedConversion {
@@ -36,6 +37,10 @@ public enum LiveConversion {
                     bookPath: book.path, options: options, decisions: decisions, outputDirectory: outputDirectory))
         }
         if !LiveAudio.canWrite(options.encoding.format) { throw .formatUnavailable(options.encoding.format) }
+        // Refused here, before any folder is made, rather than by every section's engine.
+        if decisions.voice.hasPrefix(NeuralVoice.identifierPrefix), options.pitch != 50 {
+            throw .unsupportedSetting("the neural voice \(decisions.voice) has no pitch control: leave the pitch at 50")
+        }
         let speech = VoiceChoice.speakableText(of: book, voice: decisions.voice)
         decisions.scriptSwitching = speech?.switching
         // Read from the book once: embedded in the section files, written beside them, and bundled.
