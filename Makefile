@@ -18,7 +18,7 @@ SAMPLE := samples/the-lighthouse-keepers-daughter.epub
 DEMO_OUT := demo-output
 BIN := .build/release/epub2audio
 
-.PHONY: all deps test-deps bench-deps neural-deps build debug check lint format test test-unit test-integration server-test demo install uninstall samples eval bench clean
+.PHONY: all deps test-deps bench-deps neural-deps neural-bench-deps build debug check lint format test test-unit test-integration server-test demo install uninstall samples eval bench clean
 
 all: build
 
@@ -40,6 +40,11 @@ bench-deps:
 NEURAL_CACHE := .build/neural-cache
 neural-deps:
 	@./scripts/install-neural.sh $(NEURAL_CACHE)
+
+# What `make bench` compares the neural voice with, besides: Piper's own command line and sherpa-onnx's example
+# program (about 250 MB more, once).
+neural-bench-deps:
+	@./scripts/install-neural.sh --bench $(NEURAL_CACHE)
 
 # The release binary carries the Swift runtime and Foundation in itself (`--static-swift-stdlib`): nothing of
 # them to bind at each start, and calls into them are direct. Every section's child, forked from a fork
@@ -119,7 +124,7 @@ eval: build
 	@python3 scripts/repeated_words.py $(BIN) ../shared/corpus/real || true
 	@if [ -d $(STRIPPED_CORPUS) ]; then python3 scripts/repeated_words.py $(BIN) $(STRIPPED_CORPUS) || true; fi
 
-bench: bench-deps build
+bench: bench-deps neural-bench-deps build
 	@python3 scripts/bench.py $(BIN)
 
 clean:

