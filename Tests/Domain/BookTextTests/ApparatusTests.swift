@@ -154,6 +154,6 @@ import Testing
         ("It cost him 40", false),
     ])
     func entriesEndingWithTheirPages(text: String, isEntry: Bool) {
-        #expect(IndexedDocument.endsWithPageNumber(text, words: TextCleaner.wordCount(text)) == isEntry)
+        #expect(IndexedDocument.endsWithPageNumber(text, words: TextMeasure.wordCount(text)) == isEntry)
     }
 }

@@ -71,7 +71,7 @@ import Testing
         ("No address here: a.b and http:// alone.", "No address here: a.b and http:// alone."),
     ])
     func addressesAreReadAsTheirHost(input: String, expected: String) {
-        #expect(DocumentFlattener.readingAddresses(input) == expected)
+        #expect(WebLinks.readingAddresses(input) == expected)
     }
 
     // MARK: image descriptions

@@ -88,7 +88,7 @@ import Testing
         ("The Garden", false), ("Part 2", false), ("Pigs", false),
     ])
     func pageLabels(title: String, isLabel: Bool) {
-        #expect(DocumentFlattener.isPageLabel(title) == isLabel)
+        #expect(SVGText.isPageLabel(title) == isLabel)
     }
 
     @Test func inlineSVGInXHTMLIsStillSkipped() throws {

@@ -379,7 +379,7 @@ import Testing
         ("Walter is missing", false), ("No text on this page", true),
     ])
     func placeholderAlt(alt: String, expected: Bool) {
-        #expect(DocumentFlattener.isPlaceholderAlt(alt) == expected)
+        #expect(AltText.isPlaceholderAlt(alt) == expected)
     }
 
     @Test func aTableOfWordsIsReadRowByRowAndATableOfFiguresAnnounced() throws {

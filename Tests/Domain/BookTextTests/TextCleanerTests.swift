@@ -28,21 +28,21 @@ import Testing
     }
 
     @Test func countsWords() {
-        #expect(TextCleaner.wordCount("It was the best of times, it was 1775.") == 9)
-        #expect(TextCleaner.wordCount("") == 0)
+        #expect(TextMeasure.wordCount("It was the best of times, it was 1775.") == 9)
+        #expect(TextMeasure.wordCount("") == 0)
     }
 
     @Test func countsWordsInOtherScripts() {
-        #expect(TextCleaner.wordCount("Ça coûte 12 €, ½ prix") == 5)  // "½" is a number
-        #expect(TextCleaner.wordCount("धर्मक्षेत्रे कुरुक्षेत्रे") == 7)  // a virama is not a letter: it splits words
-        #expect(TextCleaner.wordCount("吾輩は猫である。名前はまだ無い。") == 7)
+        #expect(TextMeasure.wordCount("Ça coûte 12 €, ½ prix") == 5)  // "½" is a number
+        #expect(TextMeasure.wordCount("धर्मक्षेत्रे कुरुक्षेत्रे") == 7)  // a virama is not a letter: it splits words
+        #expect(TextMeasure.wordCount("吾輩は猫である。名前はまだ無い。") == 7)
     }
 
     @Test(arguments: [
         ("Ĳssel Œuvre", "ĳssel œuvre"), ("L'été — à Paris", "lete a paris"), ("  A-B  ", "a b"), ("", ""),
     ])
     func folds(input: String, expected: String) {
-        #expect(TextCleaner.fold(input) == expected)
+        #expect(TextFold.fold(input) == expected)
     }
 
     /// Scalars the fast paths treat specially, next to scalars that join clusters (combining marks,
@@ -75,10 +75,10 @@ import Testing
     @Test func fastPathsMatchTheGeneralOnes() {
         for text in Self.samples(count: 4000, seed: 7) {
             #expect(TextCleaner.normalize(text) == TextCleaner.normalizeByCharacters(text), "\(text.debugDescription)")
-            #expect(TextCleaner.wordCount(text) == TextCleaner.wordCountByProperties(text), "\(text.debugDescription)")
+            #expect(TextMeasure.wordCount(text) == TextMeasure.wordCountByProperties(text), "\(text.debugDescription)")
             // Byte-exact: folded text is searched byte by byte.
             #expect(
-                Array(TextCleaner.fold(text).utf8) == Array(TextCleaner.foldByFoundation(text).utf8),
+                Array(TextFold.fold(text).utf8) == Array(TextFold.foldByFoundation(text).utf8),
                 "\(text.debugDescription)")
         }
     }
@@ -114,9 +114,9 @@ import Testing
                 #expect(
                     TextCleaner.normalize(text) == TextCleaner.normalizeByCharacters(text),
                     "U+\(String(u.value, radix: 16))")
-                #expect(TextCleaner.wordCount(text) == TextCleaner.wordCountByProperties(text))
+                #expect(TextMeasure.wordCount(text) == TextMeasure.wordCountByProperties(text))
                 #expect(
-                    Array(TextCleaner.fold(text).utf8) == Array(TextCleaner.foldByFoundation(text).utf8),
+                    Array(TextFold.fold(text).utf8) == Array(TextFold.foldByFoundation(text).utf8),
                     "U+\(String(u.value, radix: 16))")
             }
         }
@@ -129,7 +129,7 @@ import Testing
             "Nothing to see here", "projectgutenberg", "é copyright",
         ]
         for text in texts {
-            let folded = TextCleaner.fold(text)
+            let folded = TextFold.fold(text)
             for phrase in phrases {
                 #expect(folded.utf8.containsBytes(phrase) == folded.contains(phrase), "\(phrase) in \(folded)")
                 #expect(text.utf8.containsBytesIgnoringASCIICase(phrase) == text.lowercased().contains(phrase))
@@ -169,8 +169,8 @@ import Testing
         for _ in 0..<6000 {
             let words = (0..<(next() % 10)).map { _ in Self.searchWords[next() % Self.searchWords.count] }
             let text = words.joined(separator: next() % 5 == 0 ? "  " : " ")
-            let exact = TextCleaner.fold(text)
-            let fast = TextCleaner.foldForASCIISearch(text)
+            let exact = TextFold.fold(text)
+            let fast = TextFold.foldForASCIISearch(text)
             if exact != fast { replaced += 1 }
             for phrase in phrases {
                 #expect(exact.utf8.containsBytes(phrase) == fast.utf8.containsBytes(phrase), "\(phrase) in \(text)")
@@ -186,9 +186,9 @@ import Testing
     @Test func devanagariFoldsToNoASCIILetterOrDigit() {
         for v in UInt32(0x900)...0x97F {
             let u = Unicode.Scalar(v)!
-            let folded = TextCleaner.fold(String(u))
+            let folded = TextFold.fold(String(u))
             #expect(!folded.utf8.contains { $0 < 0x80 && $0 != 0x20 }, "U+\(String(v, radix: 16))")
-            if TextCleaner.isDevanagariLetterOrDigit(v) {
+            if TextFold.isDevanagariLetterOrDigit(v) {
                 #expect(u.properties.isAlphabetic || u.properties.numericType != nil)
                 #expect(!folded.isEmpty && !folded.contains(" "), "U+\(String(v, radix: 16))")
                 #expect(("a " + String(u)).count == 3)  // a character of its own after a space
@@ -211,12 +211,12 @@ import Testing
             var scalars = String.UnicodeScalarView()
             for _ in 0..<(next() % 12) { scalars.append(alphabet[next() % alphabet.count]) }
             let text = String(scalars)
-            #expect(TextCleaner.characterCount(text, atMost: 5) == min(text.count, 5))
+            #expect(TextMeasure.characterCount(text, atMost: 5) == min(text.count, 5))
             #expect(
-                TextCleaner.characterCount(text) == text.count,
+                TextMeasure.characterCount(text) == text.count,
                 "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
-        for a in alphabet { for b in alphabet { #expect(TextCleaner.characterCount("\(a)\(b)") == "\(a)\(b)".count) } }
-        #expect(TextCleaner.characterCount("धर्मक्षेत्रे कुरुक्षेत्रे, said he.") == "धर्मक्षेत्रे कुरुक्षेत्रे, said he.".count)
+        for a in alphabet { for b in alphabet { #expect(TextMeasure.characterCount("\(a)\(b)") == "\(a)\(b)".count) } }
+        #expect(TextMeasure.characterCount("धर्मक्षेत्रे कुरुक्षेत्रे, said he.") == "धर्मक्षेत्रे कुरुक्षेत्रे, said he.".count)
     }
 }

@@ -108,7 +108,7 @@ public enum SpokenTextExtractor {
         var firstLanguage: String?
         var sawFirstBlock = false
         var wordsRead = 0  // counted up to `titleRepeatWindow`
-        let foldedTitle = TextCleaner.fold(section.title)
+        let foldedTitle = TextFold.fold(section.title)
         // A notes section that is read (asked for with --include or --chapters) reads its notes:
         // they are its text. Elsewhere note bodies are never read in the middle of the text.
         let readsNoteBodies = section.kind == .notes
@@ -137,7 +137,7 @@ public enum SpokenTextExtractor {
                         !foldedTitle.isEmpty
                     {
                         pendingHeadings.append((source, b))
-                        if foldedTitle.contains(TextCleaner.fold(b.text)) {
+                        if foldedTitle.contains(TextFold.fold(b.text)) {
                             if leadingHeadings.isEmpty { leadingLanguage = pendingHeadings.first?.1.language }
                             leadingHeadings += pendingHeadings.map(\.0)
                             pendingHeadings.removeAll()
@@ -147,7 +147,7 @@ public enum SpokenTextExtractor {
                     // A chapter title written as a paragraph ("Toinen runo", found as a heading line)
                     // opens the section with exactly the title's words: it is the title too.
                     if body.isEmpty, pendingHeadings.isEmpty, leadingHeadings.isEmpty, b.kind == .paragraph,
-                        !foldedTitle.isEmpty, TextCleaner.fold(b.text) == foldedTitle
+                        !foldedTitle.isEmpty, TextFold.fold(b.text) == foldedTitle
                     {
                         leadingHeadings.append(source)
                         leadingLanguage = b.language
@@ -193,7 +193,7 @@ public enum SpokenTextExtractor {
                         }
                     }
                     if wordsRead <= Self.titleRepeatWindow {
-                        wordsRead += blocks.reduce(0) { $0 + TextCleaner.wordCount($1.text) }
+                        wordsRead += blocks.reduce(0) { $0 + TextMeasure.wordCount($1.text) }
                     }
                     body += blocks
                 }
@@ -231,7 +231,7 @@ public enum SpokenTextExtractor {
     /// title and holds most of its letters ("THE KING OF THE GOLDEN RIVER" under "204 The King of
     /// the Golden River"; not "The Golden River", a part of it).
     static func repeatsTitleInFull(_ heading: String, _ foldedTitle: String) -> Bool {
-        let folded = TextCleaner.fold(heading)
+        let folded = TextFold.fold(heading)
         guard folded.split(separator: " ").count >= 3, " \(foldedTitle) ".contains(" \(folded) ") else { return false }
         return 5 * folded.count(where: \.isLetter) >= 4 * foldedTitle.count(where: \.isLetter)
     }
@@ -241,8 +241,8 @@ public enum SpokenTextExtractor {
 
     /// Whether a short paragraph's words stand in the title as whole words (`foldedTitle` is folded).
     static func continuesTitle(_ text: String, _ foldedTitle: String) -> Bool {
-        let folded = TextCleaner.fold(text)
-        guard folded.count >= 2, TextCleaner.wordCount(text) <= longestTitleRest else { return false }
+        let folded = TextFold.fold(text)
+        guard folded.count >= 2, TextMeasure.wordCount(text) <= longestTitleRest else { return false }
         return " \(foldedTitle) ".contains(" \(folded) ")
     }
 
@@ -251,16 +251,16 @@ public enum SpokenTextExtractor {
     /// and announced first, its opening would be heard twice.
     static func opensWithCutTitle(_ body: [SpokenBlock], title: String) -> Bool {
         guard title.hasSuffix("…"), let first = body.first else { return false }
-        let cut = TextCleaner.fold(String(title.dropLast()))
-        return !cut.isEmpty && TextCleaner.fold(first.text).hasPrefix(cut)
+        let cut = TextFold.fold(String(title.dropLast()))
+        return !cut.isEmpty && TextFold.fold(first.text).hasPrefix(cut)
     }
 
     /// Whether an image's description says what the section's title says: the same words, or two
     /// or more of the title's words in a row ("Stone Fence" under "I. Stone Fence"). One word is
     /// not enough: a drop capital's "A" under "A Late Harvest" is the first word of the text.
-    /// `foldedTitle` is folded (`TextCleaner.fold`).
+    /// `foldedTitle` is folded (`TextFold.fold`).
     static func repeatsTitle(_ alt: String, _ foldedTitle: String) -> Bool {
-        let folded = TextCleaner.fold(alt)
+        let folded = TextFold.fold(alt)
         guard !folded.isEmpty, !foldedTitle.isEmpty else { return false }
         if folded == foldedTitle { return true }
         return folded.contains(" ") && " \(foldedTitle) ".contains(" \(folded) ")
@@ -379,7 +379,7 @@ public enum SpokenTextExtractor {
         guard parts.count == 2 else { return text }
         var marker = String(parts[0])
         while let last = marker.last, ".):".contains(last) { marker.removeLast() }
-        return DocumentFlattener.isNoteMarker(marker) ? String(parts[1]) : text
+        return NoteMarkers.isNoteMarker(marker) ? String(parts[1]) : text
     }
 
     /// Resolves a relative href against the document it appears in (both relative to the package folder).

@@ -109,7 +109,7 @@ struct BookStatistics: Sendable {
         var counts: [String: Int] = [:]
         for entry in toc.flatMap(\.flattened) {
             guard let fragment = entry.target?.fragment else { continue }
-            let labelWords = Set(TextCleaner.fold(entry.label).split(separator: " ").map(String.init))
+            let labelWords = Set(TextFold.fold(entry.label).split(separator: " ").map(String.init))
             for token in Set(Patterns.tokens(ofName: fragment)) where !labelWords.contains(token) {
                 counts[token, default: 0] += 1
             }

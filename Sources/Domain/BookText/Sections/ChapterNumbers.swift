@@ -37,7 +37,7 @@ enum ChapterNumbers {
     /// "Word N, Word N", with Arabic or Roman numbers; nil when it does not.
     static func numbering(inTitle title: String) -> Numbering? {
         if let number = number(inTitle: title) { return Numbering(label: chapterLabel, number: number) }
-        let words = TextCleaner.fold(title).split(separator: " ").map(String.init)
+        let words = TextFold.fold(title).split(separator: " ").map(String.init)
         func isLabel(_ word: String) -> Bool { word.count > 1 && word.allSatisfy(\.isLetter) }
         switch words.count {
         case 2:
@@ -59,7 +59,7 @@ enum ChapterNumbers {
 
     /// The chapter number `title` gives, or nil.
     static func number(inTitle title: String) -> Int? {
-        let folded = TextCleaner.fold(title)
+        let folded = TextFold.fold(title)
         if let number = Patterns.leadingNumber(title) { return number }
         if let number = chineseChapterNumber(folded) { return number }
         let words = folded.split(separator: " ").map(String.init)

@@ -63,7 +63,7 @@ struct DividerMarking {
 
     /// "IV", "4", "iv.": a title that is only a number.
     private func isBareNumeral(_ title: String) -> Bool {
-        var word = Substring(TextCleaner.fold(title))
+        var word = Substring(TextFold.fold(title))
         while word.last == "." || word.last == " " { word = word.dropLast() }
         return !word.isEmpty && !word.contains(" ") && Patterns.isNumeral(String(word))
     }

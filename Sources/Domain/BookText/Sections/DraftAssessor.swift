@@ -114,7 +114,7 @@ struct DraftAssessor: Sendable {
             opening = firstText.1.text  // a notes-only section still has text to look at
         }
         let hasCopyrightSign = opening.utf8.containsBytes("©") && opening.contains("©")  // bytes first: cheap
-        features.openingText = TextCleaner.foldForASCIISearch(opening) + (hasCopyrightSign ? " ©" : "")
+        features.openingText = TextFold.foldForASCIISearch(opening) + (hasCopyrightSign ? " ©" : "")
         features.openingNumeralShare = Self.numeralShare(features.openingText)
         features.copyrightSignals = SectionClassifier.copyrightSignals(features)
         features.hasGutenbergMarker = range.prefix(60).contains { $0.1.hasGutenbergMarker }
@@ -139,7 +139,7 @@ struct DraftAssessor: Sendable {
         }
     }
 
-    /// The share of the words of folded text (`TextCleaner.fold`: words between single spaces)
+    /// The share of the words of folded text (`TextFold.fold`: words between single spaces)
     /// that are numbers.
     static func numeralShare(_ folded: String) -> Double {
         var words = 0

@@ -58,9 +58,9 @@ enum HeadingFamilies {
     /// `words`, when the caller has counted them already, saves counting again (this runs on every block).
     static func isCandidate(_ text: String, words: Int? = nil) -> Bool {
         guard !text.isEmpty, text.utf8.count <= 4 * maximumLineCharacters,
-            TextCleaner.characterCount(text, atMost: maximumLineCharacters + 1) <= maximumLineCharacters
+            TextMeasure.characterCount(text, atMost: maximumLineCharacters + 1) <= maximumLineCharacters
         else { return false }
-        guard (words ?? TextCleaner.wordCount(text)) <= maximumLineWords || containsIdeographs(text) else {
+        guard (words ?? TextMeasure.wordCount(text)) <= maximumLineWords || containsIdeographs(text) else {
             return false
         }
         // Scalars, not characters: this runs on every short block of the book.
@@ -78,7 +78,7 @@ enum HeadingFamilies {
 
     static func isChapterFamily(_ members: [Line], sharingAClass: Bool = false) -> Bool {
         guard members.count >= minimumMembers else { return false }
-        let distinct = Set(members.map { TextCleaner.fold($0.text) }).count
+        let distinct = Set(members.map { TextFold.fold($0.text) }).count
         guard Double(distinct) >= minimumDistinctShare * Double(members.count) else { return false }
         let gaps = zip(members, members.dropFirst()).map { $1.wordOffset - $0.wordOffset }
         let far = gaps.filter { $0 >= minimumGapWords }.count
@@ -99,7 +99,7 @@ enum HeadingFamilies {
 
     /// Folds a word and masks numbers: "IV." → "#", "第一二回" → "第#回", "Chapter" → "chapter".
     static func mask(_ word: Substring) -> String {
-        let folded = TextCleaner.fold(String(word))
+        let folded = TextFold.fold(String(word))
         if folded.isEmpty { return "" }
         if Patterns.isNumeral(folded) { return "#" }
         var out = ""

@@ -141,7 +141,7 @@ extension StartRefinement {
     /// one whose files repeat the book's title, or a few generic titles, gets no such start.
     func fileTitleStarts(besides starts: [SectionStart]) -> [SectionStart] {
         let filesWithStarts = Set(starts.map(\.position.spineIndex))
-        let bookTitle = book.package.metadata.title.map(TextCleaner.fold)
+        let bookTitle = book.package.metadata.title.map(TextFold.fold)
         let filesWithText = book.docs.indices.filter { book.docs[$0].words > 0 }
         var ownTitles: [(file: Int, title: String)] = []
         var previous: String?
@@ -149,7 +149,7 @@ extension StartRefinement {
             guard let title = book.docs[spineIndex].title else { continue }
             defer { previous = title }
             guard title != previous, title.count <= SectionBuilder.longestTitle, !Patterns.looksLikeFileName(title),
-                TextCleaner.fold(title) != bookTitle
+                TextFold.fold(title) != bookTitle
             else { continue }
             ownTitles.append((spineIndex, title))
         }

@@ -71,12 +71,12 @@ extension StartRefinement {
     /// holding the other, folded), among the first `headingSearchBlocks` blocks, when text comes
     /// before it.
     private func ownHeading(of label: String, in spineIndex: Int) -> Int? {
-        let folded = TextCleaner.fold(label)
+        let folded = TextFold.fold(label)
         guard folded.count >= 3, spineIndex < book.docs.count else { return nil }
         var wordsBefore = 0
         for (blockIndex, block) in book.docs[spineIndex].blocks.prefix(Self.headingSearchBlocks).enumerated() {
             if block.kind == .heading, !block.text.isEmpty {
-                let heading = TextCleaner.fold(block.text)
+                let heading = TextFold.fold(block.text)
                 if heading == folded || (heading.count >= 3 && (heading.contains(folded) || folded.contains(heading))) {
                     return wordsBefore > 0 ? blockIndex : nil
                 }

@@ -95,7 +95,7 @@ struct IndexedBook: Sendable {
         let texts = blocks(from: start, to: end).lazy.map(\.1).filter { $0.hasText && !$0.isOmitted }
         var lines = texts.makeIterator()
         guard let first = lines.next(), first.isHeadingLine, !first.text.isEmpty, lines.next() != nil,
-            TextCleaner.fold(first.text) != TextCleaner.fold(package.metadata.title ?? "")
+            TextFold.fold(first.text) != TextFold.fold(package.metadata.title ?? "")
         else { return nil }
         return first.text
     }

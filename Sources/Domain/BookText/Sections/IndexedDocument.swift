@@ -99,7 +99,7 @@ struct IndexedDocument: Sendable {
             block.styleClass = b.styleClass
             block.letters = ScriptCensus(b.text)
             block.isNavigation = b.omitted == .navigation
-            if case .image(let alt) = b.omitted { block.imageWords = TextCleaner.wordCount(alt) }
+            if case .image(let alt) = b.omitted { block.imageWords = TextMeasure.wordCount(alt) }
             block.isVerse =
                 b.kind == .poemLine
                 || (b.lineBreaks >= 2 && b.text.utf8.count <= 4 * IndexedBlock.longestVerseLine * (b.lineBreaks + 1)
@@ -112,7 +112,7 @@ struct IndexedDocument: Sendable {
             // Lower-casing maps no other letter to ASCII "gutenberg": an ASCII search, ignoring case, decides.
             let namesGutenberg = b.text.utf8.containsBytesIgnoringASCIICase("gutenberg")
             if b.isShort {
-                let folded = TextCleaner.foldForASCIISearch(b.text).utf8
+                let folded = TextFold.foldForASCIISearch(b.text).utf8
                 block.startsGutenbergText =
                     folded.containsBytes("start of the project gutenberg")
                     || folded.containsBytes("start of this project gutenberg")
@@ -120,7 +120,7 @@ struct IndexedDocument: Sendable {
             } else if namesGutenberg {
                 // The licence as one long block of lines (a `<pre>`, or lines broken with `<br>`)
                 // opens with the end marker: the text ends there, whatever follows in the block.
-                let opening = TextCleaner.foldForASCIISearch(String(b.text.prefix(Self.gutenbergEndOpening))).utf8
+                let opening = TextFold.foldForASCIISearch(String(b.text.prefix(Self.gutenbergEndOpening))).utf8
                 block.endsGutenbergText = Self.hasGutenbergEnd(opening)
             }
             if namesGutenberg {
@@ -167,19 +167,19 @@ struct IndexedDocument: Sendable {
             for byte in bytes where Int8(bitPattern: byte) < -64 { continuations &+= 1 }
             return bytes.count - continuations
         }
-        return scalars <= limit || TextCleaner.characterCount(text, atMost: limit + 1) <= limit
+        return scalars <= limit || TextMeasure.characterCount(text, atMost: limit + 1) <= limit
     }
 
     /// Letters of a first word kept to sort it: enough to tell entries apart, little to keep.
     static let sortKeyLength = 12
 
-    /// The first word of a block of at most `longestEntry` words, folded (`TextCleaner.fold`), its
+    /// The first word of a block of at most `longestEntry` words, folded (`TextFold.fold`), its
     /// first `sortKeyLength` letters; nil for a longer block or one that opens with no letter (a
     /// sub-entry's dash).
     static func sortKey(_ text: String, words: Int) -> String? {
         guard words >= 1, words <= longestEntry else { return nil }
         let first = text.prefix(4 * sortKeyLength).prefix { !$0.isWhitespace && $0 != "," && $0 != "." && $0 != ":" }
-        let folded = TextCleaner.fold(String(first))
+        let folded = TextFold.fold(String(first))
         guard let letter = folded.first, letter.isLetter else { return nil }
         return String(folded.prefix(sortKeyLength))
     }
@@ -203,7 +203,7 @@ struct IndexedDocument: Sendable {
     }
 
     /// ". Act I. ..." or ") The term": what a note's number leaves when it was a link back to the
-    /// reference, dropped as a marker (`DocumentFlattener.isNoteReference`). A note numbered so.
+    /// reference, dropped as a marker (`NoteMarkers.isNoteReference`). A note numbered so.
     static func opensWithMarkerResidue(_ text: String) -> Bool {
         let bytes = Array(text.utf8.prefix(2))
         return bytes.count == 2 && (bytes[0] == UInt8(ascii: ".") || bytes[0] == UInt8(ascii: ")"))
@@ -363,7 +363,7 @@ struct OpeningText {
 
     /// `min((" " + block).count, length)`: what `append` adds to `count` after text that ends in no
     /// prepended mark. A block that long fills any opening, so its characters are not counted further.
-    static func pieceCount(_ block: String) -> Int { TextCleaner.characterCount(" " + block, atMost: length) }
+    static func pieceCount(_ block: String) -> Int { TextMeasure.characterCount(" " + block, atMost: length) }
 
     /// Appends `block` after a space; `pieceCount`, when given, must be `pieceCount(block)`.
     mutating func append(_ block: String, pieceCount: Int? = nil) {

@@ -8,9 +8,9 @@ import Foundation
 /// apostrophe joining the words around it).
 enum Patterns {
     /// Phrases that name a kind when they are the whole title (or its start, after numbering),
-    /// folded as titles are (`TextCleaner.fold`): "l'auteur" is "lauteur".
+    /// folded as titles are (`TextFold.fold`): "l'auteur" is "lauteur".
     static let titlePhrases: [(SectionKind, [String])] = (titlePhrasesAsWritten + titlePhrasesInMoreLanguages).map {
-        kind, phrases in (kind, phrases.map(TextCleaner.fold))
+        kind, phrases in (kind, phrases.map(TextFold.fold))
     }
 
     /// Front and back matter titles in Dutch, Polish, Danish, Norwegian, Swedish and Finnish. Words
@@ -316,7 +316,7 @@ enum Patterns {
 
     /// The kind a title names, if any, and whether the whole title is the phrase.
     static func kind(forTitle title: String) -> (kind: SectionKind, exact: Bool)? {
-        let folded = TextCleaner.fold(title)
+        let folded = TextFold.fold(title)
         guard !folded.isEmpty else { return nil }
         let stripped = stripNumbering(folded)
         for candidate in [folded, stripped] {
@@ -353,7 +353,7 @@ enum Patterns {
 
     /// The phrase of `prefixTitles` a folded title starts with, and its kind.
     static func prefixPhrase(of title: String) -> (phrase: String, kind: SectionKind)? {
-        let folded = TextCleaner.fold(title)
+        let folded = TextFold.fold(title)
         let firstWord = folded.prefix { $0 != " " }
         guard let phrases = prefixTitlesByFirstWord[String(firstWord)] else { return nil }
         return phrases.first { folded.hasPrefix($0.0) }.map { (String($0.0.dropLast()), $0.1) }
@@ -370,7 +370,7 @@ enum Patterns {
 
     /// The number a title opens with ("1 Introduction", "12. Methods"), in digits.
     static func leadingNumber(_ title: String) -> Int? {
-        let folded = TextCleaner.fold(title)
+        let folded = TextFold.fold(title)
         let first = folded.prefix { $0 != " " }
         guard (1...4).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         return Int(first)
@@ -382,7 +382,7 @@ enum Patterns {
     }
 
     static func isChapterTitle(_ title: String) -> Bool {
-        let folded = TextCleaner.fold(title)
+        let folded = TextFold.fold(title)
         guard mayStartNumberedTitle(folded) else {
             // "Глава 3", "第五章": the numbered chapters of scripts the expression does not cover.
             return ChapterNumbers.number(inTitle: title) != nil
@@ -401,7 +401,7 @@ enum Patterns {
     }
 
     private static func matchesAfterAnyNumber(_ title: String, _ pattern: Regex<AnyRegexOutput>) -> Bool {
-        let folded = TextCleaner.fold(title)
+        let folded = TextFold.fold(title)
         guard mayStartNumberedTitle(folded) else { return false }
         if (try? pattern.prefixMatch(in: folded)) != nil { return true }
         guard let space = folded.firstIndex(of: " "), isNumeral(String(folded[..<space])) else { return false }
@@ -450,7 +450,7 @@ enum Patterns {
             "start", "start reading", "begin reading", "beginning", "text", "content", "contents start",
             "commencer la lecture", "debut", "lecture", "lesen", "text beginnen", "comenzar a leer", "inicio",
             "iniziare a leggere", "inizio", "comecar a ler", "inicio da leitura", "main text", "go to text",
-        ].contains(TextCleaner.fold(label))
+        ].contains(TextFold.fold(label))
     }
 
     /// Whether a string looks like a file name rather than a title.

@@ -178,9 +178,9 @@ extension SectionBuilder {
             let kind = drafts[i].classification.kind.rawValue
             drafts[i].read(because: "only named or noted like \(kind), as long as a chapter, among chapters")
         }
-        let titlesAmong = Set(among.map { TextCleaner.fold(drafts[$0].features.title) }.filter { !$0.isEmpty })
+        let titlesAmong = Set(among.map { TextFold.fold(drafts[$0].features.title) }.filter { !$0.isEmpty })
         for i in named.subtracting(among).sorted()
-        where titlesAmong.contains(TextCleaner.fold(drafts[i].features.title)) {
+        where titlesAmong.contains(TextFold.fold(drafts[i].features.title)) {
             drafts[i].read(because: "titled as sections read among the chapters, as long as a chapter")
         }
     }
@@ -302,11 +302,11 @@ extension SectionBuilder {
         let readSections = drafts.filter { $0.classification.role == .body && $0.features.words > 0 }
         let poems = readSections.count { Self.isVerse($0.features) }
         guard readSections.count >= 3, Double(poems) >= Self.poemBookShare * Double(readSections.count) else { return }
-        let bookTitle = TextCleaner.fold(package.metadata.title ?? "")
+        let bookTitle = TextFold.fold(package.metadata.title ?? "")
         for i in drafts.indices where drafts[i].isSkippedOnlyForItsSize {
             let f = drafts[i].features
             guard f.fromTOC, Self.isVerse(f), Patterns.kind(forTitle: f.title) == nil,
-                TextCleaner.fold(f.title) != bookTitle
+                TextFold.fold(f.title) != bookTitle
             else { continue }
             drafts[i].read(
                 because: "verse, as \(poems) of the \(Counts.of(readSections.count, "section")) read: a poem")

@@ -94,7 +94,7 @@ struct SectionBuilder {
         }
         if let h = d.features.headings.first, !h.isEmpty { return h }
         if s < docs.count, let t = docs[s].title, !Patterns.looksLikeFileName(t), !namesItsFile(t, s),
-            TextCleaner.fold(t) != TextCleaner.fold(package.metadata.title ?? "")
+            TextFold.fold(t) != TextFold.fold(package.metadata.title ?? "")
         {
             return t
         }

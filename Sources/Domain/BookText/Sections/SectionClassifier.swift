@@ -244,7 +244,7 @@ enum SectionClassifier {
                     kind: k, role: nil, weight: exact ? 2 : 1.8, reason: "opening line \"\(line)\"", isNaming: true))
         }
         if let book = f.bookTitle, !book.isEmpty, f.words < 150,
-            titles.contains(where: { TextCleaner.fold($0) == TextCleaner.fold(book) })
+            titles.contains(where: { TextFold.fold($0) == TextFold.fold(book) })
         {
             out.append(
                 Evidence(

@@ -105,12 +105,12 @@ extension FlatDocument {
     mutating func dropImageDescriptionsBesideTheirCaption() {
         for k in blocks.indices {
             guard case .image(let alt) = blocks[k].omitted else { continue }
-            let folded = TextCleaner.fold(alt)
+            let folded = TextFold.fold(alt)
             let saidBeside = [k - 1, k + 1].contains { n in
                 guard blocks.indices.contains(n), blocks[n].omitted == nil, blocks[n].noteID == blocks[k].noteID,
                     blocks[n].kind == .caption || blocks[n].words <= Self.longestCaptionParagraph
                 else { return false }
-                return DocumentFlattener.containsWords(TextCleaner.fold(blocks[n].text), folded)
+                return AltText.containsWords(TextFold.fold(blocks[n].text), folded)
             }
             if saidBeside { blocks[k].omitted = .clutter }
         }

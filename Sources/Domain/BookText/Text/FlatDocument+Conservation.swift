@@ -48,7 +48,7 @@ extension FlatDocument {
     mutating func readNavigationThatIsTheText() {
         let navigation = blocks.indices.filter { blocks[$0].omitted == .navigation }
         guard !navigation.isEmpty else { return }
-        let counts = navigation.map { TextCleaner.wordCount(blocks[$0].text) }
+        let counts = navigation.map { TextMeasure.wordCount(blocks[$0].text) }
         let navigationWords = counts.reduce(0, +)
         let linkWords = navigation.reduce(0) { $0 + blocks[$1].linkWords }
         guard navigationWords > words, 2 * linkWords < navigationWords else { return }
