@@ -20,7 +20,7 @@ public enum SectionIndexer {
         guard !package.spine.isEmpty else { throw BookTextError.emptySpine }
         var warnings: [EPUBWarning] = []
         let docs = loadDocuments(book, warnings: &warnings)
-        var builder = SectionBuilder(package: package, docs: docs, options: options)
+        let builder = SectionBuilder(package: package, docs: docs, options: options)
         var index = builder.build()
         index.unreadableDocuments = docs.count { $0.isUnreadable }
         index.warnings = warnings + index.warnings

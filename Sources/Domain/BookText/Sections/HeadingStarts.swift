@@ -148,7 +148,7 @@ extension StartRefinement {
         for spineIndex in filesWithText {
             guard let title = book.docs[spineIndex].title else { continue }
             defer { previous = title }
-            guard title != previous, title.count <= SectionBuilder.longestTitle, !Patterns.looksLikeFileName(title),
+            guard title != previous, title.count <= SectionAssembly.longestTitle, !Patterns.looksLikeFileName(title),
                 TextFold.fold(title) != bookTitle
             else { continue }
             ownTitles.append((spineIndex, title))

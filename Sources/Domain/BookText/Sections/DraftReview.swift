@@ -1,75 +1,47 @@
 import Contracts
 import EPUBReader
 
-/// Steps of `SectionBuilder.build` that keep the book's text from being skipped on the evidence of
-/// the page before it, or skipped whole.
-extension SectionBuilder {
-    /// Below this share of the book's words read, the decisions to skip are not to be trusted.
-    static let leastShareRead = 0.01
+/// The stage of the section index after the drafts are assessed (`DraftAssessor`): each draft decided
+/// on its evidence, then judged against the others — front and back matter by position, poems among
+/// poems, sections as long as the chapters and named like matter among them, sections numbered in the
+/// chapters' run, names that mislead in this book — and prose cut from a skipped page it ends. Every
+/// rule here keeps the book's text from being skipped on a name or on the page before it
+/// (docs/sections.md, "Conservation").
+struct DraftReview: BookStage {
+    let book: IndexedBook
+    let statistics: BookStatistics
 
-    /// A book whose sections would all (or all but a line) be skipped is a book whose chapters
-    /// are titled like front and back matter ("Sources", "Glossary", "Afterword"), or one the
-    /// rules do not understand: a silent audiobook is the worst answer, so every section with
-    /// text is read, with a warning. (A short poem with a long licence reads more than this.)
-    mutating func readEverythingWhenAlmostNothingIsRead(_ sections: inout [BookSection]) {
-        let total = sections.reduce(0) { $0 + $1.words }
-        let read = sections.reduce(0) { $0 + ($1.included ? $1.words : 0) }
-        guard total > 0, Double(read) < Self.leastShareRead * Double(total) else { return }
-        for i in sections.indices where !sections[i].included && sections[i].words > 0 {
-            sections[i].included = true
-            sections[i].reasons.append("almost nothing else would be read → read")
-        }
-        warnings.append(
-            EPUBWarning(
-                .major,
-                "every section looks like front or back matter "
-                    + "(\(read) of \(Counts.of(total, "word")) would be read): all are read")
-        )
+    /// Decides each draft from its evidence (computed with its features), then by position.
+    func classify(_ drafts: inout [SectionDraft]) {
+        for i in drafts.indices { drafts[i].decide() }
+        addPositionEvidence(&drafts, to: Array(drafts.indices))
+        readPoemsAmongPoems(&drafts)
+        readChapterSizedSectionsAmongChapters(&drafts, among: Array(drafts.indices))
+        readSectionsNumberedLikeTheChapters(&drafts)
     }
 
-    /// A book of a few pages (a reading system's test book, a short story in two files): at most
-    /// this many words.
-    static let shortBookWords = 2_000
-
-    /// In a book of a few pages (`shortBookWords`), a page the TOC lists, in the reading order, is
-    /// read when nothing but its size and its place at the book's edge would skip it: no kind of
-    /// matter from the book's marks, its title or its shape. There "very short" says nothing: every
-    /// page is short, and a two-page book lost one of its two.
-    func readListedPagesOfShortBooks(_ drafts: inout [SectionDraft]) {
-        guard bookWords <= Self.shortBookWords else { return }
-        for i in drafts.indices where drafts[i].start.origin == .toc && !drafts[i].start.fromHeadings {
-            guard drafts[i].isSkippedOnlyForItsSize, drafts[i].features.words > 0,
-                isLinear(drafts[i].start.position.spineIndex)
-            else { continue }
-            drafts[i].classification.role = .body
-            drafts[i].classification.reasons.append("a page the TOC lists, in a book of a few pages → read")
+    /// Position: front matter clusters before the first chapter, back matter after the last; a
+    /// section of text there that is short for the book (`isShortForTheBook`) is taken as front or
+    /// back matter. The anthology's first story, shorter than the stories that stand out, is not.
+    func addPositionEvidence(_ drafts: inout [SectionDraft], to candidates: [Int]) {
+        // A section of text as long as half this book's typical one is a chapter too (a poem of
+        // 40 words in a book of short poems).
+        let longEnough = min(1500, max(1, statistics.typicalSectionWords / 2))
+        let strongBody = drafts.indices.filter { i in
+            let c = drafts[i].classification
+            return c.role == .body && drafts[i].features.words > 0
+                && (c.bodyWeight >= 1.5 || drafts[i].features.words >= longEnough)
         }
-    }
-
-    /// A section skipped on nothing but the book's marks and its names (an `epub:type`, a
-    /// `frontmatter` mark, a landmark, its title, file name or id), nothing its text holds, is read
-    /// when it has more words than all the sections read together: a book is not mostly its
-    /// preface. A producer that typed the whole story `preface`, beside a copyright page typed
-    /// `chapter`, would otherwise leave that page read and the book lost. The largest goes first,
-    /// each against what is read by then. `onlyMarkedOrNamed` says, for each section, whether it
-    /// is skipped so (`isSkippedOnlyForMarksAndNames`); it keeps its kind, with a warning.
-    mutating func readSectionsLargerThanTheText(_ sections: inout [BookSection], onlyMarkedOrNamed: [Bool]) {
-        var readWords = sections.reduce(0) { $0 + ($1.included ? $1.words : 0) }
-        let largestFirst = sections.indices.filter { !sections[$0].included && onlyMarkedOrNamed[$0] }
-            .sorted { sections[$0].words > sections[$1].words }
-        for i in largestFirst {
-            let words = sections[i].words
-            guard words > readWords else { break }
-            let kind = sections[i].kind.rawValue
-            sections[i].included = true
-            sections[i].reasons.append("only marked or named \(kind), and more words than all else read → read")
-            warnings.append(
-                EPUBWarning(
-                    .major,
-                    "section \(sections[i].number) is marked or named \(kind) but holds more words than all the "
-                        + "sections read (\(KindExpectation.grouped(words)) against "
-                        + "\(KindExpectation.grouped(readWords))): it is read"))
-            readWords += words
+        guard let first = strongBody.first, let last = strongBody.last else { return }
+        for i in candidates where i < first || i > last {
+            let words = drafts[i].features.words
+            guard words < 1500, drafts[i].features.isShortForTheBook, drafts[i].classification.role == .body else {
+                continue
+            }
+            let role: SectionRole = i < first ? .front : .back
+            let where_ = i < first ? "before the first chapter" : "after the last chapter"
+            drafts[i].evidence.append(Evidence(kind: nil, role: role, weight: 0.8, reason: "\(where_), short"))
+            drafts[i].decide()
         }
     }
 
@@ -139,9 +111,7 @@ extension SectionBuilder {
         }
         return nil
     }
-}
 
-extension SectionBuilder {
     /// For kinds that some books place after each chapter (its notes, its references, a glossary
     /// of its terms), the shapes that show one: between chapters they keep their kind when their
     /// text has one of them. Notes are numbered (a poem of short lines titled "Notes toward…" is
@@ -203,9 +173,9 @@ extension SectionBuilder {
     /// real index). All of them are read when they hold more words than the text read (a book is
     /// not mostly its acknowledgements), or when every section read that is as long as a chapter,
     /// two or more, is read despite such a name: no name then tells the text from its matter.
-    mutating func readSectionsWhenNamesMislead(_ drafts: inout [SectionDraft]) {
+    func readSectionsWhenNamesMislead(_ drafts: inout [SectionDraft]) -> EPUBWarning? {
         let readDespiteNames = drafts.indices.filter { isReadDespiteItsName(drafts[$0]) }
-        guard let firstMisnamed = readDespiteNames.first else { return }
+        guard let firstMisnamed = readDespiteNames.first else { return nil }
         let named = drafts.indices.filter { isOnlyNamedLikeMatter(drafts[$0]) }
         let misled: [Int]
         if namesMeanNothing(in: drafts, named: named, readDespiteNames: readDespiteNames.count) {
@@ -215,7 +185,7 @@ extension SectionBuilder {
             let between = named.filter { $0 > firstMisnamed && $0 < lastRead }
             misled = readsMisleadingNames(readDespiteNames.count, among: between) ? between : []
         }
-        guard !misled.isEmpty else { return }
+        guard !misled.isEmpty else { return nil }
         let verb = readDespiteNames.count == 1 ? "is" : "are"
         let why = "\(Counts.of(readDespiteNames.count, "section")) named like front or back matter \(verb) read as text"
         for i in misled {
@@ -223,7 +193,7 @@ extension SectionBuilder {
         }
         let words = Counts.of(misled.reduce(0) { $0 + drafts[$1].features.words }, "word")
         let more = "\(misled.count) more named so \(misled.count == 1 ? "is" : "are") read too"
-        warnings.append(EPUBWarning(.major, "\(why): \(more) (\(words))"))
+        return EPUBWarning(.major, "\(why): \(more) (\(words))")
     }
 
     /// Whether no name of front or back matter tells the text from its matter in this book: the
