@@ -32,6 +32,9 @@ package struct ServiceLimits: Sendable {
     package var requireTokens: Bool
     /// What a 429 tells the client to wait, in seconds.
     package var retryAfterSeconds: Int = 30
+    /// Largest body of a request other than a book upload (a job's JSON): 1 MiB holds the largest
+    /// valid job (10,000 chapter numbers) many times over; a larger one is 413 before it is held.
+    package static let maxJSONBodyBytes = 1 << 20
 
     package init(maxUploadBytes: Int64 = 200 << 20, requireTokens: Bool = false) {
         self.maxUploadBytes = maxUploadBytes
@@ -57,13 +60,18 @@ package enum ServerApplication {
     package static func router(context: ServiceContext, limits: ServiceLimits, logger: Logger) throws -> Router<
         BasicRequestContext
     > {
-        let router = Router()
+        // HEAD on every GET route: the GET's status and headers (a download's Content-Length), no body.
+        let router = Router(options: .autoGenerateHeadEndpoints)
         // Outermost: the metrics see the status the client gets, the JSON errors' too.
         router.middlewares.add(MetricsMiddleware(metrics: context.metrics))
         router.middlewares.add(JSONErrorMiddleware(logger: logger))
         if limits.requireTokens { router.middlewares.add(BearerTokenMiddleware(store: context.store)) }
+        router.middlewares.add(RequestBodyLimitMiddleware(limit: ServiceLimits.maxJSONBodyBytes))
         let api = ServiceAPI(context: context, limits: limits, logger: logger)
         try api.registerHandlers(on: router)
+        // Added after the routes, it wraps only what answers requests no route takes (Hummingbird
+        // builds each route's middlewares as it is added): there, a known path is a 405.
+        router.middlewares.add(MethodNotAllowedMiddleware(routes: router.routes))
         return router
     }
 
@@ -80,6 +88,8 @@ package enum ServerApplication {
         }
         return Application(
             router: try router(context: context, limits: limits, logger: logger),
+            // HTTP/1.1, with a request the parser refuses answered in JSON.
+            server: .http1(configuration: .init(additionalChannelHandlers: [ParserErrorResponder()])),
             configuration: .init(address: .hostname(host, port: port), serverName: "epub2audio-server"),
             services: services, logger: logger)
     }
@@ -117,6 +127,12 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 status: error.status, code: Self.code(error.status), message: error.body ?? "\(error.status)")
         } catch let error as any HTTPResponseError {
             return Self.response(status: error.status, code: Self.code(error.status), message: "\(error)")
+        } catch let error as ServerError where error.httpStatus == .badRequest && error.underlyingError is DecodingError
+        {
+            // Said in plain words, naming the field: Swift's own text names types and coding keys.
+            return Self.response(
+                status: .badRequest, code: "bad-request",
+                message: Self.plainWords(error.underlyingError as! DecodingError))
         } catch let error as ServerError {
             // The generated code's errors carry their status: 400 for a request it could not decode,
             // 415 for a wrong content type, 503 for a blob store that cannot be reached (its message
@@ -150,6 +166,38 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case 413: return "too-large"
         case 415: return "unsupported-media-type"
         default: return "error"
+        }
+    }
+
+    /// What is wrong with a JSON body, naming the field as a client writes it (`options.chapters[1]`).
+    static func plainWords(_ error: DecodingError) -> String {
+        let field = { (path: [any CodingKey]) -> String in
+            path.reduce("") { name, key in
+                if let index = key.intValue { return name + "[\(index)]" }
+                return name.isEmpty ? key.stringValue : name + "." + key.stringValue
+            }
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "the body lacks \(field(context.codingPath + [key])), which is required"
+        case .valueNotFound(_, let context):
+            return "\(field(context.codingPath)) must not be null"
+        case .typeMismatch(let type, let context):
+            let kind: String
+            switch type {
+            case is String.Type: kind = "a string"
+            case is Int.Type, is Int64.Type, is Int32.Type: kind = "a whole number"
+            case is Double.Type, is Float.Type: kind = "a number"
+            case is Bool.Type: kind = "true or false"
+            default: kind = "of another type"
+            }
+            guard !context.codingPath.isEmpty else { return "the body must be a JSON object" }
+            return "\(field(context.codingPath)) must be \(kind)"
+        case .dataCorrupted(let context):
+            guard !context.codingPath.isEmpty else { return "the body is not valid JSON" }
+            return "\(field(context.codingPath)) has a value it does not take (see the API reference)"
+        @unknown default:
+            return "the body is not the JSON this request takes"
         }
     }
 
@@ -191,5 +239,76 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
             return response
         }
         return try await RequestIdentity.$token.withValue(token) { try await next(request, context) }
+    }
+}
+
+/// Bounds the body of every request but a book upload (which streams to its store under
+/// `ServiceLimits.maxUploadBytes`): a larger one is 413, refused from its Content-Length or as soon
+/// as it passes the limit, before it is held in memory.
+struct RequestBodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
+    let limit: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        if request.method == .put, request.uri.path.hasPrefix("/v1/books/") { return try await next(request, context) }
+        let tooLarge = HTTPError(.contentTooLarge, message: "a request body is at most \(limit) bytes")
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit { throw tooLarge }
+        var request = request
+        do {
+            _ = try await request.collectBody(upTo: limit)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw tooLarge
+        }
+        return try await next(request, context)
+    }
+}
+
+/// A request for a path the API has, with a method it does not take: 405 with `Allow` (HEAD with
+/// GET), instead of the router's 404. Only wraps the router's not-found answer.
+struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Each route's path, split in segments (`nil`: a parameter, any segment), and its methods.
+    let routes: [(segments: [String?], methods: Set<String>)]
+
+    init(routes: [Router<Context>.RouteDescription]) {
+        var methods: [String: Set<String>] = [:]
+        var segments: [String: [String?]] = [:]
+        for route in routes {
+            let key = route.path.description
+            methods[key, default: []].insert(route.method.rawValue)
+            if route.method == .get { methods[key, default: []].insert(HTTPRequest.Method.head.rawValue) }
+            segments[key] = route.path.components.map { element in
+                let text = element.description
+                return text.contains("{") || text.contains("*") || text.hasPrefix(":") ? nil : text
+            }
+        }
+        self.routes = methods.keys.sorted().map { (segments[$0] ?? [], methods[$0] ?? []) }
+    }
+
+    /// The methods the path takes; empty when no route has it.
+    func allowed(_ path: String) -> [String] {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var found: Set<String> = []
+        for route in routes where route.segments.count == parts.count {
+            if zip(route.segments, parts).allSatisfy({ $0.0 == nil || $0.0 == $0.1 }) { found.formUnion(route.methods) }
+        }
+        return found.sorted()
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            let allowed = allowed(request.uri.path)
+            guard !allowed.isEmpty else { throw error }
+            let list = allowed.joined(separator: ", ")
+            var response = JSONErrorMiddleware<Context>.response(
+                status: .methodNotAllowed, code: "method-not-allowed",
+                message: "\(request.method) is not a method of \(request.uri.path); it takes \(list)")
+            response.headers[.allow] = list
+            return response
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Logging
 import OpenAPIRuntime
@@ -57,7 +58,17 @@ struct ServiceAPI: APIProtocol {
                 .init("too-large", "the book is \(length) bytes; the limit is \(limits.maxUploadBytes)"))
         }
         if let size = try await blobs.bookSize(sha256: sha), try await store.hasBook(sha256: sha) {
-            // Idempotent: the bytes are not read again (they would have to hash the same).
+            // Idempotent: the stored book is kept; the bytes sent are hashed (not stored) so that
+            // other bytes under its name are refused as they would be for a new book.
+            let sent = try await Self.digest(body, limit: limits.maxUploadBytes)
+            guard let sent else {
+                return .contentTooLarge(
+                    .init("too-large", BlobStoreError.tooLarge(limit: limits.maxUploadBytes).description))
+            }
+            guard sent == sha else {
+                return .unprocessableContent(
+                    .init("hash-mismatch", BlobStoreError.hashMismatch(expected: sha, actual: sent).description))
+            }
             return .ok(.init(body: .json(.init(sha256: sha, size: size))))
         }
         do {
@@ -220,6 +231,18 @@ struct ServiceAPI: APIProtocol {
 
     // MARK: Helpers
 
+    /// The SHA-256 of a body, in hex, read as it streams; nil past `limit` bytes.
+    static func digest(_ body: HTTPBody, limit: Int64) async throws -> String? {
+        var hasher = Crypto.SHA256()
+        var size: Int64 = 0
+        for try await chunk in body {
+            size += Int64(chunk.count)
+            if size > limit { return nil }
+            chunk.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
     /// The job, when the request's token (if any) made it: another token's job does not exist for it.
     private func visibleJob(_ id: String) async throws -> JobRecord? {
         guard let job = try await store.job(id: id) else { return nil }
@@ -275,9 +298,14 @@ struct ServiceAPI: APIProtocol {
             options.chapters = Array(Set(chapters)).sorted()
         }
         if let voice = given.voice {
+            // Only bounded here: which names are voices is the library's to say (`LiveVoices.resolve`,
+            // as for the CLI's --voice), so every identifier GET /v1/voices lists (`gmw/en`) is one.
             guard (1...64).contains(voice.utf8.count),
-                voice.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_+".contains($0)) })
-            else { throw ConversionAdapter.Failure(description: "voice must be a voice name or language, or auto") }
+                !voice.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else {
+                throw ConversionAdapter.Failure(
+                    description: "voice must be a voice GET /v1/voices lists (identifier or name), a language, or auto")
+            }
             options.voice = voice
         }
         if let rate = given.rate {
