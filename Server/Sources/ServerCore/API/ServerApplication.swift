@@ -32,6 +32,9 @@ package struct ServiceLimits: Sendable {
     package var requireTokens: Bool
     /// What a 429 tells the client to wait, in seconds.
     package var retryAfterSeconds: Int = 30
+    /// What a 503 (the job store or the blob store cannot be reached) tells the client to wait, in
+    /// seconds: outages are expected to be short, and the answer is fast.
+    package static let unavailableRetryAfterSeconds = 2
     /// Largest body of a request other than a book upload (a job's JSON): 1 MiB holds the largest
     /// valid job (10,000 chapter numbers) many times over; a larger one is 413 before it is held.
     package static let maxJSONBodyBytes = 1 << 20
@@ -121,7 +124,16 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if let range = response.headers[.contentRange], range.contains("%") {
                 response.headers[.contentRange] = range.removingPercentEncoding ?? range
             }
+            // Every 503 (/readyz's too) says when to try again.
+            if response.status == .serviceUnavailable, response.headers[.retryAfter] == nil {
+                response.headers[.retryAfter] = String(ServiceLimits.unavailableRetryAfterSeconds)
+            }
             return response
+        } catch let error as JobStoreError {
+            // Thrown outside the API's handlers (the bearer token's lookup).
+            guard case .unavailable(let message) = error else { throw error }
+            logger.warning("\(request.method) \(request.uri.path): \(message)")
+            return Self.unavailable(message)
         } catch let error as HTTPError {
             return Self.response(
                 status: error.status, code: Self.code(error.status), message: error.body ?? "\(error.status)")
@@ -139,9 +151,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // says why), 500 for a handler that threw.
             if error.httpStatus == .serviceUnavailable {
                 logger.warning("\(request.method) \(request.uri.path): \(error.underlyingError)")
-                return Self.response(
-                    status: .serviceUnavailable, code: "unavailable",
-                    message: Self.firstLine("\(error.underlyingError)"))
+                return Self.unavailable(Self.firstLine("\(error.underlyingError)"))
             }
             if error.httpStatus.code >= 500 {
                 logger.error("\(request.method) \(request.uri.path): \(error.underlyingError)")
@@ -203,6 +213,13 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
     static func firstLine(_ text: String) -> String {
         String(text.prefix { $0 != "\n" }.prefix(500))
+    }
+
+    /// 503: a store cannot be reached; `Retry-After` says when to try again.
+    static func unavailable(_ message: String) -> Response {
+        var response = response(status: .serviceUnavailable, code: "unavailable", message: message)
+        response.headers[.retryAfter] = String(ServiceLimits.unavailableRetryAfterSeconds)
+        return response
     }
 
     static func response(status: HTTPResponse.Status, code: String, message: String) -> Response {
@@ -310,5 +327,14 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
             response.headers[.allow] = list
             return response
         }
+    }
+}
+
+/// A store that cannot be reached is a 503 (`JSONErrorMiddleware`); its other errors are answered by
+/// the handlers.
+extension JobStoreError: HTTPResponseConvertible {
+    package var httpStatus: HTTPResponse.Status {
+        if case .unavailable = self { return .serviceUnavailable }
+        return .internalServerError
     }
 }

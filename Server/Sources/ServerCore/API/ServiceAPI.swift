@@ -282,6 +282,8 @@ struct ServiceAPI: APIProtocol {
             case .bookNotFound: return .notFound(.init("not-found", error.description))
             case .tooManyQueued: return .tooMany(.init(limits.retryAfterSeconds, error.description))
             case .tokenExists: return .conflict(.init("conflict", error.description))
+            // 503 with Retry-After (JSONErrorMiddleware).
+            case .unavailable: throw error
             }
         }
     }

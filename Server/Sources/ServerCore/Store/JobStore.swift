@@ -90,6 +90,8 @@ package enum JobStoreError: Error, Equatable, CustomStringConvertible {
     case tooManyQueued(limit: Int)
     /// A token with this name exists.
     case tokenExists(String)
+    /// The store cannot be reached (PostgreSQL down, or not answering within its deadlines): HTTP 503.
+    case unavailable(String)
 
     package var description: String {
         switch self {
@@ -97,6 +99,7 @@ package enum JobStoreError: Error, Equatable, CustomStringConvertible {
             return "this token has \(limit) queued jobs, its limit; try again when one has started"
         case .tokenExists(let name): return "a token named \(name) exists"
         case .conflict(let message): return message
+        case .unavailable(let message): return message
         case .bookNotFound(let sha): return "no book \(sha) is stored; upload it with PUT /v1/books/\(sha) first"
         }
     }

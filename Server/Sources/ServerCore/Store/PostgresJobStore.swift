@@ -20,6 +20,10 @@ package final class PostgresJobStore: JobStore {
     private let reaperLockKey: String
     /// Idle workers waiting for a notification.
     private let wakeup = Wakeup()
+    /// How long an operation may wait before the store is said to be unavailable.
+    private let deadlines: PostgresDeadlines
+    /// Asks the server for a connection of its own when an operation waits.
+    private let probe: PostgresProbe
     private let listener: Task<Void, Never>
     /// The channel of the notifications: one for every schema (a notification from another schema
     /// only makes idle workers look once more).
@@ -30,11 +34,14 @@ package final class PostgresJobStore: JobStore {
     /// database.
     package init(
         url: String, schema: String = "public", outputLifetime: TimeInterval = 7 * 24 * 3600,
-        logger: Logger = Logger(label: "epub2audio-postgres")
+        deadlines: PostgresDeadlines = PostgresDeadlines(), logger: Logger = Logger(label: "epub2audio-postgres")
     ) async throws {
-        let client = PostgresClient(
-            configuration: try Self.configuration(url: url, schema: schema), backgroundLogger: logger)
+        let configuration = try Self.configuration(url: url, schema: schema)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
+        self.deadlines = deadlines
+        probe = PostgresProbe(
+            configuration: try Self.connectionConfiguration(url: url), deadlines: deadlines, logger: logger)
         self.logger = logger
         lifecycle = JobLifecycle(outputLifetime: outputLifetime)
         self.reaperLockKey = "epub2audio-reaper:" + schema
@@ -80,18 +87,46 @@ package final class PostgresJobStore: JobStore {
     /// - Throws: `PostgresURLError` for a URL that is not `postgres://…` or a schema that is not a
     ///   plain identifier (letters, digits, `_`).
     package static func configuration(url: String, schema: String) throws -> PostgresClient.Configuration {
-        guard let components = URLComponents(string: url),
-            components.scheme == "postgres" || components.scheme == "postgresql",
-            let host = components.host, !host.isEmpty
-        else { throw PostgresURLError(url: url) }
+        let server = try Server(url: url)
         guard PostgresMigrator.isIdentifier(schema) else { throw PostgresURLError(url: "schema \(schema)") }
-        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         var configuration = PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
-            password: components.password, database: database.isEmpty ? nil : database, tls: .disable)
+            host: server.host, port: server.port, username: server.user, password: server.password,
+            database: server.database, tls: .disable)
         configuration.options.additionalStartupParameters = [("search_path", schema)]
         configuration.options.maximumConnections = 8
+        // Bounded: a server that does not take the connection is an outage (503), not a wait.
+        configuration.options.connectTimeout = .seconds(3)
         return configuration
+    }
+
+    /// One connection of its own to `url`'s server (what the outage probe makes).
+    static func connectionConfiguration(url: String) throws -> PostgresConnection.Configuration {
+        let server = try Server(url: url)
+        return PostgresConnection.Configuration(
+            host: server.host, port: server.port, username: server.user, password: server.password,
+            database: server.database, tls: .disable)
+    }
+
+    /// What a `postgres://user[:password]@host[:port]/database` URL names.
+    struct Server {
+        var host: String
+        var port: Int
+        var user: String
+        var password: String?
+        var database: String?
+
+        init(url: String) throws {
+            guard let components = URLComponents(string: url),
+                components.scheme == "postgres" || components.scheme == "postgresql",
+                let host = components.host, !host.isEmpty
+            else { throw PostgresURLError(url: url) }
+            let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+            self.host = host
+            port = components.port ?? 5432
+            user = components.user ?? "postgres"
+            password = components.password
+            self.database = database.isEmpty ? nil : database
+        }
     }
 
     /// Closes the connections.
@@ -108,12 +143,15 @@ package final class PostgresJobStore: JobStore {
 
     /// Runs `body` in a transaction; retried when PostgreSQL broke a deadlock or a serialisation
     /// conflict by aborting it. The body's own errors come out as they are.
-    private func transaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    private func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
+        async throws -> T
+    {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try await client.withConnection { connection in
+                let logger = self.logger
+                return try await connection { connection in
                     try await connection.query("BEGIN", logger: logger)
                     do {
                         let value = try await body(connection)
@@ -131,8 +169,21 @@ package final class PostgresJobStore: JobStore {
         }
     }
 
-    private func read<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in try await body(connection) }
+    private func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws
+        -> T
+    {
+        try await connection(body)
+    }
+
+    /// Runs `body` on a pooled connection, within the store's deadlines: a server that cannot be
+    /// reached is `JobStoreError.unavailable` at once (`PostgresOutage`).
+    private func connection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
+        async throws -> T
+    {
+        let client = self.client
+        return try await PostgresOutage.run(deadlines: deadlines, probe: probe) {
+            try await client.withConnection { connection in try await body(connection) }
+        }
     }
 
     // MARK: JobRepository: books
