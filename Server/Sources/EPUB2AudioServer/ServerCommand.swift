@@ -121,10 +121,9 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = .info
         let context = try await common.services(logger: logger)
         let address = ListenAddress(listen)!
-        let app = try ServerApplication.build(
+        try await ServerApplication.run(
             context: context, host: address.host, port: address.port,
             limits: ServiceLimits(maxUploadBytes: Int64(maxUploadMiB) << 20, requireTokens: auth), logger: logger)
-        try await app.runService()
     }
 }
 

@@ -191,6 +191,27 @@ import Testing
         #expect(section.section == 7)
     }
 
+    /// A worker that shuts down gives its task back: queued again at once, the attempt not counted,
+    /// no retry event; the old attempt's late result is refused.
+    @Test(arguments: StoreKind.available) func aReleasedTaskIsQueuedAgainWithoutUsingAnAttempt(_ kind: StoreKind)
+        async throws
+    {
+        defer { folder.remove() }
+        let store = try await open(kind)
+        _ = try await store.createJob(NewJob(id: "j", book: book, options: JobOptions()), now: now)
+        let plan = try #require(try await store.claim(owner: "w", lease: 10, now: now))
+        #expect(try await store.complete(plan, outcome: .planned(self.plan([1])), now: now))
+        let first = try #require(try await store.claim(owner: "leaving", lease: 10, now: now))
+        #expect(try await store.release(first, now: now.addingTimeInterval(1)))
+        #expect(!(try await store.release(first, now: now.addingTimeInterval(1))))
+        #expect(try await store.job(id: "j")?.sections.queued == 1)
+        let second = try #require(try await store.claim(owner: "staying", lease: 10, now: now.addingTimeInterval(2)))
+        #expect(second.section == 1 && second.attempt == 1)
+        #expect(!(try await store.complete(first, outcome: .failed(message: "x", retry: false), now: now)))
+        let events = try await store.events(jobID: "j", after: 0, limit: 100)
+        #expect(!events.contains { $0.type == "retry" })
+    }
+
     @Test(arguments: StoreKind.available) func aTaskFailsForGoodAfterThreeAttempts(_ kind: StoreKind) async throws {
         defer { folder.remove() }
         let store = try await open(kind)

@@ -15,6 +15,8 @@ package struct ServiceContext: Sendable {
     package var runsWorkers: Bool
     /// What `/metrics` shows.
     package var metrics = ServiceMetrics()
+    /// Set when the process begins to shut down: event streams end.
+    package let shutdown = ManagedFlag()
 
     package init(store: any JobStore, blobs: any BlobStore, worker: WorkerConfiguration, runsWorkers: Bool) {
         self.store = store
@@ -45,15 +47,39 @@ package struct ServiceLimits: Sendable {
     }
 }
 
-/// Runs a `TaskRunner` as a service: on graceful shutdown it claims nothing more, and the sections
-/// it is making finish and are recorded before it returns.
+/// Runs a `TaskRunner` as a service: on graceful shutdown it claims nothing more at once; the
+/// sections it is making get `grace` to finish and be recorded, then are stopped and given back to
+/// the queue, before it returns.
 struct TaskRunnerService: Service {
     let runner: TaskRunner
+    let grace: Duration
+
+    /// The grace of a runner whose leases last `lease` seconds: half of it, so that the process is
+    /// gone within `lease` (what an orchestrator waits after SIGTERM is set to match it).
+    init(runner: TaskRunner, lease: TimeInterval) {
+        self.runner = runner
+        grace = .milliseconds(Int64(max(0.5, lease / 2) * 1000))
+    }
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            await runner.run()
+        await withGracefulShutdownHandler {
+            await cancelWhenGracefulShutdown {
+                await runner.run()
+            }
+        } onGracefulShutdown: {
+            runner.drain(within: grace)
         }
+    }
+}
+
+/// Sets a flag when graceful shutdown begins (last in its group, it is told first): event streams
+/// end, so that open connections do not hold the server up.
+struct ShutdownNotice: Service {
+    let flag: ManagedFlag
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        flag.set()
     }
 }
 
@@ -80,14 +106,16 @@ package enum ServerApplication {
 
     /// The application: the API on `host:port`, and the workers when the context runs them.
     package static func build(
-        context: ServiceContext, host: String, port: Int, limits: ServiceLimits, logger: Logger
+        context: ServiceContext, host: String, port: Int, limits: ServiceLimits, logger: Logger,
+        includingWorkers: Bool = true
     ) throws -> some ApplicationProtocol {
         var services: [any Service] = []
-        if context.runsWorkers {
+        if context.runsWorkers && includingWorkers {
             services.append(
                 TaskRunnerService(
                     runner: TaskRunner(
-                        store: context.store, blobs: context.blobs, configuration: context.worker, logger: logger)))
+                        store: context.store, blobs: context.blobs, configuration: context.worker, logger: logger),
+                    lease: context.worker.lease))
         }
         return Application(
             router: try router(context: context, limits: limits, logger: logger),
@@ -97,13 +125,35 @@ package enum ServerApplication {
             services: services, logger: logger)
     }
 
-    /// Only the workers, until SIGINT or SIGTERM (gracefully: running sections finish).
+    /// The API on `host:port` and the workers, until SIGINT or SIGTERM. Then, at once, nothing more
+    /// is claimed and event streams end; sections being made get half the lease to finish, then are
+    /// given back to the queue; the process is gone within the lease (docs/service.md).
+    package static func run(
+        context: ServiceContext, host: String, port: Int, limits: ServiceLimits, logger: Logger
+    ) async throws {
+        let app = try build(
+            context: context, host: host, port: port, limits: limits, logger: logger, includingWorkers: false)
+        // Told in reverse order: the notice first, then the workers, then the HTTP server.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: app)]
+        if context.runsWorkers {
+            let runner = TaskRunner(
+                store: context.store, blobs: context.blobs, configuration: context.worker, logger: logger)
+            services.append(.init(service: TaskRunnerService(runner: runner, lease: context.worker.lease)))
+        }
+        services.append(.init(service: ShutdownNotice(flag: context.shutdown)))
+        let group = ServiceGroup(
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+
+    /// Only the workers, until SIGINT or SIGTERM (then as `run`: nothing more claimed, running
+    /// sections finish within half the lease or are given back).
     package static func runWorkers(context: ServiceContext, logger: Logger) async throws {
         let runner = TaskRunner(
             store: context.store, blobs: context.blobs, configuration: context.worker, logger: logger)
         let group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: TaskRunnerService(runner: runner))],
+                services: [.init(service: TaskRunnerService(runner: runner, lease: context.worker.lease))],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }

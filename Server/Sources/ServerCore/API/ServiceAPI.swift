@@ -187,7 +187,7 @@ struct ServiceAPI: APIProtocol {
             after = value
         }
         guard try await visibleJob(id) != nil else { return .notFound(Self.noJob(id)) }
-        let stream = EventStream(store: store, jobID: id, after: after)
+        let stream = EventStream(store: store, jobID: id, after: after, shutdown: context.shutdown)
         return .ok(
             .init(
                 body: .text_event_hyphen_stream(HTTPBody(stream.chunks(), length: .unknown, iterationBehavior: .single))

@@ -7,6 +7,8 @@ struct EventStream: Sendable {
     let store: any JobEventLog & JobRepository
     let jobID: String
     let after: Int64
+    /// Set when the process shuts down: the stream ends (the client reconnects with Last-Event-ID).
+    var shutdown: ManagedFlag?
     /// How often the store is asked for new events.
     var poll: Duration = .milliseconds(250)
     /// A comment line keeps proxies from closing a quiet stream.
@@ -18,7 +20,7 @@ struct EventStream: Sendable {
                 var last = after
                 var quiet = Duration.zero
                 do {
-                    while !Task.isCancelled {
+                    while !Task.isCancelled, shutdown?.isSet != true {
                         let events = try await store.events(jobID: jobID, after: last, limit: 500)
                         var finished = false
                         for event in events {

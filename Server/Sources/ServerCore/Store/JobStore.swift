@@ -21,6 +21,9 @@ package protocol JobQueue: Sendable {
     func heartbeat(_ task: ClaimedTask, lease: TimeInterval, now: Date) async throws -> Bool
     /// Records the outcome; false (and nothing changes) when the owner or attempt no longer holds the task.
     func complete(_ task: ClaimedTask, outcome: TaskOutcome, now: Date) async throws -> Bool
+    /// Gives back a task the owner holds and will not finish (it shuts down): queued again at once,
+    /// the attempt not counted; false (and nothing changes) when the owner or attempt no longer holds it.
+    func release(_ task: ClaimedTask, now: Date) async throws -> Bool
     /// Puts tasks whose lease expired back in the queue, or fails them after the last attempt; returns how many.
     func reapExpiredLeases(now: Date) async throws -> Int
     /// Successful section results of a job, in section order: what its finalize task puts together.

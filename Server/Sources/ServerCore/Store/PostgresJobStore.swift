@@ -375,6 +375,25 @@ package final class PostgresJobStore: JobStore {
         }
     }
 
+    package func release(_ task: ClaimedTask, now: Date) async throws -> Bool {
+        try await transaction { db -> Bool in
+            let jobState = try await self.jobState(db, id: task.jobID, lock: true)
+            let stored = try await Self.first(
+                db.query(
+                    """
+                    SELECT kind, section, state, owner, attempts FROM tasks
+                    WHERE job_id = \(task.jobID) AND kind = \(task.kind.rawValue) AND section = \(task.section)
+                    FOR UPDATE
+                    """, logger: self.logger), as: (String, Int, String, String?, Int).self
+            ).map { Self.storedTask(kind: $0.0, section: $0.1, state: $0.2, owner: $0.3, attempts: $0.4) }
+            guard let transition = self.lifecycle.released(task, stored: stored, jobState: jobState) else {
+                return false
+            }
+            try await self.apply(transition, db, jobID: task.jobID, task: task.key, now: now.timeIntervalSince1970)
+            return true
+        }
+    }
+
     package func complete(_ task: ClaimedTask, outcome: TaskOutcome, now: Date) async throws -> Bool {
         try await transaction { db -> Bool in
             // The job's row first: completions of one job run one at a time, so the last section's
@@ -590,6 +609,12 @@ package final class PostgresJobStore: JobStore {
                 try await db.query(
                     """
                     UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, error = \(error)
+                    WHERE job_id = \(jobID) AND kind = \(kind) AND section = \(section)
+                    """, logger: logger)
+            case .released(let attempts):
+                try await db.query(
+                    """
+                    UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, attempts = \(attempts)
                     WHERE job_id = \(jobID) AND kind = \(kind) AND section = \(section)
                     """, logger: logger)
             }

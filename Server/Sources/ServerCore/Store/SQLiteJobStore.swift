@@ -247,6 +247,22 @@ package final class SQLiteJobStore: JobStore {
         }
     }
 
+    package func release(_ task: ClaimedTask, now: Date) async throws -> Bool {
+        try await transaction { db -> Bool in
+            let stored = try Row.fetchOne(
+                db,
+                sql: "SELECT kind, section, state AS task_state, owner, attempts FROM tasks \(Self.byKey)",
+                arguments: [task.jobID, task.kind.rawValue, task.section]
+            ).map(Self.storedTask)
+            guard
+                let transition = self.lifecycle.released(
+                    task, stored: stored, jobState: try Self.jobState(db, id: task.jobID))
+            else { return false }
+            try Self.apply(transition, db, jobID: task.jobID, task: task.key, now: now.timeIntervalSince1970)
+            return true
+        }
+    }
+
     package func reapExpiredLeases(now: Date) async throws -> Int {
         try await transaction { db -> Int in
             let rows = try Row.fetchAll(
@@ -387,6 +403,10 @@ package final class SQLiteJobStore: JobStore {
                 try db.execute(
                     sql: "UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, error = ? \(byKey)",
                     arguments: [error, jobID, kind, section])
+            case .released(let attempts):
+                try db.execute(
+                    sql: "UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, attempts = ? \(byKey)",
+                    arguments: [attempts, jobID, kind, section])
             }
         }
         if let change = transition.job {
