@@ -573,14 +573,30 @@ import Testing
             try await client.execute(uri: "/v1/jobs/a1/cancel", method: .post, headers: asBob) {
                 #expect($0.status == .notFound)
             }
-            try await client.execute(uri: "/v1/jobs/a1", method: .put, headers: asBob, body: body) {
-                #expect($0.status == .conflict)
-            }
             try await client.execute(uri: "/v1/jobs", method: .get, headers: asBob) { response async throws in
                 #expect((try Self.json(response.body)["jobs"] as? [Any])?.isEmpty == true)
             }
-            try await client.execute(uri: "/v1/jobs/a1", method: .get, headers: asAlice) {
+            // Ids are each token's own: Bob's a1 (another body) is a job of his; hers is untouched, and
+            // nothing tells him she has one.
+            let flac = ByteBuffer(string: #"{"book":"\#(sha)","options":{"format":"flac"}}"#)
+            try await client.execute(uri: "/v1/jobs/a1", method: .put, headers: asBob, body: flac) {
+                #expect($0.status == .created)
+            }
+            try await client.execute(uri: "/v1/jobs/a1", method: .put, headers: asBob, body: flac) {
                 #expect($0.status == .ok)
+            }
+            try await client.execute(uri: "/v1/jobs/a1/cancel", method: .post, headers: asBob) {
+                response async throws in
+                #expect(try Self.json(response.body)["state"] as? String == "cancelled")
+            }
+            try await client.execute(uri: "/v1/jobs/a1", method: .delete, headers: asBob) {
+                #expect($0.status == .noContent)
+            }
+            try await client.execute(uri: "/v1/jobs/a1", method: .get, headers: asAlice) { response async throws in
+                #expect(response.status == .ok)
+                let job = try Self.json(response.body)
+                #expect(job["state"] as? String == "queued")
+                #expect((job["options"] as? [String: Any])?["format"] as? String == "wav")
             }
         }
     }

@@ -156,20 +156,20 @@ struct ServiceAPI: APIProtocol {
     func deleteJob(_ input: Operations.deleteJob.Input) async throws -> Operations.deleteJob.Output {
         let id = input.path.id
         guard Identifiers.isJobID(id) else { return .badRequest(Self.badJobID) }
-        guard try await visibleJob(id) != nil else { return .notFound(Self.noJob(id)) }
+        guard let job = try await visibleJob(id) else { return .notFound(Self.noJob(id)) }
         // Cancel first: a worker making one of its sections stops at its next heartbeat.
-        _ = try await store.cancelJob(id: id, now: Date())
+        _ = try await store.cancelJob(id: job.key, now: Date())
         // The files before the row: when the bucket cannot be reached (503), the job is still listed
         // and DELETE can be tried again, instead of leaving objects nothing names.
-        try await blobs.removeJob(id)
-        _ = try await store.deleteJob(id: id)
+        try await blobs.removeJob(job.key)
+        _ = try await store.deleteJob(id: job.key)
         return .noContent(.init())
     }
 
     func cancelJob(_ input: Operations.cancelJob.Input) async throws -> Operations.cancelJob.Output {
         guard Identifiers.isJobID(input.path.id) else { return .badRequest(Self.badJobID) }
-        guard try await visibleJob(input.path.id) != nil,
-            let job = try await store.cancelJob(id: input.path.id, now: Date())
+        guard let visible = try await visibleJob(input.path.id),
+            let job = try await store.cancelJob(id: visible.key, now: Date())
         else {
             return .notFound(Self.noJob(input.path.id))
         }
@@ -186,8 +186,8 @@ struct ServiceAPI: APIProtocol {
             }
             after = value
         }
-        guard try await visibleJob(id) != nil else { return .notFound(Self.noJob(id)) }
-        let stream = EventStream(store: store, jobID: id, after: after, shutdown: context.shutdown)
+        guard let job = try await visibleJob(id) else { return .notFound(Self.noJob(id)) }
+        let stream = EventStream(store: store, jobID: job.key, after: after, shutdown: context.shutdown)
         return .ok(
             .init(
                 body: .text_event_hyphen_stream(HTTPBody(stream.chunks(), length: .unknown, iterationBehavior: .single))
@@ -202,7 +202,8 @@ struct ServiceAPI: APIProtocol {
         guard let job = try await visibleJob(id), let output = job.outputs.first(where: { $0.name == name }) else {
             return .notFound(.init("not-found", "job \(id) has no output named '\(name)'"))
         }
-        guard let size = try await blobs.outputSize(jobID: id, name: output.name) else {
+        let key = job.key
+        guard let size = try await blobs.outputSize(jobID: key, name: output.name) else {
             return .notFound(.init("not-found", "the output '\(name)' of job \(id) is gone (expired?)"))
         }
         let blobs = self.blobs
@@ -210,7 +211,7 @@ struct ServiceAPI: APIProtocol {
             Operations.getOutput.Output.ok(
                 .init(
                     headers: .init(Accept_hyphen_Ranges: "bytes"),
-                    body: .binary(try await blobs.outputBody(jobID: id, name: output.name, range: 0..<size))))
+                    body: .binary(try await blobs.outputBody(jobID: key, name: output.name, range: 0..<size))))
         }
         guard let header = input.headers.Range else { return try await whole() }
         switch ByteRange.parse(header, size: size) {
@@ -225,7 +226,7 @@ struct ServiceAPI: APIProtocol {
             return .partialContent(
                 .init(
                     headers: .init(Content_hyphen_Range: "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"),
-                    body: .binary(try await blobs.outputBody(jobID: id, name: output.name, range: range))))
+                    body: .binary(try await blobs.outputBody(jobID: key, name: output.name, range: range))))
         }
     }
 
@@ -245,9 +246,8 @@ struct ServiceAPI: APIProtocol {
 
     /// The job, when the request's token (if any) made it: another token's job does not exist for it.
     private func visibleJob(_ id: String) async throws -> JobRecord? {
-        guard let job = try await store.job(id: id) else { return nil }
-        if let token = RequestIdentity.token, job.owner != token.name { return nil }
-        return job
+        // Ids are each token's own (no token: the jobs made without one).
+        try await store.job(named: id, owner: RequestIdentity.token?.name)
     }
 
     private enum Creation {

@@ -43,18 +43,21 @@ package protocol JobRepository: Sendable {
     /// True when the book was uploaded.
     func hasBook(sha256: String) async throws -> Bool
 
-    /// Creates the job, or returns the existing one when the id or key already names the same body
-    /// (`created` false).
+    /// Creates the job, or returns the existing one when the id (among its owner's jobs) or key
+    /// already names the same body (`created` false).
     /// - Throws: `JobStoreError.conflict` when it names another body, `.bookNotFound` without its
     ///   book, `.tooManyQueued` when its token has too many jobs waiting.
     func createJob(_ job: NewJob, now: Date) async throws -> (job: JobRecord, created: Bool)
-    /// The job, if there is one.
+    /// The job whose store key (`JobRecord.key`) is `id`, if there is one.
     func job(id: String) async throws -> JobRecord?
-    /// The newest jobs; only `owner`'s when given.
+    /// The job `owner` (a token's name; nil: made without a token) created as `name`: job ids are
+    /// each owner's own.
+    func job(named name: String, owner: String?) async throws -> JobRecord?
+    /// The newest jobs of `owner` (nil: the jobs made without a token).
     func jobs(limit: Int, owner: String?) async throws -> [JobRecord]
-    /// Cancels a job that is not finished; returns it as it is after.
+    /// Cancels a job (by its store key) that is not finished; returns it as it is after.
     func cancelJob(id: String, now: Date) async throws -> JobRecord?
-    /// Removes the job and its tasks and events; false when there was none.
+    /// Removes the job (by its store key) and its tasks and events; false when there was none.
     func deleteJob(id: String) async throws -> Bool
     /// Finished jobs whose outputs expired before `now`.
     func expiredJobs(now: Date) async throws -> [String]

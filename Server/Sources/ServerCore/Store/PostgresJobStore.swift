@@ -229,13 +229,17 @@ package final class PostgresJobStore: JobStore {
                 return (row.0, false)
             }
             if let row = try await Self.first(
-                db.query("SELECT fingerprint, owner FROM jobs WHERE id = \(job.id)", logger: self.logger),
-                as: (String, String?).self)
+                db.query(
+                    """
+                    SELECT id, fingerprint FROM jobs
+                    WHERE name = \(job.id) AND owner IS NOT DISTINCT FROM \(job.owner?.name)::text
+                    """, logger: self.logger),
+                as: (String, String).self)
             {
-                guard row.0 == job.bodyFingerprint, row.1 == job.owner?.name else {
+                guard row.1 == job.bodyFingerprint else {
                     throw JobStoreError.conflict("job \(job.id) exists with another body")
                 }
-                return (job.id, false)
+                return (row.0, false)
             }
             if let owner = job.owner {
                 let queued =
@@ -246,24 +250,48 @@ package final class PostgresJobStore: JobStore {
                 if queued >= owner.maxQueued { throw JobStoreError.tooManyQueued(limit: owner.maxQueued) }
             }
             let time = now.timeIntervalSince1970
+            // The store's key: the id itself unless another owner's job has it (ids are per owner).
+            let taken =
+                try await Self.first(
+                    db.query("SELECT 1 FROM jobs WHERE id = \(job.id)", logger: self.logger), as: Int32.self) != nil
+            let storeKey = taken ? NewJob.generatedKey() : job.id
             try await db.query(
                 """
-                INSERT INTO jobs (id, book, options, fingerprint, idempotency_key, state, created, updated, owner)
-                VALUES (\(job.id), \(job.book), \(job.options.canonicalJSON), \(job.bodyFingerprint), \(key),
-                        \(JobLifecycle.initialState.rawValue), \(time), \(time), \(job.owner?.name))
+                INSERT INTO jobs (id, name, book, options, fingerprint, idempotency_key, state, created, updated, owner)
+                VALUES (\(storeKey), \(job.id), \(job.book), \(job.options.canonicalJSON), \(job.bodyFingerprint),
+                        \(key), \(JobLifecycle.initialState.rawValue), \(time), \(time), \(job.owner?.name))
                 """, logger: self.logger)
-            try await self.apply(self.lifecycle.created(), db, jobID: job.id, task: nil, now: time)
-            return (job.id, true)
+            try await self.apply(self.lifecycle.created(), db, jobID: storeKey, task: nil, now: time)
+            return (storeKey, true)
         }
         guard let record = try await self.job(id: id.0) else { throw JobStoreError.conflict("job \(id.0) vanished") }
         return (record, id.1)
     }
 
     private static let jobColumns =
-        "id, owner, book, options, state, error, created, updated, expires, audio_seconds, outputs"
+        "id, owner, book, options, state, error, created, updated, expires, audio_seconds, outputs, name"
     private typealias JobRow = (
-        String, String?, String, String, String, String?, Double, Double, Double?, Double, String
+        String, String?, String, String, String, String?, Double, Double, Double?, Double, String, String
     )
+
+    package func job(named name: String, owner: String?) async throws -> JobRecord? {
+        try await read { db in
+            var binds = PostgresBindings()
+            binds.append(name)
+            binds.append(owner)
+            guard
+                let row = try await Self.first(
+                    db.query(
+                        PostgresQuery(
+                            unsafeSQL: """
+                                SELECT \(Self.jobColumns) FROM jobs
+                                WHERE name = $1 AND owner IS NOT DISTINCT FROM $2::text
+                                """,
+                            binds: binds), logger: self.logger), as: JobRow.self)
+            else { return nil }
+            return try await Self.record(db, row: row, logger: self.logger)
+        }
+    }
 
     package func job(id: String) async throws -> JobRecord? {
         try await read { db in
@@ -286,7 +314,7 @@ package final class PostgresJobStore: JobStore {
             let rows = try await db.query(
                 PostgresQuery(
                     unsafeSQL: """
-                        SELECT \(Self.jobColumns) FROM jobs WHERE ($1::text IS NULL OR owner = $1)
+                        SELECT \(Self.jobColumns) FROM jobs WHERE owner IS NOT DISTINCT FROM $1::text
                         ORDER BY created DESC, seq DESC LIMIT $2
                         """, binds: binds), logger: self.logger)
             var found: [JobRow] = []
@@ -678,7 +706,7 @@ package final class PostgresJobStore: JobStore {
             }
         }
         return JobRecord(
-            id: id, owner: row.1, book: row.2, options: try JobOptions.decode(row.3),
+            id: row.11, key: id, owner: row.1, book: row.2, options: try JobOptions.decode(row.3),
             state: JobState(rawValue: row.4) ?? .failed, error: row.5,
             created: Date(timeIntervalSince1970: row.6), updated: Date(timeIntervalSince1970: row.7),
             expires: row.8.map(Date.init(timeIntervalSince1970:)), audioSeconds: row.9,

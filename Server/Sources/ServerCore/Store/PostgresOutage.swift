@@ -17,7 +17,7 @@ package struct PostgresDeadlines: Sendable {
     package var probeFreshness: Duration = .seconds(1)
     /// The longest an operation may take, its wait for a connection included, when the server does
     /// answer (locks held by others, a server that accepts connections but does not answer).
-    package var operation: Duration = .seconds(20)
+    package var operation: Duration = .seconds(10)
 
     package init() {}
 }
