@@ -13,7 +13,10 @@ package struct PostgresDeadlines: Sendable {
     package var probeAfter: Duration = .milliseconds(150)
     /// How long the probe's connection may take to be made and to answer `SELECT 1`.
     package var probeTimeout: Duration = .milliseconds(600)
-    /// How long a probe's answer holds for the operations that wait meanwhile (they share one probe).
+    /// How often a waiting operation asks again while the server does answer (it may stop).
+    package var probeInterval: Duration = .milliseconds(500)
+    /// How long a failed probe's answer holds for the operations that wait meanwhile (an answer that
+    /// the server is there is not kept: the outage may begin just after).
     package var probeFreshness: Duration = .seconds(1)
     /// The longest an operation may take, its wait for a connection included, when the server does
     /// answer (locks held by others, a server that accepts connections but does not answer).
@@ -28,7 +31,8 @@ actor PostgresProbe {
     private let configuration: PostgresConnection.Configuration
     private let deadlines: PostgresDeadlines
     private let logger: Logger
-    private var last: (time: ContinuousClock.Instant, problem: String?)?
+    /// The last failed probe: when, and why.
+    private var lastFailure: (time: ContinuousClock.Instant, problem: String)?
     private var running: Task<String?, Never>?
 
     init(configuration: PostgresConnection.Configuration, deadlines: PostgresDeadlines, logger: Logger) {
@@ -40,9 +44,12 @@ actor PostgresProbe {
         self.logger = logger
     }
 
-    /// Nil when the server answered; else why not, in one sentence.
+    /// Nil when the server answered; else why not, in one sentence. Operations that ask while a probe
+    /// runs share its answer.
     func problem() async -> String? {
-        if let last, last.time.duration(to: .now) < deadlines.probeFreshness { return last.problem }
+        if let lastFailure, lastFailure.time.duration(to: .now) < deadlines.probeFreshness {
+            return lastFailure.problem
+        }
         if let running { return await running.value }
         let task = Task { [configuration, deadlines, logger] in
             await Self.ask(configuration: configuration, timeout: deadlines.probeTimeout, logger: logger)
@@ -50,7 +57,7 @@ actor PostgresProbe {
         running = task
         let problem = await task.value
         running = nil
-        last = (.now, problem)
+        lastFailure = problem.map { (.now, $0) }
         return problem
     }
 
@@ -95,12 +102,16 @@ enum PostgresOutage {
             do { outcome.resume(.success(try await body())) } catch { outcome.resume(.failure(mapped(error))) }
         }
         let watch = Task {
+            let clock = ContinuousClock()
+            let deadline = clock.now + deadlines.operation
             try await Task.sleep(for: deadlines.probeAfter)
-            if let problem = await probe.problem() {
-                outcome.resume(.failure(JobStoreError.unavailable(problem)))
-                return
+            while clock.now < deadline {
+                if let problem = await probe.problem() {
+                    outcome.resume(.failure(JobStoreError.unavailable(problem)))
+                    return
+                }
+                try await Task.sleep(for: min(deadlines.probeInterval, clock.now.duration(to: deadline)))
             }
-            try await Task.sleep(for: deadlines.operation - deadlines.probeAfter)
             outcome.resume(
                 .failure(
                     JobStoreError.unavailable("the job store (PostgreSQL) did not answer within \(deadlines.operation)")
