@@ -102,7 +102,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Address to listen on.", valueName: "HOST:PORT"))
     var listen: String = "127.0.0.1:8080"
 
-    @Option(help: ArgumentHelp("Largest book upload, in MiB.", valueName: "MIB"))
+    // Named explicitly: the derived name of `maxUploadMiB` would be --max-upload-mi-b.
+    @Option(name: .customLong("max-upload-mib"), help: ArgumentHelp("Largest book upload, in MiB.", valueName: "MIB"))
     var maxUploadMiB: Int = 200
 
     @Flag(help: "Require a bearer token (epub2audio-server token create) on every /v1 request.")
@@ -120,10 +121,9 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = .info
         let context = try await common.services(logger: logger)
         let address = ListenAddress(listen)!
-        let app = try ServerApplication.build(
+        try await ServerApplication.run(
             context: context, host: address.host, port: address.port,
             limits: ServiceLimits(maxUploadBytes: Int64(maxUploadMiB) << 20, requireTokens: auth), logger: logger)
-        try await app.runService()
     }
 }
 

@@ -96,6 +96,16 @@ import Testing
                 #expect(try Self.json(response.body)["error"] as? String == "hash-mismatch")
             }
             #expect(try await context.blobs.bookSize(sha256: other) == nil)
+            // Other bytes under the name of a stored book: refused as well, and the book is kept.
+            var forged = Self.sample
+            forged[forged.count - 1] ^= 0xFF
+            try await client.execute(
+                uri: "/v1/books/\(sha)", method: .put, headers: headers, body: ByteBuffer(data: forged)
+            ) { response async throws in
+                #expect(response.status == .unprocessableContent)
+                #expect(try Self.json(response.body)["error"] as? String == "hash-mismatch")
+            }
+            #expect(try await context.blobs.bookSize(sha256: sha) == Int64(Self.sample.count))
             // A name that is not a SHA-256 never becomes a path.
             for bad in ["..%2F..%2Fetc%2Fpasswd", String(repeating: "A", count: 64), "abc"] {
                 try await client.execute(
@@ -273,6 +283,110 @@ import Testing
         }
     }
 
+    /// A JSON body is bounded: a huge one is refused (413) before it is held in memory.
+    @Test func aJSONBodyLargerThanTheLimitIs413() async throws {
+        defer { folder.remove() }
+        let huge =
+            #"{"book":"\#(String(repeating: "0", count: 64))","options":{"voice":""#
+            + String(repeating: "a", count: ServiceLimits.maxJSONBodyBytes) + #""}}"#
+        try await withServer { client in
+            for (uri, method) in [("/v1/jobs/j1", HTTPRequest.Method.put), ("/v1/jobs", .post)] {
+                try await client.execute(
+                    uri: uri, method: method, headers: [.contentType: "application/json"],
+                    body: ByteBuffer(string: huge)
+                ) { response async throws in
+                    #expect(response.status == .contentTooLarge)
+                    #expect(try Self.json(response.body)["error"] as? String == "too-large")
+                }
+            }
+        }
+    }
+
+    /// A body the API cannot decode is said in plain words, naming the field, never with Swift's
+    /// `DecodingError` text.
+    @Test(arguments: [
+        (#"{"book": 12}"#, "book"),
+        (#"{}"#, "book"),
+        (#"{"book":"\#(String(repeating: "0", count: 64))","options":{"format":"aiff"}}"#, "options.format"),
+        (#"{"book":"\#(String(repeating: "0", count: 64))","options":{"chapters":[1,"x"]}}"#, "options.chapters"),
+        (#"not json"#, "JSON"),
+    ])
+    func undecodableBodiesAreSaidInPlainWords(body: String, field: String) async throws {
+        defer { folder.remove() }
+        try await withServer { client in
+            try await client.execute(
+                uri: "/v1/jobs/j1", method: .put, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: body)
+            ) { response async throws in
+                #expect(response.status == .badRequest)
+                let message = try Self.json(response.body)["message"] as? String ?? ""
+                #expect(message.contains(field), "\(message)")
+                for swift in ["DecodingError", "CodingKeys", "Swift.", "codingPath", "Context("] {
+                    #expect(!message.contains(swift), "\(message)")
+                }
+            }
+        }
+    }
+
+    /// A method a path does not take is 405 with the methods it takes; an unknown path stays 404.
+    @Test(arguments: [
+        ("/v1/voices", HTTPRequest.Method.delete, "GET, HEAD"),
+        ("/v1/jobs/x", .patch, "DELETE, GET, HEAD, PUT"),
+        ("/v1/jobs", .put, "GET, HEAD, POST"),
+        ("/v1/jobs/x/outputs/a.wav", .post, "GET, HEAD"),
+    ])
+    func anUndeclaredMethodIs405WithAllow(uri: String, method: HTTPRequest.Method, allow: String) async throws {
+        defer { folder.remove() }
+        try await withServer { client in
+            try await client.execute(uri: uri, method: method) { response async throws in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == allow)
+                #expect(try Self.json(response.body)["error"] as? String == "method-not-allowed")
+            }
+            try await client.execute(uri: "/v1/nothing", method: method) { response async throws in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
+    /// A request the HTTP parser refuses (a 100 KB header) still gets a JSON error.
+    @Test func aHugeHeaderGetsAJSON400() async throws {
+        defer { folder.remove() }
+        let app = try ServerApplication.build(
+            context: context, host: "127.0.0.1", port: 0, limits: ServiceLimits(), logger: Logger(label: "test"))
+        try await app.test(.live) { client in
+            try await client.execute(
+                uri: "/healthz", method: .get, headers: [.init("X-Big")!: String(repeating: "x", count: 100_000)]
+            ) { response async throws in
+                #expect(response.status == .badRequest)
+                #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
+                #expect(try Self.json(response.body)["error"] as? String == "bad-request")
+            }
+        }
+    }
+
+    /// Every voice `GET /v1/voices` lists is accepted by a job, by its identifier (`gmw/en`) or its
+    /// name: only the (missing) book is refused.
+    @Test func everyListedVoiceIsAcceptedByAJob() async throws {
+        defer { folder.remove() }
+        try await withServer { client in
+            let voices = try await client.execute(uri: "/v1/voices", method: .get) {
+                try #require(try Self.json($0.body)["voices"] as? [[String: Any]])
+            }
+            #expect(voices.contains { ($0["identifier"] as? String)?.contains("/") == true })
+            let names = voices.flatMap { [$0["identifier"] as? String, $0["name"] as? String].compactMap { $0 } }
+            for name in names {
+                let body = #"{"book":"\#(String(repeating: "0", count: 64))","options":{"voice":"\#(name)"}}"#
+                try await client.execute(
+                    uri: "/v1/jobs/j1", method: .put, headers: [.contentType: "application/json"],
+                    body: ByteBuffer(string: body)
+                ) { response async throws in
+                    #expect(response.status == .notFound, "voice \(name): \(String(buffer: response.body))")
+                }
+            }
+        }
+    }
+
     /// Every format the CLI's `--bundle` takes is a job's `bundle` too, checked as the CLI checks it
     /// (ffmpeg must be installed): the job is accepted, and only the book is missing.
     @Test(arguments: ["m4b", "mp3", "opus", "ogg", "flac"])
@@ -334,6 +448,20 @@ import Testing
                 #expect(Data(buffer: response.body) == bytes)
                 #expect(response.headers[.acceptRanges] == "bytes")
             }
+            // HEAD: the size, no body.
+            try await client.execute(uri: uri, method: .head) { response async throws in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentLength] == "1000")
+                #expect(response.headers[.acceptRanges] == "bytes")
+                #expect(response.body.readableBytes == 0)
+            }
+            for other in ["/v1/jobs/done", "/v1/jobs", "/healthz", "/v1/voices"] {
+                try await client.execute(uri: other, method: .head) { response async throws in
+                    #expect(response.status == .ok, "HEAD \(other)")
+                    #expect(response.body.readableBytes == 0)
+                }
+            }
+            try await client.execute(uri: "/v1/jobs/none", method: .head) { #expect($0.status == .notFound) }
             try await client.execute(uri: uri, method: .get, headers: [.range: "bytes=10-19"]) {
                 response async throws in
                 #expect(response.status == .partialContent)
@@ -445,14 +573,30 @@ import Testing
             try await client.execute(uri: "/v1/jobs/a1/cancel", method: .post, headers: asBob) {
                 #expect($0.status == .notFound)
             }
-            try await client.execute(uri: "/v1/jobs/a1", method: .put, headers: asBob, body: body) {
-                #expect($0.status == .conflict)
-            }
             try await client.execute(uri: "/v1/jobs", method: .get, headers: asBob) { response async throws in
                 #expect((try Self.json(response.body)["jobs"] as? [Any])?.isEmpty == true)
             }
-            try await client.execute(uri: "/v1/jobs/a1", method: .get, headers: asAlice) {
+            // Ids are each token's own: Bob's a1 (another body) is a job of his; hers is untouched, and
+            // nothing tells him she has one.
+            let flac = ByteBuffer(string: #"{"book":"\#(sha)","options":{"format":"flac"}}"#)
+            try await client.execute(uri: "/v1/jobs/a1", method: .put, headers: asBob, body: flac) {
+                #expect($0.status == .created)
+            }
+            try await client.execute(uri: "/v1/jobs/a1", method: .put, headers: asBob, body: flac) {
                 #expect($0.status == .ok)
+            }
+            try await client.execute(uri: "/v1/jobs/a1/cancel", method: .post, headers: asBob) {
+                response async throws in
+                #expect(try Self.json(response.body)["state"] as? String == "cancelled")
+            }
+            try await client.execute(uri: "/v1/jobs/a1", method: .delete, headers: asBob) {
+                #expect($0.status == .noContent)
+            }
+            try await client.execute(uri: "/v1/jobs/a1", method: .get, headers: asAlice) { response async throws in
+                #expect(response.status == .ok)
+                let job = try Self.json(response.body)
+                #expect(job["state"] as? String == "queued")
+                #expect((job["options"] as? [String: Any])?["format"] as? String == "wav")
             }
         }
     }

@@ -214,7 +214,10 @@ import Testing
         }
         if case .requeued = transition.task { #expect(transition.newTasks.isEmpty) }
         let requeued: Bool
-        if case .requeued = transition.task { requeued = true } else { requeued = false }
+        switch transition.task {
+        case .requeued, .released: requeued = true
+        default: requeued = false
+        }
         #expect(transition.queuesWork == (requeued || !transition.newTasks.isEmpty))
         #expect(transition.job.map { $0.updated == Self.time } ?? true)
     }
@@ -277,6 +280,29 @@ import Testing
         #expect(transition.events == (state == .queued ? [.state(.running)] : []))
         #expect(!transition.queuesWork)
         try Self.checkInvariants(transition, from: state)
+    }
+
+    /// A worker shutting down gives back the task it holds: queued at once, the attempt not counted, no
+    /// event; only the attempt that holds it can; a job no longer running just ends the task.
+    @Test(arguments: [TaskKind.plan, .section, .finalize], JobState.allCases)
+    func aReleasedTaskIsQueuedAgainUncounted(_ kind: TaskKind, _ state: JobState) throws {
+        let transition = try #require(
+            Self.lifecycle.released(
+                Self.claimed(kind, attempt: 2), stored: Self.running(kind, attempt: 2), jobState: state))
+        if state == .running || state == .queued {
+            #expect(transition == Transition(task: .released(attempts: 1)))
+            #expect(transition.queuesWork)
+        } else {
+            #expect(transition == Transition(task: .settled(.cancelled, result: nil, error: nil)))
+        }
+        try Self.checkInvariants(transition, from: state)
+        #expect(
+            Self.lifecycle.released(
+                Self.claimed(kind, attempt: 1), stored: Self.running(kind, attempt: 2), jobState: state)
+                == nil)
+        #expect(
+            Self.lifecycle.released(
+                Self.claimed(kind, owner: "other"), stored: Self.running(kind), jobState: state) == nil)
     }
 
     @Test func aNewJobIsQueuedWithItsPlanTask() {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Logging
 import OpenAPIRuntime
@@ -57,7 +58,17 @@ struct ServiceAPI: APIProtocol {
                 .init("too-large", "the book is \(length) bytes; the limit is \(limits.maxUploadBytes)"))
         }
         if let size = try await blobs.bookSize(sha256: sha), try await store.hasBook(sha256: sha) {
-            // Idempotent: the bytes are not read again (they would have to hash the same).
+            // Idempotent: the stored book is kept; the bytes sent are hashed (not stored) so that
+            // other bytes under its name are refused as they would be for a new book.
+            let sent = try await Self.digest(body, limit: limits.maxUploadBytes)
+            guard let sent else {
+                return .contentTooLarge(
+                    .init("too-large", BlobStoreError.tooLarge(limit: limits.maxUploadBytes).description))
+            }
+            guard sent == sha else {
+                return .unprocessableContent(
+                    .init("hash-mismatch", BlobStoreError.hashMismatch(expected: sha, actual: sent).description))
+            }
             return .ok(.init(body: .json(.init(sha256: sha, size: size))))
         }
         do {
@@ -145,20 +156,20 @@ struct ServiceAPI: APIProtocol {
     func deleteJob(_ input: Operations.deleteJob.Input) async throws -> Operations.deleteJob.Output {
         let id = input.path.id
         guard Identifiers.isJobID(id) else { return .badRequest(Self.badJobID) }
-        guard try await visibleJob(id) != nil else { return .notFound(Self.noJob(id)) }
+        guard let job = try await visibleJob(id) else { return .notFound(Self.noJob(id)) }
         // Cancel first: a worker making one of its sections stops at its next heartbeat.
-        _ = try await store.cancelJob(id: id, now: Date())
+        _ = try await store.cancelJob(id: job.key, now: Date())
         // The files before the row: when the bucket cannot be reached (503), the job is still listed
         // and DELETE can be tried again, instead of leaving objects nothing names.
-        try await blobs.removeJob(id)
-        _ = try await store.deleteJob(id: id)
+        try await blobs.removeJob(job.key)
+        _ = try await store.deleteJob(id: job.key)
         return .noContent(.init())
     }
 
     func cancelJob(_ input: Operations.cancelJob.Input) async throws -> Operations.cancelJob.Output {
         guard Identifiers.isJobID(input.path.id) else { return .badRequest(Self.badJobID) }
-        guard try await visibleJob(input.path.id) != nil,
-            let job = try await store.cancelJob(id: input.path.id, now: Date())
+        guard let visible = try await visibleJob(input.path.id),
+            let job = try await store.cancelJob(id: visible.key, now: Date())
         else {
             return .notFound(Self.noJob(input.path.id))
         }
@@ -175,8 +186,8 @@ struct ServiceAPI: APIProtocol {
             }
             after = value
         }
-        guard try await visibleJob(id) != nil else { return .notFound(Self.noJob(id)) }
-        let stream = EventStream(store: store, jobID: id, after: after)
+        guard let job = try await visibleJob(id) else { return .notFound(Self.noJob(id)) }
+        let stream = EventStream(store: store, jobID: job.key, after: after, shutdown: context.shutdown)
         return .ok(
             .init(
                 body: .text_event_hyphen_stream(HTTPBody(stream.chunks(), length: .unknown, iterationBehavior: .single))
@@ -191,7 +202,8 @@ struct ServiceAPI: APIProtocol {
         guard let job = try await visibleJob(id), let output = job.outputs.first(where: { $0.name == name }) else {
             return .notFound(.init("not-found", "job \(id) has no output named '\(name)'"))
         }
-        guard let size = try await blobs.outputSize(jobID: id, name: output.name) else {
+        let key = job.key
+        guard let size = try await blobs.outputSize(jobID: key, name: output.name) else {
             return .notFound(.init("not-found", "the output '\(name)' of job \(id) is gone (expired?)"))
         }
         let blobs = self.blobs
@@ -199,7 +211,7 @@ struct ServiceAPI: APIProtocol {
             Operations.getOutput.Output.ok(
                 .init(
                     headers: .init(Accept_hyphen_Ranges: "bytes"),
-                    body: .binary(try await blobs.outputBody(jobID: id, name: output.name, range: 0..<size))))
+                    body: .binary(try await blobs.outputBody(jobID: key, name: output.name, range: 0..<size))))
         }
         guard let header = input.headers.Range else { return try await whole() }
         switch ByteRange.parse(header, size: size) {
@@ -214,17 +226,28 @@ struct ServiceAPI: APIProtocol {
             return .partialContent(
                 .init(
                     headers: .init(Content_hyphen_Range: "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"),
-                    body: .binary(try await blobs.outputBody(jobID: id, name: output.name, range: range))))
+                    body: .binary(try await blobs.outputBody(jobID: key, name: output.name, range: range))))
         }
     }
 
     // MARK: Helpers
 
+    /// The SHA-256 of a body, in hex, read as it streams; nil past `limit` bytes.
+    static func digest(_ body: HTTPBody, limit: Int64) async throws -> String? {
+        var hasher = Crypto.SHA256()
+        var size: Int64 = 0
+        for try await chunk in body {
+            size += Int64(chunk.count)
+            if size > limit { return nil }
+            chunk.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
     /// The job, when the request's token (if any) made it: another token's job does not exist for it.
     private func visibleJob(_ id: String) async throws -> JobRecord? {
-        guard let job = try await store.job(id: id) else { return nil }
-        if let token = RequestIdentity.token, job.owner != token.name { return nil }
-        return job
+        // Ids are each token's own (no token: the jobs made without one).
+        try await store.job(named: id, owner: RequestIdentity.token?.name)
     }
 
     private enum Creation {
@@ -259,6 +282,8 @@ struct ServiceAPI: APIProtocol {
             case .bookNotFound: return .notFound(.init("not-found", error.description))
             case .tooManyQueued: return .tooMany(.init(limits.retryAfterSeconds, error.description))
             case .tokenExists: return .conflict(.init("conflict", error.description))
+            // 503 with Retry-After (JSONErrorMiddleware).
+            case .unavailable: throw error
             }
         }
     }
@@ -275,9 +300,14 @@ struct ServiceAPI: APIProtocol {
             options.chapters = Array(Set(chapters)).sorted()
         }
         if let voice = given.voice {
+            // Only bounded here: which names are voices is the library's to say (`LiveVoices.resolve`,
+            // as for the CLI's --voice), so every identifier GET /v1/voices lists (`gmw/en`) is one.
             guard (1...64).contains(voice.utf8.count),
-                voice.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_+".contains($0)) })
-            else { throw ConversionAdapter.Failure(description: "voice must be a voice name or language, or auto") }
+                !voice.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else {
+                throw ConversionAdapter.Failure(
+                    description: "voice must be a voice GET /v1/voices lists (identifier or name), a language, or auto")
+            }
             options.voice = voice
         }
         if let rate = given.rate {

@@ -7,6 +7,8 @@ struct EventStream: Sendable {
     let store: any JobEventLog & JobRepository
     let jobID: String
     let after: Int64
+    /// Set when the process shuts down: the stream ends (the client reconnects with Last-Event-ID).
+    var shutdown: ManagedFlag?
     /// How often the store is asked for new events.
     var poll: Duration = .milliseconds(250)
     /// A comment line keeps proxies from closing a quiet stream.
@@ -18,7 +20,7 @@ struct EventStream: Sendable {
                 var last = after
                 var quiet = Duration.zero
                 do {
-                    while !Task.isCancelled {
+                    while !Task.isCancelled, shutdown?.isSet != true {
                         let events = try await store.events(jobID: jobID, after: last, limit: 500)
                         var finished = false
                         for event in events {
@@ -66,32 +68,50 @@ struct EventStream: Sendable {
     }
 }
 
-/// A file, or a range of it, as a streamed body.
+/// A file, or a range of it, as a streamed body: read a chunk at a time as the client takes them
+/// (not opened at all for a HEAD request, whose body is never read).
 enum FileBody {
     static let chunkSize = 256 * 1024
 
     static func body(path: String, range: Range<Int64>) -> HTTPBody {
-        let stream = AsyncThrowingStream<ArraySlice<UInt8>, any Error> { continuation in
-            let task = Task {
-                do {
-                    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-                    defer { try? handle.close() }
-                    try handle.seek(toOffset: UInt64(range.lowerBound))
-                    var remaining = range.upperBound - range.lowerBound
-                    while remaining > 0, !Task.isCancelled {
-                        let count = Int(min(Int64(chunkSize), remaining))
-                        guard let data = try handle.read(upToCount: count), !data.isEmpty else { break }
-                        remaining -= Int64(data.count)
-                        continuation.yield(ArraySlice(data))
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        let reader = Reader(path: path, range: range)
+        let stream = AsyncThrowingStream<ArraySlice<UInt8>, any Error>(unfolding: { try reader.next() })
         return HTTPBody(stream, length: .known(range.upperBound - range.lowerBound), iterationBehavior: .single)
+    }
+
+    /// The open file and what is left to read of the range.
+    final class Reader: @unchecked Sendable {
+        // @unchecked Sendable: the body is iterated once (`iterationBehavior: .single`), one chunk
+        // after the other, so `handle` and `remaining` are never touched at once.
+        private let path: String
+        private let start: Int64
+        private var remaining: Int64
+        private var handle: FileHandle?
+
+        init(path: String, range: Range<Int64>) {
+            self.path = path
+            start = range.lowerBound
+            remaining = range.upperBound - range.lowerBound
+        }
+
+        deinit { try? handle?.close() }
+
+        /// The next chunk; nil at the end of the range (or of the file).
+        func next() throws -> ArraySlice<UInt8>? {
+            guard remaining > 0 else { return nil }
+            if handle == nil {
+                let opened = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+                try opened.seek(toOffset: UInt64(start))
+                handle = opened
+            }
+            let count = Int(min(Int64(FileBody.chunkSize), remaining))
+            guard let data = try handle?.read(upToCount: count), !data.isEmpty else {
+                remaining = 0
+                return nil
+            }
+            remaining -= Int64(data.count)
+            return ArraySlice(data)
+        }
     }
 }
 

@@ -105,8 +105,8 @@ package enum ConversionAdapter {
     }
 
     /// Checks what can be checked without the book: an explicit voice must be installed, a bundle
-    /// needs ffmpeg.
-    package static func validate(_ options: JobOptions) throws {
+    /// needs ffmpeg (`ffmpeg`: where it is, nil when it is not installed), whatever the voice.
+    package static func validate(_ options: JobOptions, ffmpeg: String? = AudiobookBundler.locateFFmpeg()) throws {
         if options.voice.lowercased() != "auto" {
             do {
                 _ = try LiveVoices.resolve(options.voice)
@@ -116,7 +116,7 @@ package enum ConversionAdapter {
         }
         if let bundle = options.bundle {
             let format = try bundleFormat(bundle)
-            if AudiobookBundler.locateFFmpeg() == nil {
+            if ffmpeg == nil {
                 throw Failure(description: LiveConversionError.ffmpegMissing(format).description + " on the server")
             }
         }

@@ -96,6 +96,20 @@ package struct JobLifecycle: Sendable {
         }
     }
 
+    /// A worker that shuts down gives back the task `attempt` it holds and has not finished: queued
+    /// again at once for another worker, the attempt not counted (nothing failed), no event. The
+    /// arguments are `completed`'s.
+    ///
+    /// - Returns: nil when the attempt no longer holds the task: nothing changes.
+    package func released(_ attempt: ClaimedTask, stored: StoredTask?, jobState: JobState?) -> Transition? {
+        guard let stored, stored.state == .running, stored.owner == attempt.owner, stored.attempts == attempt.attempt
+        else { return nil }
+        guard jobState == .running || jobState == .queued else {
+            return Transition(task: .settled(.cancelled, result: nil, error: nil))
+        }
+        return Transition(task: .released(attempts: stored.attempts - 1))
+    }
+
     /// The lease of the running task `stored` ran out: its worker stopped answering. Another attempt
     /// while attempts remain; nothing more when its job is no longer running. The arguments are
     /// `completed`'s.
@@ -219,6 +233,7 @@ extension JobLifecycle {
         /// True when a task is queued or queued again: idle workers should look.
         package var queuesWork: Bool {
             if case .requeued = task { return true }
+            if case .released = task { return true }
             return !newTasks.isEmpty
         }
     }
@@ -232,6 +247,9 @@ extension JobLifecycle {
         case settled(TaskState, result: SectionResult?, error: String?)
         /// Back in the queue for another attempt: no owner, no lease, the failure's message kept.
         case requeued(error: String)
+        /// Back in the queue as if the attempt had not started (its worker shut down): no owner, no
+        /// lease, `attempts` started so far.
+        case released(attempts: Int)
     }
 
     /// New values for a job's row; nil leaves a column as it is.

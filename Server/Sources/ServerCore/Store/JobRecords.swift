@@ -16,7 +16,12 @@ package enum TaskKind: String, Sendable, Codable {
 
 /// A job as the store keeps it.
 package struct JobRecord: Sendable, Equatable {
+    /// The id the client chose (or the server generated): unique among its owner's jobs only.
     package var id: String
+    /// The job's key in the store, unique across owners: what its tasks, events and files are filed
+    /// under (`ClaimedTask.jobID`, `BlobStore.jobDirectory`). The id itself, unless another owner's
+    /// job had it first.
+    package var key: String
     /// The name of the token that made the job; nil without `--auth`.
     package var owner: String?
     package var book: String
@@ -54,7 +59,8 @@ package struct OutputRecord: Sendable, Equatable, Codable {
     }
 }
 
-/// A job to create: its id (client-chosen or generated), the book, the options, and the idempotency key.
+/// A job to create: its id (client-chosen or generated, unique among its owner's jobs), the book, the
+/// options, and the idempotency key.
 package struct NewJob: Sendable {
     package var id: String
     package var book: String
@@ -70,6 +76,10 @@ package struct NewJob: Sendable {
         self.idempotencyKey = idempotencyKey
         self.owner = owner
     }
+
+    /// A store key for a job whose id another owner's job has as its key: a fresh UUID, a valid
+    /// job id (`Identifiers.isJobID`) that no client can be expected to have chosen.
+    package static func generatedKey() -> String { UUID().uuidString.lowercased() }
 
     /// What "the same body" means: the book and the options with their defaults filled in.
     package var bodyFingerprint: String { book + " " + options.canonicalJSON }

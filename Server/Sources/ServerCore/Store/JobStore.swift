@@ -21,6 +21,9 @@ package protocol JobQueue: Sendable {
     func heartbeat(_ task: ClaimedTask, lease: TimeInterval, now: Date) async throws -> Bool
     /// Records the outcome; false (and nothing changes) when the owner or attempt no longer holds the task.
     func complete(_ task: ClaimedTask, outcome: TaskOutcome, now: Date) async throws -> Bool
+    /// Gives back a task the owner holds and will not finish (it shuts down): queued again at once,
+    /// the attempt not counted; false (and nothing changes) when the owner or attempt no longer holds it.
+    func release(_ task: ClaimedTask, now: Date) async throws -> Bool
     /// Puts tasks whose lease expired back in the queue, or fails them after the last attempt; returns how many.
     func reapExpiredLeases(now: Date) async throws -> Int
     /// Successful section results of a job, in section order: what its finalize task puts together.
@@ -40,18 +43,21 @@ package protocol JobRepository: Sendable {
     /// True when the book was uploaded.
     func hasBook(sha256: String) async throws -> Bool
 
-    /// Creates the job, or returns the existing one when the id or key already names the same body
-    /// (`created` false).
+    /// Creates the job, or returns the existing one when the id (among its owner's jobs) or key
+    /// already names the same body (`created` false).
     /// - Throws: `JobStoreError.conflict` when it names another body, `.bookNotFound` without its
     ///   book, `.tooManyQueued` when its token has too many jobs waiting.
     func createJob(_ job: NewJob, now: Date) async throws -> (job: JobRecord, created: Bool)
-    /// The job, if there is one.
+    /// The job whose store key (`JobRecord.key`) is `id`, if there is one.
     func job(id: String) async throws -> JobRecord?
-    /// The newest jobs; only `owner`'s when given.
+    /// The job `owner` (a token's name; nil: made without a token) created as `name`: job ids are
+    /// each owner's own.
+    func job(named name: String, owner: String?) async throws -> JobRecord?
+    /// The newest jobs of `owner` (nil: the jobs made without a token).
     func jobs(limit: Int, owner: String?) async throws -> [JobRecord]
-    /// Cancels a job that is not finished; returns it as it is after.
+    /// Cancels a job (by its store key) that is not finished; returns it as it is after.
     func cancelJob(id: String, now: Date) async throws -> JobRecord?
-    /// Removes the job and its tasks and events; false when there was none.
+    /// Removes the job (by its store key) and its tasks and events; false when there was none.
     func deleteJob(id: String) async throws -> Bool
     /// Finished jobs whose outputs expired before `now`.
     func expiredJobs(now: Date) async throws -> [String]
@@ -90,6 +96,8 @@ package enum JobStoreError: Error, Equatable, CustomStringConvertible {
     case tooManyQueued(limit: Int)
     /// A token with this name exists.
     case tokenExists(String)
+    /// The store cannot be reached (PostgreSQL down, or not answering within its deadlines): HTTP 503.
+    case unavailable(String)
 
     package var description: String {
         switch self {
@@ -97,6 +105,7 @@ package enum JobStoreError: Error, Equatable, CustomStringConvertible {
             return "this token has \(limit) queued jobs, its limit; try again when one has started"
         case .tokenExists(let name): return "a token named \(name) exists"
         case .conflict(let message): return message
+        case .unavailable(let message): return message
         case .bookNotFound(let sha): return "no book \(sha) is stored; upload it with PUT /v1/books/\(sha) first"
         }
     }

@@ -20,6 +20,10 @@ package final class PostgresJobStore: JobStore {
     private let reaperLockKey: String
     /// Idle workers waiting for a notification.
     private let wakeup = Wakeup()
+    /// How long an operation may wait before the store is said to be unavailable.
+    private let deadlines: PostgresDeadlines
+    /// Asks the server for a connection of its own when an operation waits.
+    private let probe: PostgresProbe
     private let listener: Task<Void, Never>
     /// The channel of the notifications: one for every schema (a notification from another schema
     /// only makes idle workers look once more).
@@ -30,11 +34,14 @@ package final class PostgresJobStore: JobStore {
     /// database.
     package init(
         url: String, schema: String = "public", outputLifetime: TimeInterval = 7 * 24 * 3600,
-        logger: Logger = Logger(label: "epub2audio-postgres")
+        deadlines: PostgresDeadlines = PostgresDeadlines(), logger: Logger = Logger(label: "epub2audio-postgres")
     ) async throws {
-        let client = PostgresClient(
-            configuration: try Self.configuration(url: url, schema: schema), backgroundLogger: logger)
+        let configuration = try Self.configuration(url: url, schema: schema)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
+        self.deadlines = deadlines
+        probe = PostgresProbe(
+            configuration: try Self.connectionConfiguration(url: url), deadlines: deadlines, logger: logger)
         self.logger = logger
         lifecycle = JobLifecycle(outputLifetime: outputLifetime)
         self.reaperLockKey = "epub2audio-reaper:" + schema
@@ -80,18 +87,46 @@ package final class PostgresJobStore: JobStore {
     /// - Throws: `PostgresURLError` for a URL that is not `postgres://…` or a schema that is not a
     ///   plain identifier (letters, digits, `_`).
     package static func configuration(url: String, schema: String) throws -> PostgresClient.Configuration {
-        guard let components = URLComponents(string: url),
-            components.scheme == "postgres" || components.scheme == "postgresql",
-            let host = components.host, !host.isEmpty
-        else { throw PostgresURLError(url: url) }
+        let server = try Server(url: url)
         guard PostgresMigrator.isIdentifier(schema) else { throw PostgresURLError(url: "schema \(schema)") }
-        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         var configuration = PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
-            password: components.password, database: database.isEmpty ? nil : database, tls: .disable)
+            host: server.host, port: server.port, username: server.user, password: server.password,
+            database: server.database, tls: .disable)
         configuration.options.additionalStartupParameters = [("search_path", schema)]
         configuration.options.maximumConnections = 8
+        // Bounded: a server that does not take the connection is an outage (503), not a wait.
+        configuration.options.connectTimeout = .seconds(3)
         return configuration
+    }
+
+    /// One connection of its own to `url`'s server (what the outage probe makes).
+    static func connectionConfiguration(url: String) throws -> PostgresConnection.Configuration {
+        let server = try Server(url: url)
+        return PostgresConnection.Configuration(
+            host: server.host, port: server.port, username: server.user, password: server.password,
+            database: server.database, tls: .disable)
+    }
+
+    /// What a `postgres://user[:password]@host[:port]/database` URL names.
+    struct Server {
+        var host: String
+        var port: Int
+        var user: String
+        var password: String?
+        var database: String?
+
+        init(url: String) throws {
+            guard let components = URLComponents(string: url),
+                components.scheme == "postgres" || components.scheme == "postgresql",
+                let host = components.host, !host.isEmpty
+            else { throw PostgresURLError(url: url) }
+            let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+            self.host = host
+            port = components.port ?? 5432
+            user = components.user ?? "postgres"
+            password = components.password
+            self.database = database.isEmpty ? nil : database
+        }
     }
 
     /// Closes the connections.
@@ -108,12 +143,15 @@ package final class PostgresJobStore: JobStore {
 
     /// Runs `body` in a transaction; retried when PostgreSQL broke a deadlock or a serialisation
     /// conflict by aborting it. The body's own errors come out as they are.
-    private func transaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    private func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
+        async throws -> T
+    {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try await client.withConnection { connection in
+                let logger = self.logger
+                return try await connection { connection in
                     try await connection.query("BEGIN", logger: logger)
                     do {
                         let value = try await body(connection)
@@ -131,8 +169,21 @@ package final class PostgresJobStore: JobStore {
         }
     }
 
-    private func read<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in try await body(connection) }
+    private func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws
+        -> T
+    {
+        try await connection(body)
+    }
+
+    /// Runs `body` on a pooled connection, within the store's deadlines: a server that cannot be
+    /// reached is `JobStoreError.unavailable` at once (`PostgresOutage`).
+    private func connection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
+        async throws -> T
+    {
+        let client = self.client
+        return try await PostgresOutage.run(deadlines: deadlines, probe: probe) {
+            try await client.withConnection { connection in try await body(connection) }
+        }
     }
 
     // MARK: JobRepository: books
@@ -178,13 +229,17 @@ package final class PostgresJobStore: JobStore {
                 return (row.0, false)
             }
             if let row = try await Self.first(
-                db.query("SELECT fingerprint, owner FROM jobs WHERE id = \(job.id)", logger: self.logger),
-                as: (String, String?).self)
+                db.query(
+                    """
+                    SELECT id, fingerprint FROM jobs
+                    WHERE name = \(job.id) AND owner IS NOT DISTINCT FROM \(job.owner?.name)::text
+                    """, logger: self.logger),
+                as: (String, String).self)
             {
-                guard row.0 == job.bodyFingerprint, row.1 == job.owner?.name else {
+                guard row.1 == job.bodyFingerprint else {
                     throw JobStoreError.conflict("job \(job.id) exists with another body")
                 }
-                return (job.id, false)
+                return (row.0, false)
             }
             if let owner = job.owner {
                 let queued =
@@ -195,24 +250,48 @@ package final class PostgresJobStore: JobStore {
                 if queued >= owner.maxQueued { throw JobStoreError.tooManyQueued(limit: owner.maxQueued) }
             }
             let time = now.timeIntervalSince1970
+            // The store's key: the id itself unless another owner's job has it (ids are per owner).
+            let taken =
+                try await Self.first(
+                    db.query("SELECT 1 FROM jobs WHERE id = \(job.id)", logger: self.logger), as: Int32.self) != nil
+            let storeKey = taken ? NewJob.generatedKey() : job.id
             try await db.query(
                 """
-                INSERT INTO jobs (id, book, options, fingerprint, idempotency_key, state, created, updated, owner)
-                VALUES (\(job.id), \(job.book), \(job.options.canonicalJSON), \(job.bodyFingerprint), \(key),
-                        \(JobLifecycle.initialState.rawValue), \(time), \(time), \(job.owner?.name))
+                INSERT INTO jobs (id, name, book, options, fingerprint, idempotency_key, state, created, updated, owner)
+                VALUES (\(storeKey), \(job.id), \(job.book), \(job.options.canonicalJSON), \(job.bodyFingerprint),
+                        \(key), \(JobLifecycle.initialState.rawValue), \(time), \(time), \(job.owner?.name))
                 """, logger: self.logger)
-            try await self.apply(self.lifecycle.created(), db, jobID: job.id, task: nil, now: time)
-            return (job.id, true)
+            try await self.apply(self.lifecycle.created(), db, jobID: storeKey, task: nil, now: time)
+            return (storeKey, true)
         }
         guard let record = try await self.job(id: id.0) else { throw JobStoreError.conflict("job \(id.0) vanished") }
         return (record, id.1)
     }
 
     private static let jobColumns =
-        "id, owner, book, options, state, error, created, updated, expires, audio_seconds, outputs"
+        "id, owner, book, options, state, error, created, updated, expires, audio_seconds, outputs, name"
     private typealias JobRow = (
-        String, String?, String, String, String, String?, Double, Double, Double?, Double, String
+        String, String?, String, String, String, String?, Double, Double, Double?, Double, String, String
     )
+
+    package func job(named name: String, owner: String?) async throws -> JobRecord? {
+        try await read { db in
+            var binds = PostgresBindings()
+            binds.append(name)
+            binds.append(owner)
+            guard
+                let row = try await Self.first(
+                    db.query(
+                        PostgresQuery(
+                            unsafeSQL: """
+                                SELECT \(Self.jobColumns) FROM jobs
+                                WHERE name = $1 AND owner IS NOT DISTINCT FROM $2::text
+                                """,
+                            binds: binds), logger: self.logger), as: JobRow.self)
+            else { return nil }
+            return try await Self.record(db, row: row, logger: self.logger)
+        }
+    }
 
     package func job(id: String) async throws -> JobRecord? {
         try await read { db in
@@ -235,7 +314,7 @@ package final class PostgresJobStore: JobStore {
             let rows = try await db.query(
                 PostgresQuery(
                     unsafeSQL: """
-                        SELECT \(Self.jobColumns) FROM jobs WHERE ($1::text IS NULL OR owner = $1)
+                        SELECT \(Self.jobColumns) FROM jobs WHERE owner IS NOT DISTINCT FROM $1::text
                         ORDER BY created DESC, seq DESC LIMIT $2
                         """, binds: binds), logger: self.logger)
             var found: [JobRow] = []
@@ -321,6 +400,25 @@ package final class PostgresJobStore: JobStore {
                       AND (SELECT state FROM jobs WHERE id = tasks.job_id) = 'running'
                     RETURNING 1
                     """, logger: self.logger), as: Int32.self) != nil
+        }
+    }
+
+    package func release(_ task: ClaimedTask, now: Date) async throws -> Bool {
+        try await transaction { db -> Bool in
+            let jobState = try await self.jobState(db, id: task.jobID, lock: true)
+            let stored = try await Self.first(
+                db.query(
+                    """
+                    SELECT kind, section, state, owner, attempts FROM tasks
+                    WHERE job_id = \(task.jobID) AND kind = \(task.kind.rawValue) AND section = \(task.section)
+                    FOR UPDATE
+                    """, logger: self.logger), as: (String, Int, String, String?, Int).self
+            ).map { Self.storedTask(kind: $0.0, section: $0.1, state: $0.2, owner: $0.3, attempts: $0.4) }
+            guard let transition = self.lifecycle.released(task, stored: stored, jobState: jobState) else {
+                return false
+            }
+            try await self.apply(transition, db, jobID: task.jobID, task: task.key, now: now.timeIntervalSince1970)
+            return true
         }
     }
 
@@ -541,6 +639,12 @@ package final class PostgresJobStore: JobStore {
                     UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, error = \(error)
                     WHERE job_id = \(jobID) AND kind = \(kind) AND section = \(section)
                     """, logger: logger)
+            case .released(let attempts):
+                try await db.query(
+                    """
+                    UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, attempts = \(attempts)
+                    WHERE job_id = \(jobID) AND kind = \(kind) AND section = \(section)
+                    """, logger: logger)
             }
         }
         if let change = transition.job {
@@ -602,7 +706,7 @@ package final class PostgresJobStore: JobStore {
             }
         }
         return JobRecord(
-            id: id, owner: row.1, book: row.2, options: try JobOptions.decode(row.3),
+            id: row.11, key: id, owner: row.1, book: row.2, options: try JobOptions.decode(row.3),
             state: JobState(rawValue: row.4) ?? .failed, error: row.5,
             created: Date(timeIntervalSince1970: row.6), updated: Date(timeIntervalSince1970: row.7),
             expires: row.8.map(Date.init(timeIntervalSince1970:)), audioSeconds: row.9,

@@ -185,7 +185,17 @@ extension PostgresMigrator {
                     secret_sha256 TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE,
                     max_running BIGINT NOT NULL, max_queued BIGINT NOT NULL, created DOUBLE PRECISION NOT NULL)
                 """,
-            ])
+            ]),
+        // Job ids are each token's own: `id` stays the store's key (tasks, events, the job's folder),
+        // `name` is the id the client chose, unique per owner (no owner: '').
+        Migration(
+            id: "v2-job-names",
+            statements: [
+                "ALTER TABLE jobs ADD COLUMN name TEXT",
+                "UPDATE jobs SET name = id",
+                "ALTER TABLE jobs ALTER COLUMN name SET NOT NULL",
+                "CREATE UNIQUE INDEX jobs_name ON jobs ((COALESCE(owner, '')), name)",
+            ]),
     ])
 }
 

@@ -54,6 +54,16 @@ package final class SQLiteJobStore: JobStore {
                     CREATE INDEX jobs_owner ON jobs(owner, state);
                     """)
         }
+        // Job ids are each token's own: `id` stays the store's key (tasks, events, the job's folder),
+        // `name` is the id the client chose, unique per owner (no owner: '').
+        migrator.registerMigration("v3-job-names") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE jobs ADD COLUMN name TEXT;
+                    UPDATE jobs SET name = id;
+                    CREATE UNIQUE INDEX jobs_name ON jobs(IFNULL(owner, ''), name);
+                    """)
+        }
         return migrator
     }
 
@@ -105,12 +115,13 @@ package final class SQLiteJobStore: JobStore {
                 return (row["id"], false)
             }
             if let row = try Row.fetchOne(
-                db, sql: "SELECT fingerprint, owner FROM jobs WHERE id = ?", arguments: [job.id])
+                db, sql: "SELECT id, fingerprint FROM jobs WHERE name = ? AND owner IS ?",
+                arguments: [job.id, job.owner?.name])
             {
-                guard row["fingerprint"] == job.bodyFingerprint, row["owner"] as String? == job.owner?.name else {
+                guard row["fingerprint"] == job.bodyFingerprint else {
                     throw JobStoreError.conflict("job \(job.id) exists with another body")
                 }
-                return (job.id, false)
+                return (row["id"], false)
             }
             if let owner = job.owner {
                 let queued =
@@ -120,17 +131,20 @@ package final class SQLiteJobStore: JobStore {
                 if queued >= owner.maxQueued { throw JobStoreError.tooManyQueued(limit: owner.maxQueued) }
             }
             let time = now.timeIntervalSince1970
+            // The store's key: the id itself unless another owner's job has it (ids are per owner).
+            let taken = try Bool.fetchOne(db, sql: "SELECT 1 FROM jobs WHERE id = ?", arguments: [job.id]) ?? false
+            let storeKey = taken ? NewJob.generatedKey() : job.id
             try db.execute(
                 sql: """
-                    INSERT INTO jobs (id, book, options, fingerprint, idempotency_key, state, created, updated, owner)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO jobs (id, name, book, options, fingerprint, idempotency_key, state, created, updated, owner)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    job.id, job.book, job.options.canonicalJSON, job.bodyFingerprint, key,
+                    storeKey, job.id, job.book, job.options.canonicalJSON, job.bodyFingerprint, key,
                     JobLifecycle.initialState.rawValue, time, time, job.owner?.name,
                 ])
-            try Self.apply(self.lifecycle.created(), db, jobID: job.id, task: nil, now: time)
-            return (job.id, true)
+            try Self.apply(self.lifecycle.created(), db, jobID: storeKey, task: nil, now: time)
+            return (storeKey, true)
         }
         guard let record = try await self.job(id: id.0) else { throw JobStoreError.conflict("job \(id.0) vanished") }
         return (record, id.1)
@@ -144,14 +158,21 @@ package final class SQLiteJobStore: JobStore {
         }
     }
 
+    package func job(named name: String, owner: String?) async throws -> JobRecord? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM jobs WHERE name = ? AND owner IS ?", arguments: [name, owner]).map
+            {
+                try Self.record(db, row: $0)
+            }
+        }
+    }
+
     package func jobs(limit: Int, owner: String?) async throws -> [JobRecord] {
         try await pool.read { db in
             try Row.fetchAll(
                 db,
-                sql: """
-                    SELECT * FROM jobs WHERE (? IS NULL OR owner = ?) ORDER BY created DESC, rowid DESC LIMIT ?
-                    """,
-                arguments: [owner, owner, limit]
+                sql: "SELECT * FROM jobs WHERE owner IS ? ORDER BY created DESC, rowid DESC LIMIT ?",
+                arguments: [owner, limit]
             ).map { try Self.record(db, row: $0) }
         }
     }
@@ -241,6 +262,22 @@ package final class SQLiteJobStore: JobStore {
                 let transition = self.lifecycle.completed(
                     task, outcome: outcome, stored: stored, jobState: try Self.jobState(db, id: task.jobID),
                     openSections: try Self.openSections(db, jobID: task.jobID), now: now)
+            else { return false }
+            try Self.apply(transition, db, jobID: task.jobID, task: task.key, now: now.timeIntervalSince1970)
+            return true
+        }
+    }
+
+    package func release(_ task: ClaimedTask, now: Date) async throws -> Bool {
+        try await transaction { db -> Bool in
+            let stored = try Row.fetchOne(
+                db,
+                sql: "SELECT kind, section, state AS task_state, owner, attempts FROM tasks \(Self.byKey)",
+                arguments: [task.jobID, task.kind.rawValue, task.section]
+            ).map(Self.storedTask)
+            guard
+                let transition = self.lifecycle.released(
+                    task, stored: stored, jobState: try Self.jobState(db, id: task.jobID))
             else { return false }
             try Self.apply(transition, db, jobID: task.jobID, task: task.key, now: now.timeIntervalSince1970)
             return true
@@ -387,6 +424,10 @@ package final class SQLiteJobStore: JobStore {
                 try db.execute(
                     sql: "UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, error = ? \(byKey)",
                     arguments: [error, jobID, kind, section])
+            case .released(let attempts):
+                try db.execute(
+                    sql: "UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, attempts = ? \(byKey)",
+                    arguments: [attempts, jobID, kind, section])
             }
         }
         if let change = transition.job {
@@ -448,7 +489,8 @@ package final class SQLiteJobStore: JobStore {
         let outputs: String = row["outputs"]
         let expires: Double? = row["expires"]
         return JobRecord(
-            id: id, owner: row["owner"], book: row["book"], options: try JobOptions.decode(row["options"]),
+            id: row["name"] ?? id, key: id, owner: row["owner"], book: row["book"],
+            options: try JobOptions.decode(row["options"]),
             state: JobState(rawValue: row["state"]) ?? .failed, error: row["error"],
             created: Date(timeIntervalSince1970: row["created"]), updated: Date(timeIntervalSince1970: row["updated"]),
             expires: expires.map(Date.init(timeIntervalSince1970:)), audioSeconds: row["audio_seconds"],

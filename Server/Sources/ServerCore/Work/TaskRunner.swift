@@ -33,6 +33,8 @@ package final class TaskRunner: Sendable {
     private let blobs: any BlobStore
     private let configuration: WorkerConfiguration
     private let cache = IndexCache()
+    /// The tasks being made now, stopped when a shutdown's grace runs out (`drain`).
+    private let inFlight = InFlightWork()
     private let name: String
     private let logger: Logger
 
@@ -55,6 +57,17 @@ package final class TaskRunner: Sendable {
                 group.addTask { await self.slotLoop(slot) }
             }
             group.addTask { await self.reaperLoop() }
+        }
+    }
+
+    /// A shutdown began (the caller of `run` is cancelled too, so nothing more is claimed): what is
+    /// being made gets `grace` to finish; then it is stopped, and its task given back to the queue
+    /// (`JobQueue.release`) for another worker, the attempt not counted.
+    package func drain(within grace: Duration) {
+        let inFlight = self.inFlight
+        Task {
+            try? await Task.sleep(for: grace)
+            inFlight.release()
         }
     }
 
@@ -94,10 +107,24 @@ package final class TaskRunner: Sendable {
             return false
         }
         guard let task = claimed else { return false }
-        // Unstructured: a shutdown does not cancel a section half-way; the heartbeat can.
+        // Unstructured: a shutdown does not cancel a section half-way (until its grace runs out); the
+        // heartbeat can.
         let work = Task { await self.execute(task) }
+        let id = inFlight.add(work)
         let outcome = await work.value
+        inFlight.remove(id)
         guard let outcome else { return true }
+        if inFlight.isReleasing, case .failed = outcome {
+            // Stopped by the shutdown: the task goes back to the queue for another worker, at once.
+            do {
+                let store = self.store
+                _ = try await Task { try await store.release(task, now: Date()) }.value
+                logger.info("\(task.jobID) \(task.kind.rawValue) \(task.section): given back (shutting down)")
+            } catch {
+                logger.error("release: \(error)")
+            }
+            return true
+        }
         if case .failed(let message, let retry) = outcome {
             // The job's events say it too, but an operator reads the log first.
             let which = "\(task.jobID) \(task.kind.rawValue) \(task.section) attempt \(task.attempt)"
@@ -131,7 +158,12 @@ package final class TaskRunner: Sendable {
                 }
             }
         }
-        let result = await work.result
+        // A shutdown whose grace ran out cancels this task: the section's worker process is stopped.
+        let result = await withTaskCancellationHandler {
+            await work.result
+        } onCancel: {
+            work.cancel()
+        }
         beat.cancel()
         if lost.isSet { return nil }
         switch result {
@@ -230,13 +262,49 @@ package final class TaskRunner: Sendable {
     }
 }
 
+/// The tasks a runner is making, so that a shutdown can stop them.
+final class InFlightWork: @unchecked Sendable {
+    // @unchecked Sendable: `tasks` and `releasing` are only touched under `lock`.
+    private let lock = NSLock()
+    private var tasks: [UUID: Task<TaskOutcome?, Never>] = [:]
+    private var releasing = false
+
+    /// Registers a task being made; one registered after `release` is stopped at once.
+    func add(_ task: Task<TaskOutcome?, Never>) -> UUID {
+        let id = UUID()
+        let stop = lock.withLock {
+            tasks[id] = task
+            return releasing
+        }
+        if stop { task.cancel() }
+        return id
+    }
+
+    func remove(_ id: UUID) { _ = lock.withLock { tasks.removeValue(forKey: id) } }
+
+    /// Stops every task being made: their tasks are to be given back.
+    func release() {
+        let all = lock.withLock {
+            releasing = true
+            return Array(tasks.values)
+        }
+        for task in all { task.cancel() }
+    }
+
+    /// True once `release` was called.
+    var isReleasing: Bool { lock.withLock { releasing } }
+}
+
 /// A flag set once from one task and read from another.
-final class ManagedFlag: @unchecked Sendable {
+package final class ManagedFlag: @unchecked Sendable {
     // @unchecked Sendable: `value` is only touched under `lock`.
     private let lock = NSLock()
     private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
+    package init() {}
+    /// Sets the flag (for good).
+    package func set() { lock.withLock { value = true } }
+    /// True once `set` was called.
+    package var isSet: Bool { lock.withLock { value } }
 }
 
 /// Messages collected from the library's event callback (any thread).
