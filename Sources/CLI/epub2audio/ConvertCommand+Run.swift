@@ -73,10 +73,12 @@ extension ConvertCommand {
         case (_, .auto): mode = style.isTerminal ? .bar : .plain
         }
         let renderer = ProgressRenderer(mode: mode, style: style, authors: book.book.package.metadata.authors)
-        let interruption = InterruptionWatcher()
+        let interruption = InterruptionWatcher.shared
         let conversion = prepared.runnable
         let task = Task { try await conversion.run { renderer.handle($0) } }
+        // A signal that came while the book was read cancels the task at once.
         interruption.onInterrupt { task.cancel() }
+        defer { interruption.onInterrupt(nil) }
         // Nobody reads our output any more (`--progress json | head`): stop as after Ctrl-C.
         BrokenPipe.onBrokenPipe { task.cancel() }
         defer { BrokenPipe.onBrokenPipe(nil) }
@@ -86,22 +88,14 @@ extension ConvertCommand {
                 summary, totals: ReadingTotals(sections: book.sections), chosen: book.chosenByNumber,
                 outputDirectory: directory)
             if let warning = conversion.updateFolderCover() { renderer.handle(.warning(message: warning)) }
-            if summary.sectionsFailed > 0 {
-                interruption.stop()
-                return .partialFailure
-            }
-            guard let bundler else {
-                interruption.stop()
-                return .success
-            }
+            if summary.sectionsFailed > 0 { return .partialFailure }
+            guard let bundler else { return .success }
             // Ctrl-C while ffmpeg runs stops it and removes the partial bundle; the sections stay.
             let status = await makeBundle(
                 bundler, conversion: conversion, book: book.path, renderer: renderer, interruption: interruption,
                 style: style)
-            interruption.stop()
             return status
         } catch {
-            interruption.stop()
             if case ConversionError.cancelled = error {
                 if mode != .json && !BrokenPipe.happened {
                     StandardError.write(
@@ -177,7 +171,6 @@ extension ConvertCommand {
             }
         }
         interruption.onInterrupt { task.cancel() }
-        if interruption.interrupted { task.cancel() }
         do {
             let result = try await task.value
             for warning in result.warnings { renderer.handle(.warning(message: warning)) }
@@ -259,43 +252,5 @@ func conversionExitStatus(for error: any Error) -> (Exit, String) {
     case .cancelled: return (.interrupted, error.description)
     case .workerFailed, .sectionFailed: return (.partialFailure, error.description)
     case .bundleFailed: return (.outputError, error.description)
-    }
-}
-
-/// Turns SIGINT and SIGTERM into a cancellation of the running conversion (which then cleans up
-/// and exits 130); a second signal exits at once.
-final class InterruptionWatcher: @unchecked Sendable {
-    // @unchecked Sendable: `sources` is written by the one thread that calls onInterrupt and stop;
-    // `fired` and `action` are read and written on `queue` only.
-    private var sources: [any DispatchSourceSignal] = []
-    private let queue = DispatchQueue(label: "epub2audio.signals")
-    private var fired = false
-    private var action: (@Sendable () -> Void)?
-
-    /// Whether a signal has come.
-    var interrupted: Bool { queue.sync { fired } }
-
-    /// What the first signal does; a later call replaces the action (the conversion, then the bundle).
-    func onInterrupt(_ action: @escaping @Sendable () -> Void) {
-        queue.sync { self.action = action }
-        guard sources.isEmpty else { return }
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-            source.setEventHandler { [unowned self] in
-                if self.fired { exit(Exit.interrupted.rawValue) }
-                self.fired = true
-                self.action?()
-            }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    func stop() {
-        for source in sources { source.cancel() }
-        sources = []
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
     }
 }

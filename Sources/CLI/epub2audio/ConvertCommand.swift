@@ -84,7 +84,16 @@ struct ConvertCommand: AsyncParsableCommand {
         var failedBooks = missing
         // `--list --json` of several books: one JSON array of their listings, written at the end.
         var listings: [String]? = action.list && action.json && batch ? [] : nil
+        let converting = !action.list && !action.text
+        // SIGINT and SIGTERM stop a conversion at any book of a batch, the same way (exit 130).
+        if converting { InterruptionWatcher.shared.install() }
         for path in paths {
+            if converting && InterruptionWatcher.shared.interrupted {
+                // The signal came between two books: the next one is not started.
+                worst = .interrupted
+                interruptedBetweenBooks(before: path, style: stderrStyle)
+                break
+            }
             let status: Exit
             if action.list {
                 status = listBook(path, options: options, selection: selection) { listing in
@@ -111,6 +120,19 @@ struct ConvertCommand: AsyncParsableCommand {
             StandardError.write(stderrStyle.bold(summary) + "\n")
         }
         if worst != .success { throw ExitCode(worst.rawValue) }
+    }
+
+    /// Says that the batch stopped before the book at `path`, as an interrupted conversion says it:
+    /// a line on standard error, or with `--progress json` a `book-failed` event for that book.
+    func interruptedBetweenBooks(before path: String, style: TerminalStyle) {
+        guard !BrokenPipe.happened else { return }
+        if running.progress == .json {
+            emitBookFailed(path, .interrupted, "interrupted before this book started")
+        } else {
+            StandardError.write(
+                "\n" + style.yellow("interrupted:") + " \(bookName(path)) and the books after it were not started; "
+                    + "run the same command again to go on\n")
+        }
     }
 
     /// In a batch, one failing book makes a partial failure; alone, its own status stands.
