@@ -35,10 +35,14 @@ struct ConvertCommand: AsyncParsableCommand {
     func validate() throws {
         if books.isEmpty { throw ValidationError("Give at least one EPUB file or folder.") }
         if action.list || action.text {
+            // --list estimates the output's size for the format and bundle asked.
+            let encodingFlag = !action.list
             let conversionOnly: [(Bool, String)] = [
-                (running.jobs != nil, "--jobs"), (running.force, "--force"), (files.quality != nil, "--quality"),
-                (files.bitrateMode != nil, "--bitrate-mode"), (running.progress != .auto, "--progress"),
-                (files.format != .wav, "--format"), (files.bundle != nil, "--bundle"),
+                (running.jobs != nil, "--jobs"), (running.force, "--force"),
+                (encodingFlag && files.quality != nil, "--quality"),
+                (encodingFlag && files.bitrateMode != nil, "--bitrate-mode"),
+                (running.progress != .auto, "--progress"), (encodingFlag && files.format != .wav, "--format"),
+                (encodingFlag && files.bundle != nil, "--bundle"),
             ]
             if let used = conversionOnly.first(where: \.0) {
                 throw ValidationError("\(used.1) is for conversions, not with --\(action.list ? "list" : "text").")
@@ -84,9 +88,16 @@ struct ConvertCommand: AsyncParsableCommand {
         var failedBooks = missing
         // `--list --json` of several books: one JSON array of their listings, written at the end.
         var listings: [String]? = action.list && action.json && batch ? [] : nil
+        // `--list` of several books ends with a table of their estimates.
+        var estimates: [(title: String, words: Int, estimate: OutputEstimate)] = []
         let converting = !action.list && !action.text
         // SIGINT and SIGTERM stop a conversion at any book of a batch, the same way (exit 130).
         if converting { InterruptionWatcher.shared.install() }
+        // Before the first byte: does what the books will write fit on the disk?
+        if converting, let refusal = checkFreeSpace(paths: paths, options: options, selection: selection, batch: batch)
+        {
+            throw ExitCode(refusal.rawValue)
+        }
         for path in paths {
             if converting && InterruptionWatcher.shared.interrupted {
                 // The signal came between two books: the next one is not started.
@@ -96,9 +107,11 @@ struct ConvertCommand: AsyncParsableCommand {
             }
             let status: Exit
             if action.list {
-                status = listBook(path, options: options, selection: selection) { listing in
-                    if listings != nil { listings?.append(listing) } else { StandardOutput.write(listing + "\n") }
-                }
+                status = listBook(
+                    path, options: options, selection: selection,
+                    emitJSON: { listing in
+                        if listings != nil { listings?.append(listing) } else { StandardOutput.write(listing + "\n") }
+                    }, estimated: { estimates.append($0) })
             } else {
                 status = await convertBook(
                     path, options: options, selection: selection, batch: folders, bundler: bundler)
@@ -110,6 +123,10 @@ struct ConvertCommand: AsyncParsableCommand {
             if status == .interrupted || BrokenPipe.happened { break }
         }
         if let listings { StandardOutput.write("[\n" + listings.joined(separator: ",\n") + "\n]\n") }
+        if action.list && !action.json && batch && !estimates.isEmpty {
+            let style = TerminalStyle.detect(fileDescriptor: 1)
+            StandardOutput.write("\n" + ListRenderer(style: style, verbose: false).batchTable(estimates))
+        }
         // The reader of our output has gone (`| head`): stop quietly, as a Unix tool does.
         if BrokenPipe.happened { BrokenPipe.exit() }
         if batch && !running.quiet && !action.list && running.progress != .json && worst != .interrupted {
@@ -143,20 +160,23 @@ struct ConvertCommand: AsyncParsableCommand {
 
     /// `--list` of one book; with `--json`, `emitJSON` takes its listing.
     func listBook(
-        _ path: String, options: SectionOptions, selection: ChapterSelection?, emitJSON: (String) -> Void
+        _ path: String, options: SectionOptions, selection: ChapterSelection?, emitJSON: (String) -> Void,
+        estimated: ((title: String, words: Int, estimate: OutputEstimate)) -> Void = { _ in }
     ) -> Exit {
         let stderrStyle = TerminalStyle.detect(fileDescriptor: 2)
         do {
             let loaded = try BookLoader.load(path: path, options: options, chapters: selection)
             // What the voice a conversion would use can speak of the text read (espeak-ng is asked).
             let speech = LiveConversion.speakableText(of: loaded, voice: speaking.voice)
+            let estimate = estimate(for: loaded)
+            estimated((loaded.displayTitle, ReadingTotals(sections: loaded.sections).readWords, estimate))
             if action.json {
-                emitJSON(try ListRenderer.json(for: loaded, speech: speech))
+                emitJSON(try ListRenderer.json(for: loaded, speech: speech, estimate: estimate))
             } else {
                 let renderer = ListRenderer(
                     style: TerminalStyle.detect(fileDescriptor: 1), verbose: action.verbose,
                     wordsPerMinute: speaking.rate)
-                StandardOutput.write(renderer.text(for: loaded))
+                StandardOutput.write(renderer.text(for: loaded, estimate: estimate))
                 reportWarnings(loaded.warnings, style: stderrStyle)
                 reportSkippedText(in: loaded, selection: selection, style: stderrStyle, listing: true)
                 if !running.quiet, let speech {
