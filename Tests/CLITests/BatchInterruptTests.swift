@@ -12,15 +12,19 @@ extension EndToEnd {
         /// The titles of the library's books, in the order the batch converts them (file names sort so).
         static let titles = ["First Watch", "Second Watch", "Third Watch"]
 
-        /// Three small books (3 chapters of about 250 words) in `scratch/library`.
-        static func library(in scratch: Scratch) throws -> String {
+        /// Three small books (3 chapters of about 250 words) in `scratch/library`; with `greek`, the
+        /// first chapter of the first book quotes Greek (another voice reads it: a warning).
+        static func library(in scratch: Scratch, greek: Bool = false) throws -> String {
             let folder = scratch.file("library")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             for (index, title) in titles.enumerated() {
                 let book = TestBook(
                     title: title, authors: ["Ada Keeper"], identifier: "urn:test:batch-\(index + 1)",
                     chapters: (1...3).map {
-                        TestBook.Chapter(title: "Chapter \($0)", paragraphs: prose(words: 250, seed: index * 3 + $0))
+                        TestBook.Chapter(
+                            title: "Chapter \($0)", paragraphs: prose(words: 250, seed: index * 3 + $0),
+                            quotation: greek && index == 0 && $0 == 1
+                                ? ("el", "Ο άνεμος φυσούσε πάνω από τη θάλασσα και οι γλάροι φώναζαν.") : nil)
                     })
                 try book.write(to: folder.appendingPathComponent("book-\(index + 1).epub"))
             }
@@ -53,6 +57,75 @@ extension EndToEnd {
             let files = files(out)
             try #require(files.keys.filter { $0.hasSuffix(".wav") }.count == 9)
             return files
+        }
+
+        /// The report's books, and the whole document.
+        static func report(_ path: String) throws -> (books: [[String: Any]], document: [String: Any]) {
+            let document = try #require(jsonObject(file: path), "no report at \(path)")
+            return (try #require(document["books"] as? [[String: Any]]), document)
+        }
+
+        /// Bytes of the WAV files in `directory`.
+        static func wavBytes(_ directory: String) -> Int {
+            listing(directory).filter { $0.hasSuffix(".wav") }.reduce(0) {
+                $0 + (bytes(directory + "/" + $1)?.count ?? 0)
+            }
+        }
+
+        @Test("--report: every book's status, sections, warnings, audio and files; written after an interrupt too")
+        func report() async throws {
+            let scratch = try Scratch("batch-report")
+            let library = try Self.library(in: scratch, greek: true)
+            // Sorted first: a file that is no EPUB, refused.
+            try Data("not a zip".utf8).write(to: URL(fileURLWithPath: library + "/book-0.epub"))
+            let out = scratch.file("out").path
+            let reportPath = scratch.file("report.json").path
+            let arguments = Self.arguments(library, out) + ["--report", reportPath]
+            // Interrupted while the second real book converts.
+            let running = try BinaryRunner.start(arguments)
+            let started = await running.waitUntil(timeout: 60) {
+                running.stdoutSoFar.components(separatedBy: "\"event\":\"book-started\"").count - 1 >= 2
+            }
+            try #require(started)
+            running.send(SIGTERM)
+            let interrupted = await running.result(timeout: 30)
+            #expect(interrupted.status == 130, "\(interrupted.stderr)")
+            var (books, document) = try Self.report(reportPath)
+            #expect(document["version"] as? Int == 1)
+            #expect(document["exitCode"] as? Int == 130)
+            #expect(books.map { $0["status"] as? String } == ["refused", "converted", "interrupted", "not-started"])
+            #expect(books[0]["exitCode"] as? Int == 3)
+            #expect((books[0]["message"] as? String)?.isEmpty == false)
+            #expect(books[0]["outputDirectory"] == nil)
+            let first = books[1]
+            let folder = try #require(first["outputDirectory"] as? String)
+            #expect(folder == out + "/" + Self.titles[0])
+            #expect(first["exitCode"] as? Int == 0)
+            #expect(first["sectionsMade"] as? Int == 3 && first["sectionsRead"] as? Int == 3)
+            #expect((first["wordsRead"] as? Int ?? 0) > 700)
+            #expect((first["audioSeconds"] as? Double ?? 0) > 60)
+            #expect(first["outputBytes"] as? Int == Self.wavBytes(folder))
+            #expect(
+                (first["warnings"] as? [String] ?? []).contains { $0.contains("read by other voices: Greek") },
+                "\(first)")
+            #expect(books[2]["exitCode"] as? Int == 130)
+            #expect(books[3]["exitCode"] == nil)
+            let totals = try #require(document["totals"] as? [String: Any])
+            #expect(totals["books"] as? Int == 4 && totals["converted"] as? Int == 1 && totals["refused"] as? Int == 1)
+            #expect(totals["interrupted"] as? Int == 1 && totals["notStarted"] as? Int == 1)
+            // Written by a rename: nothing left beside it.
+            #expect(listing(scratch.path).filter { $0.hasPrefix(".report") }.isEmpty, "\(listing(scratch.path))")
+
+            // The re-run: the first book already done, the others converted; the refused one makes exit 2.
+            let rerun = try await BinaryRunner.run(arguments, timeout: 120)
+            #expect(rerun.status == 2, "\(rerun.stderr)")
+            (books, document) = try Self.report(reportPath)
+            #expect(document["exitCode"] as? Int == 2)
+            #expect(books.map { $0["status"] as? String } == ["refused", "already-done", "converted", "converted"])
+            #expect(books[1]["sectionsMade"] as? Int == 0 && books[1]["sectionsKept"] as? Int == 3)
+            let sum = books.compactMap { $0["outputBytes"] as? Int }.reduce(0, +)
+            #expect((document["totals"] as? [String: Any])?["outputBytes"] as? Int == sum)
+            #expect(sum == (1...3).reduce(0) { $0 + Self.wavBytes(out + "/" + Self.titles[$1 - 1]) })
         }
 
         /// Starts the batch, waits until book `book` (1-based) has started, sends `signals` to the

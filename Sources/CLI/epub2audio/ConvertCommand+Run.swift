@@ -29,6 +29,14 @@ extension ConvertCommand {
         // In a batch each line names its book, as the errors do.
         reportWarnings(book.warnings, style: stderrStyle, book: batch == nil ? nil : path)
         reportSkippedText(in: book, selection: selection, style: stderrStyle, book: batch == nil ? nil : path)
+        let totals = ReadingTotals(sections: book.sections)
+        ReportRecorder.shared.update {
+            $0.title = book.displayTitle
+            $0.sectionsRead = totals.readSections
+            $0.wordsRead = totals.readWords
+            $0.sectionsSkipped = totals.skippedSections
+            $0.wordsSkipped = totals.skippedWords
+        }
         if let nothing = book.nothingToRead {
             let why =
                 nothing == .noneSelected
@@ -37,6 +45,7 @@ extension ConvertCommand {
         }
         let prepared: PreparedConversion
         let directory = outputDirectory(for: book, batch: batch)
+        ReportRecorder.shared.update { $0.outputDirectory = directory }
         do {
             prepared = try LiveConversion.prepare(
                 book, options: conversionOptions(for: book, selection: selection), outputDirectory: directory,
@@ -45,6 +54,7 @@ extension ConvertCommand {
             let (status, message) = preparationExitStatus(for: error)
             return bookFailed(path, status, message, style: stderrStyle)
         }
+        if let fallback = prepared.voice.fallback { ReportRecorder.shared.warn(fallback.description) }
         if let fallback = prepared.voice.fallback, !running.quiet {
             StandardError.write(
                 stderrStyle.yellow("warning:") + " " + oneLine("\(fallback.description) (--voice chooses)") + "\n")
@@ -75,7 +85,15 @@ extension ConvertCommand {
         let renderer = ProgressRenderer(mode: mode, style: style, authors: book.book.package.metadata.authors)
         let interruption = InterruptionWatcher.shared
         let conversion = prepared.runnable
-        let task = Task { try await conversion.run { renderer.handle($0) } }
+        // Started: from here an error is a failure of the conversion, not a refusal (`recordOutcome`).
+        let report = ReportRecorder.shared
+        report.update { $0.status = .failed }
+        let task = Task {
+            try await conversion.run { event in
+                if case .warning(let message) = event { report.warn(message) }
+                renderer.handle(event)
+            }
+        }
         // A signal that came while the book was read cancels the task at once.
         interruption.onInterrupt { task.cancel() }
         defer { interruption.onInterrupt(nil) }
@@ -84,10 +102,19 @@ extension ConvertCommand {
         defer { BrokenPipe.onBrokenPipe(nil) }
         do {
             let summary = try await task.value
+            report.update {
+                $0.sectionsMade = summary.sectionsDone
+                $0.sectionsKept = summary.sectionsSkipped
+                $0.sectionsFailed = summary.sectionsFailed
+                $0.audioSeconds = summary.audioSeconds
+            }
             renderer.summary(
                 summary, totals: ReadingTotals(sections: book.sections), chosen: book.chosenByNumber,
                 outputDirectory: directory)
-            if let warning = conversion.updateFolderCover() { renderer.handle(.warning(message: warning)) }
+            if let warning = conversion.updateFolderCover() {
+                report.warn(warning)
+                renderer.handle(.warning(message: warning))
+            }
             if summary.sectionsFailed > 0 { return .partialFailure }
             guard let bundler else { return .success }
             // Ctrl-C while ffmpeg runs stops it and removes the partial bundle; the sections stay.
@@ -97,6 +124,7 @@ extension ConvertCommand {
             return status
         } catch {
             if case ConversionError.cancelled = error {
+                report.update { $0.message = "interrupted; finished sections are kept" }
                 if mode != .json && !BrokenPipe.happened {
                     StandardError.write(
                         "\n" + style.yellow("interrupted:") + " finished sections are kept; "
@@ -128,10 +156,13 @@ extension ConvertCommand {
     /// What the voice cannot speak of the text read (`SpeakableText`): runs of other scripts that go
     /// to voices that speak them, and the share that no voice speaks.
     func reportSpeechWarnings(_ speech: SpeakableTextReport?, style: TerminalStyle, book: String?) {
-        guard !running.quiet, let speech else { return }
+        guard let speech else { return }
         let suggestion = speech.suggestedVoice.map { " (--voice \($0))" } ?? ""
+        let lines = [speech.switches, speech.problem.map { $0 + suggestion }].compactMap { $0 }
+        for line in lines { ReportRecorder.shared.warn(oneLine(line)) }
+        guard !running.quiet else { return }
         let prefix = book.map { bookName($0) + ": " } ?? ""
-        for line in [speech.switches, speech.problem.map { $0 + suggestion }].compactMap({ $0 }) {
+        for line in lines {
             StandardError.write(style.yellow("warning:") + " " + oneLine(prefix + line) + "\n")
         }
     }
@@ -140,6 +171,10 @@ extension ConvertCommand {
     /// line, and with `--progress json` a `book-failed` event too, so that a script reading the
     /// events learns of every book, including the ones refused before any event of their own.
     func bookFailed(_ path: String, _ status: Exit, _ message: String, style: TerminalStyle) -> Exit {
+        ReportRecorder.shared.update {
+            $0.exitCode = status.rawValue
+            $0.message = message
+        }
         reportError("\(bookName(path)): \(message)", style: style)
         if running.progress == .json { emitBookFailed(path, status, message) }
         return status
@@ -173,7 +208,14 @@ extension ConvertCommand {
         interruption.onInterrupt { task.cancel() }
         do {
             let result = try await task.value
-            for warning in result.warnings { renderer.handle(.warning(message: warning)) }
+            for warning in result.warnings {
+                ReportRecorder.shared.warn(warning)
+                renderer.handle(.warning(message: warning))
+            }
+            ReportRecorder.shared.update {
+                $0.bundle = result.path
+                if result.rebuilt { $0.status = .converted }
+            }
             renderer.handle(.bundleDone(file: file, chapters: result.chapters, rebuilt: result.rebuilt))
             if !running.quiet && running.progress != .json {
                 let verb = result.rebuilt ? "written" : "up to date"

@@ -42,7 +42,7 @@ struct ConvertCommand: AsyncParsableCommand {
                 (encodingFlag && files.quality != nil, "--quality"),
                 (encodingFlag && files.bitrateMode != nil, "--bitrate-mode"),
                 (running.progress != .auto, "--progress"), (encodingFlag && files.format != .wav, "--format"),
-                (encodingFlag && files.bundle != nil, "--bundle"),
+                (encodingFlag && files.bundle != nil, "--bundle"), (running.report != nil, "--report"),
             ]
             if let used = conversionOnly.first(where: \.0) {
                 throw ValidationError("\(used.1) is for conversions, not with --\(action.list ? "list" : "text").")
@@ -72,20 +72,27 @@ struct ConvertCommand: AsyncParsableCommand {
             bundler = AudiobookBundler(format: bundle, ffmpegPath: ffmpeg)
         }
         var paths: [String] = []
-        var missing = 0
+        var missing: [(argument: String, status: Exit, message: String)] = []
         for argument in books {
             do {
                 paths += try BookLoader.expand([argument])
             } catch {
-                let (_, message) = exitStatus(for: error)
+                let (status, message) = exitStatus(for: error)
                 reportError(message, style: stderrStyle)
-                missing += 1
+                missing.append((argument, status, message))
             }
         }
-        let batch = paths.count + missing > 1
+        let report = ReportRecorder.shared
+        if let path = running.report {
+            report.start(path: path, books: paths)
+            for (argument, status, message) in missing {
+                report.appendRefused(argument, status: status, message: message)
+            }
+        }
+        let batch = paths.count + missing.count > 1
         let folders = batch ? BatchFolders(root: files.output ?? ".") : nil
-        var worst: Exit = missing > 0 ? (batch ? .partialFailure : .unreadableBook) : .success
-        var failedBooks = missing
+        var worst: Exit = !missing.isEmpty ? (batch ? .partialFailure : .unreadableBook) : .success
+        var failedBooks = missing.count
         // `--list --json` of several books: one JSON array of their listings, written at the end.
         var listings: [String]? = action.list && action.json && batch ? [] : nil
         // `--list` of several books ends with a table of their estimates.
@@ -96,9 +103,10 @@ struct ConvertCommand: AsyncParsableCommand {
         // Before the first byte: does what the books will write fit on the disk?
         if converting, let refusal = checkFreeSpace(paths: paths, options: options, selection: selection, batch: batch)
         {
+            finishReport(exitCode: refusal.rawValue, style: stderrStyle)
             throw ExitCode(refusal.rawValue)
         }
-        for path in paths {
+        for (index, path) in paths.enumerated() {
             if converting && InterruptionWatcher.shared.interrupted {
                 // The signal came between two books: the next one is not started.
                 worst = .interrupted
@@ -113,8 +121,10 @@ struct ConvertCommand: AsyncParsableCommand {
                         if listings != nil { listings?.append(listing) } else { StandardOutput.write(listing + "\n") }
                     }, estimated: { estimates.append($0) })
             } else {
+                report.begin(index)
                 status = await convertBook(
                     path, options: options, selection: selection, batch: folders, bundler: bundler)
+                recordOutcome(status)
             }
             if status != .success {
                 failedBooks += 1
@@ -128,15 +138,51 @@ struct ConvertCommand: AsyncParsableCommand {
             StandardOutput.write("\n" + ListRenderer(style: style, verbose: false).batchTable(estimates))
         }
         // The reader of our output has gone (`| head`): stop quietly, as a Unix tool does.
-        if BrokenPipe.happened { BrokenPipe.exit() }
+        if BrokenPipe.happened {
+            report.write(exitCode: 128 + SIGPIPE)
+            BrokenPipe.exit()
+        }
         if batch && !running.quiet && !action.list && running.progress != .json && worst != .interrupted {
-            let total = paths.count + missing
+            let total = paths.count + missing.count
             let made = total - failedBooks
             let summary =
                 "\(plural(total, "book")): \(made) converted" + (failedBooks > 0 ? ", \(failedBooks) failed" : "")
             StandardError.write(stderrStyle.bold(summary) + "\n")
         }
+        if finishReport(exitCode: worst.rawValue, style: stderrStyle) && worst == .success {
+            throw ExitCode(Exit.outputError.rawValue)
+        }
         if worst != .success { throw ExitCode(worst.rawValue) }
+    }
+
+    /// Writes `--report` (when given) for a command ending with `exitCode`; false when it could not
+    /// be written (said on standard error).
+    @discardableResult
+    func finishReport(exitCode: Int32, style: TerminalStyle) -> Bool {
+        guard let failure = ReportRecorder.shared.write(exitCode: exitCode) else { return false }
+        reportError(failure, style: style)
+        return true
+    }
+
+    /// The current book's status in the report from how its conversion ended (`status`).
+    func recordOutcome(_ status: Exit) {
+        ReportRecorder.shared.update { book in
+            book.exitCode = status.rawValue
+            switch status {
+            case .success:
+                // `.converted` was set by a bundle that was made; sections made say it too.
+                book.status = book.status == .converted || (book.sectionsMade ?? 0) > 0 ? .converted : .alreadyDone
+                book.message = nil
+            case .interrupted:
+                book.status = .interrupted
+            default:
+                // `.failed` was set when the conversion started: before that, the book was refused.
+                book.status = book.status == .failed ? .failed : .refused
+            }
+            if book.status != .refused, let directory = book.outputDirectory {
+                book.outputBytes = SpaceCheck.bytesWritten(in: directory, format: files.format, bundle: files.bundle)
+            }
+        }
     }
 
     /// Says that the batch stopped before the book at `path`, as an interrupted conversion says it:
@@ -195,6 +241,7 @@ struct ConvertCommand: AsyncParsableCommand {
 
     /// The book's warnings, a line each; `book` (in a batch) starts each line, as it starts the errors.
     func reportWarnings(_ warnings: [EPUBWarning], style: TerminalStyle, book: String? = nil) {
+        for warning in warnings { ReportRecorder.shared.warn(oneLine(warning.description)) }
         guard !running.quiet, !warnings.isEmpty else { return }
         let limit = action.verbose ? warnings.count : 5
         let prefix = book.map { bookName($0) + ": " } ?? ""
@@ -213,8 +260,10 @@ struct ConvertCommand: AsyncParsableCommand {
         in loaded: OpenedBook, selection: ChapterSelection?, style: TerminalStyle, listing: Bool = false,
         book: String? = nil
     ) {
-        guard !running.quiet, selection == nil else { return }
+        guard selection == nil else { return }
         let warnings = SkippedText.warnings(for: loaded.sections)
+        for warning in warnings { ReportRecorder.shared.warn(ListRenderer.message(for: warning, listing: false)) }
+        guard !running.quiet else { return }
         let limit = action.verbose ? warnings.count : 5
         let prefix = book.map { bookName($0) + ": " } ?? ""
         for warning in warnings.prefix(limit) {

@@ -64,7 +64,18 @@ final class InterruptionWatcher: Sendable {
             state.fired = true
             return .some(state.action)
         }
-        guard let action else { exit(Exit.interrupted.rawValue) }
+        guard let action else {
+            // The report says what was done, as after a graceful stop.
+            ReportRecorder.shared.update { book in
+                // Only the book being converted (started, not ended) is interrupted.
+                guard book.status == .failed && book.exitCode == nil else { return }
+                book.status = .interrupted
+                book.exitCode = Exit.interrupted.rawValue
+                book.message = "interrupted"
+            }
+            ReportRecorder.shared.write(exitCode: Exit.interrupted.rawValue)
+            exit(Exit.interrupted.rawValue)
+        }
         action?()
     }
 }
