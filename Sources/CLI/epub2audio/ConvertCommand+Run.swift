@@ -11,17 +11,18 @@ extension BundleFormat: ExpressibleByArgument {}
 
 extension ConvertCommand {
     /// Converts one book (or writes its text with `--text`), then bundles it with `bundler` when
-    /// given (`--bundle`); returns its exit status.
+    /// given (`--bundle`); returns its exit status. `loaded`: the book, already read (by the
+    /// free-space check).
     func convertBook(
         _ path: String, options: SectionOptions, selection: ChapterSelection?, batch: BatchFolders?,
-        bundler: AudiobookBundler? = nil
+        bundler: AudiobookBundler? = nil, loaded: OpenedBook? = nil
     ) async -> Exit {
         let stderrStyle = TerminalStyle.detect(fileDescriptor: 2)
         let book: OpenedBook
         if !action.text { ProcessMemory.handBackFreedPagesAtOnce() }
         do {
             // Reading the book first means a refused book leaves nothing behind, not even a folder.
-            book = try BookLoader.load(path: path, options: options, chapters: selection)
+            book = try loaded ?? BookLoader.load(path: path, options: options, chapters: selection)
         } catch {
             let (status, message) = exitStatus(for: error)
             return bookFailed(path, status, message, style: stderrStyle)

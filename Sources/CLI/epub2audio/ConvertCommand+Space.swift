@@ -17,25 +17,28 @@ extension ConvertCommand {
     /// to convert, less the audio their folders hold already (a resumed run keeps it), against the
     /// free space of the output folder's disk (`freeBytes`, `SpaceCheck.freeBytes` but in tests).
     /// A line when it is tight; exit 5 when it cannot fit, unless `--force`. Books that cannot be
-    /// read are left to the conversion, which says why.
+    /// read are left to the conversion, which says why. Of a single book, the book read is handed
+    /// back (`loaded`), so that it is not read twice.
     func checkFreeSpace(
         paths: [String], options: SectionOptions, selection: ChapterSelection?, batch: Bool,
         freeBytes: (String) -> Int64? = SpaceCheck.freeBytes
-    ) -> Exit? {
+    ) -> (refusal: Exit?, loaded: OpenedBook?) {
+        var loaded: OpenedBook?
         let folders = batch ? BatchFolders(root: files.output ?? ".") : nil
         var needed: Int64 = 0
         var root = files.output ?? "."
         for path in paths {
-            guard let book = try? BookLoader.load(path: path, options: options, chapters: selection),
-                book.nothingToRead == nil
-            else { continue }
+            guard let book = try? BookLoader.load(path: path, options: options, chapters: selection) else { continue }
+            if paths.count == 1 { loaded = book }
+            guard book.nothingToRead == nil else { continue }
             let directory = outputDirectory(for: book, batch: folders)
             if !batch { root = directory }
             let written = SpaceCheck.bytesWritten(in: directory, format: files.format, bundle: files.bundle)
             needed += max(0, estimate(for: book).bytes - written)
         }
-        guard let free = freeBytes(root) else { return nil }
-        return reportSpace(SpaceCheck.decide(needed: needed, free: free), needed: needed, free: free, root: root)
+        guard let free = freeBytes(root) else { return (nil, loaded) }
+        let decision = SpaceCheck.decide(needed: needed, free: free)
+        return (reportSpace(decision, needed: needed, free: free, root: root), loaded)
     }
 
     /// Says what `decision` means for a conversion needing `needed` bytes where `free` are free; the

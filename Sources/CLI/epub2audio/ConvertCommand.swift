@@ -101,10 +101,14 @@ struct ConvertCommand: AsyncParsableCommand {
         // SIGINT and SIGTERM stop a conversion at any book of a batch, the same way (exit 130).
         if converting { InterruptionWatcher.shared.install() }
         // Before the first byte: does what the books will write fit on the disk?
-        if converting, let refusal = checkFreeSpace(paths: paths, options: options, selection: selection, batch: batch)
-        {
-            finishReport(exitCode: refusal.rawValue, style: stderrStyle)
-            throw ExitCode(refusal.rawValue)
+        var loaded: OpenedBook?
+        if converting {
+            let checked = checkFreeSpace(paths: paths, options: options, selection: selection, batch: batch)
+            if let refusal = checked.refusal {
+                finishReport(exitCode: refusal.rawValue, style: stderrStyle)
+                throw ExitCode(refusal.rawValue)
+            }
+            loaded = checked.loaded
         }
         for (index, path) in paths.enumerated() {
             if converting && InterruptionWatcher.shared.interrupted {
@@ -123,7 +127,8 @@ struct ConvertCommand: AsyncParsableCommand {
             } else {
                 report.begin(index)
                 status = await convertBook(
-                    path, options: options, selection: selection, batch: folders, bundler: bundler)
+                    path, options: options, selection: selection, batch: folders, bundler: bundler,
+                    loaded: paths.count == 1 ? loaded : nil)
                 recordOutcome(status)
             }
             if status != .success {
