@@ -194,13 +194,18 @@ extension EndToEnd {
             }
         }
 
-        @Test("--bundle goes with conversions only")
-        func bundleIsRefusedWithList() async throws {
+        @Test("--bundle goes with conversions only; with --list it is counted in the size estimate")
+        func bundleIsRefusedWithText() async throws {
             let scratch = try Scratch("bundle-list")
             let book = try Bundling.book(in: scratch)
-            let result = try await BinaryRunner.run([book, "--list", "--bundle", "m4b"])
+            let result = try await BinaryRunner.run([
+                book, "--text", "-o", scratch.file("text").path, "--bundle", "m4b",
+            ])
             #expect(result.status == 64, "\(result.stderr)")
             #expect(result.stderr.contains("--bundle"))
+            let listed = try await BinaryRunner.run([book, "--list", "--bundle", "m4b"])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            #expect(listed.stdout.contains(" m4b bundle"), "\(listed.stdout)")
         }
 
         @Test(

@@ -70,13 +70,21 @@ struct ConvertOptionsTests {
         arguments: [
             (["--list", "--jobs", "2"], "--jobs is for conversions, not with --list"),
             (["--text", "--format", "mp3"], "--format is for conversions, not with --text"),
-            (["--list", "--bundle", "m4b"], "--bundle is for conversions, not with --list"),
+            (["--text", "--bundle", "m4b"], "--bundle is for conversions, not with --text"),
             (["--list", "-o", "out"], "-o is for conversions"),
         ])
     func combinationsAcrossGroups(_ flags: [String], _ message: String) {
         let refusal = Self.refusal(["a.epub"] + flags)
         #expect(refusal?.contains(message) == true, "\(flags): \(refusal ?? "accepted")")
         #expect(Self.refusal(["a.epub"] + flags.filter { $0 != "--list" && $0 != "--text" }) == nil)
+    }
+
+    @Test("--list takes the flags its size estimate depends on: --format, --quality, --bitrate-mode, --bundle")
+    func listTakesEncodingFlags() {
+        #expect(
+            Self.refusal(["a.epub", "--list", "--format", "mp3", "--quality", "0.5", "--bitrate-mode", "variable"])
+                == nil)
+        #expect(Self.refusal(["a.epub", "--list", "--bundle", "m4b"]) == nil)
     }
 
     @Test func noBookIsAUsageError() {

@@ -189,8 +189,9 @@ extension EndToEnd {
             }
             defer { _ = shell("umount '\(mountPoint)'") }
             let out = mountPoint + "/out"
+            // --force: past the check before the first byte (below), to fill the disk mid-run.
             let result = try await BinaryRunner.run([
-                Conversions.lighthouse, "--chapters", "9,13", "-o", out, "--jobs", "2",
+                Conversions.lighthouse, "--chapters", "9,13", "-o", out, "--jobs", "2", "--force",
             ])
             #expect(result.status == 5, "exit \(result.status): \(result.stderr)")
             #expect(result.errorLines.count == 1)
@@ -198,6 +199,32 @@ extension EndToEnd {
             #expect(Conversions.partFiles(out).isEmpty, "\(tree(out))")
             let statuses = try #require(Conversions.statuses(out))
             #expect(!statuses.values.contains("in-progress"))
+        }
+
+        @Test("a disk too small for the estimate: exit 5 with the figures before anything is written (needs root)")
+        func diskTooSmallForEstimate() async throws {
+            let scratch = try Scratch("disksmall")
+            let mountPoint = scratch.file("small").path
+            try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+            guard geteuid() == 0, shell("mount -t tmpfs -o size=2m tmpfs '\(mountPoint)'") == 0 else {
+                print("note: cannot mount a small tmpfs here (not root, or no mount permission): test skipped")
+                return
+            }
+            defer { _ = shell("umount '\(mountPoint)'") }
+            // Two books of about 28 MB of WAV: refused, nothing written, not even a folder.
+            let out = mountPoint + "/out"
+            let refused = try await BinaryRunner.run([Conversions.lighthouse, Conversions.lighthouse, "-o", out])
+            #expect(refused.status == 5, "exit \(refused.status): \(refused.stderr)")
+            #expect(refused.errorLines.count == 1)
+            #expect(refused.errorLines.first?.contains("cannot fit") == true, "\(refused.stderr)")
+            #expect(refused.errorLines.first?.contains("MB are free") == true, "\(refused.stderr)")
+            #expect(listing(mountPoint).isEmpty, "\(tree(mountPoint))")
+            // One short chapter as MP3 fits, but with little room to spare: a warning, and it goes on.
+            let tight = try await BinaryRunner.run([
+                Conversions.lighthouse, "--chapters", "13", "--format", "mp3", "-o", out, "--progress", "none",
+            ])
+            #expect(tight.status == 0, "\(tight.stderr)")
+            #expect(tight.stderr.contains("warning: the audio needs about"), "\(tight.stderr)")
         }
     }
 }

@@ -11,17 +11,18 @@ extension BundleFormat: ExpressibleByArgument {}
 
 extension ConvertCommand {
     /// Converts one book (or writes its text with `--text`), then bundles it with `bundler` when
-    /// given (`--bundle`); returns its exit status.
+    /// given (`--bundle`); returns its exit status. `loaded`: the book, already read (by the
+    /// free-space check).
     func convertBook(
         _ path: String, options: SectionOptions, selection: ChapterSelection?, batch: BatchFolders?,
-        bundler: AudiobookBundler? = nil
+        bundler: AudiobookBundler? = nil, loaded: OpenedBook? = nil
     ) async -> Exit {
         let stderrStyle = TerminalStyle.detect(fileDescriptor: 2)
         let book: OpenedBook
         if !action.text { ProcessMemory.handBackFreedPagesAtOnce() }
         do {
             // Reading the book first means a refused book leaves nothing behind, not even a folder.
-            book = try BookLoader.load(path: path, options: options, chapters: selection)
+            book = try loaded ?? BookLoader.load(path: path, options: options, chapters: selection)
         } catch {
             let (status, message) = exitStatus(for: error)
             return bookFailed(path, status, message, style: stderrStyle)
@@ -29,6 +30,14 @@ extension ConvertCommand {
         // In a batch each line names its book, as the errors do.
         reportWarnings(book.warnings, style: stderrStyle, book: batch == nil ? nil : path)
         reportSkippedText(in: book, selection: selection, style: stderrStyle, book: batch == nil ? nil : path)
+        let totals = ReadingTotals(sections: book.sections)
+        ReportRecorder.shared.update {
+            $0.title = book.displayTitle
+            $0.sectionsRead = totals.readSections
+            $0.wordsRead = totals.readWords
+            $0.sectionsSkipped = totals.skippedSections
+            $0.wordsSkipped = totals.skippedWords
+        }
         if let nothing = book.nothingToRead {
             let why =
                 nothing == .noneSelected
@@ -37,6 +46,7 @@ extension ConvertCommand {
         }
         let prepared: PreparedConversion
         let directory = outputDirectory(for: book, batch: batch)
+        ReportRecorder.shared.update { $0.outputDirectory = directory }
         do {
             prepared = try LiveConversion.prepare(
                 book, options: conversionOptions(for: book, selection: selection), outputDirectory: directory,
@@ -45,6 +55,7 @@ extension ConvertCommand {
             let (status, message) = preparationExitStatus(for: error)
             return bookFailed(path, status, message, style: stderrStyle)
         }
+        if let fallback = prepared.voice.fallback { ReportRecorder.shared.warn(fallback.description) }
         if let fallback = prepared.voice.fallback, !running.quiet {
             StandardError.write(
                 stderrStyle.yellow("warning:") + " " + oneLine("\(fallback.description) (--voice chooses)") + "\n")
@@ -73,36 +84,48 @@ extension ConvertCommand {
         case (_, .auto): mode = style.isTerminal ? .bar : .plain
         }
         let renderer = ProgressRenderer(mode: mode, style: style, authors: book.book.package.metadata.authors)
-        let interruption = InterruptionWatcher()
+        let interruption = InterruptionWatcher.shared
         let conversion = prepared.runnable
-        let task = Task { try await conversion.run { renderer.handle($0) } }
+        // Started: from here an error is a failure of the conversion, not a refusal (`recordOutcome`).
+        let report = ReportRecorder.shared
+        report.update { $0.status = .failed }
+        let task = Task {
+            try await conversion.run { event in
+                if case .warning(let message) = event { report.warn(message) }
+                renderer.handle(event)
+            }
+        }
+        // A signal that came while the book was read cancels the task at once.
         interruption.onInterrupt { task.cancel() }
+        defer { interruption.onInterrupt(nil) }
         // Nobody reads our output any more (`--progress json | head`): stop as after Ctrl-C.
         BrokenPipe.onBrokenPipe { task.cancel() }
         defer { BrokenPipe.onBrokenPipe(nil) }
         do {
             let summary = try await task.value
+            report.update {
+                $0.sectionsMade = summary.sectionsDone
+                $0.sectionsKept = summary.sectionsSkipped
+                $0.sectionsFailed = summary.sectionsFailed
+                $0.audioSeconds = summary.audioSeconds
+            }
             renderer.summary(
                 summary, totals: ReadingTotals(sections: book.sections), chosen: book.chosenByNumber,
                 outputDirectory: directory)
-            if let warning = conversion.updateFolderCover() { renderer.handle(.warning(message: warning)) }
-            if summary.sectionsFailed > 0 {
-                interruption.stop()
-                return .partialFailure
+            if let warning = conversion.updateFolderCover() {
+                report.warn(warning)
+                renderer.handle(.warning(message: warning))
             }
-            guard let bundler else {
-                interruption.stop()
-                return .success
-            }
+            if summary.sectionsFailed > 0 { return .partialFailure }
+            guard let bundler else { return .success }
             // Ctrl-C while ffmpeg runs stops it and removes the partial bundle; the sections stay.
             let status = await makeBundle(
                 bundler, conversion: conversion, book: book.path, renderer: renderer, interruption: interruption,
                 style: style)
-            interruption.stop()
             return status
         } catch {
-            interruption.stop()
             if case ConversionError.cancelled = error {
+                report.update { $0.message = "interrupted; finished sections are kept" }
                 if mode != .json && !BrokenPipe.happened {
                     StandardError.write(
                         "\n" + style.yellow("interrupted:") + " finished sections are kept; "
@@ -134,10 +157,13 @@ extension ConvertCommand {
     /// What the voice cannot speak of the text read (`SpeakableText`): runs of other scripts that go
     /// to voices that speak them, and the share that no voice speaks.
     func reportSpeechWarnings(_ speech: SpeakableTextReport?, style: TerminalStyle, book: String?) {
-        guard !running.quiet, let speech else { return }
+        guard let speech else { return }
         let suggestion = speech.suggestedVoice.map { " (--voice \($0))" } ?? ""
+        let lines = [speech.switches, speech.problem.map { $0 + suggestion }].compactMap { $0 }
+        for line in lines { ReportRecorder.shared.warn(oneLine(line)) }
+        guard !running.quiet else { return }
         let prefix = book.map { bookName($0) + ": " } ?? ""
-        for line in [speech.switches, speech.problem.map { $0 + suggestion }].compactMap({ $0 }) {
+        for line in lines {
             StandardError.write(style.yellow("warning:") + " " + oneLine(prefix + line) + "\n")
         }
     }
@@ -146,6 +172,10 @@ extension ConvertCommand {
     /// line, and with `--progress json` a `book-failed` event too, so that a script reading the
     /// events learns of every book, including the ones refused before any event of their own.
     func bookFailed(_ path: String, _ status: Exit, _ message: String, style: TerminalStyle) -> Exit {
+        ReportRecorder.shared.update {
+            $0.exitCode = status.rawValue
+            $0.message = message
+        }
         reportError("\(bookName(path)): \(message)", style: style)
         if running.progress == .json { emitBookFailed(path, status, message) }
         return status
@@ -177,10 +207,16 @@ extension ConvertCommand {
             }
         }
         interruption.onInterrupt { task.cancel() }
-        if interruption.interrupted { task.cancel() }
         do {
             let result = try await task.value
-            for warning in result.warnings { renderer.handle(.warning(message: warning)) }
+            for warning in result.warnings {
+                ReportRecorder.shared.warn(warning)
+                renderer.handle(.warning(message: warning))
+            }
+            ReportRecorder.shared.update {
+                $0.bundle = result.path
+                if result.rebuilt { $0.status = .converted }
+            }
             renderer.handle(.bundleDone(file: file, chapters: result.chapters, rebuilt: result.rebuilt))
             if !running.quiet && running.progress != .json {
                 let verb = result.rebuilt ? "written" : "up to date"
@@ -259,43 +295,5 @@ func conversionExitStatus(for error: any Error) -> (Exit, String) {
     case .cancelled: return (.interrupted, error.description)
     case .workerFailed, .sectionFailed: return (.partialFailure, error.description)
     case .bundleFailed: return (.outputError, error.description)
-    }
-}
-
-/// Turns SIGINT and SIGTERM into a cancellation of the running conversion (which then cleans up
-/// and exits 130); a second signal exits at once.
-final class InterruptionWatcher: @unchecked Sendable {
-    // @unchecked Sendable: `sources` is written by the one thread that calls onInterrupt and stop;
-    // `fired` and `action` are read and written on `queue` only.
-    private var sources: [any DispatchSourceSignal] = []
-    private let queue = DispatchQueue(label: "epub2audio.signals")
-    private var fired = false
-    private var action: (@Sendable () -> Void)?
-
-    /// Whether a signal has come.
-    var interrupted: Bool { queue.sync { fired } }
-
-    /// What the first signal does; a later call replaces the action (the conversion, then the bundle).
-    func onInterrupt(_ action: @escaping @Sendable () -> Void) {
-        queue.sync { self.action = action }
-        guard sources.isEmpty else { return }
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-            source.setEventHandler { [unowned self] in
-                if self.fired { exit(Exit.interrupted.rawValue) }
-                self.fired = true
-                self.action?()
-            }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    func stop() {
-        for source in sources { source.cancel() }
-        sources = []
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
     }
 }

@@ -192,7 +192,10 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Sections converted at once, each in its own process (default: cores).", valueName: "N"))
     var jobs: Int?
 
-    @Flag(help: "Redo every section, even those already converted; convert text the voice cannot speak.")
+    @Flag(
+        help:
+            "Redo every section, even those already converted; convert text the voice cannot speak, or when the disk looks too small."
+    )
     var force = false
 
     /// Hidden: a new worker process for every section instead of a child forked from a prepared one
@@ -205,6 +208,12 @@ struct RunOptions: ParsableArguments {
 
     @Flag(name: [.short, .long], help: "No progress and no summary; errors only.")
     var quiet = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Write a JSON report of every book (status, sections, warnings, audio, files) to FILE at the end.",
+            valueName: "FILE"))
+    var report: String?
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }

@@ -13,7 +13,8 @@ enum Exit: Int32, CaseIterable {
     case unreadableBook = 3
     /// A book is DRM-protected or encrypted.
     case protectedBook = 4
-    /// The output folder cannot be written (permissions, full disk, foreign files in it).
+    /// The output folder cannot be written (permissions, full disk, foreign files in it), or its disk
+    /// has less free space than the estimate of what the conversion writes (`SpaceCheck`).
     case outputError = 5
     /// A voice, format or other resource the request needs is not installed (also: ffmpeg for
     /// `--bundle m4b`), or most of the text is in scripts no installed voice speaks (`SpeakableText`).

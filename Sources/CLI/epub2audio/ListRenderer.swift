@@ -16,12 +16,18 @@ struct ListRenderer {
 
     /// The listing as a JSON object (pretty-printed, no final newline); `speech`: what the voice a
     /// conversion would use can speak of it.
-    static func json(for loaded: OpenedBook, speech: SpeakableTextReport? = nil) throws -> String {
-        String(decoding: try document(for: loaded, speech: speech).json(), as: UTF8.self)
+    /// With `estimate`, its `estimate` says what a conversion would write.
+    static func json(
+        for loaded: OpenedBook, speech: SpeakableTextReport? = nil, estimate: OutputEstimate? = nil
+    ) throws -> String {
+        var document = document(for: loaded, speech: speech)
+        document.estimate = estimate
+        return String(decoding: try document.json(), as: UTF8.self)
     }
 
-    /// The human index: a header with the clean title and authors, then one aligned row per section.
-    func text(for loaded: OpenedBook) -> String {
+    /// The human index: a header with the clean title and authors, then one aligned row per section;
+    /// with `estimate`, a line under the reading line says what a conversion would write.
+    func text(for loaded: OpenedBook, estimate: OutputEstimate? = nil) -> String {
         let package = loaded.book.package
         let sections = loaded.sections
         var lines: [String] = []
@@ -43,6 +49,7 @@ struct ListRenderer {
             Self.readingLine(
                 ReadingTotals(sections: sections), withDuration: true, wordsPerMinute: wordsPerMinute,
                 chosen: loaded.chosenByNumber))
+        if let estimate { lines.append(style.dim(Self.estimateLine(estimate))) }
         lines.append("")
 
         var table = TextTable([
@@ -76,6 +83,35 @@ struct ListRenderer {
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `writing about 19 MB as wav` (`, with a 4.1 MB m4b bundle`): what a conversion would write.
+    static func estimateLine(_ estimate: OutputEstimate) -> String {
+        var line = "writing about \(ByteCount.text(estimate.sectionBytes)) as \(estimate.format)"
+        if let bundle = estimate.bundle { line += ", with a \(ByteCount.text(estimate.bundleBytes)) \(bundle) bundle" }
+        return line
+    }
+
+    /// The table closing `--list` of several books: each book's words, audio length and output size
+    /// (`OutputEstimate`), and their totals; numbers right-aligned, the title last.
+    func batchTable(_ books: [(title: String, words: Int, estimate: OutputEstimate)]) -> String {
+        var table = TextTable([
+            .init(header: "words", alignment: .right), .init(header: "audio", alignment: .right),
+            .init(header: "size", alignment: .right), .init(header: "book", alignment: .left),
+        ])
+        func row(_ words: Int, _ estimate: OutputEstimate, _ title: String) -> [String] {
+            [
+                Self.grouped(words), Self.duration(minutes: estimate.audioSeconds / 60),
+                ByteCount.text(estimate.bytes), title,
+            ]
+        }
+        for book in books { table.append(row(book.words, book.estimate, terminalSafe(book.title))) }
+        let total = OutputEstimate.sum(books.map(\.estimate))
+        table.append(row(books.reduce(0) { $0 + $1.words }, total, "total (\(plural(books.count, "book")))"))
+        let rendered = table.render(indent: "  ") { row, _, cell in
+            row < 0 || row == books.count ? style.bold(cell) : cell
+        }
+        return rendered.joined(separator: "\n") + "\n"
     }
 
     /// The language the header names: the text's, and what the metadata says when that differs

@@ -1,3 +1,4 @@
+public import Contracts
 public import EPUBReader
 public import Foundation
 
@@ -39,6 +40,8 @@ public struct SectionListing: Encodable, Sendable {
     /// What the voice a conversion would use can speak of the text read (`SpeakableText`); absent
     /// when not assessed.
     public var speech: SpeakableTextReport?
+    /// What converting the sections read would write (`OutputEstimate`); absent when not estimated.
+    public var estimate: OutputEstimate?
 
     /// The listing of `package` cut into `sections`; `title` is the title to show (the metadata's,
     /// or a name for a book without one). The word totals follow the sections' `included` flags.
