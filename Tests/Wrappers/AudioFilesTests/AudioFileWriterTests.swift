@@ -211,6 +211,22 @@ func zeroCrossingsPerSecond(_ samples: [Int16], rate: Int) -> Double {
         #expect(try size(variable) != sizes[0.0]!)
     }
 
+    @Test(arguments: [BitrateMode.constant, .average, .variable])
+    func aBitrateModeWithoutACompressionLevelIsWritten(_ mode: BitrateMode) throws {
+        try #require(AudioFileWriter.availableFormats().contains(.mp3))
+        let directory = try TemporaryDirectory()
+        let samples = sine(seconds: 2)
+        let alone = directory.path("alone.mp3")
+        _ = try writeFile(alone, AudioEncoding(format: .mp3, bitrateMode: mode), samples: samples)
+        let stated = directory.path("stated.mp3")
+        _ = try writeFile(
+            stated,
+            AudioEncoding(format: .mp3, compressionLevel: AudioFileWriter.levelWithBitrateMode, bitrateMode: mode),
+            samples: samples)
+        #expect(try size(alone) > 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: alone)) == Data(contentsOf: URL(fileURLWithPath: stated)))
+    }
+
     @Test func compressionLevelReachesTheOpusEncoder() throws {
         try #require(AudioFileWriter.availableFormats().contains(.opus))
         let directory = try TemporaryDirectory()

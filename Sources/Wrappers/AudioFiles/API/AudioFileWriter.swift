@@ -195,8 +195,10 @@ public final class AudioFileWriter: AudioSink {
 
     private func applyEncoderSettings() throws {
         guard let handle else { return }
-        // MP3 needs the compression level before the bitrate mode.
-        if var level = encoding.compressionLevel {
+        // MP3 needs the compression level before the bitrate mode: setting the mode re-applies the level, and
+        // libsndfile refuses a level left unset, so a mode without one gets `levelWithBitrateMode`.
+        let level = encoding.compressionLevel ?? (encoding.bitrateMode == nil ? nil : Self.levelWithBitrateMode)
+        if var level {
             let ok = sf_command(handle, Int32(SFC_SET_COMPRESSION_LEVEL), &level, Int32(MemoryLayout<Double>.size))
             guard ok == Int32(SF_TRUE) else {
                 throw AudioError.invalidOption(
@@ -252,6 +254,11 @@ public final class AudioFileWriter: AudioSink {
 
     /// Tag text is bounded: book metadata is untrusted and a tag is not the place for a chapter.
     static let maxTagBytes = 1_024
+
+    /// The compression level an MP3 encoder gets when a bitrate mode is asked without one: the middle of the
+    /// scale (84 kbps constant or average at espeak-ng's 22,050 Hz, LAME's VBR quality 5). libsndfile
+    /// re-applies the level when the mode is set and refuses an unset one, so the mode alone failed.
+    public static let levelWithBitrateMode = 0.5
 
     static func sfFormat(_ format: AudioFormat) -> Int32 {
         switch format {
