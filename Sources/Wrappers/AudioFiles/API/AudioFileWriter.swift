@@ -256,7 +256,7 @@ public final class AudioFileWriter: AudioSink {
     static let maxTagBytes = 1_024
 
     /// The compression level an MP3 encoder gets when a bitrate mode is asked without one: the middle of the
-    /// scale (84 kbps constant or average at espeak-ng's 22,050 Hz, LAME's VBR quality 5). libsndfile
+    /// scale (80 kbps constant or average at espeak-ng's 22,050 Hz, LAME's VBR quality 5). libsndfile
     /// re-applies the level when the mode is set and refuses an unset one, so the mode alone failed.
     public static let levelWithBitrateMode = 0.5
 
