@@ -127,7 +127,8 @@ struct ConvertCommand: AsyncParsableCommand {
         do {
             let loaded = try BookLoader.load(path: path, options: options, chapters: selection)
             // What the voice a conversion would use can speak of the text read (espeak-ng is asked).
-            let speech = LiveConversion.speakableText(of: loaded, voice: speaking.voice)
+            let speech = LiveConversion.speakableText(
+                of: loaded, voice: speaking.voice, engine: speaking.engine)
             if action.json {
                 emitJSON(try ListRenderer.json(for: loaded, speech: speech))
             } else {

@@ -174,13 +174,13 @@ extension LiveVoices {
     ///   - name: what `--voice` or the request's `voice` says.
     ///   - folder: the voices folder.
     ///   - loadRuntime: loads the sherpa-onnx runtime, so that a missing one is said before anything is made.
-    /// - Returns: the voice, identified as `piper:NAME`.
+    /// - Returns: the voice (its `info` is identified as `piper:NAME`).
     /// - Throws: `LiveConversionError.unknownVoice` for a `piper:` name no voice answers to, or when the
     ///   runtime cannot be loaded.
     static func resolveNeural(
         _ name: String, in folder: String = neuralFolder(),
         loadRuntime: () throws(NeuralError) -> Void = { _ = try NeuralRuntime.load() }
-    ) throws(LiveConversionError) -> VoiceInfo? {
+    ) throws(LiveConversionError) -> NeuralVoice? {
         let voice: NeuralVoice
         do {
             voice = try VoiceLibrary(folder: folder).voice(named: name)
@@ -193,6 +193,6 @@ extension LiveVoices {
         } catch {
             throw .unknownVoice(error.description)
         }
-        return voice.info
+        return voice
     }
 }
