@@ -139,7 +139,9 @@ extension ConvertCommand {
         guard !running.quiet, let speech else { return }
         let suggestion = speech.suggestedVoice.map { " (--voice \($0))" } ?? ""
         let prefix = book.map { bookName($0) + ": " } ?? ""
-        for line in [speech.switches, speech.problem.map { $0 + suggestion }].compactMap({ $0 }) {
+        for line in [speech.switches, speech.languageSwitches, speech.problem.map { $0 + suggestion }]
+            .compactMap({ $0 })
+        {
             StandardError.write(style.yellow("warning:") + " " + oneLine(prefix + line) + "\n")
         }
     }

@@ -147,11 +147,30 @@ final class LiveSpeechEngine: SpeechEngine {
         }
         let engine = try neuralEngine(for: settings.voice)
         try engine.configure(settings)
+        configureFallback(for: engine.voice, settings)
         current = engine
     }
 
+    /// Chunks in a language the neural voice does not speak (a block's `xml:lang`, a run of another script)
+    /// go to espeak-ng, which takes that language's voice (`ESpeakSpeechEngine.synthesize`); the rest to the
+    /// current engine.
     func synthesize(_ text: String, language: String?, output: (UnsafeBufferPointer<Int16>) throws -> Bool) throws {
+        if let neural, current === neural, let language, !neural.voice.speaks(language) {
+            try espeak.synthesize(text, language: language, output: output)
+            return
+        }
         try current.synthesize(text, language: language, output: output)
+    }
+
+    /// Gives espeak-ng the voice of the neural voice's language (else English), at the same rate and volume:
+    /// it switches from it to the voice of each other language it is handed, and speaks with it when that
+    /// language has none.
+    private func configureFallback(for voice: NeuralVoice, _ settings: VoiceSettings) {
+        let primary = String(voice.language.prefix { $0 != "-" && $0 != "_" })
+        for candidate in [voice.espeakVoice, primary, "en"] {
+            let fallback = VoiceSettings(voice: candidate, rate: settings.rate, pitch: 50, volume: settings.volume)
+            if (try? espeak.configure(fallback)) != nil { return }
+        }
     }
 
     func reset() throws { try current.reset() }

@@ -170,7 +170,50 @@ public struct VoiceChoice: Sendable, Hashable {
     /// scripts go to voices that speak them; the share no voice speaks, and whether it is most of
     /// the text. Nil when the voice is no longer installed.
     public func speakableText(of book: OpenedBook) -> SpeakableTextReport? {
-        Self.speakableText(of: book, voice: voice.identifier)
+        guard capabilities.engine == .neural else { return Self.speakableText(of: book, voice: voice.identifier) }
+        let reading = textLanguage(for: book) ?? book.book.package.metadata.languages.first
+        return Self.speakableText(of: book, neural: voice, capabilities: capabilities, reading: reading)
+    }
+
+    /// `SpeakableText.assess` of `book` for a neural voice: it speaks the scripts its language writes and no
+    /// other (runs of other scripts go to espeak-ng's voices, as with an espeak-ng voice); blocks the markup
+    /// gives a language it does not speak are read by espeak-ng's voice of that language
+    /// (`SpeakableTextReport.otherLanguages`); `reading` is the language the text is read in.
+    static func speakableText(
+        of book: OpenedBook, neural voice: VoiceInfo, capabilities: VoiceCapabilities, reading: String?
+    ) -> SpeakableTextReport {
+        let installed = ESpeakSpeechEngine.installedVoices()
+        let language = capabilities.languages.first ?? ""
+        var report = SpeakableText.assess(
+            book.sections, voice: voice, installed: installed, bookLanguage: book.readingLanguage
+        ) { candidate, script in
+            guard candidate == voice else { return LiveVoices.share(candidate, script) }
+            return script.isWritten(byLanguage: language) ? 1 : 0
+        }
+        report.otherLanguages = otherLanguages(
+            in: book.sections.filter(\.included), capabilities: capabilities, reading: reading, installed: installed)
+        return report
+    }
+
+    /// The languages blocks of `sections` are marked with (`BookSection.languages`) that a voice of
+    /// `capabilities` does not speak, each with the espeak-ng voice that reads them (`LiveSpeechEngine` falls
+    /// back to it): the language's own, else the one of the voice's language. Blocks of the language the text
+    /// is read in, `reading`, are the voice's whatever their tag says (the chunker gives them no language).
+    static func otherLanguages(
+        in sections: [BookSection], capabilities: VoiceCapabilities, reading: String?, installed: [VoiceInfo]
+    ) -> [String: String] {
+        var tags = Set<String>()
+        for section in sections { tags.formUnion(section.languages.filter { $0.value > 0 }.keys) }
+        if let reading { tags.remove(reading.lowercased()) }
+        var readers: [String: String] = [:]
+        let own = capabilities.languages.first.flatMap {
+            try? ESpeakSpeechEngine.resolveVoice($0, installed: installed)
+        }
+        for tag in tags where !capabilities.speaks(tag) {
+            let reader = (try? ESpeakSpeechEngine.resolveVoice(tag, installed: installed)) ?? own
+            readers[tag] = reader.map(SpeakableText.name(of:)) ?? tag
+        }
+        return readers
     }
 
     /// `SpeakableText.assess` of `book` for the installed voice `identifier`.

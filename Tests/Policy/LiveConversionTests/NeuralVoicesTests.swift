@@ -201,3 +201,31 @@ struct EngineChoiceTests {
     }
 }
 
+@Suite("Blocks a neural voice leaves to espeak-ng")
+struct OtherLanguagesTests {
+    static func section(_ languages: [String: Int]) -> BookSection {
+        let position = TextPosition(spineIndex: 0, blockIndex: 0)
+        return BookSection(
+            number: 1, title: "One", href: EPUBLink(path: "a.xhtml"), spine: ["a.xhtml"], role: .body, kind: .chapter,
+            languages: languages, included: true, start: position, end: position)
+    }
+
+    @Test("languages it does not speak, each with espeak-ng's voice; its accents and the reading language stay")
+    func otherLanguages() {
+        let installed = [
+            VoiceInfo(name: "German", languages: ["de"], identifier: "gmw/de"),
+            VoiceInfo(name: "Greek", languages: ["el"], identifier: "grk/el"),
+            VoiceInfo(name: "English_(America)", languages: ["en-us", "en"], identifier: "gmw/en-US"),
+        ]
+        let english = VoiceCapabilities(
+            engine: .neural, controlsPitch: false, languages: ["en-US"], sampleRate: 22050, quality: "medium")
+        let sections = [Self.section(["en": 900, "en-gb": 30, "de": 40]), Self.section(["el": 12, "xx": 5, "fr": 0])]
+        let readers = VoiceChoice.otherLanguages(
+            in: sections, capabilities: english, reading: "en", installed: installed)
+        #expect(readers == ["de": "de", "el": "el", "xx": "en-US"], "\(readers)")
+        // A German book read with the English voice: its German blocks carry no language and are the voice's.
+        let german = VoiceChoice.otherLanguages(
+            in: [Self.section(["de": 900])], capabilities: english, reading: "de", installed: installed)
+        #expect(german.isEmpty, "\(german)")
+    }
+}
