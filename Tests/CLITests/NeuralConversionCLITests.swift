@@ -16,7 +16,7 @@ func importedNeuralVoice(in scratch: Scratch) async throws -> [String: String] {
 }
 
 extension EndToEnd {
-    @Suite("Neural voices: --engine, other languages")
+    @Suite("Neural voices: --engine, other languages, kill and resume")
     struct NeuralConversionCLI {
         static let english = "The keeper opened the logbook and read the first line aloud to nobody."
         static let german = "Der Wind wehte über das Meer, und die Möwen schrien über dem alten Leuchtturm."
@@ -137,11 +137,66 @@ extension EndToEnd {
             )
         }
 
+        @Test(
+            "kill -9 after the first section, then a re-run: the same bytes as an uninterrupted run, finished sections kept",
+            .enabled(if: NeuralVoiceCache.convertible, NeuralVoiceCache.skipReason))
+        func killAndResume() async throws {
+            let scratch = try Scratch("neural-kill")
+            let environment = try await importedNeuralVoice(in: scratch)
+            let book = try Conversions.book(in: scratch, chapters: 3, words: 150)
+            let arguments = ["--voice", "en_US-joe-medium", "--jobs", "1", "--progress", "none"]
+            let clean = scratch.file("clean").path
+            let reference = try await BinaryRunner.run(
+                [book, "-o", clean] + arguments, environment: environment, timeout: 600)
+            try #require(reference.status == 0, "\(reference.stderr)")
+
+            let out = scratch.file("out").path
+            let running = try BinaryRunner.start([book, "-o", out] + arguments, environment: environment)
+            let midRun = await running.waitUntil(timeout: 300) {
+                (Conversions.statuses(out)?.values.filter { $0 == "done" }.count ?? 0) >= 1
+            }
+            try #require(midRun, "never saw a finished section")
+            let workers = BinaryRunner.descendants(of: running.pid)
+            running.send(SIGKILL, toGroup: true)
+            let killed = await running.result(timeout: 5)
+            #expect(killed.signalled)
+            defer { for worker in workers { kill(worker, SIGKILL) } }
+            let finished = Conversions.statuses(out)?.filter { $0.value == "done" }.map(\.key) ?? []
+            try #require(finished.count >= 1 && finished.count < 3, "\(finished)")
+            let before = Self.fileIdentities(out)
+
+            let rerun = try await BinaryRunner.run(
+                [book, "-o", out] + arguments, environment: environment, timeout: 600)
+            #expect(rerun.status == 0, "\(rerun.stderr)")
+            let resumed = Conversions.audio(out), uninterrupted = Conversions.audio(clean)
+            #expect(resumed.keys.sorted() == uninterrupted.keys.sorted())
+            for (name, data) in uninterrupted {
+                #expect(resumed[name] == data, "\(name) differs from the uninterrupted run's")
+            }
+            // The finished sections' files were not written again: same inode, same modification time.
+            let after = Self.fileIdentities(out)
+            let kept = before.filter { name, _ in finished.contains { name.hasPrefix(String(format: "%03d", $0)) } }
+            #expect(!kept.isEmpty)
+            for (name, identity) in kept { #expect(after[name] == identity, "\(name) was made again") }
+            #expect(Conversions.partFiles(out).isEmpty)
+        }
+
         /// The 16-bit samples of a WAV file.
         static func samples(_ data: Data) throws -> [Int16] {
             let info = try readWAV(data)
             let pcm = data.subdata(in: info.dataOffset..<info.dataOffset + info.dataBytes)
             return pcm.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        }
+
+        /// Inode and modification time of each WAV file in `folder`.
+        static func fileIdentities(_ folder: String) -> [String: String] {
+            var identities: [String: String] = [:]
+            for name in listing(folder) where name.hasSuffix(".wav") {
+                var info = stat()
+                guard stat(folder + "/" + name, &info) == 0 else { continue }
+                identities[name] = "\(info.st_ino) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+            }
+            return identities
         }
     }
 }
