@@ -116,7 +116,7 @@ public struct VoiceChoice: Sendable, Hashable {
     /// Of `voices`, the one that reads `language` best: a voice of its primary language (`en-GB` for `en`), the
     /// highest quality first, then the one of the very tag (`en-GB` for `en-GB`), then by name; nil when none
     /// speaks it. Pure: the voices folder is read by the caller.
-    public static func bestNeural(speaking language: String, among voices: [NeuralVoice]) -> NeuralVoice? {
+    static func bestNeural(speaking language: String, among voices: [NeuralVoice]) -> NeuralVoice? {
         let speaking = voices.filter { VoiceCapabilities.neural($0).speaks(language) }
         func rank(_ voice: NeuralVoice) -> (Int, Int, String) {
             let exact = voice.language.lowercased() == language.lowercased().replacingOccurrences(of: "_", with: "-")
