@@ -88,9 +88,10 @@ test-integration: check neural-deps
 		./scripts/bounded.sh 1500 $(SWIFT) test $(STRICT_FLAGS) $(SWIFT_FLAGS) --filter '$(INTEGRATION_TESTS)'
 
 # The conversion service (Server/, a package of its own: docs/service.md): its strict build and its tests,
-# end-to-end conversions with espeak-ng included.
-server-test: test-deps
-	$(MAKE) -C Server test SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)"
+# end-to-end conversions with espeak-ng and with the neural voice (neural-deps: required with CI=true) included.
+server-test: test-deps neural-deps
+	EPUB2AUDIO_NEURAL_CACHE=$(abspath $(NEURAL_CACHE)) \
+		$(MAKE) -C Server test SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)"
 
 demo: build
 	@./scripts/demo.sh $(BIN) $(SAMPLE) $(DEMO_OUT)

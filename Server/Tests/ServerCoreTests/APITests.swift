@@ -526,6 +526,7 @@ import Testing
             try await client.execute(uri: "/v1/voices", method: .get) { response async throws in
                 let voices = try #require(try Self.json(response.body)["voices"] as? [[String: Any]])
                 #expect(voices.contains { ($0["languages"] as? [String])?.contains("en") == true })
+                #expect(voices.contains { $0["engine"] as? String == "espeak" })
             }
         }
     }

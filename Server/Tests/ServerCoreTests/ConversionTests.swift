@@ -127,6 +127,53 @@ import Testing
         }
     }
 
+    /// A job with a neural voice makes the CLI's audio with it, byte for byte, and `GET /v1/voices` lists the
+    /// voice beside espeak-ng's. The voices folder and the runtime are found from the environment, as the
+    /// server's and its workers' (set here, in this serialized suite, before the server starts).
+    @Test(.enabled(if: NeuralCache.usable, NeuralCache.skipReason))
+    func aJobWithANeuralVoiceMakesTheCLIsAudio() async throws {
+        let setup = try Self.setup(slots: 1)
+        defer { setup.folder.remove() }
+        let voices = setup.folder.path + "/voices"
+        _ = try runProcess(setup.cli, ["voices", "add", NeuralCache.voiceModel, "--voices-dir", voices])
+        setenv("EPUB2AUDIO_VOICES_DIR", voices, 1)
+        setenv("EPUB2AUDIO_SHERPA_ONNX", NeuralCache.runtimeFolder, 1)
+        defer {
+            unsetenv("EPUB2AUDIO_VOICES_DIR")
+            unsetenv("EPUB2AUDIO_SHERPA_ONNX")
+        }
+        let cliOutput = try Self.cliConversion(setup, ["--voice", "en_US-joe-medium", "--chapters", "13"])
+        let app = try ServerApplication.build(
+            context: setup.context, host: "127.0.0.1", port: 0, limits: ServiceLimits(), logger: Logger(label: "test"))
+        try await app.test(.live) { client in
+            try await client.execute(uri: "/v1/voices", method: .get) { response async throws in
+                let listed = try #require(try APITests.json(response.body)["voices"] as? [[String: Any]])
+                let neural = try #require(listed.first { $0["engine"] as? String == "neural" })
+                #expect(neural["identifier"] as? String == "piper:en_US-joe-medium")
+                #expect(neural["languages"] as? [String] == ["en-US"])
+                #expect(neural["sampleRate"] as? Int == 22050 && neural["quality"] as? String == "medium")
+                #expect(listed.filter { $0["engine"] as? String == "espeak" }.count > 100)
+            }
+            let sha = try await Self.upload(client)
+            try await client.execute(
+                uri: "/v1/jobs/neural", method: .put, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"book":"\#(sha)","options":{"voice":"en_US-joe-medium","chapters":[13]}}"#)
+            ) { #expect($0.status == .created) }
+            let job = try await Self.waitForJob(client, id: "neural")
+            await Self.expectSucceeded(job, store: setup.context.store)
+            try await Self.expectSameAudio(client, job: job, cliOutput: cliOutput)
+            // --engine neural with voice auto takes the same voice.
+            try await client.execute(
+                uri: "/v1/jobs/neural-auto", method: .put, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"book":"\#(sha)","options":{"engine":"neural","chapters":[13]}}"#)
+            ) { #expect($0.status == .created) }
+            let auto = try await Self.waitForJob(client, id: "neural-auto")
+            await Self.expectSucceeded(auto, store: setup.context.store)
+            #expect((auto["options"] as? [String: Any])?["engine"] as? String == "neural")
+            try await Self.expectSameAudio(client, job: auto, cliOutput: cliOutput)
+        }
+    }
+
     /// A job with a bundle in another format than the CLI's default makes the CLI's bundle, byte for
     /// byte: the same sections, title, narrator, language and cover (one policy for both).
     @Test func aJobBundlesAsTheCLIBundles() async throws {

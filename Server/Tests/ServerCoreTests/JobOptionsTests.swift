@@ -33,3 +33,25 @@ import Testing
         #expect(try JSONDecoder().decode(JobPlan.self, from: try JSONEncoder().encode(plan)) == plan)
     }
 }
+
+/// `engine` in a job's options: left out of the stored JSON when `auto`, so that jobs stored before it existed
+/// keep their canonical form (and their idempotency).
+@Suite struct JobOptionsEngineTests {
+    @Test func autoIsLeftOutAndTheOthersAreKept() throws {
+        #expect(!JobOptions().canonicalJSON.contains("engine"))
+        let earlier = #"{"format":"wav","notes":"skip","pitch":50,"rate":175,"voice":"auto","volume":100}"#
+        #expect(try JobOptions.decode(earlier) == JobOptions())
+        #expect(JobOptions().canonicalJSON == earlier)
+        let neural = JobOptions(engine: "neural")
+        #expect(neural.canonicalJSON.contains(#""engine":"neural""#))
+        #expect(try JobOptions.decode(neural.canonicalJSON) == neural)
+        #expect(try ServiceAPI.options(.init(engine: .auto)).engine == nil)
+        #expect(try ServiceAPI.options(.init(engine: .neural)).engine == "neural")
+    }
+
+    @Test func theEngineReachesTheLibrarysOptions() throws {
+        let options = try ConversionAdapter.conversionOptions(JobOptions(engine: "neural"), workers: .inProcess)
+        #expect(options.engine == .neural)
+        #expect(try ConversionAdapter.conversionOptions(JobOptions(), workers: .inProcess).engine == .auto)
+    }
+}

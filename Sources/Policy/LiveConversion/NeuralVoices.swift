@@ -147,11 +147,30 @@ final class LiveSpeechEngine: SpeechEngine {
         }
         let engine = try neuralEngine(for: settings.voice)
         try engine.configure(settings)
+        configureFallback(for: engine.voice, settings)
         current = engine
     }
 
+    /// Chunks in a language the neural voice does not speak (a block's `xml:lang`, a run of another script)
+    /// go to espeak-ng, which takes that language's voice (`ESpeakSpeechEngine.synthesize`); the rest to the
+    /// current engine.
     func synthesize(_ text: String, language: String?, output: (UnsafeBufferPointer<Int16>) throws -> Bool) throws {
+        if let neural, current === neural, let language, !neural.voice.speaks(language) {
+            try espeak.synthesize(text, language: language, output: output)
+            return
+        }
         try current.synthesize(text, language: language, output: output)
+    }
+
+    /// Gives espeak-ng the voice of the neural voice's language (else English), at the same rate and volume:
+    /// it switches from it to the voice of each other language it is handed, and speaks with it when that
+    /// language has none.
+    private func configureFallback(for voice: NeuralVoice, _ settings: VoiceSettings) {
+        let primary = String(voice.language.prefix { $0 != "-" && $0 != "_" })
+        for candidate in [voice.espeakVoice, primary, "en"] {
+            let fallback = VoiceSettings(voice: candidate, rate: settings.rate, pitch: 50, volume: settings.volume)
+            if (try? espeak.configure(fallback)) != nil { return }
+        }
     }
 
     func reset() throws { try current.reset() }
@@ -174,13 +193,13 @@ extension LiveVoices {
     ///   - name: what `--voice` or the request's `voice` says.
     ///   - folder: the voices folder.
     ///   - loadRuntime: loads the sherpa-onnx runtime, so that a missing one is said before anything is made.
-    /// - Returns: the voice, identified as `piper:NAME`.
+    /// - Returns: the voice (its `info` is identified as `piper:NAME`).
     /// - Throws: `LiveConversionError.unknownVoice` for a `piper:` name no voice answers to, or when the
     ///   runtime cannot be loaded.
     static func resolveNeural(
         _ name: String, in folder: String = neuralFolder(),
         loadRuntime: () throws(NeuralError) -> Void = { _ = try NeuralRuntime.load() }
-    ) throws(LiveConversionError) -> VoiceInfo? {
+    ) throws(LiveConversionError) -> NeuralVoice? {
         let voice: NeuralVoice
         do {
             voice = try VoiceLibrary(folder: folder).voice(named: name)
@@ -193,6 +212,6 @@ extension LiveVoices {
         } catch {
             throw .unknownVoice(error.description)
         }
-        return voice.info
+        return voice
     }
 }

@@ -196,3 +196,22 @@ import Testing
         #expect(index.sections.map(\.included) == [true, true, false])
     }
 }
+
+@Suite("The languages a section's blocks are marked with")
+struct SectionLanguagesTests {
+    @Test("letters by xml:lang, the document's and a passage's; blocks without a language are not counted")
+    func languagesCensus() throws {
+        let book = MemoryBook(
+            spine: [
+                ("a.xhtml", "<h1>One</h1><p>Plain words here.</p><p xml:lang='de'>Guten Tag, Welt.</p>"),
+                ("b.xhtml", "<h1>Two</h1><p>No language at all.</p>"),
+            ],
+            toc: [entry("One", "a.xhtml"), entry("Two", "b.xhtml")],
+            documentLanguage: nil, documentLanguages: ["a.xhtml": "en-GB"])
+        let index = try SectionIndexer.index(book)
+        let first = try #require(index.sections.first)
+        #expect(first.languages["de"] == 12, "\(first.languages)")  // Guten Tag Welt
+        #expect((first.languages["en-gb"] ?? 0) > 10, "\(first.languages)")
+        #expect(index.sections.last?.languages.isEmpty == true)
+    }
+}

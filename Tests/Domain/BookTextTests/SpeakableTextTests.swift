@@ -167,3 +167,18 @@ private func sections(_ letters: [[Script: Int]], skipped: Set<Int> = []) -> [Bo
         #expect(SkippedText.warnings(for: [short, chapter]).isEmpty)
     }
 }
+
+@Suite("Blocks in languages the voice does not speak")
+struct LanguageSwitchesLineTests {
+    @Test("one line naming each language and its voice, and what the voice speaks; nil when none")
+    func line() {
+        let neural = VoiceInfo(name: "joe", languages: ["en-US"], identifier: "piper:en_US-joe-medium")
+        var report = SpeakableTextReport(voice: neural, totalLetters: 100)
+        #expect(report.languageSwitches == nil)
+        report.otherLanguages = ["el": "el", "de": "de"]
+        #expect(
+            report.languageSwitches
+                == "text in other languages is read by other voices: de by 'de', el by 'el'"
+                + " (the voice 'piper:en_US-joe-medium' speaks en-US)")
+    }
+}

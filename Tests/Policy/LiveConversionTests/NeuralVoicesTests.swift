@@ -90,7 +90,7 @@ struct NeuralVoiceResolutionTests {
         for name in ["en_US-test-medium", "piper:en_US-test-medium"] {
             let voice = try LiveVoices.resolveNeural(name, in: folder) {}
             #expect(voice?.identifier == "piper:en_US-test-medium", "\(name)")
-            #expect(voice?.languages == ["en-US"])
+            #expect(voice?.language == "en-US")
         }
         for name in ["en", "en-us", "french", "auto"] {
             #expect(try LiveVoices.resolveNeural(name, in: folder) {} == nil, "\(name)")
@@ -121,5 +121,111 @@ struct NeuralVoiceResolutionTests {
             guard case LiveConversionError.unknownVoice(let message) = error else { return false }
             return message.contains("sherpa-onnx") && message.contains("pip install")
         }
+    }
+}
+
+@Suite("What a resolved voice can do")
+struct VoiceCapabilitiesTests {
+    @Test("a neural voice: one language (its accents too), no pitch; espeak-ng's: pitch")
+    func capabilities() throws {
+        let folder = try NeuralVoiceResolutionTests.folder(voice: "en_US-test-medium")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let voice = try #require(try LiveVoices.resolveNeural("en_US-test-medium", in: folder) {})
+        let neural = VoiceCapabilities.neural(voice)
+        #expect(neural.engine == .neural && !neural.controlsPitch)
+        #expect(neural.sampleRate == 22050 && neural.quality == "medium")
+        #expect(neural.speaks("en") && neural.speaks("en-GB") && neural.speaks("EN_us"))
+        #expect(!neural.speaks("de") && !neural.speaks("el-GR") && !neural.speaks(""))
+        let espeak = VoiceCapabilities.espeak(languages: ["de", "de-de"])
+        #expect(espeak.engine == .espeak && espeak.controlsPitch && espeak.speaks("de-AT") && !espeak.speaks("en"))
+    }
+}
+
+@Suite("--engine: which voice auto picks, and voices of the other engine")
+struct EngineChoiceTests {
+    static func voice(_ name: String, _ language: String, _ quality: String) throws -> NeuralVoice {
+        let json = """
+            {"name": "\(name)", "language": "\(language)", "sampleRate": 22050, "quality": "\(quality)",
+             "espeakVoice": "\(language.lowercased())"}
+            """
+        return try JSONDecoder().decode(NeuralVoice.self, from: Data(json.utf8))
+    }
+
+    @Test("the neural voice of the book's language: best quality first, then the very tag, then the name")
+    func bestNeural() throws {
+        let voices = [
+            try Self.voice("en_GB-b-medium", "en-GB", "medium"), try Self.voice("en_US-a-low", "en-US", "low"),
+            try Self.voice("en_US-c-medium", "en-US", "medium"), try Self.voice("de_DE-d-high", "de-DE", "high"),
+            try Self.voice("fr_FR-e-x_low", "fr-FR", "x_low"),
+        ]
+        #expect(VoiceChoice.bestNeural(speaking: "en", among: voices)?.name == "en_GB-b-medium")
+        #expect(VoiceChoice.bestNeural(speaking: "en-US", among: voices)?.name == "en_US-c-medium")
+        #expect(VoiceChoice.bestNeural(speaking: "en_us", among: voices)?.name == "en_US-c-medium")
+        #expect(VoiceChoice.bestNeural(speaking: "de-AT", among: voices)?.name == "de_DE-d-high")
+        #expect(VoiceChoice.bestNeural(speaking: "fr", among: voices)?.name == "fr_FR-e-x_low")
+        #expect(VoiceChoice.bestNeural(speaking: "el", among: voices) == nil)
+        #expect(VoiceChoice.bestNeural(speaking: "en", among: []) == nil)
+    }
+
+    @Test(
+        "a named voice of the other engine is refused; auto takes either",
+        arguments: [
+            (EnginePreference.neural, SpeechEngineKind.espeak, true), (.espeak, .neural, true),
+            (.neural, .neural, false), (.espeak, .espeak, false), (.auto, .neural, false), (.auto, .espeak, false),
+        ])
+    func mismatch(preference: EnginePreference, engine: SpeechEngineKind, refused: Bool) {
+        var thrown: LiveConversionError?
+        do { try VoiceChoice.check(engine, named: "v", against: preference) } catch { thrown = error }
+        if refused {
+            guard case .engineMismatch(let message) = thrown else {
+                Issue.record("not refused: \(String(describing: thrown))")
+                return
+            }
+            #expect(message.contains("'v'"))
+        } else {
+            #expect(thrown == nil)
+        }
+    }
+
+    @Test("no neural voice for the book's language: one sentence naming it")
+    func noVoice() throws {
+        let folder = try NeuralVoiceResolutionTests.folder(voice: "en_US-test-medium")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(throws: LiveConversionError.noNeuralVoice(language: "fr")) {
+            try VoiceChoice.neural(for: "fr", in: folder)
+        }
+        #expect(throws: LiveConversionError.noNeuralVoice(language: nil)) {
+            try VoiceChoice.neural(for: nil, in: folder)
+        }
+        #expect(LiveConversionError.noNeuralVoice(language: "fr").description.contains("fr"))
+    }
+}
+
+@Suite("Blocks a neural voice leaves to espeak-ng")
+struct OtherLanguagesTests {
+    static func section(_ languages: [String: Int]) -> BookSection {
+        let position = TextPosition(spineIndex: 0, blockIndex: 0)
+        return BookSection(
+            number: 1, title: "One", href: EPUBLink(path: "a.xhtml"), spine: ["a.xhtml"], role: .body, kind: .chapter,
+            languages: languages, included: true, start: position, end: position)
+    }
+
+    @Test("languages it does not speak, each with espeak-ng's voice; its accents and the reading language stay")
+    func otherLanguages() {
+        let installed = [
+            VoiceInfo(name: "German", languages: ["de"], identifier: "gmw/de"),
+            VoiceInfo(name: "Greek", languages: ["el"], identifier: "grk/el"),
+            VoiceInfo(name: "English_(America)", languages: ["en-us", "en"], identifier: "gmw/en-US"),
+        ]
+        let english = VoiceCapabilities(
+            engine: .neural, controlsPitch: false, languages: ["en-US"], sampleRate: 22050, quality: "medium")
+        let sections = [Self.section(["en": 900, "en-gb": 30, "de": 40]), Self.section(["el": 12, "xx": 5, "fr": 0])]
+        let readers = VoiceChoice.otherLanguages(
+            in: sections, capabilities: english, reading: "en", installed: installed)
+        #expect(readers == ["de": "de", "el": "el", "xx": "en-US"], "\(readers)")
+        // A German book read with the English voice: its German blocks carry no language and are the voice's.
+        let german = VoiceChoice.otherLanguages(
+            in: [Self.section(["de": 900])], capabilities: english, reading: "de", installed: installed)
+        #expect(german.isEmpty, "\(german)")
     }
 }

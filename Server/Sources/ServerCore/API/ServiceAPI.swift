@@ -35,10 +35,15 @@ struct ServiceAPI: APIProtocol {
     }
 
     func listVoices(_ input: Operations.listVoices.Input) async throws -> Operations.listVoices.Output {
-        let voices = ConversionAdapter.voices().map {
-            Components.Schemas.Voice(identifier: $0.identifier, name: $0.name, languages: $0.languages)
+        let espeak = ConversionAdapter.voices().map {
+            Components.Schemas.Voice(identifier: $0.identifier, name: $0.name, languages: $0.languages, engine: .espeak)
         }
-        return .ok(.init(body: .json(.init(voices: voices))))
+        let neural = ConversionAdapter.neuralVoices().map {
+            Components.Schemas.Voice(
+                identifier: $0.identifier, name: $0.name, languages: [$0.language], engine: .neural,
+                sampleRate: $0.sampleRate, quality: $0.quality.isEmpty ? nil : $0.quality)
+        }
+        return .ok(.init(body: .json(.init(voices: espeak + neural))))
     }
 
     // MARK: Books
@@ -310,6 +315,7 @@ struct ServiceAPI: APIProtocol {
             }
             options.voice = voice
         }
+        if let engine = given.engine, engine != .auto { options.engine = engine.rawValue }
         if let rate = given.rate {
             guard (80...450).contains(rate) else {
                 throw ConversionAdapter.Failure(description: "rate must be 80 to 450")
@@ -339,7 +345,8 @@ struct ServiceAPI: APIProtocol {
         return Components.Schemas.Job(
             id: record.id, book: record.book,
             options: .init(
-                chapters: options.chapters, voice: options.voice, rate: options.rate, pitch: options.pitch,
+                chapters: options.chapters, voice: options.voice,
+                engine: options.engine.flatMap { .init(rawValue: $0) }, rate: options.rate, pitch: options.pitch,
                 volume: options.volume, format: .init(rawValue: options.format), notes: .init(rawValue: options.notes),
                 bundle: options.bundle.flatMap { .init(rawValue: $0) }),
             state: .init(rawValue: record.state.rawValue) ?? .failed,

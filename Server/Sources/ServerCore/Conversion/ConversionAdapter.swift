@@ -82,8 +82,12 @@ package enum ConversionAdapter {
         guard let notes = SpokenTextOptions.Notes(rawValue: options.notes) else {
             throw Failure(description: "unknown notes mode \(options.notes)")
         }
+        guard let engine = EnginePreference(rawValue: options.engine ?? EnginePreference.auto.rawValue) else {
+            throw Failure(description: "unknown engine \(options.engine ?? "")")
+        }
         return ConversionOptions(
-            text: SpokenTextOptions(notes: notes), voice: options.voice, rate: options.rate, pitch: options.pitch,
+            text: SpokenTextOptions(notes: notes), voice: options.voice, engine: engine, rate: options.rate,
+            pitch: options.pitch,
             volume: options.volume, encoding: AudioEncoding(format: format),
             bundle: try options.bundle.map(bundleFormat), workers: workers)
     }
@@ -127,6 +131,12 @@ package enum ConversionAdapter {
 
     /// The installed voices, sorted as `epub2audio voices` prints them.
     package static func voices() -> [VoiceInfo] { LiveVoices.installed() }
+
+    /// The neural voices of the voices folder (`EPUB2AUDIO_VOICES_DIR`...), by name; folders that are no
+    /// readable voice are left out.
+    package static func neuralVoices() -> [NeuralVoiceSummary] {
+        LiveVoices.neural(in: LiveVoices.neuralFolder()).voices
+    }
 
     /// The environment the section runs use: the live one, reusing the book a process already indexed.
     package static func environment(bookPath: String, cache: IndexCache) throws -> ConversionEnvironment {

@@ -9,6 +9,9 @@ package struct JobOptions: Sendable, Equatable, Codable {
     /// Section numbers as `--list` shows them; nil: the sections the book text includes.
     package var chapters: [Int]?
     package var voice: String = "auto"
+    /// `--engine` (`auto`, `espeak`, `neural`); nil: `auto` (left out of the JSON, so that jobs from before
+    /// it existed keep their canonical form).
+    package var engine: String?
     package var rate: Int = 175
     package var pitch: Int = 50
     package var volume: Int = 100
@@ -17,11 +20,13 @@ package struct JobOptions: Sendable, Equatable, Codable {
     package var bundle: String?
 
     package init(
-        chapters: [Int]? = nil, voice: String = "auto", rate: Int = 175, pitch: Int = 50, volume: Int = 100,
+        chapters: [Int]? = nil, voice: String = "auto", engine: String? = nil, rate: Int = 175, pitch: Int = 50,
+        volume: Int = 100,
         format: String = "wav", notes: String = "skip", bundle: String? = nil
     ) {
         self.chapters = chapters
         self.voice = voice
+        self.engine = engine
         self.rate = rate
         self.pitch = pitch
         self.volume = volume

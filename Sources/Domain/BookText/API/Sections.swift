@@ -100,7 +100,8 @@ public struct TextPosition: Hashable, Sendable, Codable, Comparable, CustomStrin
 ///
 /// Its JSON form (`--list --json`) has the keys `number`, `title`, `partTitle`, `level`, `href`
 /// (a string `path#fragment`), `spine`, `role`, `kind`, `confidence`, `reasons`, `words`, `letters`
-/// (by ISO 15924 script code, `{"Latn": 41234}`), `included`.
+/// (by ISO 15924 script code, `{"Latn": 41234}`), `languages` (letters by `xml:lang`, `{"en": 41000, "de": 234}`),
+/// `included`.
 public struct BookSection: Hashable, Sendable, Codable {
     /// 1-based number in reading order, as `--chapters` selects it.
     public var number: Int
@@ -128,6 +129,9 @@ public struct BookSection: Hashable, Sendable, Codable {
     /// The letters of the same text by script: what a voice must be able to speak, and what the
     /// length of text read by the character (Chinese, Japanese, Korean) is estimated from.
     public var letters: ScriptCensus
+    /// The letters of the same text by the language its markup declares (`xml:lang`, lower case): what a
+    /// voice of one language (a neural voice) leaves to other voices. Blocks declaring none are not counted.
+    public var languages: [String: Int]
     /// Whether the section is read by default under the options it was indexed with.
     public var included: Bool
     /// First block of the section.
@@ -139,7 +143,8 @@ public struct BookSection: Hashable, Sendable, Codable {
     public init(
         number: Int, title: String, partTitle: String? = nil, level: Int = 1, href: EPUBLink, spine: [String],
         role: SectionRole, kind: SectionKind, confidence: Double = 1, reasons: [String] = [], words: Int = 0,
-        letters: ScriptCensus = ScriptCensus(), included: Bool, start: TextPosition, end: TextPosition
+        letters: ScriptCensus = ScriptCensus(), languages: [String: Int] = [:], included: Bool, start: TextPosition,
+        end: TextPosition
     ) {
         self.number = number
         self.title = title
@@ -153,6 +158,7 @@ public struct BookSection: Hashable, Sendable, Codable {
         self.reasons = reasons
         self.words = words
         self.letters = letters
+        self.languages = languages
         self.included = included
         self.start = start
         self.end = end
@@ -160,7 +166,7 @@ public struct BookSection: Hashable, Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case number, title, partTitle, level, href, spine, role, kind, confidence, reasons, words, letters, included
-        case start, end
+        case start, end, languages
     }
 
     /// Decodes a section as `--list --json` writes it; missing optional keys take their defaults.
@@ -179,6 +185,7 @@ public struct BookSection: Hashable, Sendable, Codable {
         reasons = try c.decodeIfPresent([String].self, forKey: .reasons) ?? []
         words = try c.decodeIfPresent(Int.self, forKey: .words) ?? 0
         letters = try c.decodeIfPresent(ScriptCensus.self, forKey: .letters) ?? ScriptCensus()
+        languages = try c.decodeIfPresent([String: Int].self, forKey: .languages) ?? [:]
         included = try c.decodeIfPresent(Bool.self, forKey: .included) ?? (role == .body)
         start = try c.decodeIfPresent(TextPosition.self, forKey: .start) ?? TextPosition(spineIndex: 0, blockIndex: 0)
         end = try c.decodeIfPresent(TextPosition.self, forKey: .end) ?? start
@@ -199,6 +206,7 @@ public struct BookSection: Hashable, Sendable, Codable {
         try c.encode(reasons, forKey: .reasons)
         try c.encode(words, forKey: .words)
         try c.encode(letters, forKey: .letters)
+        try c.encode(languages, forKey: .languages)
         try c.encode(included, forKey: .included)
         try c.encode(start, forKey: .start)
         try c.encode(end, forKey: .end)

@@ -218,6 +218,9 @@ public struct SpeakableTextReport: Sendable, Hashable, Encodable {
     public var switchedTo: [String: Set<Script>] = [:]
     /// An installed voice of the same language that speaks what this one cannot, by name.
     public var suggestedVoice: String?
+    /// Languages the markup gives blocks of the text read that the voice does not speak (a voice of one
+    /// language: a neural voice), each with the voice that reads them instead, by name.
+    public var otherLanguages: [String: String] = [:]
 
     /// A report on `voice` for `totalLetters` letters, all of them speakable until told otherwise.
     public init(voice: VoiceInfo, totalLetters: Int) {
@@ -267,6 +270,15 @@ public struct SpeakableTextReport: Sendable, Hashable, Encodable {
             .sorted { ($0.scripts[0], $0.voice) < ($1.scripts[0], $1.voice) }
         let parts = byVoice.map { "\(Self.joined($0.scripts.map(\.name))) by '\($0.voice)'" }
         return "text in other scripts is read by other voices: " + parts.joined(separator: ", ")
+    }
+
+    /// "text in other languages is read by other voices: de by 'de', el by 'el' (the voice 'piper:x'
+    /// speaks en-US)", or nil when the voice speaks every language the text is marked with.
+    public var languageSwitches: String? {
+        guard !otherLanguages.isEmpty else { return nil }
+        let parts = otherLanguages.sorted { $0.key < $1.key }.map { "\($0.key) by '\($0.value)'" }
+        let spoken = voice.languages.first.map { " (the voice '\(SpeakableText.name(of: voice))' speaks \($0))" } ?? ""
+        return "text in other languages is read by other voices: " + parts.joined(separator: ", ") + spoken
     }
 
     /// "section 4", "sections 3–7, 9".

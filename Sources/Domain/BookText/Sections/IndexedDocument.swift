@@ -20,6 +20,8 @@ struct IndexedBlock: Sendable {
     var words: Int
     /// The block's letters by script (what a voice must be able to speak: `BookSection.letters`).
     var letters = ScriptCensus()
+    /// The language the markup gives the block (`xml:lang`), if any (`BookSection.languages`).
+    var language: String?
     var linkWords: Int
     /// 1...6 for headings.
     var headingLevel: Int? = nil
@@ -98,6 +100,7 @@ struct IndexedDocument: Sendable {
             block.sortKey = Self.sortKey(b.text, words: b.words)
             block.styleClass = b.styleClass
             block.letters = ScriptCensus(b.text)
+            block.language = b.language
             block.isNavigation = b.omitted == .navigation
             if case .image(let alt) = b.omitted { block.imageWords = TextMeasure.wordCount(alt) }
             block.isVerse =

@@ -64,8 +64,12 @@ struct SectionAssembly: BookStage {
             // A notes section's text is its notes (read when it is asked for): count them.
             if c.kind == .notes { f.words = range.reduce(0) { $0 + (!$1.1.isOmitted ? $1.1.words : 0) } }
             var letters = ScriptCensus()
+            var languages: [String: Int] = [:]
             for (_, block) in range where !block.isOmitted && (c.kind == .notes || !block.isNote) {
                 letters.add(block.letters)
+                if let language = block.language?.lowercased(), block.letters.total > 0 {
+                    languages[language, default: 0] += block.letters.total
+                }
             }
             // A page that is only pictures the author described is read as their descriptions, when
             // they say something: a scan's label ("leaf 0002") or a cover's title is no page of a story.
@@ -99,7 +103,7 @@ struct SectionAssembly: BookStage {
                 BookSection(
                     number: number, title: title, partTitle: d.start.partTitle, level: d.start.level, href: link,
                     spine: spine, role: c.role, kind: c.kind, confidence: c.confidence, reasons: reasons,
-                    words: f.words, letters: letters,
+                    words: f.words, letters: letters, languages: languages,
                     included: included, start: d.start.position, end: d.end))
         }
         return sections
