@@ -181,6 +181,51 @@ extension EndToEnd {
             #expect(Conversions.partFiles(out).isEmpty)
         }
 
+        @Test(
+            "the neural voice in every other format and as a bundle: each file decodes to the section's length, the m4b has its chapters",
+            .enabled(if: NeuralVoiceCache.convertible, NeuralVoiceCache.skipReason),
+            .enabled(if: Bundling.toolsInstalled, "ffmpeg/ffprobe are not installed (make deps installs them)"))
+        func everyFormatAndABundle() async throws {
+            let scratch = try Scratch("neural-formats")
+            let environment = try await importedNeuralVoice(in: scratch)
+            let book = try Conversions.book(in: scratch, chapters: 2, words: 40)
+            var seconds: [String: Double] = [:]
+            for (format, bundle) in [("flac", "flac"), ("ogg", "mp3"), ("opus", "m4b")] {
+                let out = scratch.file(format).path
+                let result = try await BinaryRunner.run(
+                    [
+                        book, "--voice", "en_US-joe-medium", "--format", format, "--bundle", bundle, "-o", out,
+                        "--progress", "none",
+                    ],
+                    environment: environment, timeout: 600)
+                try #require(result.status == 0, "\(format): \(result.stderr)")
+                let sections = listing(out).filter { $0.hasSuffix("." + format) && $0.first?.isNumber == true }
+                #expect(sections.count == 2, "\(format): \(listing(out))")
+                var total = 0.0
+                for name in sections {
+                    let duration = try Self.seconds(Bundling.probe(out + "/" + name))
+                    // 40 words and a title: 8 s to 30 s at any speaking rate a listener follows.
+                    #expect((8...30).contains(duration), "\(name): \(duration) s")
+                    total += duration
+                }
+                seconds[format] = total
+                let bundled = try #require(
+                    listing(out).first { $0.hasSuffix("." + bundle) && $0.first?.isNumber != true })
+                let probe = try Bundling.probe(out + "/" + bundled)
+                #expect(abs(try Self.seconds(probe) - total) < 1.0, "\(bundled) against \(total) s of sections")
+                if bundle == "m4b" { #expect((probe["chapters"] as? [[String: Any]])?.count == 2) }
+            }
+            // One voice, one text: the formats hold the same speech, whatever the codec's padding.
+            let lengths = seconds.values.sorted()
+            #expect(lengths.last! - lengths.first! < 0.5, "\(seconds)")
+        }
+
+        /// The duration ffprobe reports for a file.
+        static func seconds(_ probe: [String: Any]) throws -> Double {
+            let duration = (probe["format"] as? [String: Any])?["duration"] as? String
+            return try #require(duration.flatMap { Double($0) })
+        }
+
         /// The 16-bit samples of a WAV file.
         static func samples(_ data: Data) throws -> [Int16] {
             let info = try readWAV(data)
