@@ -9,14 +9,17 @@ extension OutputEstimate {
     /// `bundle` when one is made, each section file carrying a cover of `coverBytes` when the format
     /// embeds one (every format but WAV).
     ///
-    /// The length is `ReadingTotals.readMinutes` (the `--list` duration); the bytes a second are the
+    /// The length is `ReadingTotals.readMinutes` (the `--list` duration) and the pauses around each
+    /// section (`sectionPauseSeconds`); the bytes a second are the
     /// writer's, measured on espeak-ng speech (`sectionBytesPerSecond`). Measured against the bytes
     /// written for the sample books, the estimate is 3–9% above them (docs/cli.md).
     public init(
         totals: ReadingTotals, wordsPerMinute: Int, encoding: AudioEncoding, bundle: BundleFormat? = nil,
         coverBytes: Int = 0
     ) {
-        let seconds = totals.readMinutes(wordsPerMinute: wordsPerMinute) * 60
+        let seconds =
+            totals.readMinutes(wordsPerMinute: wordsPerMinute) * 60
+            + Double(totals.readSections) * Self.sectionPauseSeconds
         let perFile = Self.fileOverheadBytes + (encoding.format == .wav ? 0 : max(0, coverBytes))
         let sections =
             seconds * Self.sectionBytesPerSecond(encoding) + Double(totals.readSections) * Double(perFile)
@@ -25,6 +28,11 @@ extension OutputEstimate {
             audioSeconds: seconds, sectionBytes: Int64(sections.rounded(.up)), bundleBytes: Int64(bundled.rounded(.up)),
             format: encoding.format.rawValue, bundle: bundle?.rawValue)
     }
+
+    /// Silence every section read holds whatever its words: the pause after its title and the one that
+    /// ends it (`ChunkerOptions`). A book of many short sections is mostly this (a page of four words
+    /// makes about 4.7 s of audio, of which its words are 1.4 s).
+    static let sectionPauseSeconds = Double(ChunkerOptions().headingAfterMS + ChunkerOptions().sectionEndMS) / 1_000
 
     /// Headers and tags of one section file, roughly (a WAV header is 44 bytes, ID3 and Vorbis tags a
     /// few hundred).

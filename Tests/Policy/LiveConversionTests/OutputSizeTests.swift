@@ -18,14 +18,21 @@ struct OutputSizeTests {
         // 1,750 words at 175 a minute: 10 minutes.
         let estimate = OutputEstimate(
             totals: Self.totals(words: 1_750, sections: 4), wordsPerMinute: 175, encoding: AudioEncoding())
-        #expect(estimate.audioSeconds == 600)
-        #expect(estimate.sectionBytes == 600 * 44_100 + 4 * Int64(OutputEstimate.fileOverheadBytes))
+        let seconds = 600 + 4 * OutputEstimate.sectionPauseSeconds
+        #expect(estimate.audioSeconds == seconds)
+        #expect(
+            estimate.sectionBytes
+                == Int64((seconds * 44_100).rounded(.up)) + 4 * Int64(OutputEstimate.fileOverheadBytes))
         #expect(estimate.bundleBytes == 0 && estimate.bytes == estimate.sectionBytes)
         #expect(estimate.format == "wav" && estimate.bundle == nil)
         // Twice the rate, half the audio.
         let fast = OutputEstimate(
             totals: Self.totals(words: 1_750, sections: 4), wordsPerMinute: 350, encoding: AudioEncoding())
-        #expect(fast.audioSeconds == 300)
+        #expect(fast.audioSeconds == 300 + 4 * OutputEstimate.sectionPauseSeconds)
+        // A section without words still holds its pauses: a book of many short pages is mostly silence.
+        let empty = OutputEstimate(
+            totals: Self.totals(words: 0, sections: 10), wordsPerMinute: 175, encoding: AudioEncoding())
+        #expect(empty.audioSeconds == 10 * OutputEstimate.sectionPauseSeconds && empty.audioSeconds >= 20)
     }
 
     @Test("compressed formats are smaller than WAV, FLAC the largest of them; a higher --quality is larger")
