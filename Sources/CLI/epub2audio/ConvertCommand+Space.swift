@@ -5,12 +5,9 @@ extension ConvertCommand {
     /// What converting `book` with these flags writes (`OutputEstimate`): its sections read, at
     /// `--rate`, in `--format` and `--quality`, with the `--bundle` and the embedded cover.
     func estimate(for book: OpenedBook) -> OutputEstimate {
-        // The cover as the book holds it: JPEG and PNG are embedded as they are (others are
-        // converted by ffmpeg, to a size of the same order: not worth running ffmpeg for).
-        let cover = files.noCoverArt ? 0 : (AudiobookCover(book: book.book, ffmpegPath: nil)?.data.count ?? 0)
-        return OutputEstimate(
-            totals: ReadingTotals(sections: book.sections), wordsPerMinute: speaking.rate, encoding: files.encoding,
-            bundle: files.bundle, coverBytes: cover)
+        LiveConversion.estimate(
+            of: book, wordsPerMinute: speaking.rate, encoding: files.encoding, bundle: files.bundle,
+            coverArt: !files.noCoverArt)
     }
 
     /// The free-space check before the first section of the first book: the estimate of every book

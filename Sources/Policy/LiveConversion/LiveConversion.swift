@@ -84,7 +84,24 @@ public enum LiveConversion {
     public static func listing(
         _ book: OpenedBook, voice: String, engine: EnginePreference = .auto, title: String? = nil
     ) -> SectionListing {
-        book.listing(title: title, speech: speakableText(of: book, voice: voice, engine: engine))
+        var listing = book.listing(title: title, speech: speakableText(of: book, voice: voice, engine: engine))
+        listing.estimate = estimate(of: book)
+        return listing
+    }
+
+    /// What converting the sections `book` reads writes (`OutputEstimate`): at `wordsPerMinute`, as
+    /// `encoding`, with `bundle`, and with the book's cover embedded in each section file unless
+    /// `coverArt` is false. The cover is counted as the book holds it: JPEG and PNG are embedded as
+    /// they are, other pictures are converted by ffmpeg to a size of the same order (not worth running
+    /// ffmpeg for an estimate).
+    public static func estimate(
+        of book: OpenedBook, wordsPerMinute: Int = SpeechDuration.measuredRate,
+        encoding: AudioEncoding = AudioEncoding(), bundle: BundleFormat? = nil, coverArt: Bool = true
+    ) -> OutputEstimate {
+        let cover = coverArt ? (AudiobookCover(book: book.book, ffmpegPath: nil)?.data.count ?? 0) : 0
+        return OutputEstimate(
+            totals: ReadingTotals(sections: book.sections), wordsPerMinute: wordsPerMinute, encoding: encoding,
+            bundle: bundle, coverBytes: cover)
     }
 
     /// Checks a pronunciation lexicon (`--lexicon`) before any book is read.
