@@ -11,8 +11,11 @@ package struct PostgresDeadlines: Sendable {
     /// store check that the server answers a new connection (`PostgresProbe`); when it does not, the
     /// operation fails at once.
     package var probeAfter: Duration = .milliseconds(150)
-    /// How long the probe's connection may take to be made and to answer `SELECT 1`.
-    package var probeTimeout: Duration = .milliseconds(600)
+    /// How long the probe's connection may take to be made and to answer `SELECT 1`. A server that is
+    /// down refuses at once; this bounds one that hangs. Not less: on a loaded machine (two cores, the
+    /// test lane's parallel suites) a healthy server took more than 0.6 s to start a backend, and every
+    /// store operation that waited was failed as an outage.
+    package var probeTimeout: Duration = .seconds(2)
     /// How often a waiting operation asks again while the server does answer (it may stop).
     package var probeInterval: Duration = .milliseconds(500)
     /// How long a failed probe's answer holds for the operations that wait meanwhile (an answer that
