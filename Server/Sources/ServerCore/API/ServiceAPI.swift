@@ -176,6 +176,21 @@ struct ServiceAPI: APIProtocol {
         return .ok(.init(body: .json(Self.job(job))))
     }
 
+    func retryJob(_ input: Operations.retryJob.Input) async throws -> Operations.retryJob.Output {
+        guard Identifiers.isJobID(input.path.id) else { return .badRequest(Self.badJobID) }
+        guard let visible = try await visibleJob(input.path.id),
+            let (job, retried) = try await store.retryJob(id: visible.key, now: Date())
+        else {
+            return .notFound(Self.noJob(input.path.id))
+        }
+        guard retried else {
+            let why = job.state == .failed ? "has no failed task" : "is \(job.state.rawValue), not failed"
+            return .conflict(
+                .init(body: .json(.init(error: "conflict", message: "job \(input.path.id) \(why): nothing to retry"))))
+        }
+        return .ok(.init(body: .json(Self.job(job))))
+    }
+
     func jobEvents(_ input: Operations.jobEvents.Input) async throws -> Operations.jobEvents.Output {
         let id = input.path.id
         guard Identifiers.isJobID(id) else { return .badRequest(Self.badJobID) }
@@ -348,7 +363,14 @@ struct ServiceAPI: APIProtocol {
                 done: record.sections.done, failed: record.sections.failed),
             audioSeconds: record.audioSeconds,
             outputs: record.outputs.map { .init(name: $0.name, size: $0.size, sha256: $0.sha256) },
-            error: record.error, created: record.created, updated: record.updated, expires: record.expires)
+            error: record.error, created: record.created, updated: record.updated, expires: record.expires,
+            failures: record.failures.isEmpty
+                ? nil
+                : record.failures.map {
+                    .init(
+                        task: .init(rawValue: $0.kind.rawValue) ?? .section, section: $0.section, final: $0.isFinal,
+                        attempts: $0.attempts, error: $0.error, retryAt: $0.retryAt)
+                })
     }
 
     static var badJobID: Components.Responses.BadRequest {

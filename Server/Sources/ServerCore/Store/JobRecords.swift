@@ -35,6 +35,43 @@ package struct JobRecord: Sendable, Equatable {
     package var audioSeconds: Double
     package var sections: SectionCounts
     package var outputs: [OutputRecord]
+    /// The tasks that failed, for good or for now (to be tried again), with their last error: at
+    /// most `FailedTask.listed`, plan first, then sections in order.
+    package var failures: [FailedTask] = []
+}
+
+/// A task of a job whose last attempt failed.
+package struct FailedTask: Sendable, Equatable {
+    package var kind: TaskKind
+    /// The section number; 0 for the plan and finalize tasks.
+    package var section: Int
+    /// True when it failed for good; false when another attempt is queued or running.
+    package var isFinal: Bool
+    /// Attempts made so far.
+    package var attempts: Int
+    /// What the last failed attempt said.
+    package var error: String
+    /// When the next attempt may start (a queued retry); nil otherwise.
+    package var retryAt: Date?
+
+    package init(kind: TaskKind, section: Int, isFinal: Bool, attempts: Int, error: String, retryAt: Date?) {
+        self.kind = kind
+        self.section = section
+        self.isFinal = isFinal
+        self.attempts = attempts
+        self.error = error
+        self.retryAt = retryAt
+    }
+
+    /// The most a job document lists: a job of thousands of failed sections stays small.
+    package static let listed = 100
+
+    /// The order jobs list them in: the plan, the sections by number, the finalize task.
+    package static func ordered(_ tasks: [FailedTask]) -> [FailedTask] {
+        let rank: [TaskKind: Int] = [.plan: 0, .section: 1, .finalize: 2]
+        return Array(
+            tasks.sorted { (rank[$0.kind] ?? 0, $0.section) < (rank[$1.kind] ?? 0, $1.section) }.prefix(listed))
+    }
 }
 
 /// How many of a job's sections are where.

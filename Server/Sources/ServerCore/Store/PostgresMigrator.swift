@@ -196,6 +196,8 @@ extension PostgresMigrator {
                 "ALTER TABLE jobs ALTER COLUMN name SET NOT NULL",
                 "CREATE UNIQUE INDEX jobs_name ON jobs ((COALESCE(owner, '')), name)",
             ]),
+        // A task failed for a passing reason waits its backoff: not claimed before `not_before`.
+        Migration(id: "v3-task-not-before", statements: ["ALTER TABLE tasks ADD COLUMN not_before DOUBLE PRECISION"]),
     ])
 }
 
