@@ -410,6 +410,109 @@ import Testing
         #expect(try await store.retryJob(id: "j", now: now.addingTimeInterval(64))?.retried == false)
     }
 
+    // MARK: Fair scheduling
+
+    /// A job to create and plan: its id, sections, owner and priority.
+    typealias PlannedJob = (id: String, sections: [Int], owner: Token?, priority: Int)
+
+    /// Creates the jobs, then claims and completes their plans, giving back any section claimed
+    /// meanwhile; all at `time`, so every job was last served then, none before another.
+    func planned(_ store: any JobStore, _ jobs: [PlannedJob], time: Date) async throws {
+        for job in jobs {
+            _ = try await store.createJob(
+                NewJob(id: job.id, book: book, options: JobOptions(), owner: job.owner, priority: job.priority),
+                now: time)
+        }
+        var plans = 0
+        var held: [ClaimedTask] = []
+        while plans < jobs.count {
+            let task = try #require(try await store.claim(owner: "planner", lease: 30, now: time))
+            guard task.kind == .plan else {
+                held.append(task)
+                continue
+            }
+            let job = try #require(jobs.first { $0.id == task.jobID })
+            _ = try await store.complete(task, outcome: .planned(self.plan(job.sections)), now: time)
+            plans += 1
+        }
+        for task in held { #expect(try await store.release(task, now: time)) }
+    }
+
+    /// What the claims take, in order, each at `time` plus its rank (the tasks stay running).
+    func claims(_ store: any JobStore, _ count: Int, from time: Date) async throws -> [String] {
+        var taken: [String] = []
+        for index in 0..<count {
+            let task = try #require(
+                try await store.claim(owner: "w\(index)", lease: 300, now: time.addingTimeInterval(Double(index))))
+            taken.append("\(task.jobID) \(task.kind == .section ? String(task.section) : task.kind.rawValue)")
+        }
+        return taken
+    }
+
+    /// Jobs take turns: a job submitted while a long one runs gets its plan and its section at the
+    /// next claims, not after the long job's sections.
+    @Test(arguments: StoreKind.available) func jobsTakeTurns(_ kind: StoreKind) async throws {
+        defer { folder.remove() }
+        let store = try await open(kind)
+        try await planned(store, [("long", Array(1...8), nil, 0)], time: now)
+        #expect(try await claims(store, 2, from: now.addingTimeInterval(1)) == ["long 1", "long 2"])
+        _ = try await store.createJob(
+            NewJob(id: "short", book: book, options: JobOptions()), now: now.addingTimeInterval(5))
+        let plan = try #require(try await store.claim(owner: "p", lease: 30, now: now.addingTimeInterval(6)))
+        #expect(plan.jobID == "short" && plan.kind == .plan)
+        _ = try await store.complete(plan, outcome: .planned(self.plan([1, 2])), now: now.addingTimeInterval(7))
+        // The job with fewer sections running goes first: the short job's, until it has as many
+        // running as the long one.
+        #expect(
+            try await claims(store, 4, from: now.addingTimeInterval(8)) == ["short 1", "short 2", "long 3", "long 4"])
+    }
+
+    /// Tokens take turns whatever their jobs' sizes and priorities: the token with fewer tasks
+    /// running goes first; among one token's jobs, the higher priority.
+    @Test(arguments: StoreKind.available) func tokensTakeTurnsAndPriorityOrdersATokensJobs(_ kind: StoreKind)
+        async throws
+    {
+        defer { folder.remove() }
+        let store = try await open(kind)
+        let alice = Token(name: "alice", maxRunning: 10, maxQueued: 10)
+        let bob = Token(name: "bob", maxRunning: 10, maxQueued: 10)
+        try await planned(
+            store,
+            [
+                ("a-big", Array(1...6), alice, 10), ("a-low", [1, 2], alice, -3), ("a-high", [1, 2], alice, 5),
+                ("b-one", [1, 2, 3], bob, 0),
+            ], time: now)
+        #expect(
+            try await claims(store, 8, from: now.addingTimeInterval(10)) == [
+                // Alice and Bob alternate (Bob's one job at priority 0 is not behind Alice's 10);
+                // Alice's jobs by priority, then in turns among equals.
+                "a-big 1", "b-one 1", "a-big 2", "b-one 2", "a-big 3", "b-one 3", "a-big 4", "a-big 5",
+            ])
+        let high = try #require(try await store.job(named: "a-high", owner: "alice"))
+        #expect(high.priority == 5)
+    }
+
+    @Test(arguments: StoreKind.available) func aHigherPriorityJobOfTheSameOwnerGoesFirst(_ kind: StoreKind)
+        async throws
+    {
+        defer { folder.remove() }
+        let store = try await open(kind)
+        try await planned(store, [("normal", [1, 2, 3], nil, 0), ("urgent", [1, 2], nil, 3)], time: now)
+        #expect(
+            try await claims(store, 5, from: now.addingTimeInterval(2)) == [
+                "urgent 1", "urgent 2", "normal 1", "normal 2", "normal 3",
+            ])
+        // The priority is part of the body: the same id with another priority is a conflict.
+        await #expect(throws: JobStoreError.self) {
+            _ = try await store.createJob(
+                NewJob(id: "urgent", book: book, options: JobOptions(), priority: 4), now: now)
+        }
+        #expect(
+            try await !store.createJob(
+                NewJob(id: "normal", book: book, options: JobOptions()), now: now
+            ).created)
+    }
+
     @Test(arguments: StoreKind.available) func aFailedSectionStillFinalizesAndFailsTheJob(_ kind: StoreKind)
         async throws
     {

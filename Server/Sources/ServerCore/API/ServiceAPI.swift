@@ -278,6 +278,14 @@ struct ServiceAPI: APIProtocol {
         guard Identifiers.isSHA256(request.book) else {
             return .bad(.init("bad-request", "book must be the SHA-256 of an uploaded book"))
         }
+        let priority = request.priority ?? 0
+        guard JobPriority.range.contains(priority) else {
+            return .bad(
+                .init(
+                    "bad-request",
+                    "priority must be \(JobPriority.range.lowerBound) to \(JobPriority.range.upperBound) (higher first)"
+                ))
+        }
         let options: JobOptions
         do {
             options = try Self.options(request.options)
@@ -288,7 +296,8 @@ struct ServiceAPI: APIProtocol {
         do {
             let (job, created) = try await store.createJob(
                 NewJob(
-                    id: id, book: request.book, options: options, idempotencyKey: key, owner: RequestIdentity.token),
+                    id: id, book: request.book, options: options, idempotencyKey: key, owner: RequestIdentity.token,
+                    priority: priority),
                 now: Date())
             return created ? .created(Self.job(job)) : .existing(Self.job(job))
         } catch let error as JobStoreError {
@@ -357,6 +366,7 @@ struct ServiceAPI: APIProtocol {
                 chapters: options.chapters, voice: options.voice, rate: options.rate, pitch: options.pitch,
                 volume: options.volume, format: .init(rawValue: options.format), notes: .init(rawValue: options.notes),
                 bundle: options.bundle.flatMap { .init(rawValue: $0) }),
+            priority: record.priority,
             state: .init(rawValue: record.state.rawValue) ?? .failed,
             sections: .init(
                 total: record.sections.total, queued: record.sections.queued, running: record.sections.running,

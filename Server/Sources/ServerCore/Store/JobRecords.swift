@@ -33,6 +33,8 @@ package struct JobRecord: Sendable, Equatable {
     package var updated: Date
     package var expires: Date?
     package var audioSeconds: Double
+    /// Among its owner's jobs, a job of higher priority is served first (`JobPriority`).
+    package var priority: Int = 0
     package var sections: SectionCounts
     package var outputs: [OutputRecord]
     /// The tasks that failed, for good or for now (to be tried again), with their last error: at
@@ -105,21 +107,30 @@ package struct NewJob: Sendable {
     package var idempotencyKey: String?
     /// The token that makes it (its limits apply); nil without `--auth`.
     package var owner: Token?
+    /// Among its owner's jobs, a job of higher priority is served first (`JobPriority.range`).
+    package var priority: Int
 
-    package init(id: String, book: String, options: JobOptions, idempotencyKey: String? = nil, owner: Token? = nil) {
+    package init(
+        id: String, book: String, options: JobOptions, idempotencyKey: String? = nil, owner: Token? = nil,
+        priority: Int = 0
+    ) {
         self.id = id
         self.book = book
         self.options = options
         self.idempotencyKey = idempotencyKey
         self.owner = owner
+        self.priority = priority
     }
 
     /// A store key for a job whose id another owner's job has as its key: a fresh UUID, a valid
     /// job id (`Identifiers.isJobID`) that no client can be expected to have chosen.
     package static func generatedKey() -> String { UUID().uuidString.lowercased() }
 
-    /// What "the same body" means: the book and the options with their defaults filled in.
-    package var bodyFingerprint: String { book + " " + options.canonicalJSON }
+    /// What "the same body" means: the book and the options with their defaults filled in, and the
+    /// priority when it is not the default (so the jobs of earlier versions keep their fingerprints).
+    package var bodyFingerprint: String {
+        book + " " + options.canonicalJSON + (priority == 0 ? "" : " priority=\(priority)")
+    }
 }
 
 /// A bearer token: the store keeps only the SHA-256 of its secret.
@@ -184,4 +195,16 @@ package struct JobEvent: Sendable, Equatable {
     package var type: String
     /// The event's JSON object, with sorted keys.
     package var data: String
+}
+
+/// A job's priority, and the order in which workers take tasks (both stores' `claim`).
+///
+/// Fair scheduling: the owner (token) with the fewest tasks running goes first, ties to the one
+/// served longest ago, so tokens take turns; among its jobs, the highest priority, then the job
+/// with the fewest tasks running, then the one served longest ago (`jobs.served`, the time of its
+/// last claim), so jobs take turns and a one-section job does not wait behind a long one; within a
+/// job, the plan and finalize tasks first, then the sections in order.
+package enum JobPriority {
+    /// The priorities a job may have; 0 unless asked.
+    package static let range = -10...10
 }

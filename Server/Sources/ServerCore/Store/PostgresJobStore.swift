@@ -258,9 +258,11 @@ package final class PostgresJobStore: JobStore {
             let storeKey = taken ? NewJob.generatedKey() : job.id
             try await db.query(
                 """
-                INSERT INTO jobs (id, name, book, options, fingerprint, idempotency_key, state, created, updated, owner)
+                INSERT INTO jobs (
+                    id, name, book, options, fingerprint, idempotency_key, state, created, updated, owner, priority)
                 VALUES (\(storeKey), \(job.id), \(job.book), \(job.options.canonicalJSON), \(job.bodyFingerprint),
-                        \(key), \(JobLifecycle.initialState.rawValue), \(time), \(time), \(job.owner?.name))
+                        \(key), \(JobLifecycle.initialState.rawValue), \(time), \(time), \(job.owner?.name),
+                        \(job.priority))
                 """, logger: self.logger)
             try await self.apply(self.lifecycle.created(), db, jobID: storeKey, task: nil, now: time)
             return (storeKey, true)
@@ -270,9 +272,9 @@ package final class PostgresJobStore: JobStore {
     }
 
     private static let jobColumns =
-        "id, owner, book, options, state, error, created, updated, expires, audio_seconds, outputs, name"
+        "id, owner, book, options, state, error, created, updated, expires, audio_seconds, outputs, name, priority"
     private typealias JobRow = (
-        String, String?, String, String, String, String?, Double, Double, Double?, Double, String, String
+        String, String?, String, String, String, String?, Double, Double, Double?, Double, String, String, Int
     )
 
     package func job(named name: String, owner: String?) async throws -> JobRecord? {
@@ -391,7 +393,14 @@ package final class PostgresJobStore: JobStore {
                           AND (j.state = 'running' OR j.owner IS NULL
                                OR (SELECT COUNT(*) FROM jobs r WHERE r.owner = j.owner AND r.state = 'running')
                                   < COALESCE((SELECT max_running FROM tokens k WHERE k.name = j.owner), 1000000000))
-                        ORDER BY t.created, j.created, t.kind = 'section', t.section LIMIT 1
+                        ORDER BY
+                            (SELECT COUNT(*) FROM tasks r JOIN jobs rj ON rj.id = r.job_id
+                             WHERE r.state = 'running' AND rj.owner IS NOT DISTINCT FROM j.owner),
+                            (SELECT COALESCE(MAX(served), 0) FROM jobs oj WHERE oj.owner IS NOT DISTINCT FROM j.owner),
+                            j.priority DESC,
+                            (SELECT COUNT(*) FROM tasks r WHERE r.job_id = j.id AND r.state = 'running'),
+                            COALESCE(j.served, 0), j.created, j.seq, t.kind = 'section', t.section
+                        LIMIT 1
                         FOR UPDATE OF t SKIP LOCKED
                         """, logger: self.logger),
                     as: (String, String, Int, String, String?, Int, String, String, String, String?).self)
@@ -646,6 +655,14 @@ package final class PostgresJobStore: JobStore {
                     UPDATE tasks SET state = 'running', owner = \(owner), attempts = \(attempt), lease_until = \(leaseUntil)
                     WHERE job_id = \(jobID) AND kind = \(kind) AND section = \(section)
                     """, logger: logger)
+                // Jobs take turns (`JobPriority`): this one was served now. Not when another transaction
+                // holds the job's row (a cancel, which then waits for this task's row): a turn not
+                // recorded is better than a deadlock.
+                try await db.query(
+                    """
+                    UPDATE jobs SET served = \(now)
+                    WHERE id IN (SELECT id FROM jobs WHERE id = \(jobID) FOR UPDATE SKIP LOCKED)
+                    """, logger: logger)
             case .settled(let state, let result, let error):
                 let resultJSON = try result.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
                 try await db.query(
@@ -758,7 +775,7 @@ package final class PostgresJobStore: JobStore {
             id: row.11, key: id, owner: row.1, book: row.2, options: try JobOptions.decode(row.3),
             state: JobState(rawValue: row.4) ?? .failed, error: row.5,
             created: Date(timeIntervalSince1970: row.6), updated: Date(timeIntervalSince1970: row.7),
-            expires: row.8.map(Date.init(timeIntervalSince1970:)), audioSeconds: row.9,
+            expires: row.8.map(Date.init(timeIntervalSince1970:)), audioSeconds: row.9, priority: row.12,
             sections: counts, outputs: try JSONDecoder().decode([OutputRecord].self, from: Data(row.10.utf8)),
             failures: FailedTask.ordered(failures))
     }

@@ -70,6 +70,14 @@ package final class SQLiteJobStore: JobStore {
         migrator.registerMigration("v4-task-not-before") { db in
             try db.execute(sql: "ALTER TABLE tasks ADD COLUMN not_before REAL")
         }
+        // Fair scheduling (`JobPriority`): a job's priority, and when a task of it was last claimed.
+        migrator.registerMigration("v5-fair-scheduling") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE jobs ADD COLUMN priority INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE jobs ADD COLUMN served REAL;
+                    """)
+        }
         return migrator
     }
 
@@ -142,12 +150,13 @@ package final class SQLiteJobStore: JobStore {
             let storeKey = taken ? NewJob.generatedKey() : job.id
             try db.execute(
                 sql: """
-                    INSERT INTO jobs (id, name, book, options, fingerprint, idempotency_key, state, created, updated, owner)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO jobs (
+                        id, name, book, options, fingerprint, idempotency_key, state, created, updated, owner, priority)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     storeKey, job.id, job.book, job.options.canonicalJSON, job.bodyFingerprint, key,
-                    JobLifecycle.initialState.rawValue, time, time, job.owner?.name,
+                    JobLifecycle.initialState.rawValue, time, time, job.owner?.name, job.priority,
                 ])
             try Self.apply(self.lifecycle.created(), db, jobID: storeKey, task: nil, now: time)
             return (storeKey, true)
@@ -240,7 +249,14 @@ package final class SQLiteJobStore: JobStore {
                           AND (j.state = 'running' OR j.owner IS NULL
                                OR (SELECT COUNT(*) FROM jobs r WHERE r.owner = j.owner AND r.state = 'running')
                                   < COALESCE((SELECT max_running FROM tokens k WHERE k.name = j.owner), 1000000000))
-                        ORDER BY t.created, j.created, t.kind = 'section', t.section LIMIT 1
+                        ORDER BY
+                            (SELECT COUNT(*) FROM tasks r JOIN jobs rj ON rj.id = r.job_id
+                             WHERE r.state = 'running' AND rj.owner IS j.owner),
+                            (SELECT COALESCE(MAX(served), 0) FROM jobs oj WHERE oj.owner IS j.owner),
+                            j.priority DESC,
+                            (SELECT COUNT(*) FROM tasks r WHERE r.job_id = j.id AND r.state = 'running'),
+                            COALESCE(j.served, 0), j.created, j.rowid, t.kind = 'section', t.section
+                        LIMIT 1
                         """, arguments: [now.timeIntervalSince1970])
             else { return nil }
             let stored = Self.storedTask(row)
@@ -437,6 +453,8 @@ package final class SQLiteJobStore: JobStore {
                 try db.execute(
                     sql: "UPDATE tasks SET state = 'running', owner = ?, attempts = ?, lease_until = ? \(byKey)",
                     arguments: [owner, attempt, leaseUntil, jobID, kind, section])
+                // Jobs take turns (`JobPriority`): this one was served now.
+                try db.execute(sql: "UPDATE jobs SET served = ? WHERE id = ?", arguments: [now, jobID])
             case .settled(let state, let result, let error):
                 let resultJSON = try result.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
                 try db.execute(
@@ -550,7 +568,8 @@ package final class SQLiteJobStore: JobStore {
             state: JobState(rawValue: row["state"]) ?? .failed, error: row["error"],
             created: Date(timeIntervalSince1970: row["created"]), updated: Date(timeIntervalSince1970: row["updated"]),
             expires: expires.map(Date.init(timeIntervalSince1970:)), audioSeconds: row["audio_seconds"],
-            sections: counts, outputs: try JSONDecoder().decode([OutputRecord].self, from: Data(outputs.utf8)),
+            priority: row["priority"], sections: counts,
+            outputs: try JSONDecoder().decode([OutputRecord].self, from: Data(outputs.utf8)),
             failures: FailedTask.ordered(failures))
     }
 }
