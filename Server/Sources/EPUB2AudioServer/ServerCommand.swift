@@ -51,10 +51,21 @@ struct CommonOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seconds a task stays a worker's without a heartbeat.", valueName: "SECONDS"))
     var lease: Double = 30
 
+    @Option(
+        help: ArgumentHelp(
+            "Attempts a task gets when it fails for a passing reason (storage, network, a worker that died), "
+                + "waiting 2 s, 4 s, 8 s… (at most 5 min, randomised) between them.", valueName: "N"))
+    var maxAttempts: Int = RetryPolicy.defaultMaxAttempts
+
     func validate() throws {
         if let slots, slots < 0 { throw ValidationError("--slots must be 0 or more") }
         guard keepDays > 0 else { throw ValidationError("--keep-days must be more than 0") }
         guard lease >= 1 else { throw ValidationError("--lease must be at least 1 second") }
+        guard RetryPolicy.attemptRange.contains(maxAttempts) else {
+            throw ValidationError(
+                "--max-attempts must be \(RetryPolicy.attemptRange.lowerBound) to \(RetryPolicy.attemptRange.upperBound)"
+            )
+        }
         if let store, store != "disk", !store.hasPrefix("s3://") {
             throw ValidationError("--store takes s3://BUCKET (or disk, the default)")
         }
@@ -75,7 +86,9 @@ struct CommonOptions: ParsableArguments {
             // Not fatal: /readyz says 503 until the store answers, and tasks are retried.
             logger.warning("the blob store is not available yet: \(problem)")
         }
-        let jobs = try await openJobStore(db: db, data: data, outputLifetime: keepDays * 24 * 3600, logger: logger)
+        let jobs = try await openJobStore(
+            db: db, data: data, outputLifetime: keepDays * 24 * 3600, retries: RetryPolicy(maxAttempts: maxAttempts),
+            logger: logger)
         var worker = WorkerConfiguration(
             executable: Self.executablePath, arguments: [SectionWorker.configuration.commandName ?? "section-worker"],
             slots: slots ?? ProcessInfo.processInfo.activeProcessorCount)

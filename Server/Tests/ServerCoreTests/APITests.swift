@@ -197,6 +197,7 @@ import Testing
                 #expect(response.status == .created)
                 let job = try Self.json(response.body)
                 #expect(job["state"] as? String == "queued")
+                #expect(job["priority"] as? Int == 0)
                 #expect((job["options"] as? [String: Any])?["chapters"] as? [Int] == [1, 2])
             }
             try await client.execute(uri: "/v1/jobs/my-job", method: .put, headers: json, body: body) {
@@ -265,6 +266,10 @@ import Testing
             #"{"book":"0000000000000000000000000000000000000000000000000000000000000000","options":{"bundle":"wav"}}"#,
             400
         ),
+        (#"{"book":"0000000000000000000000000000000000000000000000000000000000000000","priority":11}"#, 400),
+        (#"{"book":"0000000000000000000000000000000000000000000000000000000000000000","priority":-11}"#, 400),
+        (#"{"book":"0000000000000000000000000000000000000000000000000000000000000000","priority":10}"#, 404),
+        (#"{"book":"0000000000000000000000000000000000000000000000000000000000000000","priority":"high"}"#, 400),
         (#"{"book": 12}"#, 400),
         (#"not json"#, 400),
         (#"{}"#, 400),

@@ -7,7 +7,12 @@ import Testing
 /// events the stores then write (their own tests, `JobStoreTests`, check that they do).
 @Suite struct JobLifecycleTests {
     typealias Transition = JobLifecycle.Transition
-    static let lifecycle = JobLifecycle(outputLifetime: 60, maxAttempts: 3)
+    /// Three attempts; the waits at the middle of their bounds: 1 s after the first, 2 s after the second.
+    static let lifecycle = JobLifecycle(
+        outputLifetime: 60, retries: RetryPolicy(maxAttempts: 3, base: 2, cap: 300, jitter: { 0.5 }))
+
+    /// The wait `lifecycle` gives after attempt `attempt` failed.
+    static func delay(after attempt: Int) -> Double { Double(1 << (attempt - 1)) }
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
     static let time = now.timeIntervalSince1970
     static let plan = JobPlan(voice: "gmw/en", sections: [2, 5], displayTitle: "Book")
@@ -81,19 +86,20 @@ import Testing
             name: "a plan failing transiently is retried", kind: .plan, attempt: 1,
             outcome: .failed(message: "busy", retry: true),
             expected: Transition(
-                task: .requeued(error: "busy"), events: [.retry(task: .plan, section: 0, attempt: 1, message: "busy")])),
+                task: .requeued(error: "busy", notBefore: time + 1),
+                events: [.retry(task: .plan, section: 0, attempt: 1, message: "busy", delaySeconds: 1)])),
         Case(
             name: "a section failing transiently is retried, even as the last", kind: .section, attempt: 2,
             outcome: .failed(message: "busy", retry: true),
             expected: Transition(
-                task: .requeued(error: "busy"),
-                events: [.retry(task: .section, section: 2, attempt: 2, message: "busy")])),
+                task: .requeued(error: "busy", notBefore: time + 2),
+                events: [.retry(task: .section, section: 2, attempt: 2, message: "busy", delaySeconds: 2)])),
         Case(
             name: "a finalize failing transiently is retried", kind: .finalize, attempt: 2,
             outcome: .failed(message: "busy", retry: true),
             expected: Transition(
-                task: .requeued(error: "busy"),
-                events: [.retry(task: .finalize, section: 0, attempt: 2, message: "busy")])),
+                task: .requeued(error: "busy", notBefore: time + 2),
+                events: [.retry(task: .finalize, section: 0, attempt: 2, message: "busy", delaySeconds: 2)])),
         Case(
             name: "a plan failing on its last attempt fails the job", kind: .plan, attempt: 3,
             outcome: .failed(message: "busy", retry: true),
@@ -239,10 +245,12 @@ import Testing
                 Self.claimed(kind, attempt: attempt), outcome: .failed(message: "m", retry: true),
                 stored: Self.running(kind, attempt: attempt), jobState: .running, openSections: 2, now: Self.now))
         if attempt < 3 {
-            #expect(transition.task == .requeued(error: "m"))
+            #expect(transition.task == .requeued(error: "m", notBefore: Self.time + Self.delay(after: attempt)))
             #expect(
                 transition.events == [
-                    .retry(task: kind, section: Self.key(kind).section, attempt: attempt, message: "m")
+                    .retry(
+                        task: kind, section: Self.key(kind).section, attempt: attempt, message: "m",
+                        delaySeconds: Self.delay(after: attempt))
                 ])
         } else {
             #expect(transition.task == .settled(.failed, result: nil, error: "m"))
@@ -262,7 +270,7 @@ import Testing
                     Self.claimed(kind, attempt: attempt), outcome: .failed(message: message, retry: true),
                     stored: Self.running(kind, attempt: attempt), jobState: .running, openSections: 1, now: Self.now))
         if attempt < 3 {
-            #expect(transition.task == .requeued(error: message))
+            #expect(transition.task == .requeued(error: message, notBefore: Self.time + Self.delay(after: attempt)))
         } else {
             #expect(transition.task == .settled(.failed, result: nil, error: message))
             #expect(transition.job?.state == (kind == .section ? nil : .failed))
@@ -326,6 +334,56 @@ import Testing
         try Self.checkInvariants(transition, from: state)
     }
 
+    // MARK: Running a failed job again
+
+    static func stored(_ kind: TaskKind, _ section: Int, _ state: TaskState, attempts: Int = 3) -> StoredTask {
+        StoredTask(key: TaskKey(kind: kind, section: section), state: state, owner: "w", attempts: attempts)
+    }
+
+    /// The job's row as a retry leaves it: in `state` again, nothing made yet, no expiry.
+    static func reopened(_ state: JobState) -> JobLifecycle.JobChange {
+        JobLifecycle.JobChange(updated: time, state: state, outputs: [], audioSeconds: 0, clearsExpiry: true)
+    }
+
+    @Test func retryingAFailedJobRunsItsFailedSectionsOnly() throws {
+        let tasks = [
+            Self.stored(.plan, 0, .done), Self.stored(.section, 1, .done), Self.stored(.section, 2, .failed),
+            Self.stored(.section, 3, .failed), Self.stored(.finalize, 0, .done),
+        ]
+        let transition = try #require(Self.lifecycle.retried(jobState: .failed, tasks: tasks, now: Self.now))
+        #expect(
+            transition
+                == Transition(
+                    job: Self.reopened(.running),
+                    resetTasks: [TaskKey(kind: .section, section: 2), TaskKey(kind: .section, section: 3)],
+                    dropsTasks: [TaskKey(kind: .finalize, section: 0)], events: [.state(.running)]))
+        #expect(transition.queuesWork)
+    }
+
+    @Test func retryingAFailedPlanStartsTheJobOver() throws {
+        let transition = try #require(
+            Self.lifecycle.retried(jobState: .failed, tasks: [Self.stored(.plan, 0, .failed)], now: Self.now))
+        #expect(
+            transition
+                == Transition(
+                    job: Self.reopened(.queued), resetTasks: [TaskKey(kind: .plan, section: 0)],
+                    events: [.state(.queued)]))
+    }
+
+    @Test func retryingAFailedFinalizeRunsItAlone() throws {
+        let tasks = [Self.stored(.plan, 0, .done), Self.stored(.section, 1, .done), Self.stored(.finalize, 0, .failed)]
+        let transition = try #require(Self.lifecycle.retried(jobState: .failed, tasks: tasks, now: Self.now))
+        #expect(transition.resetTasks == [TaskKey(kind: .finalize, section: 0)] && transition.dropsTasks.isEmpty)
+        #expect(transition.job == Self.reopened(.running))
+    }
+
+    @Test(arguments: JobState.allCases) func onlyAFailedJobWithFailedTasksIsRetried(_ state: JobState) {
+        let failedSection = [Self.stored(.plan, 0, .done), Self.stored(.section, 1, .failed)]
+        #expect(
+            (Self.lifecycle.retried(jobState: state, tasks: failedSection, now: Self.now) != nil) == (state == .failed))
+        #expect(Self.lifecycle.retried(jobState: state, tasks: [Self.stored(.plan, 0, .done)], now: Self.now) == nil)
+    }
+
     // MARK: Events as stored
 
     @Test func eventsAreTheDocumentedJSON() throws {
@@ -342,8 +400,8 @@ import Testing
             ),
             (.sectionFailed(section: 3, message: "x"), "section", #"{"message":"x","section":3,"state":"failed"}"#),
             (
-                .retry(task: .finalize, section: 0, attempt: 2, message: "y"), "retry",
-                #"{"attempt":2,"message":"y","section":0,"task":"finalize"}"#
+                .retry(task: .finalize, section: 0, attempt: 2, message: "y", delaySeconds: 3.14159), "retry",
+                #"{"attempt":2,"delaySeconds":3.142,"message":"y","section":0,"task":"finalize"}"#
             ),
         ]
         for (event, type, json) in expected {

@@ -18,9 +18,10 @@ import Testing
         folder = try TemporaryFolder()
     }
 
-    /// The test's store, with the book stored.
-    func open(_ kind: StoreKind) async throws -> any JobStore {
-        let store = try await kind.open(folder: folder, name: "jobs")
+    /// The test's store, with the book stored: three attempts, retried at once unless `retries` says
+    /// otherwise.
+    func open(_ kind: StoreKind, retries: RetryPolicy = StoreKind.immediateRetries) async throws -> any JobStore {
+        let store = try await kind.open(folder: folder, name: "jobs", retries: retries)
         _ = try await store.addBook(sha256: book, size: 10)
         return store
     }
@@ -313,6 +314,205 @@ import Testing
         #expect(job.error?.contains("lease expired") == true)
     }
 
+    /// A transient failure waits its backoff, whichever worker asks; the job shows the failure and
+    /// when the next attempt may start; a permanent one fails at once, listed as final.
+    @Test(arguments: StoreKind.available) func aRetryWaitsItsBackoffAndTheJobShowsIt(_ kind: StoreKind) async throws {
+        defer { folder.remove() }
+        // A wait of 3 s after the first attempt: half of its bound, 6 s.
+        let store = try await open(kind, retries: RetryPolicy(maxAttempts: 3, base: 6, cap: 60, jitter: { 0.5 }))
+        _ = try await store.createJob(NewJob(id: "j", book: book, options: JobOptions()), now: now)
+        let planTask = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        _ = try await store.complete(planTask, outcome: .planned(plan([1, 2])), now: now)
+        let first = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        #expect(
+            try await store.complete(
+                first, outcome: .failed(message: "S3 PUT: connection refused", retry: true), now: now))
+        let waiting = try #require(try await store.job(id: "j"))
+        #expect(
+            waiting.failures == [
+                FailedTask(
+                    kind: .section, section: first.section, isFinal: false, attempts: 1,
+                    error: "S3 PUT: connection refused", retryAt: now.addingTimeInterval(3))
+            ])
+        // Within the wait, another process's worker takes the other section, not this one.
+        let other = try #require(try await store.claim(owner: "x", lease: 30, now: now.addingTimeInterval(2.9)))
+        #expect(other.section != first.section)
+        #expect(try await store.claim(owner: "x", lease: 30, now: now.addingTimeInterval(2.9)) == nil)
+        let second = try #require(try await store.claim(owner: "y", lease: 30, now: now.addingTimeInterval(3)))
+        #expect(second.section == first.section && second.attempt == 2)
+        // The other section fails for a reason no retry helps: final at once, after one attempt.
+        _ = try await store.complete(
+            other, outcome: .failed(message: "the engine refused the text", retry: false), now: now)
+        let job = try #require(try await store.job(id: "j"))
+        #expect(
+            job.failures
+                == [
+                    FailedTask(
+                        kind: .section, section: first.section, isFinal: false, attempts: 2,
+                        error: "S3 PUT: connection refused", retryAt: nil),
+                    FailedTask(
+                        kind: .section, section: other.section, isFinal: true, attempts: 1,
+                        error: "the engine refused the text", retryAt: nil),
+                ].sorted { $0.section < $1.section })
+        let events = try await store.events(jobID: "j", after: 0, limit: 100)
+        #expect(events.contains { $0.type == "retry" && $0.data.contains(#""delaySeconds":3"#) })
+    }
+
+    /// A failed job runs its failed sections again, and only them; the sections made are kept, the
+    /// job is put together again and succeeds. A job that is not failed is left alone.
+    @Test(arguments: StoreKind.available) func retryingAFailedJobRunsItsFailedSectionsOnly(_ kind: StoreKind)
+        async throws
+    {
+        defer { folder.remove() }
+        let store = try await open(kind)
+        _ = try await store.createJob(NewJob(id: "j", book: book, options: JobOptions()), now: now)
+        #expect(try await store.retryJob(id: "j", now: now)?.retried == false)
+        #expect(try await store.retryJob(id: "none", now: now) == nil)
+        let planTask = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        _ = try await store.complete(planTask, outcome: .planned(plan([1, 2, 3])), now: now)
+        for _ in 1...3 {
+            let task = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+            let outcome: TaskOutcome =
+                task.section == 2
+                ? .failed(message: "refused", retry: false)
+                : .sectionDone(
+                    SectionResult(
+                        section: task.section, directory: "work/\(task.section)-1", file: "f", durationSeconds: 1))
+            _ = try await store.complete(task, outcome: outcome, now: now)
+        }
+        let finalize = try #require(try await store.claim(owner: "w", lease: 30, now: now))
+        _ = try await store.complete(
+            finalize, outcome: .finalized(outputs: [], audioSeconds: 2, failedSections: 1), now: now)
+        let failed = try #require(try await store.job(id: "j"))
+        #expect(failed.state == .failed && failed.expires != nil)
+        #expect(failed.failures.map(\.section) == [2] && failed.failures.first?.isFinal == true)
+
+        let (retried, ran) = try #require(try await store.retryJob(id: "j", now: now.addingTimeInterval(60)))
+        #expect(ran)
+        #expect(retried.state == .running && retried.error == nil && retried.expires == nil)
+        #expect(retried.sections.done == 2 && retried.sections.queued == 1 && retried.sections.failed == 0)
+        // Only section 2, as a first attempt; then the finalize task, once.
+        let again = try #require(try await store.claim(owner: "w", lease: 30, now: now.addingTimeInterval(61)))
+        #expect(again.kind == .section && again.section == 2 && again.attempt == 1)
+        #expect(try await store.claim(owner: "w", lease: 30, now: now.addingTimeInterval(61)) == nil)
+        _ = try await store.complete(
+            again,
+            outcome: .sectionDone(SectionResult(section: 2, directory: "work/2-1", file: "f", durationSeconds: 1)),
+            now: now.addingTimeInterval(62))
+        let final = try #require(try await store.claim(owner: "w", lease: 30, now: now.addingTimeInterval(62)))
+        #expect(final.kind == .finalize && final.attempt == 1)
+        #expect(try await store.sectionResults(jobID: "j").map(\.section) == [1, 2, 3])
+        _ = try await store.complete(
+            final, outcome: .finalized(outputs: [], audioSeconds: 3, failedSections: 0), now: now.addingTimeInterval(63)
+        )
+        let done = try #require(try await store.job(id: "j"))
+        #expect(done.state == .succeeded && done.failures.isEmpty)
+        #expect(try await store.retryJob(id: "j", now: now.addingTimeInterval(64))?.retried == false)
+    }
+
+    // MARK: Fair scheduling
+
+    /// A job to create and plan: its id, sections, owner and priority.
+    typealias PlannedJob = (id: String, sections: [Int], owner: Token?, priority: Int)
+
+    /// Creates the jobs, then claims and completes their plans, giving back any section claimed
+    /// meanwhile; all at `time`, so every job was last served then, none before another.
+    func planned(_ store: any JobStore, _ jobs: [PlannedJob], time: Date) async throws {
+        for job in jobs {
+            _ = try await store.createJob(
+                NewJob(id: job.id, book: book, options: JobOptions(), owner: job.owner, priority: job.priority),
+                now: time)
+        }
+        var plans = 0
+        var held: [ClaimedTask] = []
+        while plans < jobs.count {
+            let task = try #require(try await store.claim(owner: "planner", lease: 30, now: time))
+            guard task.kind == .plan else {
+                held.append(task)
+                continue
+            }
+            let job = try #require(jobs.first { $0.id == task.jobID })
+            _ = try await store.complete(task, outcome: .planned(self.plan(job.sections)), now: time)
+            plans += 1
+        }
+        for task in held { #expect(try await store.release(task, now: time)) }
+    }
+
+    /// What the claims take, in order, each at `time` plus its rank (the tasks stay running).
+    func claims(_ store: any JobStore, _ count: Int, from time: Date) async throws -> [String] {
+        var taken: [String] = []
+        for index in 0..<count {
+            let task = try #require(
+                try await store.claim(owner: "w\(index)", lease: 300, now: time.addingTimeInterval(Double(index))))
+            taken.append("\(task.jobID) \(task.kind == .section ? String(task.section) : task.kind.rawValue)")
+        }
+        return taken
+    }
+
+    /// Jobs take turns: a job submitted while a long one runs gets its plan and its section at the
+    /// next claims, not after the long job's sections.
+    @Test(arguments: StoreKind.available) func jobsTakeTurns(_ kind: StoreKind) async throws {
+        defer { folder.remove() }
+        let store = try await open(kind)
+        try await planned(store, [("long", Array(1...8), nil, 0)], time: now)
+        #expect(try await claims(store, 2, from: now.addingTimeInterval(1)) == ["long 1", "long 2"])
+        _ = try await store.createJob(
+            NewJob(id: "short", book: book, options: JobOptions()), now: now.addingTimeInterval(5))
+        let plan = try #require(try await store.claim(owner: "p", lease: 30, now: now.addingTimeInterval(6)))
+        #expect(plan.jobID == "short" && plan.kind == .plan)
+        _ = try await store.complete(plan, outcome: .planned(self.plan([1, 2])), now: now.addingTimeInterval(7))
+        // The job with fewer sections running goes first: the short job's, until it has as many
+        // running as the long one.
+        #expect(
+            try await claims(store, 4, from: now.addingTimeInterval(8)) == ["short 1", "short 2", "long 3", "long 4"])
+    }
+
+    /// Tokens take turns whatever their jobs' sizes and priorities: the token with fewer tasks
+    /// running goes first; among one token's jobs, the higher priority.
+    @Test(arguments: StoreKind.available) func tokensTakeTurnsAndPriorityOrdersATokensJobs(_ kind: StoreKind)
+        async throws
+    {
+        defer { folder.remove() }
+        let store = try await open(kind)
+        let alice = Token(name: "alice", maxRunning: 10, maxQueued: 10)
+        let bob = Token(name: "bob", maxRunning: 10, maxQueued: 10)
+        try await planned(
+            store,
+            [
+                ("a-big", Array(1...6), alice, 10), ("a-low", [1, 2], alice, -3), ("a-high", [1, 2], alice, 5),
+                ("b-one", [1, 2, 3], bob, 0),
+            ], time: now)
+        #expect(
+            try await claims(store, 8, from: now.addingTimeInterval(10)) == [
+                // Alice and Bob alternate (Bob's one job at priority 0 is not behind Alice's 10);
+                // Alice's jobs by priority, then in turns among equals.
+                "a-big 1", "b-one 1", "a-big 2", "b-one 2", "a-big 3", "b-one 3", "a-big 4", "a-big 5",
+            ])
+        let high = try #require(try await store.job(named: "a-high", owner: "alice"))
+        #expect(high.priority == 5)
+    }
+
+    @Test(arguments: StoreKind.available) func aHigherPriorityJobOfTheSameOwnerGoesFirst(_ kind: StoreKind)
+        async throws
+    {
+        defer { folder.remove() }
+        let store = try await open(kind)
+        try await planned(store, [("normal", [1, 2, 3], nil, 0), ("urgent", [1, 2], nil, 3)], time: now)
+        #expect(
+            try await claims(store, 5, from: now.addingTimeInterval(2)) == [
+                "urgent 1", "urgent 2", "normal 1", "normal 2", "normal 3",
+            ])
+        // The priority is part of the body: the same id with another priority is a conflict.
+        await #expect(throws: JobStoreError.self) {
+            _ = try await store.createJob(
+                NewJob(id: "urgent", book: book, options: JobOptions(), priority: 4), now: now)
+        }
+        #expect(
+            try await !store.createJob(
+                NewJob(id: "normal", book: book, options: JobOptions()), now: now
+            ).created)
+    }
+
     @Test(arguments: StoreKind.available) func aFailedSectionStillFinalizesAndFailsTheJob(_ kind: StoreKind)
         async throws
     {
@@ -436,17 +636,23 @@ enum StoreKind: String, CustomStringConvertible, CaseIterable, Sendable {
 
     var description: String { rawValue }
 
+    /// Three attempts, the next at once: what the tests of other rules than the backoff use.
+    static let immediateRetries = RetryPolicy(maxAttempts: 3, base: 0, cap: 0)
+
     /// The store `name` of this test: a file in the test's folder, or a schema of the test's own.
-    func open(folder: TemporaryFolder, name: String, outputLifetime: TimeInterval = 7 * 24 * 3600) async throws
-        -> any JobStore
-    {
+    func open(
+        folder: TemporaryFolder, name: String, outputLifetime: TimeInterval = 7 * 24 * 3600,
+        retries: RetryPolicy = Self.immediateRetries
+    ) async throws -> any JobStore {
         switch self {
         case .sqlite:
-            return try SQLiteJobStore(path: folder.path + "/\(name).sqlite", outputLifetime: outputLifetime)
+            return try SQLiteJobStore(
+                path: folder.path + "/\(name).sqlite", outputLifetime: outputLifetime, retries: retries)
         case .postgres:
             let url = try #require(Self.postgresURL)
             return try await PostgresJobStore(
-                url: url, schema: Self.schema(folder: folder, name: name), outputLifetime: outputLifetime)
+                url: url, schema: Self.schema(folder: folder, name: name), outputLifetime: outputLifetime,
+                retries: retries)
         }
     }
 

@@ -10,16 +10,21 @@ import Testing
 /// TCP relay the test stops): every request is a fast 503 with Retry-After, never a hang or a 500;
 /// when the server is back, requests succeed again.
 @Suite(.enabled(if: StoreKind.postgresURL != nil), .serialized) struct StoreOutageTests {
-    /// A TCP relay on loopback to the test's PostgreSQL, in a process of its own: killing it is an
-    /// outage (the port refuses, the pooled connections drop).
+    /// A TCP relay on loopback to the test's PostgreSQL (or S3 stand-in), in a process of its own:
+    /// killing it is an outage (the port refuses, the pooled connections drop).
     final class Relay: @unchecked Sendable {
         // @unchecked Sendable: one test drives it, one step after the other.
-        private let upstream: PostgresJobStore.Server
+        private let upstream: (host: String, port: Int)
         private var process: Process?
         private(set) var port = 0
 
-        init(to url: String) throws {
-            upstream = try PostgresJobStore.Server(url: url)
+        convenience init(to url: String) throws {
+            let server = try PostgresJobStore.Server(url: url)
+            try self.init(host: server.host, port: server.port)
+        }
+
+        init(host: String, port: Int) throws {
+            upstream = (host, port)
             try start()
         }
 

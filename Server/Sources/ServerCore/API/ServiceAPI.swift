@@ -181,6 +181,21 @@ struct ServiceAPI: APIProtocol {
         return .ok(.init(body: .json(Self.job(job))))
     }
 
+    func retryJob(_ input: Operations.retryJob.Input) async throws -> Operations.retryJob.Output {
+        guard Identifiers.isJobID(input.path.id) else { return .badRequest(Self.badJobID) }
+        guard let visible = try await visibleJob(input.path.id),
+            let (job, retried) = try await store.retryJob(id: visible.key, now: Date())
+        else {
+            return .notFound(Self.noJob(input.path.id))
+        }
+        guard retried else {
+            let why = job.state == .failed ? "has no failed task" : "is \(job.state.rawValue), not failed"
+            return .conflict(
+                .init(body: .json(.init(error: "conflict", message: "job \(input.path.id) \(why): nothing to retry"))))
+        }
+        return .ok(.init(body: .json(Self.job(job))))
+    }
+
     func jobEvents(_ input: Operations.jobEvents.Input) async throws -> Operations.jobEvents.Output {
         let id = input.path.id
         guard Identifiers.isJobID(id) else { return .badRequest(Self.badJobID) }
@@ -268,6 +283,14 @@ struct ServiceAPI: APIProtocol {
         guard Identifiers.isSHA256(request.book) else {
             return .bad(.init("bad-request", "book must be the SHA-256 of an uploaded book"))
         }
+        let priority = request.priority ?? 0
+        guard JobPriority.range.contains(priority) else {
+            return .bad(
+                .init(
+                    "bad-request",
+                    "priority must be \(JobPriority.range.lowerBound) to \(JobPriority.range.upperBound) (higher first)"
+                ))
+        }
         let options: JobOptions
         do {
             options = try Self.options(request.options)
@@ -278,7 +301,8 @@ struct ServiceAPI: APIProtocol {
         do {
             let (job, created) = try await store.createJob(
                 NewJob(
-                    id: id, book: request.book, options: options, idempotencyKey: key, owner: RequestIdentity.token),
+                    id: id, book: request.book, options: options, idempotencyKey: key, owner: RequestIdentity.token,
+                    priority: priority),
                 now: Date())
             return created ? .created(Self.job(job)) : .existing(Self.job(job))
         } catch let error as JobStoreError {
@@ -349,13 +373,21 @@ struct ServiceAPI: APIProtocol {
                 engine: options.engine.flatMap { .init(rawValue: $0) }, rate: options.rate, pitch: options.pitch,
                 volume: options.volume, format: .init(rawValue: options.format), notes: .init(rawValue: options.notes),
                 bundle: options.bundle.flatMap { .init(rawValue: $0) }),
+            priority: record.priority,
             state: .init(rawValue: record.state.rawValue) ?? .failed,
             sections: .init(
                 total: record.sections.total, queued: record.sections.queued, running: record.sections.running,
                 done: record.sections.done, failed: record.sections.failed),
             audioSeconds: record.audioSeconds,
             outputs: record.outputs.map { .init(name: $0.name, size: $0.size, sha256: $0.sha256) },
-            error: record.error, created: record.created, updated: record.updated, expires: record.expires)
+            error: record.error, created: record.created, updated: record.updated, expires: record.expires,
+            failures: record.failures.isEmpty
+                ? nil
+                : record.failures.map {
+                    .init(
+                        task: .init(rawValue: $0.kind.rawValue) ?? .section, section: $0.section, final: $0.isFinal,
+                        attempts: $0.attempts, error: $0.error, retryAt: $0.retryAt)
+                })
     }
 
     static var badJobID: Components.Responses.BadRequest {

@@ -9,6 +9,14 @@ package enum ConversionAdapter {
     /// Why a job cannot be planned or made.
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
+        /// True when another attempt may succeed (a worker process that died); false for a reason
+        /// in the book or the request (`TaskFailure`).
+        package var isTransient = false
+
+        package init(description: String, isTransient: Bool = false) {
+            self.description = description
+            self.isTransient = isTransient
+        }
     }
 
     /// The `epub2audio BOOK --list --json` document, from the same library calls the CLI makes: with

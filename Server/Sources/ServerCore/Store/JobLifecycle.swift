@@ -8,22 +8,22 @@ import Foundation
 ///
 /// A job: queued → running (its plan task claimed) → succeeded | failed | cancelled. A task:
 /// queued → running (claimed, under a lease) → done | failed | cancelled, or back to queued for
-/// another attempt while attempts remain and a retry may help. The plan task queues one task per
+/// another attempt, not before a wait (`RetryPolicy`), while attempts remain and a retry may help. The plan task queues one task per
 /// section; the last section to settle (done or failed for good) queues the finalize task; the
 /// finalize task finishes the job. A plan or finalize task that fails for good fails the job.
 package struct JobLifecycle: Sendable {
     /// How long a finished job's outputs are kept, in seconds.
     package var outputLifetime: TimeInterval
-    /// How many attempts a task gets before it fails for good.
-    package var maxAttempts: Int
+    /// How many attempts a task gets, and how long it waits between them.
+    package var retries: RetryPolicy
 
-    package init(outputLifetime: TimeInterval, maxAttempts: Int = Self.defaultMaxAttempts) {
+    package init(outputLifetime: TimeInterval, retries: RetryPolicy = RetryPolicy()) {
         self.outputLifetime = outputLifetime
-        self.maxAttempts = maxAttempts
+        self.retries = retries
     }
 
-    /// How many attempts a task gets unless told otherwise.
-    package static let defaultMaxAttempts = 3
+    /// How many attempts a task gets before a transient failure is final.
+    package var maxAttempts: Int { retries.maxAttempts }
 
     /// The state a new job's row starts in.
     package static let initialState = JobState.queued
@@ -120,6 +120,38 @@ package struct JobLifecycle: Sendable {
             time: now.timeIntervalSince1970)
     }
 
+    /// A client asks that the failed job be run again (`POST /v1/jobs/{id}/retry`): its failed
+    /// tasks (`tasks`: the job's tasks as stored) are queued again with all their attempts, nothing
+    /// else. A failed plan starts the job over (queued); failed sections run again and the finalize
+    /// task, queued anew when the last of them settles, puts the job together again; a failed
+    /// finalize alone runs again.
+    ///
+    /// - Returns: nil when the job is not failed, or has no failed task to run again: nothing changes.
+    package func retried(jobState: JobState, tasks: [StoredTask], now: Date) -> Transition? {
+        guard jobState == .failed else { return nil }
+        let failed = tasks.filter { $0.state == .failed }.map(\.key)
+        let time = now.timeIntervalSince1970
+        let reopened = { (state: JobState) in
+            JobChange(updated: time, state: state, outputs: [], audioSeconds: 0, clearsExpiry: true)
+        }
+        if failed.contains(where: { $0.kind == .plan }) {
+            return Transition(
+                job: reopened(.queued), resetTasks: [TaskKey(kind: .plan, section: 0)], events: [.state(.queued)])
+        }
+        let sections = failed.filter { $0.kind == .section }.sorted { $0.section < $1.section }
+        if !sections.isEmpty {
+            return Transition(
+                job: reopened(.running), resetTasks: sections, dropsTasks: [TaskKey(kind: .finalize, section: 0)],
+                events: [.state(.running)])
+        }
+        if failed.contains(where: { $0.kind == .finalize }) {
+            return Transition(
+                job: reopened(.running), resetTasks: [TaskKey(kind: .finalize, section: 0)],
+                events: [.state(.running)])
+        }
+        return nil
+    }
+
     /// A client cancels a job in `jobState`: a finished job stays as it is; else it is cancelled, its
     /// queued tasks dropped, and its running ones stop at their next heartbeat (which sees it cancelled).
     package func cancelled(jobState: JobState, now: Date) -> Transition {
@@ -132,16 +164,22 @@ package struct JobLifecycle: Sendable {
 
     // MARK: Rules
 
-    /// A failed attempt: back to the queue while attempts remain and a retry may help; else failed
-    /// for good (a failed section still lets the job finalize; a plan or finalize task fails the job).
+    /// A failed attempt: back to the queue, after a wait, while attempts remain and a retry may help;
+    /// else failed for good (a failed section still lets the job finalize; a plan or finalize task
+    /// fails the job).
     private func failed(_ stored: StoredTask, message: String, retry: Bool, openSections: Int, time: Double)
         -> Transition
     {
         let key = stored.key
-        if retry && stored.attempts < maxAttempts {
+        if retry && retries.retries(after: stored.attempts) {
+            let delay = retries.delay(after: stored.attempts)
             return Transition(
-                task: .requeued(error: message),
-                events: [.retry(task: key.kind, section: key.section, attempt: stored.attempts, message: message)])
+                task: .requeued(error: message, notBefore: time + delay),
+                events: [
+                    .retry(
+                        task: key.kind, section: key.section, attempt: stored.attempts, message: message,
+                        delaySeconds: delay)
+                ])
         }
         let settled = TaskChange.settled(.failed, result: nil, error: message)
         switch key.kind {
@@ -216,17 +254,24 @@ extension JobLifecycle {
         package var newTasks: [TaskKey] = []
         /// Every queued task of the job is cancelled (and loses its owner).
         package var cancelsQueuedTasks = false
+        /// The job's tasks queued again as new: no owner, no lease, no wait, no attempt made (their
+        /// last error kept until they succeed).
+        package var resetTasks: [TaskKey] = []
+        /// The job's tasks removed (a finalize task to be queued anew).
+        package var dropsTasks: [TaskKey] = []
         /// The job's events to append, in this order.
         package var events: [Event] = []
 
         package init(
             task: TaskChange? = nil, job: JobChange? = nil, newTasks: [TaskKey] = [], cancelsQueuedTasks: Bool = false,
-            events: [Event] = []
+            resetTasks: [TaskKey] = [], dropsTasks: [TaskKey] = [], events: [Event] = []
         ) {
             self.task = task
             self.job = job
             self.newTasks = newTasks
             self.cancelsQueuedTasks = cancelsQueuedTasks
+            self.resetTasks = resetTasks
+            self.dropsTasks = dropsTasks
             self.events = events
         }
 
@@ -234,7 +279,7 @@ extension JobLifecycle {
         package var queuesWork: Bool {
             if case .requeued = task { return true }
             if case .released = task { return true }
-            return !newTasks.isEmpty
+            return !newTasks.isEmpty || !resetTasks.isEmpty
         }
     }
 
@@ -245,8 +290,9 @@ extension JobLifecycle {
         /// Over (done, failed or cancelled): the lease dropped; a section's result and a failure's
         /// message stored.
         case settled(TaskState, result: SectionResult?, error: String?)
-        /// Back in the queue for another attempt: no owner, no lease, the failure's message kept.
-        case requeued(error: String)
+        /// Back in the queue for another attempt, not claimed before `notBefore` (seconds since
+        /// 1970): no owner, no lease, the failure's message kept.
+        case requeued(error: String, notBefore: Double)
         /// Back in the queue as if the attempt had not started (its worker shut down): no owner, no
         /// lease, `attempts` started so far.
         case released(attempts: Int)
@@ -264,11 +310,15 @@ extension JobLifecycle {
         package var audioSeconds: Double?
         /// When a finished job's outputs are removed (seconds since 1970).
         package var expires: Double?
+        /// The job runs again: it has no expiry (`expires` is then nil).
+        package var clearsExpiry = false
 
         package init(
             updated: Double, state: JobState? = nil, error: String? = nil, plan: JobPlan? = nil,
-            outputs: [OutputRecord]? = nil, audioSeconds: Double? = nil, expires: Double? = nil
+            outputs: [OutputRecord]? = nil, audioSeconds: Double? = nil, expires: Double? = nil,
+            clearsExpiry: Bool = false
         ) {
+            self.clearsExpiry = clearsExpiry
             self.updated = updated
             self.state = state
             self.error = error
@@ -287,8 +337,8 @@ extension JobLifecycle {
         case planned(sections: [Int])
         case sectionDone(section: Int, file: String, durationSeconds: Double)
         case sectionFailed(section: Int, message: String)
-        /// Attempt `attempt` of a task failed; another follows.
-        case retry(task: TaskKind, section: Int, attempt: Int, message: String)
+        /// Attempt `attempt` of a task failed; another follows in `delaySeconds`.
+        case retry(task: TaskKind, section: Int, attempt: Int, message: String, delaySeconds: Double)
 
         /// The event's `type`.
         package var type: String {
@@ -316,8 +366,12 @@ extension JobLifecycle {
                 object = ["section": section, "state": "done", "file": file, "durationSeconds": durationSeconds]
             case .sectionFailed(let section, let message):
                 object = ["section": section, "state": "failed", "message": message]
-            case .retry(let task, let section, let attempt, let message):
-                object = ["task": task.rawValue, "section": section, "attempt": attempt, "message": message]
+            case .retry(let task, let section, let attempt, let message, let delaySeconds):
+                object = [
+                    "task": task.rawValue, "section": section, "attempt": attempt, "message": message,
+                    // Milliseconds are enough, and keep the event short.
+                    "delaySeconds": (delaySeconds * 1000).rounded() / 1000,
+                ]
             }
             let data = try JSONSerialization.data(
                 withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])

@@ -33,8 +33,47 @@ package struct JobRecord: Sendable, Equatable {
     package var updated: Date
     package var expires: Date?
     package var audioSeconds: Double
+    /// Among its owner's jobs, a job of higher priority is served first (`JobPriority`).
+    package var priority: Int = 0
     package var sections: SectionCounts
     package var outputs: [OutputRecord]
+    /// The tasks that failed, for good or for now (to be tried again), with their last error: at
+    /// most `FailedTask.listed`, plan first, then sections in order.
+    package var failures: [FailedTask] = []
+}
+
+/// A task of a job whose last attempt failed.
+package struct FailedTask: Sendable, Equatable {
+    package var kind: TaskKind
+    /// The section number; 0 for the plan and finalize tasks.
+    package var section: Int
+    /// True when it failed for good; false when another attempt is queued or running.
+    package var isFinal: Bool
+    /// Attempts made so far.
+    package var attempts: Int
+    /// What the last failed attempt said.
+    package var error: String
+    /// When the next attempt may start (a queued retry); nil otherwise.
+    package var retryAt: Date?
+
+    package init(kind: TaskKind, section: Int, isFinal: Bool, attempts: Int, error: String, retryAt: Date?) {
+        self.kind = kind
+        self.section = section
+        self.isFinal = isFinal
+        self.attempts = attempts
+        self.error = error
+        self.retryAt = retryAt
+    }
+
+    /// The most a job document lists: a job of thousands of failed sections stays small.
+    package static let listed = 100
+
+    /// The order jobs list them in: the plan, the sections by number, the finalize task.
+    package static func ordered(_ tasks: [FailedTask]) -> [FailedTask] {
+        let rank: [TaskKind: Int] = [.plan: 0, .section: 1, .finalize: 2]
+        return Array(
+            tasks.sorted { (rank[$0.kind] ?? 0, $0.section) < (rank[$1.kind] ?? 0, $1.section) }.prefix(listed))
+    }
 }
 
 /// How many of a job's sections are where.
@@ -68,21 +107,30 @@ package struct NewJob: Sendable {
     package var idempotencyKey: String?
     /// The token that makes it (its limits apply); nil without `--auth`.
     package var owner: Token?
+    /// Among its owner's jobs, a job of higher priority is served first (`JobPriority.range`).
+    package var priority: Int
 
-    package init(id: String, book: String, options: JobOptions, idempotencyKey: String? = nil, owner: Token? = nil) {
+    package init(
+        id: String, book: String, options: JobOptions, idempotencyKey: String? = nil, owner: Token? = nil,
+        priority: Int = 0
+    ) {
         self.id = id
         self.book = book
         self.options = options
         self.idempotencyKey = idempotencyKey
         self.owner = owner
+        self.priority = priority
     }
 
     /// A store key for a job whose id another owner's job has as its key: a fresh UUID, a valid
     /// job id (`Identifiers.isJobID`) that no client can be expected to have chosen.
     package static func generatedKey() -> String { UUID().uuidString.lowercased() }
 
-    /// What "the same body" means: the book and the options with their defaults filled in.
-    package var bodyFingerprint: String { book + " " + options.canonicalJSON }
+    /// What "the same body" means: the book and the options with their defaults filled in, and the
+    /// priority when it is not the default (so the jobs of earlier versions keep their fingerprints).
+    package var bodyFingerprint: String {
+        book + " " + options.canonicalJSON + (priority == 0 ? "" : " priority=\(priority)")
+    }
 }
 
 /// A bearer token: the store keeps only the SHA-256 of its secret.
@@ -147,4 +195,16 @@ package struct JobEvent: Sendable, Equatable {
     package var type: String
     /// The event's JSON object, with sorted keys.
     package var data: String
+}
+
+/// A job's priority, and the order in which workers take tasks (both stores' `claim`).
+///
+/// Fair scheduling: the owner (token) with the fewest tasks running goes first, ties to the one
+/// served longest ago, so tokens take turns; among its jobs, the highest priority, then the job
+/// with the fewest tasks running, then the one served longest ago (`jobs.served`, the time of its
+/// last claim), so jobs take turns and a one-section job does not wait behind a long one; within a
+/// job, the plan and finalize tasks first, then the sections in order.
+package enum JobPriority {
+    /// The priorities a job may have; 0 unless asked.
+    package static let range = -10...10
 }

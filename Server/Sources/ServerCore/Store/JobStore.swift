@@ -12,7 +12,8 @@ package typealias JobStore = JobQueue & JobRepository & JobEventLog & TokenStore
 ///
 /// Claims are exclusive: a task is held by one owner at a time, under a lease that `heartbeat`
 /// renews. `reapExpiredLeases` gives a task whose lease ran out back to the queue (at most
-/// `JobLifecycle.maxAttempts` attempts in all), and `complete` ignores a result from an owner or
+/// `RetryPolicy.maxAttempts` attempts in all; a task failed for a passing reason waits its
+/// backoff, `claim` takes it only from its not-before time), and `complete` ignores a result from an owner or
 /// attempt that no longer holds the task.
 package protocol JobQueue: Sendable {
     /// Takes the oldest runnable task, if any, for `lease` seconds.
@@ -57,6 +58,10 @@ package protocol JobRepository: Sendable {
     func jobs(limit: Int, owner: String?) async throws -> [JobRecord]
     /// Cancels a job (by its store key) that is not finished; returns it as it is after.
     func cancelJob(id: String, now: Date) async throws -> JobRecord?
+    /// Runs the failed job (by its store key) again: its failed tasks only (`JobLifecycle.retried`).
+    /// Returns the job as it is after, and whether it runs again (false: it is not failed, or has
+    /// no failed task); nil when there is no such job.
+    func retryJob(id: String, now: Date) async throws -> (job: JobRecord, retried: Bool)?
     /// Removes the job (by its store key) and its tasks and events; false when there was none.
     func deleteJob(id: String) async throws -> Bool
     /// Finished jobs whose outputs expired before `now`.

@@ -34,7 +34,8 @@ package final class PostgresJobStore: JobStore {
     /// database.
     package init(
         url: String, schema: String = "public", outputLifetime: TimeInterval = 7 * 24 * 3600,
-        deadlines: PostgresDeadlines = PostgresDeadlines(), logger: Logger = Logger(label: "epub2audio-postgres")
+        retries: RetryPolicy = RetryPolicy(), deadlines: PostgresDeadlines = PostgresDeadlines(),
+        logger: Logger = Logger(label: "epub2audio-postgres")
     ) async throws {
         let configuration = try Self.configuration(url: url, schema: schema)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -43,7 +44,7 @@ package final class PostgresJobStore: JobStore {
         probe = PostgresProbe(
             configuration: try Self.connectionConfiguration(url: url), deadlines: deadlines, logger: logger)
         self.logger = logger
-        lifecycle = JobLifecycle(outputLifetime: outputLifetime)
+        lifecycle = JobLifecycle(outputLifetime: outputLifetime, retries: retries)
         self.reaperLockKey = "epub2audio-reaper:" + schema
         runner = Task { await client.run() }
         let wakeup = self.wakeup
@@ -257,9 +258,11 @@ package final class PostgresJobStore: JobStore {
             let storeKey = taken ? NewJob.generatedKey() : job.id
             try await db.query(
                 """
-                INSERT INTO jobs (id, name, book, options, fingerprint, idempotency_key, state, created, updated, owner)
+                INSERT INTO jobs (
+                    id, name, book, options, fingerprint, idempotency_key, state, created, updated, owner, priority)
                 VALUES (\(storeKey), \(job.id), \(job.book), \(job.options.canonicalJSON), \(job.bodyFingerprint),
-                        \(key), \(JobLifecycle.initialState.rawValue), \(time), \(time), \(job.owner?.name))
+                        \(key), \(JobLifecycle.initialState.rawValue), \(time), \(time), \(job.owner?.name),
+                        \(job.priority))
                 """, logger: self.logger)
             try await self.apply(self.lifecycle.created(), db, jobID: storeKey, task: nil, now: time)
             return (storeKey, true)
@@ -269,9 +272,9 @@ package final class PostgresJobStore: JobStore {
     }
 
     private static let jobColumns =
-        "id, owner, book, options, state, error, created, updated, expires, audio_seconds, outputs, name"
+        "id, owner, book, options, state, error, created, updated, expires, audio_seconds, outputs, name, priority"
     private typealias JobRow = (
-        String, String?, String, String, String, String?, Double, Double, Double?, Double, String, String
+        String, String?, String, String, String, String?, Double, Double, Double?, Double, String, String, Int
     )
 
     package func job(named name: String, owner: String?) async throws -> JobRecord? {
@@ -336,6 +339,24 @@ package final class PostgresJobStore: JobStore {
         return found ? try await job(id: id) : nil
     }
 
+    package func retryJob(id: String, now: Date) async throws -> (job: JobRecord, retried: Bool)? {
+        let retried = try await transaction { db -> Bool? in
+            guard let state = try await self.jobState(db, id: id, lock: true) else { return nil }
+            let rows = try await db.query(
+                "SELECT kind, section, state, owner, attempts FROM tasks WHERE job_id = \(id) FOR UPDATE",
+                logger: self.logger)
+            var tasks: [StoredTask] = []
+            for try await row in rows.decode((String, Int, String, String?, Int).self) {
+                tasks.append(Self.storedTask(kind: row.0, section: row.1, state: row.2, owner: row.3, attempts: row.4))
+            }
+            guard let transition = self.lifecycle.retried(jobState: state, tasks: tasks, now: now) else { return false }
+            try await self.apply(transition, db, jobID: id, task: nil, now: now.timeIntervalSince1970)
+            return true
+        }
+        guard let retried, let job = try await job(id: id) else { return nil }
+        return (job, retried)
+    }
+
     package func deleteJob(id: String) async throws -> Bool {
         try await transaction { db in
             try await Self.first(
@@ -368,10 +389,18 @@ package final class PostgresJobStore: JobStore {
                                j.plan
                         FROM tasks t JOIN jobs j ON j.id = t.job_id
                         WHERE t.state = 'queued' AND j.state IN ('queued', 'running')
+                          AND (t.not_before IS NULL OR t.not_before <= \(now.timeIntervalSince1970))
                           AND (j.state = 'running' OR j.owner IS NULL
                                OR (SELECT COUNT(*) FROM jobs r WHERE r.owner = j.owner AND r.state = 'running')
                                   < COALESCE((SELECT max_running FROM tokens k WHERE k.name = j.owner), 1000000000))
-                        ORDER BY t.created, j.created, t.kind = 'section', t.section LIMIT 1
+                        ORDER BY
+                            (SELECT COUNT(*) FROM tasks r JOIN jobs rj ON rj.id = r.job_id
+                             WHERE r.state = 'running' AND rj.owner IS NOT DISTINCT FROM j.owner),
+                            (SELECT COALESCE(MAX(served), 0) FROM jobs oj WHERE oj.owner IS NOT DISTINCT FROM j.owner),
+                            j.priority DESC,
+                            (SELECT COUNT(*) FROM tasks r WHERE r.job_id = j.id AND r.state = 'running'),
+                            COALESCE(j.served, 0), j.created, j.seq, t.kind = 'section', t.section
+                        LIMIT 1
                         FOR UPDATE OF t SKIP LOCKED
                         """, logger: self.logger),
                     as: (String, String, Int, String, String?, Int, String, String, String, String?).self)
@@ -626,6 +655,14 @@ package final class PostgresJobStore: JobStore {
                     UPDATE tasks SET state = 'running', owner = \(owner), attempts = \(attempt), lease_until = \(leaseUntil)
                     WHERE job_id = \(jobID) AND kind = \(kind) AND section = \(section)
                     """, logger: logger)
+                // Jobs take turns (`JobPriority`): this one was served now. Not when another transaction
+                // holds the job's row (a cancel, which then waits for this task's row): a turn not
+                // recorded is better than a deadlock.
+                try await db.query(
+                    """
+                    UPDATE jobs SET served = \(now)
+                    WHERE id IN (SELECT id FROM jobs WHERE id = \(jobID) FOR UPDATE SKIP LOCKED)
+                    """, logger: logger)
             case .settled(let state, let result, let error):
                 let resultJSON = try result.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
                 try await db.query(
@@ -633,16 +670,18 @@ package final class PostgresJobStore: JobStore {
                     UPDATE tasks SET state = \(state.rawValue), result = \(resultJSON), error = \(error), lease_until = NULL
                     WHERE job_id = \(jobID) AND kind = \(kind) AND section = \(section)
                     """, logger: logger)
-            case .requeued(let error):
+            case .requeued(let error, let notBefore):
                 try await db.query(
                     """
-                    UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, error = \(error)
+                    UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, error = \(error),
+                        not_before = \(notBefore)
                     WHERE job_id = \(jobID) AND kind = \(kind) AND section = \(section)
                     """, logger: logger)
             case .released(let attempts):
                 try await db.query(
                     """
-                    UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, attempts = \(attempts)
+                    UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, attempts = \(attempts),
+                        not_before = NULL
                     WHERE job_id = \(jobID) AND kind = \(kind) AND section = \(section)
                     """, logger: logger)
             }
@@ -654,6 +693,19 @@ package final class PostgresJobStore: JobStore {
             try await db.query(
                 "UPDATE tasks SET state = 'cancelled', owner = NULL WHERE job_id = \(jobID) AND state = 'queued'",
                 logger: logger)
+        }
+        for key in transition.dropsTasks {
+            try await db.query(
+                "DELETE FROM tasks WHERE job_id = \(jobID) AND kind = \(key.kind.rawValue) AND section = \(key.section)",
+                logger: logger)
+        }
+        for key in transition.resetTasks {
+            try await db.query(
+                """
+                UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, attempts = 0, not_before = NULL,
+                    result = NULL
+                WHERE job_id = \(jobID) AND kind = \(key.kind.rawValue) AND section = \(key.section)
+                """, logger: logger)
         }
         for key in transition.newTasks {
             try await db.query(
@@ -684,7 +736,8 @@ package final class PostgresJobStore: JobStore {
                 error = CASE WHEN \(state)::text IS NULL THEN error ELSE \(change.error)::text END,
                 plan = COALESCE(\(plan)::text, plan), outputs = COALESCE(\(outputs)::text, outputs),
                 audio_seconds = COALESCE(\(change.audioSeconds)::double precision, audio_seconds),
-                expires = COALESCE(\(change.expires)::double precision, expires)
+                expires = CASE WHEN \(change.clearsExpiry) THEN NULL
+                    ELSE COALESCE(\(change.expires)::double precision, expires) END
             WHERE id = \(id)
             """, logger: logger)
     }
@@ -705,12 +758,26 @@ package final class PostgresJobStore: JobStore {
             default: break
             }
         }
+        let failedRows = try await db.query(
+            """
+            SELECT kind, section, state, attempts, error, not_before FROM tasks
+            WHERE job_id = \(id) AND error IS NOT NULL AND state IN ('queued', 'running', 'failed')
+            """, logger: logger)
+        var failures: [FailedTask] = []
+        for try await task in failedRows.decode((String, Int, String, Int, String, Double?).self) {
+            failures.append(
+                FailedTask(
+                    kind: TaskKind(rawValue: task.0) ?? .section, section: task.1, isFinal: task.2 == "failed",
+                    attempts: task.3, error: task.4,
+                    retryAt: task.2 == "queued" ? task.5.map(Date.init(timeIntervalSince1970:)) : nil))
+        }
         return JobRecord(
             id: row.11, key: id, owner: row.1, book: row.2, options: try JobOptions.decode(row.3),
             state: JobState(rawValue: row.4) ?? .failed, error: row.5,
             created: Date(timeIntervalSince1970: row.6), updated: Date(timeIntervalSince1970: row.7),
-            expires: row.8.map(Date.init(timeIntervalSince1970:)), audioSeconds: row.9,
-            sections: counts, outputs: try JSONDecoder().decode([OutputRecord].self, from: Data(row.10.utf8)))
+            expires: row.8.map(Date.init(timeIntervalSince1970:)), audioSeconds: row.9, priority: row.12,
+            sections: counts, outputs: try JSONDecoder().decode([OutputRecord].self, from: Data(row.10.utf8)),
+            failures: FailedTask.ordered(failures))
     }
 }
 

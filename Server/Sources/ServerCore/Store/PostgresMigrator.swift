@@ -196,6 +196,15 @@ extension PostgresMigrator {
                 "ALTER TABLE jobs ALTER COLUMN name SET NOT NULL",
                 "CREATE UNIQUE INDEX jobs_name ON jobs ((COALESCE(owner, '')), name)",
             ]),
+        // A task failed for a passing reason waits its backoff: not claimed before `not_before`.
+        Migration(id: "v3-task-not-before", statements: ["ALTER TABLE tasks ADD COLUMN not_before DOUBLE PRECISION"]),
+        // Fair scheduling (`JobPriority`): a job's priority, and when a task of it was last claimed.
+        Migration(
+            id: "v4-fair-scheduling",
+            statements: [
+                "ALTER TABLE jobs ADD COLUMN priority BIGINT NOT NULL DEFAULT 0",
+                "ALTER TABLE jobs ADD COLUMN served DOUBLE PRECISION",
+            ]),
     ])
 }
 

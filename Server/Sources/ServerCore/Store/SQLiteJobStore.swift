@@ -10,12 +10,14 @@ package final class SQLiteJobStore: JobStore {
     private let lifecycle: JobLifecycle
 
     /// Opens (creating and migrating when needed) the database at `path`.
-    package init(path: String, outputLifetime: TimeInterval = 7 * 24 * 3600) throws {
+    package init(path: String, outputLifetime: TimeInterval = 7 * 24 * 3600, retries: RetryPolicy = RetryPolicy())
+        throws
+    {
         var configuration = Configuration()
         // Other processes (workers) write too: wait for their transactions instead of failing at once.
         configuration.busyMode = .timeout(30)
         pool = try DatabasePool(path: path, configuration: configuration)
-        lifecycle = JobLifecycle(outputLifetime: outputLifetime)
+        lifecycle = JobLifecycle(outputLifetime: outputLifetime, retries: retries)
         try Self.migrator.migrate(pool)
     }
 
@@ -62,6 +64,18 @@ package final class SQLiteJobStore: JobStore {
                     ALTER TABLE jobs ADD COLUMN name TEXT;
                     UPDATE jobs SET name = id;
                     CREATE UNIQUE INDEX jobs_name ON jobs(IFNULL(owner, ''), name);
+                    """)
+        }
+        // A task failed for a passing reason waits its backoff: not claimed before `not_before`.
+        migrator.registerMigration("v4-task-not-before") { db in
+            try db.execute(sql: "ALTER TABLE tasks ADD COLUMN not_before REAL")
+        }
+        // Fair scheduling (`JobPriority`): a job's priority, and when a task of it was last claimed.
+        migrator.registerMigration("v5-fair-scheduling") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE jobs ADD COLUMN priority INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE jobs ADD COLUMN served REAL;
                     """)
         }
         return migrator
@@ -136,12 +150,13 @@ package final class SQLiteJobStore: JobStore {
             let storeKey = taken ? NewJob.generatedKey() : job.id
             try db.execute(
                 sql: """
-                    INSERT INTO jobs (id, name, book, options, fingerprint, idempotency_key, state, created, updated, owner)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO jobs (
+                        id, name, book, options, fingerprint, idempotency_key, state, created, updated, owner, priority)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     storeKey, job.id, job.book, job.options.canonicalJSON, job.bodyFingerprint, key,
-                    JobLifecycle.initialState.rawValue, time, time, job.owner?.name,
+                    JobLifecycle.initialState.rawValue, time, time, job.owner?.name, job.priority,
                 ])
             try Self.apply(self.lifecycle.created(), db, jobID: storeKey, task: nil, now: time)
             return (storeKey, true)
@@ -188,6 +203,21 @@ package final class SQLiteJobStore: JobStore {
         return found ? try await job(id: id) : nil
     }
 
+    package func retryJob(id: String, now: Date) async throws -> (job: JobRecord, retried: Bool)? {
+        let retried = try await transaction { db -> Bool? in
+            guard let state = try Self.jobState(db, id: id) else { return nil }
+            let tasks = try Row.fetchAll(
+                db, sql: "SELECT kind, section, state AS task_state, owner, attempts FROM tasks WHERE job_id = ?",
+                arguments: [id]
+            ).map(Self.storedTask)
+            guard let transition = self.lifecycle.retried(jobState: state, tasks: tasks, now: now) else { return false }
+            try Self.apply(transition, db, jobID: id, task: nil, now: now.timeIntervalSince1970)
+            return true
+        }
+        guard let retried, let job = try await job(id: id) else { return nil }
+        return (job, retried)
+    }
+
     package func deleteJob(id: String) async throws -> Bool {
         try await transaction { db in
             try db.execute(sql: "DELETE FROM jobs WHERE id = ?", arguments: [id])
@@ -215,11 +245,19 @@ package final class SQLiteJobStore: JobStore {
                                j.state AS job_state, j.book, j.options, j.plan
                         FROM tasks t JOIN jobs j ON j.id = t.job_id
                         WHERE t.state = 'queued' AND j.state IN ('queued', 'running')
+                          AND (t.not_before IS NULL OR t.not_before <= ?)
                           AND (j.state = 'running' OR j.owner IS NULL
                                OR (SELECT COUNT(*) FROM jobs r WHERE r.owner = j.owner AND r.state = 'running')
                                   < COALESCE((SELECT max_running FROM tokens k WHERE k.name = j.owner), 1000000000))
-                        ORDER BY t.created, j.created, t.kind = 'section', t.section LIMIT 1
-                        """)
+                        ORDER BY
+                            (SELECT COUNT(*) FROM tasks r JOIN jobs rj ON rj.id = r.job_id
+                             WHERE r.state = 'running' AND rj.owner IS j.owner),
+                            (SELECT COALESCE(MAX(served), 0) FROM jobs oj WHERE oj.owner IS j.owner),
+                            j.priority DESC,
+                            (SELECT COUNT(*) FROM tasks r WHERE r.job_id = j.id AND r.state = 'running'),
+                            COALESCE(j.served, 0), j.created, j.rowid, t.kind = 'section', t.section
+                        LIMIT 1
+                        """, arguments: [now.timeIntervalSince1970])
             else { return nil }
             let stored = Self.storedTask(row)
             let jobID: String = row["job_id"]
@@ -415,18 +453,26 @@ package final class SQLiteJobStore: JobStore {
                 try db.execute(
                     sql: "UPDATE tasks SET state = 'running', owner = ?, attempts = ?, lease_until = ? \(byKey)",
                     arguments: [owner, attempt, leaseUntil, jobID, kind, section])
+                // Jobs take turns (`JobPriority`): this one was served now.
+                try db.execute(sql: "UPDATE jobs SET served = ? WHERE id = ?", arguments: [now, jobID])
             case .settled(let state, let result, let error):
                 let resultJSON = try result.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
                 try db.execute(
                     sql: "UPDATE tasks SET state = ?, result = ?, error = ?, lease_until = NULL \(byKey)",
                     arguments: [state.rawValue, resultJSON, error, jobID, kind, section])
-            case .requeued(let error):
+            case .requeued(let error, let notBefore):
                 try db.execute(
-                    sql: "UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, error = ? \(byKey)",
-                    arguments: [error, jobID, kind, section])
+                    sql: """
+                        UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, error = ?, not_before = ?
+                        \(byKey)
+                        """,
+                    arguments: [error, notBefore, jobID, kind, section])
             case .released(let attempts):
                 try db.execute(
-                    sql: "UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, attempts = ? \(byKey)",
+                    sql: """
+                        UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, attempts = ?, not_before = NULL
+                        \(byKey)
+                        """,
                     arguments: [attempts, jobID, kind, section])
             }
         }
@@ -437,6 +483,18 @@ package final class SQLiteJobStore: JobStore {
             try db.execute(
                 sql: "UPDATE tasks SET state = 'cancelled', owner = NULL WHERE job_id = ? AND state = 'queued'",
                 arguments: [jobID])
+        }
+        for key in transition.dropsTasks {
+            try db.execute(sql: "DELETE FROM tasks \(byKey)", arguments: [jobID, key.kind.rawValue, key.section])
+        }
+        for key in transition.resetTasks {
+            try db.execute(
+                sql: """
+                    UPDATE tasks SET state = 'queued', owner = NULL, lease_until = NULL, attempts = 0, not_before = NULL,
+                        result = NULL
+                    \(byKey)
+                    """,
+                arguments: [jobID, key.kind.rawValue, key.section])
         }
         for key in transition.newTasks {
             try db.execute(
@@ -460,12 +518,12 @@ package final class SQLiteJobStore: JobStore {
                 UPDATE jobs SET updated = ?, state = COALESCE(?, state),
                     error = CASE WHEN ? IS NULL THEN error ELSE ? END, plan = COALESCE(?, plan),
                     outputs = COALESCE(?, outputs), audio_seconds = COALESCE(?, audio_seconds),
-                    expires = COALESCE(?, expires)
+                    expires = CASE WHEN ? THEN NULL ELSE COALESCE(?, expires) END
                 WHERE id = ?
                 """,
             arguments: [
                 change.updated, change.state?.rawValue, change.state?.rawValue, change.error, plan, outputs,
-                change.audioSeconds, change.expires, id,
+                change.audioSeconds, change.clearsExpiry, change.expires, id,
             ])
     }
 
@@ -486,6 +544,22 @@ package final class SQLiteJobStore: JobStore {
             default: break
             }
         }
+        let failures = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT kind, section, state, attempts, error, not_before FROM tasks
+                WHERE job_id = ? AND error IS NOT NULL AND state IN ('queued', 'running', 'failed')
+                """,
+            arguments: [id]
+        ).map { task -> FailedTask in
+            let state: String = task["state"]
+            let notBefore: Double? = task["not_before"]
+            return FailedTask(
+                kind: TaskKind(rawValue: task["kind"]) ?? .section, section: task["section"],
+                isFinal: state == "failed",
+                attempts: task["attempts"], error: task["error"],
+                retryAt: state == "queued" ? notBefore.map(Date.init(timeIntervalSince1970:)) : nil)
+        }
         let outputs: String = row["outputs"]
         let expires: Double? = row["expires"]
         return JobRecord(
@@ -494,6 +568,8 @@ package final class SQLiteJobStore: JobStore {
             state: JobState(rawValue: row["state"]) ?? .failed, error: row["error"],
             created: Date(timeIntervalSince1970: row["created"]), updated: Date(timeIntervalSince1970: row["updated"]),
             expires: expires.map(Date.init(timeIntervalSince1970:)), audioSeconds: row["audio_seconds"],
-            sections: counts, outputs: try JSONDecoder().decode([OutputRecord].self, from: Data(outputs.utf8)))
+            priority: row["priority"], sections: counts,
+            outputs: try JSONDecoder().decode([OutputRecord].self, from: Data(outputs.utf8)),
+            failures: FailedTask.ordered(failures))
     }
 }

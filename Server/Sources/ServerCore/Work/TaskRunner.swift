@@ -168,14 +168,7 @@ package final class TaskRunner: Sendable {
         if lost.isSet { return nil }
         switch result {
         case .success(let outcome): return outcome
-        case .failure(let error as ConversionAdapter.Failure): return .failed(message: error.description, retry: false)
-        case .failure(let error as ConversionError):
-            switch error {
-            case .unreadableBook, .unknownSection, .noSections, .invalidRequest, .sectionFailed, .bundleFailed:
-                return .failed(message: error.description, retry: false)
-            default: return .failed(message: error.description, retry: true)
-            }
-        case .failure(let error): return .failed(message: "\(error)", retry: true)
+        case .failure(let error): return TaskFailure.outcome(for: error)
         }
     }
 
@@ -212,8 +205,8 @@ package final class TaskRunner: Sendable {
                 if case .error(_, let message) = event { errors.append(message) }
             }
             if summary.sectionsFailed > 0 {
-                throw ConversionAdapter.Failure(
-                    description: errors.all.last ?? "section \(task.section) failed")
+                throw TaskFailure.sectionFailure(
+                    section: task.section, message: errors.all.last ?? "section \(task.section) failed")
             }
             guard let record = try Manifest.load(fromDirectory: directory)?.section(task.section),
                 record.status == .done, let file = record.file
