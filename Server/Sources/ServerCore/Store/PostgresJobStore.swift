@@ -432,17 +432,22 @@ package final class PostgresJobStore: JobStore {
         }
     }
 
+    /// The row of `task` as stored, locked for this transaction; nil when the task is gone.
+    private func lockedTask(_ db: PostgresConnection, _ task: ClaimedTask) async throws -> StoredTask? {
+        try await Self.first(
+            db.query(
+                """
+                SELECT kind, section, state, owner, attempts FROM tasks
+                WHERE job_id = \(task.jobID) AND kind = \(task.kind.rawValue) AND section = \(task.section)
+                FOR UPDATE
+                """, logger: logger), as: (String, Int, String, String?, Int).self
+        ).map { Self.storedTask(kind: $0.0, section: $0.1, state: $0.2, owner: $0.3, attempts: $0.4) }
+    }
+
     package func release(_ task: ClaimedTask, now: Date) async throws -> Bool {
         try await transaction { db -> Bool in
             let jobState = try await self.jobState(db, id: task.jobID, lock: true)
-            let stored = try await Self.first(
-                db.query(
-                    """
-                    SELECT kind, section, state, owner, attempts FROM tasks
-                    WHERE job_id = \(task.jobID) AND kind = \(task.kind.rawValue) AND section = \(task.section)
-                    FOR UPDATE
-                    """, logger: self.logger), as: (String, Int, String, String?, Int).self
-            ).map { Self.storedTask(kind: $0.0, section: $0.1, state: $0.2, owner: $0.3, attempts: $0.4) }
+            let stored = try await self.lockedTask(db, task)
             guard let transition = self.lifecycle.released(task, stored: stored, jobState: jobState) else {
                 return false
             }
@@ -456,14 +461,7 @@ package final class PostgresJobStore: JobStore {
             // The job's row first: completions of one job run one at a time, so the last section's
             // sees the others done and queues the finalize task.
             let jobState = try await self.jobState(db, id: task.jobID, lock: true)
-            let stored = try await Self.first(
-                db.query(
-                    """
-                    SELECT kind, section, state, owner, attempts FROM tasks
-                    WHERE job_id = \(task.jobID) AND kind = \(task.kind.rawValue) AND section = \(task.section)
-                    FOR UPDATE
-                    """, logger: self.logger), as: (String, Int, String, String?, Int).self
-            ).map { Self.storedTask(kind: $0.0, section: $0.1, state: $0.2, owner: $0.3, attempts: $0.4) }
+            let stored = try await self.lockedTask(db, task)
             guard
                 let transition = self.lifecycle.completed(
                     task, outcome: outcome, stored: stored, jobState: jobState,

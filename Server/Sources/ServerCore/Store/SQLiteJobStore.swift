@@ -289,13 +289,18 @@ package final class SQLiteJobStore: JobStore {
         }
     }
 
+    /// The row of `task` as stored; nil when the task is gone.
+    private static func storedTask(_ db: Database, _ task: ClaimedTask) throws -> StoredTask? {
+        try Row.fetchOne(
+            db,
+            sql: "SELECT kind, section, state AS task_state, owner, attempts FROM tasks \(byKey)",
+            arguments: [task.jobID, task.kind.rawValue, task.section]
+        ).map(storedTask)
+    }
+
     package func complete(_ task: ClaimedTask, outcome: TaskOutcome, now: Date) async throws -> Bool {
         try await transaction { db -> Bool in
-            let stored = try Row.fetchOne(
-                db,
-                sql: "SELECT kind, section, state AS task_state, owner, attempts FROM tasks \(Self.byKey)",
-                arguments: [task.jobID, task.kind.rawValue, task.section]
-            ).map(Self.storedTask)
+            let stored = try Self.storedTask(db, task)
             guard
                 let transition = self.lifecycle.completed(
                     task, outcome: outcome, stored: stored, jobState: try Self.jobState(db, id: task.jobID),
@@ -308,11 +313,7 @@ package final class SQLiteJobStore: JobStore {
 
     package func release(_ task: ClaimedTask, now: Date) async throws -> Bool {
         try await transaction { db -> Bool in
-            let stored = try Row.fetchOne(
-                db,
-                sql: "SELECT kind, section, state AS task_state, owner, attempts FROM tasks \(Self.byKey)",
-                arguments: [task.jobID, task.kind.rawValue, task.section]
-            ).map(Self.storedTask)
+            let stored = try Self.storedTask(db, task)
             guard
                 let transition = self.lifecycle.released(
                     task, stored: stored, jobState: try Self.jobState(db, id: task.jobID))
