@@ -75,7 +75,7 @@ format:
 # Two lanes, one regular expression: the integration lane is every test that needs espeak-ng synthesis,
 # the built binary (CLITests), an external tool (ffmpeg), the neural runtime and voice (neural-deps) or
 # ../shared/corpus; the unit lane is the rest and takes seconds. `make test` runs both (CI too).
-INTEGRATION_TESTS := ^(CLITests|ESpeakEngineTests\.ESpeakSpeechEngineTests|NeuralEngineTests\.NeuralSpeechEngineTests|EPUBReaderTests\.CorpusTests|BookTextTests\.(CorpusDumpTests|CorpusPartitionTests)|ConversionTests\.(VoiceSwitchingTests|AudiobookBundlerRunTests))
+INTEGRATION_TESTS := ^(CLITests|ESpeakEngineTests\.ESpeakSpeechEngineTests|NeuralEngineTests\.NeuralSpeechEngineTests|EPUBReaderTests\.CorpusTests|BookTextTests\.(CorpusDumpTests|CorpusPartitionTests)|ConversionTests\.VoiceSwitchingTests|BundlingTests\.AudiobookBundlerRunTests)
 # Each lane is bounded (scripts/bounded.sh): a hung test fails the run in minutes and prints where
 # every thread of every test process is, instead of holding CI until its own limit ends it.
 test: test-unit test-integration server-test

@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // epub2audio: EPUB books to audiobooks, offline. Layers (arrows point down only):
-//   CLI (and the service, Server/) → Policy (LiveConversion) → Pipeline (Conversion) → Domain (EPUBReader,
-//   BookText, Normalization) → Wrappers → Contracts → C modules.
+//   CLI (and the service, Server/) → Policy (LiveConversion) → Pipeline (Bundling → Conversion) → Domain
+//   (EPUBReader, BookText, Normalization) → Wrappers → Contracts → C modules.
 import PackageDescription
 
 /// One system-library target per C library, found through pkg-config, installed from Debian.
@@ -19,7 +19,7 @@ let package = Package(
             // gives MarkupDocuments; a composition root needs the engine and the writer) is shipped.
             targets: [
                 "Contracts", "ZipReader", "Markup", "EPUBReader", "BookText", "Normalization", "ESpeakEngine",
-                "AudioFiles", "Conversion", "NeuralEngine", "LiveConversion",
+                "AudioFiles", "Conversion", "Bundling", "NeuralEngine", "LiveConversion",
             ]),
     ],
     dependencies: [
@@ -65,16 +65,22 @@ let package = Package(
         // Pipeline: sections → chunks → engine → sink; manifest; resume; workers.
         .target(
             name: "Conversion",
-            dependencies: ["Contracts", "EPUBReader", "BookText", "Normalization", "AudioFiles"],
+            dependencies: ["Contracts", "EPUBReader", "BookText", "Normalization"],
             path: "Sources/Pipeline/Conversion"),
+
+        // The one-file audiobook (`--bundle`) made by ffmpeg from a finished output folder; AudioFiles reads
+        // the length of a section a manifest does not record.
+        .target(
+            name: "Bundling", dependencies: ["Conversion", "Contracts", "EPUBReader", "AudioFiles"],
+            path: "Sources/Pipeline/Bundling"),
 
         // Policy: what a conversion means, once for every front end: the book opened once, the voice
         // chosen, the request, the live parts (espeak-ng speaks, libsndfile writes), bundles, workers.
         .target(
             name: "LiveConversion",
             dependencies: [
-                "Conversion", "EPUBReader", "BookText", "Contracts", "Normalization", "ESpeakEngine", "AudioFiles",
-                "NeuralEngine",
+                "Conversion", "Bundling", "EPUBReader", "BookText", "Contracts", "Normalization", "ESpeakEngine",
+                "AudioFiles", "NeuralEngine",
             ],
             path: "Sources/Policy/LiveConversion"),
 
@@ -129,6 +135,9 @@ let package = Package(
             ],
             path: "Tests/Pipeline/ConversionTests"),
         .testTarget(
+            name: "BundlingTests", dependencies: ["Bundling", "Conversion", "EPUBReader", "TestSupport"],
+            path: "Tests/Pipeline/BundlingTests"),
+        .testTarget(
             name: "LiveConversionTests", dependencies: ["LiveConversion", "NeuralEngine"],
             path: "Tests/Policy/LiveConversionTests"),
         .testTarget(name: "CLITests", dependencies: ["EPUB2AudioCLI", "TestSupport"], path: "Tests/CLITests"),
@@ -136,7 +145,8 @@ let package = Package(
         .testTarget(
             name: "DocExamplesTests",
             dependencies: [
-                "LiveConversion", "Conversion", "Contracts", "EPUBReader", "BookText", "ESpeakEngine", "AudioFiles",
+                "LiveConversion", "Conversion", "Bundling", "Contracts", "EPUBReader", "BookText", "ESpeakEngine",
+                "AudioFiles",
             ],
             path: "Tests/DocExamplesTests"),
     ]

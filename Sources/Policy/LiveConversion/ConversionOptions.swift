@@ -1,3 +1,4 @@
+import Bundling
 import Foundation
 
 /// What a conversion is asked for, whichever front end asks: the CLI fills it from its flags, the

@@ -1,3 +1,4 @@
+import Bundling
 import Foundation
 
 /// A book opened and cut into sections once, with the final decision of what to read: what every

@@ -1,3 +1,4 @@
+import Bundling
 import Foundation
 
 #if canImport(Glibc)

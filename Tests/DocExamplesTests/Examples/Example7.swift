@@ -2,11 +2,9 @@
 // Example 7 of docs/library-api.md, the body of a function that is never called: compiling it is
 // the test. Made by DocExamplesTests from the docs; do not edit, copy its output here.
 
-import AudioFiles
-import BookText
+import Bundling
 import Conversion
 import EPUBReader
-import ESpeakEngine
 
 func libraryAPIExample7(outputDirectory: String, sectionNumbers: [Int], book: EPUBBook, title: String) async throws {
     guard let ffmpeg = AudiobookBundler.locateFFmpeg() else { return }  // not installed

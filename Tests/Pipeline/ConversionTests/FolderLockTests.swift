@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Conversion

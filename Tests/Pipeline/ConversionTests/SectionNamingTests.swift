@@ -1,6 +1,7 @@
 import AudioFiles
 import Contracts
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Conversion

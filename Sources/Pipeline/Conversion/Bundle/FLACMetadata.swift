@@ -6,23 +6,23 @@ import Foundation
 /// block and `rewrite`. Pure over bytes, except `insertBlocks` and `rewrite`, which stream a file.
 ///
 /// Layouts follow the FLAC format specification (RFC 9639), sections 8.7 (CUESHEET) and 8.8 (PICTURE).
-enum FLACMetadata {
+package enum FLACMetadata {
     /// Metadata block types (RFC 9639, 8.1).
-    enum BlockType: UInt8 {
+    package enum BlockType: UInt8 {
         case streamInfo = 0, padding = 1, vorbisComment = 4, cueSheet = 5, picture = 6
     }
 
     /// A block's body is at most 2^24 - 1 bytes (its length field has 24 bits).
-    static let maxBlockBytes = (1 << 24) - 1
+    package static let maxBlockBytes = (1 << 24) - 1
 
     /// A cue sheet counts its tracks in one byte, the lead-out included, and the lead-out of a
     /// non-CD cue sheet is track 255: at most 254 chapters.
-    static let maxCueSheetTracks = 254
+    package static let maxCueSheetTracks = 254
 
     /// A CUESHEET body for a non-CD-DA stream: track `n` (1-based) starts at `starts[n - 1]` samples
     /// with one index point at its start; the lead-out (track 255) at `totalSamples`. Nil when there
     /// are more than `maxCueSheetTracks` starts or none.
-    static func cueSheet(starts: [Int], totalSamples: Int) -> [UInt8]? {
+    package static func cueSheet(starts: [Int], totalSamples: Int) -> [UInt8]? {
         guard !starts.isEmpty, starts.count <= maxCueSheetTracks else { return nil }
         var out = [UInt8](repeating: 0, count: 128)  // media catalog number: none
         out += bigEndian(UInt64(0), bytes: 8)  // lead-in samples: 0 for non-CD-DA
@@ -44,7 +44,7 @@ enum FLACMetadata {
 
     /// A PICTURE body: front cover (type 3), the MIME type, no description, the image's size when
     /// its header tells it (else 0, which readers accept), then the bytes.
-    static func picture(_ cover: AudiobookCover) -> [UInt8] {
+    package static func picture(_ cover: AudiobookCover) -> [UInt8] {
         let mime = Array((cover.fileExtension == "png" ? "image/png" : "image/jpeg").utf8)
         let size = imageSize(cover.data)
         var out = bigEndian(UInt64(3), bytes: 4)
@@ -60,7 +60,7 @@ enum FLACMetadata {
 
     /// Width, height and bits per pixel from a PNG's IHDR or a JPEG's first SOF marker; nil when
     /// the header cannot be read. Bounded by the bytes given.
-    static func imageSize(_ data: [UInt8]) -> (width: Int, height: Int, depth: Int)? {
+    package static func imageSize(_ data: [UInt8]) -> (width: Int, height: Int, depth: Int)? {
         func be(_ at: Int, _ count: Int) -> Int? {
             guard at >= 0, at + count <= data.count else { return nil }
             return data[at..<at + count].reduce(0) { $0 << 8 | Int($1) }
@@ -95,7 +95,7 @@ enum FLACMetadata {
 
     /// The value of a Vorbis comment `METADATA_BLOCK_PICTURE=` (the Xiph convention for covers in
     /// Ogg Vorbis and Ogg Opus): the PICTURE body, base64-encoded.
-    static func vorbisCommentPicture(_ cover: AudiobookCover) -> String {
+    package static func vorbisCommentPicture(_ cover: AudiobookCover) -> String {
         Data(picture(cover)).base64EncodedString()
     }
 
@@ -105,7 +105,9 @@ enum FLACMetadata {
     ///
     /// - Throws: `ConversionError.bundleFailed` when `source` is not a FLAC file or a block is too
     ///   large, `.outputUnwritable` when a file cannot be read or written.
-    static func insertBlocks(_ blocks: [(BlockType, [UInt8])], from source: String, to destination: String) throws {
+    package static func insertBlocks(_ blocks: [(BlockType, [UInt8])], from source: String, to destination: String)
+        throws
+    {
         do {
             try rewrite(from: source, to: destination) { parsed in
                 [parsed[0]] + blocks.map { (type: $0.0.rawValue, body: $0.1[...]) } + parsed.dropFirst()
@@ -116,7 +118,7 @@ enum FLACMetadata {
     }
 
     /// One metadata block: its type (the last-block flag cleared) and its body.
-    typealias Block = (type: UInt8, body: ArraySlice<UInt8>)
+    package typealias Block = (type: UInt8, body: ArraySlice<UInt8>)
 
     /// Rewrites the FLAC file at `source` into `destination` with the metadata blocks `edit` returns
     /// from the file's own (STREAMINFO first); the last-block flags are set anew and the audio frames
@@ -125,7 +127,7 @@ enum FLACMetadata {
     /// - Throws: `FileFormatError` when `source` is not a FLAC file, does not start with STREAMINFO, or a
     ///   block would exceed `maxBlockBytes`; `ConversionError.outputUnwritable` (or `.diskFull`) when a
     ///   file cannot be read or written.
-    static func rewrite(from source: String, to destination: String, edit: ([Block]) throws -> [Block]) throws {
+    package static func rewrite(from source: String, to destination: String, edit: ([Block]) throws -> [Block]) throws {
         guard let input = FileHandle(forReadingAtPath: source) else {
             throw ConversionError.outputUnwritable(path: source, reason: "cannot read the file")
         }
@@ -182,7 +184,7 @@ enum FLACMetadata {
         }
     }
 
-    static func bigEndian(_ value: UInt64, bytes: Int) -> [UInt8] {
+    package static func bigEndian(_ value: UInt64, bytes: Int) -> [UInt8] {
         (0..<bytes).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
     }
 }

@@ -16,7 +16,7 @@ final class OutputFolder: Sendable {
     }
 
     /// Ends the run's hold on the folder.
-    func release() { lock.release() }
+    package func release() { lock.release() }
 
     /// The path of `name` inside the folder.
     func path(of name: String) -> String { OutputPaths.join(path, name) }
@@ -114,11 +114,11 @@ final class OutputFolder: Sendable {
 /// holds a copy of every descriptor until its `exec` closes the close-on-exec ones: closing ours
 /// alone left the folder locked for that instant, and a bundle made right after its conversion
 /// was refused as "another epub2audio run".
-final class FolderLock: Sendable {
+package final class FolderLock: Sendable {
     /// The folder's descriptor, holding the lock (internal for the test that copies it as a fork would).
-    let descriptor: Int32
+    package let descriptor: Int32
 
-    init(directory: String) throws {
+    package init(directory: String) throws {
         descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw ConversionError.outputUnwritable(path: directory, reason: String(cString: strerror(errno)))
@@ -134,7 +134,7 @@ final class FolderLock: Sendable {
         }
     }
 
-    func release() {
+    package func release() {
         flock(descriptor, LOCK_UN)
         close(descriptor)
     }

@@ -15,11 +15,11 @@ private func posixRename(_ from: String, _ to: String) -> Int32 { rename(from, t
 /// Atomic replacement of a small file inside a folder: temp file, fsync, rename, fsync of the folder.
 ///
 /// After a crash at any point the file holds either the old or the new contents, never a mix.
-enum AtomicFile {
+package enum AtomicFile {
     /// Prefix of temp files; files starting with it are ours and removed as stale at start.
-    static let tempPrefix = ".epub2audio-tmp-"
+    package static let tempPrefix = ".epub2audio-tmp-"
 
-    static func write(_ data: Data, named name: String, in directory: String) throws {
+    package static func write(_ data: Data, named name: String, in directory: String) throws {
         let target = OutputPaths.join(directory, name)
         let temp = try writeTemporary(data, for: target, named: name, in: directory, sync: true)
         guard posixRename(temp, target) == 0 else {
@@ -121,7 +121,7 @@ enum AtomicFile {
     }
 
     /// Renames `from` to `to` (same folder) and makes the rename durable.
-    static func rename(from: String, to: String, in directory: String) throws {
+    package static func rename(from: String, to: String, in directory: String) throws {
         try renameLeavingSyncToTheJournal(from: from, to: to)
         syncDirectory(directory)
     }
@@ -144,15 +144,15 @@ enum AtomicFile {
 }
 
 /// The one place that turns an errno into a `ConversionError`.
-enum PosixFailure {
-    static func error(_ code: Int32, path: String) -> ConversionError {
+package enum PosixFailure {
+    package static func error(_ code: Int32, path: String) -> ConversionError {
         if code == ENOSPC || code == EDQUOT { return .diskFull(path: path) }
         if code == EFBIG { return .outputUnwritable(path: path, reason: "the file size limit was reached (ulimit -f)") }
         return .outputUnwritable(path: path, reason: String(cString: strerror(code)))
     }
 
     /// Maps an error thrown by an audio sink or Foundation to a `ConversionError` when it is an I/O one.
-    static func map(_ error: any Error, path: String) -> ConversionError? {
+    package static func map(_ error: any Error, path: String) -> ConversionError? {
         if let conversion = error as? ConversionError { return conversion }
         if let posix = error as? POSIXError { return self.error(posix.code.rawValue, path: path) }
         let ns = error as NSError

@@ -1,16 +1,16 @@
 import Synchronization
 
 /// A `Mutex` in a class, so closures and threads can share it (a `Mutex` itself cannot be copied).
-final class Locked<Value: Sendable>: Sendable {
+package final class Locked<Value: Sendable>: Sendable {
     private let mutex: Mutex<Value>
 
-    init(_ value: Value) { mutex = Mutex(value) }
+    package init(_ value: Value) { mutex = Mutex(value) }
 
-    func withLock<Result>(_ body: (inout sending Value) throws -> sending Result) rethrows -> sending Result {
+    package func withLock<Result>(_ body: (inout sending Value) throws -> sending Result) rethrows -> sending Result {
         try mutex.withLock(body)
     }
 
-    var value: Value { mutex.withLock { $0 } }
+    package var value: Value { mutex.withLock { $0 } }
 }
 
 /// A Boolean flag shared between threads.

@@ -1,15 +1,15 @@
 /// Joins paths inside the output folder; the only way the library builds a path it writes to.
-enum OutputPaths {
+package enum OutputPaths {
     /// `directory/component`, where `component` must be a single sanitised name.
     ///
     /// A component with a path separator, a NUL, or equal to `.`/`..` would let a book's text reach
     /// outside the output folder; that is a programming error here (names are sanitised first).
-    static func join(_ directory: String, _ component: String) -> String {
+    package static func join(_ directory: String, _ component: String) -> String {
         precondition(isSafeComponent(component), "unsafe file name component: \(component.debugDescription)")
         return directory.hasSuffix("/") ? directory + component : directory + "/" + component
     }
 
-    static func isSafeComponent(_ component: String) -> Bool {
+    package static func isSafeComponent(_ component: String) -> Bool {
         !component.isEmpty && component != "." && component != ".." && !component.contains("/")
             && !component.unicodeScalars.contains("\0") && component.utf8.count <= 255
     }

@@ -1,34 +1,55 @@
 import Foundation
-import TestSupport
 
 /// A small EPUB 3 written by a test: a nested navigation document and one XHTML file per entry that
 /// has a body, so books with volumes and with passages in other languages are one literal each.
-struct SmallEPUB: Sendable {
+public struct SmallEPUB: Sendable {
     /// A TOC entry; `body` (XHTML inside `<body>`) makes a file of its own for it.
-    struct Entry: Sendable {
-        var title: String
-        var body: String?
-        var language: String?
-        var children: [Entry] = []
+    public struct Entry: Sendable {
+        /// The title in the navigation document.
+        public var title: String
+        /// The XHTML inside the entry's `<body>`; nil: a heading without a file of its own.
+        public var body: String?
+        /// The file's `xml:lang`, when it differs from the book's.
+        public var language: String?
+        /// Entries nested under this one.
+        public var children: [Entry] = []
+
+        /// An entry titled `title`, with its own file when `body` is given, in `language` when given.
+        public init(title: String, body: String? = nil, language: String? = nil, children: [Entry] = []) {
+            self.title = title
+            self.body = body
+            self.language = language
+            self.children = children
+        }
     }
 
-    var title = "A Small Book"
+    /// `dc:title`.
+    public var title = "A Small Book"
     /// `dc:language`.
-    var language = "en"
-    var entries: [Entry]
+    public var language = "en"
+    /// The table of contents, in order.
+    public var entries: [Entry]
     /// `dc:description` as written in the package (XML-escaped by the test when it means text).
-    var description: String?
+    public var description: String?
     /// A cover image (`cover-image`), `OEBPS/cover.<fileExtension>` with its media type.
-    var cover: (data: [UInt8], fileExtension: String, mediaType: String)?
+    public var cover: (data: [UInt8], fileExtension: String, mediaType: String)?
+
+    /// A book of `entries`.
+    public init(title: String = "A Small Book", language: String = "en", entries: [Entry]) {
+        self.title = title
+        self.language = language
+        self.entries = entries
+    }
 
     /// Writes the book into `directory` as `book.epub`; returns its path.
-    func write(into directory: String) throws -> String {
+    public func write(into directory: String) throws -> String {
         let path = directory + "/book.epub"
         try Data(bytes()).write(to: URL(fileURLWithPath: path))
         return path
     }
 
-    func bytes() -> [UInt8] {
+    /// The EPUB file's bytes.
+    public func bytes() -> [UInt8] {
         var files: [(name: String, entry: Entry)] = []
         func number(_ entries: [Entry]) -> String {
             var items = ""

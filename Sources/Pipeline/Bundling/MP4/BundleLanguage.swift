@@ -1,3 +1,4 @@
+import Conversion
 import Foundation
 
 /// The book's language in a bundle: an ISO 639-2 code in the tags (MP3 `TLAN`, a `LANGUAGE` comment)

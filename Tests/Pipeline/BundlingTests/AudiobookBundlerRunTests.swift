@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import Bundling
 @testable import Conversion
 
 /// `AudiobookBundler.bundle` with the real ffmpeg over WAV files the test writes (no speech engine).
