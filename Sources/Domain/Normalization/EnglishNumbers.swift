@@ -10,14 +10,14 @@ enum EnglishNumbers {
         (1_000_000_000_000, "trillion"), (1_000_000_000, "billion"), (1_000_000, "million"), (1000, "thousand"),
     ]
 
-    static func below100(_ n: Int) -> String {
-        if n < 20 { return ones[n] }
-        let unit = n % 10
-        return unit == 0 ? tens[n / 10] : tens[n / 10] + "-" + ones[unit]
+    static func below100(_ number: Int) -> String {
+        if number < 20 { return ones[number] }
+        let unit = number % 10
+        return unit == 0 ? tens[number / 10] : tens[number / 10] + "-" + ones[unit]
     }
 
-    static func below1000(_ n: Int, and: Bool) -> String {
-        let hundreds = n / 100, rest = n % 100
+    static func below1000(_ number: Int, and: Bool) -> String {
+        let hundreds = number / 100, rest = number % 100
         guard hundreds > 0 else { return below100(rest) }
         var text = ones[hundreds] + " hundred"
         if rest > 0 { text += (and ? " and " : " ") + below100(rest) }
@@ -25,11 +25,11 @@ enum EnglishNumbers {
     }
 
     /// "one thousand eight hundred and fifty" (British, `and: true`) or "... hundred fifty" (American).
-    static func cardinal(_ n: Int, and: Bool) -> String {
-        if n < 0 { return "minus " + cardinal(-n, and: and) }
-        if n < 1000 { return below1000(n, and: and) }
+    static func cardinal(_ number: Int, and: Bool) -> String {
+        if number < 0 { return "minus " + cardinal(-number, and: and) }
+        if number < 1000 { return below1000(number, and: and) }
         var parts: [String] = []
-        var rest = n
+        var rest = number
         for (value, name) in scales where rest >= value {
             parts.append(below1000(rest / value, and: and) + " " + name)
             rest %= value
@@ -41,8 +41,8 @@ enum EnglishNumbers {
     }
 
     /// "first", "twenty-first", "one hundredth".
-    static func ordinal(_ n: Int, and: Bool) -> String {
-        ordinalize(cardinal(n, and: and))
+    static func ordinal(_ number: Int, and: Bool) -> String {
+        ordinalize(cardinal(number, and: and))
     }
 
     /// Turns the last word of a cardinal into its ordinal ("twenty-one" → "twenty-first").
@@ -62,29 +62,29 @@ enum EnglishNumbers {
     /// Years as a narrator reads them. British: 2000-2019 "two thousand and ten", from 2020 "twenty twenty".
     /// American: 2000-2009 "two thousand five", from 2010 "twenty ten". 1000-9999 otherwise in pairs:
     /// "eighteen fifty", "nineteen oh five", "nineteen hundred"; other values are cardinals.
-    static func year(_ n: Int, american: Bool) -> String {
-        guard n >= 1000, n <= 9999 else { return cardinal(n, and: !american) }
-        let high = n / 100, low = n % 100
-        if n >= 2000, n < (american ? 2010 : 2020) {
+    static func year(_ number: Int, american: Bool) -> String {
+        guard number >= 1000, number <= 9999 else { return cardinal(number, and: !american) }
+        let high = number / 100, low = number % 100
+        if number >= 2000, number < (american ? 2010 : 2020) {
             if low == 0 { return "two thousand" }
             return "two thousand " + (american ? "" : "and ") + below100(low)
         }
-        if high % 10 == 0, low < 10 { return cardinal(n, and: !american) }  // 1000-1009, 3005: not paired
+        if high % 10 == 0, low < 10 { return cardinal(number, and: !american) }  // 1000-1009, 3005: not paired
         if low == 0 { return below100(high) + " hundred" }
         if low < 10 { return below100(high) + " oh " + ones[low] }
         return below100(high) + " " + below100(low)
     }
 
     /// Plural of a decade or century: 1920 → "nineteen-twenties", 1900 → "nineteen-hundreds", 60 → "sixties".
-    static func decade(_ n: Int, american: Bool) -> String? {
-        guard n % 10 == 0 else { return nil }
-        if n < 100 {
-            guard n >= 10 else { return nil }
-            return plural(below100(n))
+    static func decade(_ number: Int, american: Bool) -> String? {
+        guard number % 10 == 0 else { return nil }
+        if number < 100 {
+            guard number >= 10 else { return nil }
+            return plural(below100(number))
         }
-        guard n >= 1000, n <= 9999 else { return nil }
-        let high = n / 100, low = n % 100
-        if n % 1000 == 0 { return below100(n / 1000) + "-thousands" }
+        guard number >= 1000, number <= 9999 else { return nil }
+        let high = number / 100, low = number % 100
+        if number % 1000 == 0 { return below100(number / 1000) + "-thousands" }
         if low == 0 { return below100(high) + "-hundreds" }
         return below100(high) + "-" + plural(below100(low))
     }

@@ -9,21 +9,21 @@ enum FrenchNumbers {
     static let tens = ["", "dix", "vingt", "trente", "quarante", "cinquante", "soixante"]
 
     /// `final` is false when a larger word follows ("quatre-vingt mille"), which drops the plural "s".
-    static func below100(_ n: Int, final: Bool = true) -> String {
-        if n < 17 { return units[n] }
-        if n < 20 { return "dix-" + units[n - 10] }
-        if n < 70 {
-            let unit = n % 10
-            if unit == 0 { return tens[n / 10] }
-            return tens[n / 10] + (unit == 1 ? " et un" : "-" + units[unit])
+    static func below100(_ number: Int, final: Bool = true) -> String {
+        if number < 17 { return units[number] }
+        if number < 20 { return "dix-" + units[number - 10] }
+        if number < 70 {
+            let unit = number % 10
+            if unit == 0 { return tens[number / 10] }
+            return tens[number / 10] + (unit == 1 ? " et un" : "-" + units[unit])
         }
-        if n < 80 { return n == 71 ? "soixante et onze" : "soixante-" + below100(n - 60) }
-        if n == 80 { return final ? "quatre-vingts" : "quatre-vingt" }
-        return "quatre-vingt-" + below100(n - 80)
+        if number < 80 { return number == 71 ? "soixante et onze" : "soixante-" + below100(number - 60) }
+        if number == 80 { return final ? "quatre-vingts" : "quatre-vingt" }
+        return "quatre-vingt-" + below100(number - 80)
     }
 
-    static func below1000(_ n: Int, final: Bool = true) -> String {
-        let hundreds = n / 100, rest = n % 100
+    static func below1000(_ number: Int, final: Bool = true) -> String {
+        let hundreds = number / 100, rest = number % 100
         guard hundreds > 0 else { return below100(rest, final: final) }
         var text = hundreds == 1 ? "cent" : units[hundreds] + " cent"
         if rest == 0 {
@@ -34,11 +34,11 @@ enum FrenchNumbers {
         return text
     }
 
-    static func cardinal(_ n: Int) -> String {
-        if n < 0 { return "moins " + cardinal(-n) }
-        if n < 1000 { return below1000(n) }
+    static func cardinal(_ number: Int) -> String {
+        if number < 0 { return "moins " + cardinal(-number) }
+        if number < 1000 { return below1000(number) }
         var parts: [String] = []
-        var rest = n
+        var rest = number
         for (value, singular, plural) in [
             (1_000_000_000_000, "billion", "billions"), (1_000_000_000, "milliard", "milliards"),
             (1_000_000, "million", "millions"),
@@ -57,9 +57,9 @@ enum FrenchNumbers {
     }
 
     /// "premier" / "première", "deuxième", "vingt et unième", "quatre-vingtième".
-    static func ordinal(_ n: Int, feminine: Bool = false) -> String {
-        if n == 1 { return feminine ? "première" : "premier" }
-        let text = cardinal(n)
+    static func ordinal(_ number: Int, feminine: Bool = false) -> String {
+        if number == 1 { return feminine ? "première" : "premier" }
+        let text = cardinal(number)
         let cut = text.lastIndex(where: { $0 == " " || $0 == "-" }).map { text.index(after: $0) }
         let head = cut.map { String(text[..<$0]) } ?? ""
         var last = cut.map { String(text[$0...]) } ?? text

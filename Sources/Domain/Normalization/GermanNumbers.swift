@@ -11,26 +11,26 @@ enum GermanNumbers {
     ]
 
     /// `compound` is true when the number is followed by more of the word or a noun ("ein", not "eins").
-    static func below100(_ n: Int, compound: Bool) -> String {
-        if n == 1 { return compound ? "ein" : "eins" }
-        if n < 20 { return units[n] }
-        let unit = n % 10
-        if unit == 0 { return tens[n / 10] }
-        return (unit == 1 ? "ein" : units[unit]) + "und" + tens[n / 10]
+    static func below100(_ number: Int, compound: Bool) -> String {
+        if number == 1 { return compound ? "ein" : "eins" }
+        if number < 20 { return units[number] }
+        let unit = number % 10
+        if unit == 0 { return tens[number / 10] }
+        return (unit == 1 ? "ein" : units[unit]) + "und" + tens[number / 10]
     }
 
-    static func below1000(_ n: Int, compound: Bool) -> String {
-        let hundreds = n / 100, rest = n % 100
+    static func below1000(_ number: Int, compound: Bool) -> String {
+        let hundreds = number / 100, rest = number % 100
         guard hundreds > 0 else { return below100(rest, compound: compound) }
         let head = hundreds == 1 ? "hundert" : below100(hundreds, compound: true) + "hundert"
         return rest == 0 ? head : head + below100(rest, compound: compound)
     }
 
-    static func cardinal(_ n: Int, compound: Bool = false) -> String {
-        if n < 0 { return "minus " + cardinal(-n, compound: compound) }
-        if n == 0 { return "null" }
+    static func cardinal(_ number: Int, compound: Bool = false) -> String {
+        if number < 0 { return "minus " + cardinal(-number, compound: compound) }
+        if number == 0 { return "null" }
         var parts: [String] = []
-        var rest = n
+        var rest = number
         for (value, singular, plural) in [
             (1_000_000_000_000, "Billion", "Billionen"), (1_000_000_000, "Milliarde", "Milliarden"),
             (1_000_000, "Million", "Millionen"),
@@ -51,30 +51,30 @@ enum GermanNumbers {
     }
 
     /// The ordinal stem: "erste", "dritte", "vierzehnte", "zwanzigste", "hunderterste".
-    static func ordinal(_ n: Int) -> String {
-        let small = n % 100
-        if n >= 100, small > 0, small < 20 {
-            return cardinal(n - small, compound: true) + smallOrdinal(small)
+    static func ordinal(_ number: Int) -> String {
+        let small = number % 100
+        if number >= 100, small > 0, small < 20 {
+            return cardinal(number - small, compound: true) + smallOrdinal(small)
         }
-        if n < 20 { return smallOrdinal(n) }
-        return cardinal(n, compound: true) + "ste"
+        if number < 20 { return smallOrdinal(number) }
+        return cardinal(number, compound: true) + "ste"
     }
 
-    private static func smallOrdinal(_ n: Int) -> String {
-        switch n {
+    private static func smallOrdinal(_ number: Int) -> String {
+        switch number {
         case 1: return "erste"
         case 3: return "dritte"
         case 7: return "siebte"
         case 8: return "achte"
-        default: return units[n] + "te"
+        default: return units[number] + "te"
         }
     }
 
     /// 1100-1999 "achtzehnhundertfünfzig"; other years are cardinals ("zweitausendzehn").
-    static func year(_ n: Int) -> String {
-        guard n >= 1100, n <= 1999 else { return cardinal(n) }
-        let rest = n % 100
-        let head = below100(n / 100, compound: true) + "hundert"
+    static func year(_ number: Int) -> String {
+        guard number >= 1100, number <= 1999 else { return cardinal(number) }
+        let rest = number % 100
+        let head = below100(number / 100, compound: true) + "hundert"
         return rest == 0 ? head : head + below100(rest, compound: false)
     }
 

@@ -11,28 +11,28 @@ enum ItalianNumbers {
         "", "", "venti", "trenta", "quaranta", "cinquanta", "sessanta", "settanta", "ottanta", "novanta",
     ]
 
-    static func below100(_ n: Int) -> String {
-        if n < 20 { return small[n] }
-        let unit = n % 10
-        let ten = tens[n / 10]
+    static func below100(_ number: Int) -> String {
+        if number < 20 { return small[number] }
+        let unit = number % 10
+        let ten = tens[number / 10]
         if unit == 0 { return ten }
         return (unit == 1 || unit == 8 ? String(ten.dropLast()) : ten) + small[unit]
     }
 
-    static func below1000(_ n: Int) -> String {
-        let h = n / 100, rest = n % 100
-        guard h > 0 else { return below100(rest) }
-        let head = h == 1 ? "cento" : small[h] + "cento"
+    static func below1000(_ number: Int) -> String {
+        let hundredsDigit = number / 100, rest = number % 100
+        guard hundredsDigit > 0 else { return below100(rest) }
+        let head = hundredsDigit == 1 ? "cento" : small[hundredsDigit] + "cento"
         if rest == 0 { return head }
         // "centottanta": "cento" loses its vowel before "ottanta" (but "centouno", "centootto").
         return (rest / 10 == 8 ? String(head.dropLast()) : head) + below100(rest)
     }
 
     /// "milleottocentoquarantuno", "duemila", "un milione duecentomila", "ventitré".
-    static func cardinal(_ n: Int) -> String {
-        if n < 0 { return "meno " + cardinal(-n) }
+    static func cardinal(_ number: Int) -> String {
+        if number < 0 { return "meno " + cardinal(-number) }
         var parts: [String] = []
-        var rest = n
+        var rest = number
         for (value, singular, plural) in [
             (1_000_000_000, "miliardo", "miliardi"), (1_000_000, "milione", "milioni"),
         ] where rest >= value {
@@ -64,13 +64,13 @@ enum ItalianNumbers {
 
     /// "primo", "undicesimo", "ventitreesimo", "ventiseiesimo", "centesimo", "millesimo", "duemillesimo";
     /// feminine "prima", "ventesima".
-    static func ordinal(_ n: Int, feminine: Bool = false) -> String {
-        guard n >= 1 else { return cardinal(n) }
+    static func ordinal(_ number: Int, feminine: Bool = false) -> String {
+        guard number >= 1 else { return cardinal(number) }
         var word: String
-        if n <= 10 {
-            word = ordinals[n]
+        if number <= 10 {
+            word = ordinals[number]
         } else {
-            var text = cardinal(n)
+            var text = cardinal(number)
             if text.hasSuffix("tré") { text = text.dropLast() + "e" }
             if text.hasSuffix("tre") || text.hasSuffix("sei") {
                 word = text + "esimo"  // "ventitreesimo", "ventiseiesimo"

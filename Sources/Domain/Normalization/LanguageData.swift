@@ -155,8 +155,10 @@ extension LanguageData {
     func looksPlural(_ word: String) -> Bool {
         if irregularPlurals.contains(word) { return true }
         guard word.utf8.count >= 3, word.utf8.last == UInt8(ascii: "s") else { return false }
-        let u = Array(word.utf8.suffix(2))
-        if u[0] == UInt8(ascii: "s") || u[0] == UInt8(ascii: "u") || u[0] == UInt8(ascii: "i") { return false }
+        let lastTwo = Array(word.utf8.suffix(2))
+        if lastTwo[0] == UInt8(ascii: "s") || lastTwo[0] == UInt8(ascii: "u") || lastTwo[0] == UInt8(ascii: "i") {
+            return false
+        }
         return !singularsInS.contains(word)
     }
 }

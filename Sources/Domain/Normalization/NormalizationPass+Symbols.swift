@@ -1,44 +1,47 @@
 // Symbols that start a written form: currency before the amount, a minus sign, an apostrophe before a decade.
 
 extension NormalizationPass {
-    mutating func handleSymbol(_ i: Int) -> Int {
-        if let end = handlePhrase(i, key: text(i)) { return end }
-        guard let rules, let c = symbol(i) else {
-            emitRaw(i)
-            return i + 1
+    mutating func handleSymbol(_ index: Int) -> Int {
+        if let end = handlePhrase(index, key: text(index)) { return end }
+        guard let rules, let mark = symbol(index) else {
+            emitRaw(index)
+            return index + 1
         }
         let speller = rules.speller
         // "$3.50", "£5", "€20", "€ 20", "$5 million".
-        if let currency = rules.data.currencies[String(c)],
-            let end = handleMoneyBeforeAmount(currency, sign: i, rules: rules)
+        if let currency = rules.data.currencies[String(mark)],
+            let end = handleMoneyBeforeAmount(currency, sign: index, rules: rules)
         {
             return end
         }
         // "-5" at the start of a word: minus.
-        if c == "-" || c == "\u{2212}", kind(i + 1) == .number, i == 0 || kind(i - 1) == .space || isSymbol(i - 1, "(")
+        if mark == "-" || mark == "\u{2212}", kind(index + 1) == .number,
+            index == 0 || kind(index - 1) == .space || isSymbol(index - 1, "(")
         {
             emit(speller.minusWord + " ")
-            return i + 1
+            return index + 1
         }
         // "the '60s" → "the sixties".
-        if rules.isEnglish, Scalars.isApostrophe(c), kind(i - 1) != .word, kind(i - 1) != .number,
-            kind(i + 1) == .number, tokens[i + 1].length == 2, kind(i + 2) == .word, text(i + 2) == "s",
-            let value = intValue(i + 1), let decade = EnglishNumbers.decade(value, american: false)
+        if rules.isEnglish, Scalars.isApostrophe(mark), kind(index - 1) != .word, kind(index - 1) != .number,
+            kind(index + 1) == .number, tokens[index + 1].length == 2, kind(index + 2) == .word, text(index + 2) == "s",
+            let value = intValue(index + 1), let decade = EnglishNumbers.decade(value, american: false)
         {
             emit(decade)
-            return i + 3
+            return index + 3
         }
-        emitRaw(i)
-        return i + 1
+        emitRaw(index)
+        return index + 1
     }
 
     /// The amount after a currency sign at `sign` (glued, or after one space: "€ 20", "R$ 10,50"), read with
     /// the currency's name after it ("twenty euros", "dez reais e cinquenta", "five million dollars").
     mutating func handleMoneyBeforeAmount(_ currency: CurrencyName, sign: Int, rules: LanguageRules) -> Int? {
-        var n = sign + 1
-        if isInlineSpace(n), tokens[n].length == 1, kind(n + 1) == .number { n += 1 }
-        guard kind(n) == .number else { return nil }
-        let literal = parseLiteral(n, rules: rules)
+        var amountToken = sign + 1
+        if isInlineSpace(amountToken), tokens[amountToken].length == 1, kind(amountToken + 1) == .number {
+            amountToken += 1
+        }
+        guard kind(amountToken) == .number else { return nil }
+        let literal = parseLiteral(amountToken, rules: rules)
         guard rawRunEnd(literal, rules: rules) == nil, kind(literal.last + 1) != .word, let value = literal.value else {
             return nil
         }

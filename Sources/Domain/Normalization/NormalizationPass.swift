@@ -18,7 +18,7 @@ struct NormalizationPass {
     /// The most digits read as a number; longer runs are read digit by digit (they are references, not amounts).
     static let maximumNumberDigits = 15
 
-    let s: [Unicode.Scalar]
+    let source: [Unicode.Scalar]
     let tokens: [Token]
     let rules: LanguageRules?
     let phrases: PhraseTable<PhraseValue>
@@ -37,29 +37,29 @@ struct NormalizationPass {
     var seenContent = false
 
     init(text: String, rules: LanguageRules?, phrases: PhraseTable<PhraseValue>, context: NormalizationContext) {
-        s = Array(text.unicodeScalars)
-        tokens = tokenize(s)
+        source = Array(text.unicodeScalars)
+        tokens = tokenize(source)
         self.rules = rules
         self.phrases = phrases
         self.context = context
-        out.reserveCapacity(s.count + s.count / 8)
+        out.reserveCapacity(source.count + source.count / 8)
     }
 
     mutating func run() -> String {
-        var i = 0
-        while i < tokens.count {
-            switch tokens[i].kind {
+        var index = 0
+        while index < tokens.count {
+            switch tokens[index].kind {
             case .space:
-                emitRaw(i)
-                i += 1
+                emitRaw(index)
+                index += 1
             case .word:
-                i = handleWord(i)
+                index = handleWord(index)
                 seenContent = true
             case .number:
-                i = handleNumber(i)
+                index = handleNumber(index)
                 seenContent = true
             case .symbol:
-                i = handleSymbol(i)
+                index = handleSymbol(index)
             }
         }
         return String(decoding: out, as: UTF8.self)
@@ -67,88 +67,90 @@ struct NormalizationPass {
 
     // MARK: Token helpers
 
-    func text(_ i: Int) -> String {
-        let t = tokens[i]
+    func text(_ index: Int) -> String {
+        let token = tokens[index]
         var ascii = true
-        for k in t.start..<t.end where s[k].value >= 0x80 {
+        for k in token.start..<token.end where source[k].value >= 0x80 {
             ascii = false
             break
         }
-        guard ascii else { return String(String.UnicodeScalarView(s[t.start..<t.end])) }
+        guard ascii else { return String(String.UnicodeScalarView(source[token.start..<token.end])) }
         // Most tokens are short ASCII words: build them without going through the scalar view.
-        return String(unsafeUninitializedCapacity: t.length) { buffer in
-            for k in 0..<t.length { buffer[k] = UInt8(truncatingIfNeeded: s[t.start + k].value) }
-            return t.length
+        return String(unsafeUninitializedCapacity: token.length) { buffer in
+            for k in 0..<token.length { buffer[k] = UInt8(truncatingIfNeeded: source[token.start + k].value) }
+            return token.length
         }
     }
 
-    func scalars(_ i: Int) -> ArraySlice<Unicode.Scalar> { s[tokens[i].start..<tokens[i].end] }
+    func scalars(_ index: Int) -> ArraySlice<Unicode.Scalar> { source[tokens[index].start..<tokens[index].end] }
 
-    func kind(_ i: Int) -> TokenKind? { i >= 0 && i < tokens.count ? tokens[i].kind : nil }
+    func kind(_ index: Int) -> TokenKind? { index >= 0 && index < tokens.count ? tokens[index].kind : nil }
 
-    /// The single scalar of symbol token `i`, if it is one.
-    func symbol(_ i: Int) -> Unicode.Scalar? { kind(i) == .symbol ? s[tokens[i].start] : nil }
+    /// The single scalar of symbol token `index`, if it is one.
+    func symbol(_ index: Int) -> Unicode.Scalar? { kind(index) == .symbol ? source[tokens[index].start] : nil }
 
-    func isSymbol(_ i: Int, _ c: Unicode.Scalar) -> Bool { symbol(i) == c }
+    func isSymbol(_ index: Int, _ scalar: Unicode.Scalar) -> Bool { symbol(index) == scalar }
 
     /// White space within a line (no line break).
-    func isInlineSpace(_ i: Int) -> Bool {
-        guard kind(i) == .space else { return false }
-        return !scalars(i).contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\u{2028}" || $0 == "\u{2029}" })
+    func isInlineSpace(_ index: Int) -> Bool {
+        guard kind(index) == .space else { return false }
+        return !scalars(index).contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\u{2028}" || $0 == "\u{2029}" })
     }
 
-    /// The token after `i`, skipping one stretch of white space within the line.
-    func next(after i: Int) -> Int? {
-        let j = i + 1
-        guard j < tokens.count else { return nil }
-        if isInlineSpace(j) { return j + 1 < tokens.count ? j + 1 : nil }
-        return kind(j) == .space ? nil : j
+    /// The token after `index`, skipping one stretch of white space within the line.
+    func next(after index: Int) -> Int? {
+        let following = index + 1
+        guard following < tokens.count else { return nil }
+        if isInlineSpace(following) { return following + 1 < tokens.count ? following + 1 : nil }
+        return kind(following) == .space ? nil : following
     }
 
-    /// The token before `i`, skipping one stretch of white space within the line.
-    func previous(before i: Int) -> Int? {
-        let j = i - 1
-        guard j >= 0 else { return nil }
-        if isInlineSpace(j) { return j - 1 >= 0 ? j - 1 : nil }
-        return kind(j) == .space ? nil : j
+    /// The token before `index`, skipping one stretch of white space within the line.
+    func previous(before index: Int) -> Int? {
+        let preceding = index - 1
+        guard preceding >= 0 else { return nil }
+        if isInlineSpace(preceding) { return preceding - 1 >= 0 ? preceding - 1 : nil }
+        return kind(preceding) == .space ? nil : preceding
     }
 
-    func startsUpper(_ i: Int) -> Bool { kind(i) == .word && Scalars.isUpper(s[tokens[i].start]) }
+    func startsUpper(_ index: Int) -> Bool { kind(index) == .word && Scalars.isUpper(source[tokens[index].start]) }
 
-    func startsLower(_ i: Int) -> Bool { kind(i) == .word && Scalars.isLower(s[tokens[i].start]) }
+    func startsLower(_ index: Int) -> Bool { kind(index) == .word && Scalars.isLower(source[tokens[index].start]) }
 
     /// A capitalised word such as a name: upper-case first letter, then at least one lower-case letter.
-    func isCapitalizedName(_ i: Int) -> Bool {
-        guard kind(i) == .word, tokens[i].length >= 2, Scalars.isUpper(s[tokens[i].start]) else { return false }
-        return s[tokens[i].start + 1..<tokens[i].end].contains(where: Scalars.isLower)
+    func isCapitalizedName(_ index: Int) -> Bool {
+        guard kind(index) == .word, tokens[index].length >= 2, Scalars.isUpper(source[tokens[index].start]) else {
+            return false
+        }
+        return source[tokens[index].start + 1..<tokens[index].end].contains(where: Scalars.isLower)
     }
 
-    func isAllUpper(_ i: Int) -> Bool {
-        kind(i) == .word && scalars(i).allSatisfy { !Scalars.isLower($0) }
+    func isAllUpper(_ index: Int) -> Bool {
+        kind(index) == .word && scalars(index).allSatisfy { !Scalars.isLower($0) }
     }
 
-    /// The cue in force for token `i`.
-    func cue(at i: Int) -> Cue {
+    /// The cue in force for token `index`.
+    func cue(at index: Int) -> Cue {
         guard cue != .none else { return .none }
-        if cueToken == i - 1 || (cueToken == i - 2 && isInlineSpace(i - 1)) { return cue }
+        if cueToken == index - 1 || (cueToken == index - 2 && isInlineSpace(index - 1)) { return cue }
         return .none
     }
 
-    mutating func setCue(_ newCue: Cue, at i: Int, capitalized: Bool = false, month: Bool = false) {
+    mutating func setCue(_ newCue: Cue, at index: Int, capitalized: Bool = false, month: Bool = false) {
         cue = newCue
-        cueToken = i
+        cueToken = index
         cueCapitalized = capitalized
         cueIsMonth = month
     }
 
     // MARK: Emitting
 
-    mutating func emitRaw(_ i: Int) {
-        emitScalars(scalars(i))
+    mutating func emitRaw(_ index: Int) {
+        emitScalars(scalars(index))
     }
 
     mutating func emitRaw(_ range: ClosedRange<Int>) {
-        emitScalars(s[tokens[range.lowerBound].start..<tokens[range.upperBound].end])
+        emitScalars(source[tokens[range.lowerBound].start..<tokens[range.upperBound].end])
     }
 
     mutating func emitScalars(_ scalars: ArraySlice<Unicode.Scalar>) {

@@ -24,69 +24,69 @@ struct NumberSpeller: Sendable {
         return false
     }
 
-    func cardinal(_ n: Int) -> String {
+    func cardinal(_ number: Int) -> String {
         switch language {
-        case .english: return EnglishNumbers.cardinal(n, and: britishAnd)
-        case .french: return FrenchNumbers.cardinal(n)
-        case .german: return GermanNumbers.cardinal(n)
-        case .spanish: return SpanishNumbers.cardinal(n)
-        case .portuguese: return PortugueseNumbers.cardinal(n, brazilian: brazilian)
-        case .italian: return ItalianNumbers.cardinal(n)
+        case .english: return EnglishNumbers.cardinal(number, and: britishAnd)
+        case .french: return FrenchNumbers.cardinal(number)
+        case .german: return GermanNumbers.cardinal(number)
+        case .spanish: return SpanishNumbers.cardinal(number)
+        case .portuguese: return PortugueseNumbers.cardinal(number, brazilian: brazilian)
+        case .italian: return ItalianNumbers.cardinal(number)
         }
     }
 
     /// The cardinal before a noun: German "ein Euro", Spanish "un euro", "veintiún kilómetros", Portuguese "duas
     /// toneladas", Italian "un euro", "una tonnellata".
-    func cardinalBeforeNoun(_ n: Int, feminine: Bool = false) -> String {
+    func cardinalBeforeNoun(_ number: Int, feminine: Bool = false) -> String {
         switch language {
-        case .german: return GermanNumbers.cardinal(n, compound: true)
-        case .spanish: return SpanishNumbers.apocopate(SpanishNumbers.cardinal(n))
-        case .portuguese: return PortugueseNumbers.cardinal(n, brazilian: brazilian, feminine: feminine)
-        case .italian: return n == 1 ? (feminine ? "una" : "un") : ItalianNumbers.cardinal(n)
-        default: return cardinal(n)
+        case .german: return GermanNumbers.cardinal(number, compound: true)
+        case .spanish: return SpanishNumbers.apocopate(SpanishNumbers.cardinal(number))
+        case .portuguese: return PortugueseNumbers.cardinal(number, brazilian: brazilian, feminine: feminine)
+        case .italian: return number == 1 ? (feminine ? "una" : "un") : ItalianNumbers.cardinal(number)
+        default: return cardinal(number)
         }
     }
 
     /// The plain ordinal: "twenty-first", "premier", "dritte" (German stem without case ending), "segundo".
-    func ordinal(_ n: Int) -> String {
+    func ordinal(_ number: Int) -> String {
         switch language {
-        case .english: return EnglishNumbers.ordinal(n, and: britishAnd)
-        case .french: return FrenchNumbers.ordinal(n)
-        case .german: return GermanNumbers.ordinal(n)
-        case .spanish: return SpanishNumbers.ordinal(n)
-        case .portuguese: return PortugueseNumbers.ordinal(n)
-        case .italian: return ItalianNumbers.ordinal(n)
+        case .english: return EnglishNumbers.ordinal(number, and: britishAnd)
+        case .french: return FrenchNumbers.ordinal(number)
+        case .german: return GermanNumbers.ordinal(number)
+        case .spanish: return SpanishNumbers.ordinal(number)
+        case .portuguese: return PortugueseNumbers.ordinal(number)
+        case .italian: return ItalianNumbers.ordinal(number)
         }
     }
 
     /// An ordinal that agrees with a feminine noun where the language has the form ("1ª" → "primera", "primeira",
     /// "prima"); the plain ordinal elsewhere.
-    func ordinal(_ n: Int, feminine: Bool) -> String {
+    func ordinal(_ number: Int, feminine: Bool) -> String {
         switch language {
-        case .spanish: return SpanishNumbers.ordinal(n, feminine: feminine)
-        case .portuguese: return PortugueseNumbers.ordinal(n, feminine: feminine, brazilian: brazilian)
-        case .italian: return ItalianNumbers.ordinal(n, feminine: feminine)
-        default: return ordinal(n)
+        case .spanish: return SpanishNumbers.ordinal(number, feminine: feminine)
+        case .portuguese: return PortugueseNumbers.ordinal(number, feminine: feminine, brazilian: brazilian)
+        case .italian: return ItalianNumbers.ordinal(number, feminine: feminine)
+        default: return ordinal(number)
         }
     }
 
     /// A Roman numeral after a noun that ranks ("Capitolo IV", "Parte II"): Italian reads the ordinal, Portuguese
     /// the ordinal up to ten and the cardinal after ("capítulo onze"); the other languages the cardinal.
-    func numeralAfterNoun(_ n: Int, feminine: Bool) -> String {
+    func numeralAfterNoun(_ number: Int, feminine: Bool) -> String {
         switch language {
-        case .portuguese: return PortugueseNumbers.ordinalAfterNoun(n, feminine: feminine, brazilian: brazilian)
-        case .italian: return ItalianNumbers.ordinal(n, feminine: feminine)
-        default: return cardinal(n)
+        case .portuguese: return PortugueseNumbers.ordinalAfterNoun(number, feminine: feminine, brazilian: brazilian)
+        case .italian: return ItalianNumbers.ordinal(number, feminine: feminine)
+        default: return cardinal(number)
         }
     }
 
     /// A year: English in pairs ("eighteen fifty"), German in hundreds, the others as cardinals.
-    func year(_ n: Int) -> String {
+    func year(_ number: Int) -> String {
         switch language {
-        case .english(let american): return EnglishNumbers.year(n, american: american)
-        case .french: return FrenchNumbers.cardinal(n)
-        case .german: return GermanNumbers.year(n)
-        case .spanish, .portuguese, .italian: return cardinal(n)
+        case .english(let american): return EnglishNumbers.year(number, american: american)
+        case .french: return FrenchNumbers.cardinal(number)
+        case .german: return GermanNumbers.year(number)
+        case .spanish, .portuguese, .italian: return cardinal(number)
         }
     }
 
@@ -101,24 +101,24 @@ struct NumberSpeller: Sendable {
 
     /// A monarch's or pope's number: "the Eighth", "quatorze" (but "premier"), "der Vierzehnte", "segundo",
     /// "segunda" (a queen, in Portuguese and Italian), "vinte e três", "ventitreesimo".
-    func regnal(_ n: Int, feminine: Bool = false) -> String {
+    func regnal(_ number: Int, feminine: Bool = false) -> String {
         switch language {
-        case .english: return "the " + capitalized(ordinal(n))
-        case .french: return n == 1 ? "premier" : FrenchNumbers.cardinal(n)
-        case .german: return "der " + capitalized(GermanNumbers.ordinal(n))
-        case .spanish: return SpanishNumbers.ordinal(n)
-        case .portuguese, .italian: return numeralAfterNoun(n, feminine: feminine)
+        case .english: return "the " + capitalized(ordinal(number))
+        case .french: return number == 1 ? "premier" : FrenchNumbers.cardinal(number)
+        case .german: return "der " + capitalized(GermanNumbers.ordinal(number))
+        case .spanish: return SpanishNumbers.ordinal(number)
+        case .portuguese, .italian: return numeralAfterNoun(number, feminine: feminine)
         }
     }
 
-    func digitName(_ d: Int) -> String {
+    func digitName(_ digit: Int) -> String {
         switch language {
-        case .english: return EnglishNumbers.ones[d]
-        case .french: return FrenchNumbers.units[d]
-        case .german: return GermanNumbers.units[d]
-        case .spanish: return SpanishNumbers.small[d]
-        case .portuguese: return PortugueseNumbers.european[d]
-        case .italian: return ItalianNumbers.small[d]
+        case .english: return EnglishNumbers.ones[digit]
+        case .french: return FrenchNumbers.units[digit]
+        case .german: return GermanNumbers.units[digit]
+        case .spanish: return SpanishNumbers.small[digit]
+        case .portuguese: return PortugueseNumbers.european[digit]
+        case .italian: return ItalianNumbers.small[digit]
         }
     }
 

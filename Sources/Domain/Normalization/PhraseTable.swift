@@ -46,30 +46,34 @@ struct PhraseTable<Value: Sendable>: Sendable {
 }
 
 extension Phrase {
-    /// The end of a whole-word match of this phrase in `s` at `start`, or nil.
+    /// The end of a whole-word match of this phrase in `scalars` at `start`, or nil.
     /// `afterDigits` allows a digit just before the match, as for a unit glued to its number ("5km").
-    func match(in s: [Unicode.Scalar], at start: Int, afterDigits: Bool = false) -> Int? {
+    func match(in scalars: [Unicode.Scalar], at start: Int, afterDigits: Bool = false) -> Int? {
         let end = start + written.count
-        guard end <= s.count else { return nil }
+        guard end <= scalars.count else { return nil }
         if caseInsensitive {
-            for k in 0..<written.count where !Phrase.sameIgnoringCase(s[start + k], written[k]) { return nil }
+            for k in 0..<written.count where !Phrase.sameIgnoringCase(scalars[start + k], written[k]) { return nil }
         } else {
-            for k in 0..<written.count where s[start + k] != written[k] { return nil }
+            for k in 0..<written.count where scalars[start + k] != written[k] { return nil }
         }
         if let first = written.first, Scalars.isAlphanumeric(first), start > 0,
-            afterDigits ? Scalars.isLetter(s[start - 1]) : Scalars.isAlphanumeric(s[start - 1])
+            afterDigits ? Scalars.isLetter(scalars[start - 1]) : Scalars.isAlphanumeric(scalars[start - 1])
         {
             return nil
         }
-        if let last = written.last, Scalars.isAlphanumeric(last), end < s.count, Scalars.isAlphanumeric(s[end]) {
+        if let last = written.last, Scalars.isAlphanumeric(last), end < scalars.count,
+            Scalars.isAlphanumeric(scalars[end])
+        {
             return nil
         }
         return end
     }
 
-    private static func sameIgnoringCase(_ a: Unicode.Scalar, _ b: Unicode.Scalar) -> Bool {
-        if a == b { return true }
-        if a.value < 0x80, b.value < 0x80 { return (a.value | 0x20) == (b.value | 0x20) && Scalars.isLetter(a) }
-        return a.properties.lowercaseMapping == b.properties.lowercaseMapping
+    private static func sameIgnoringCase(_ left: Unicode.Scalar, _ right: Unicode.Scalar) -> Bool {
+        if left == right { return true }
+        if left.value < 0x80, right.value < 0x80 {
+            return (left.value | 0x20) == (right.value | 0x20) && Scalars.isLetter(left)
+        }
+        return left.properties.lowercaseMapping == right.properties.lowercaseMapping
     }
 }

@@ -15,37 +15,37 @@ enum PortugueseNumbers {
         "novecentos",
     ]
 
-    static func small(_ n: Int, brazilian: Bool, feminine: Bool = false) -> String {
-        if feminine, n == 1 { return "uma" }
-        if feminine, n == 2 { return "duas" }
-        if brazilian, let word = brazilianTeens[n] { return word }
-        return european[n]
+    static func small(_ number: Int, brazilian: Bool, feminine: Bool = false) -> String {
+        if feminine, number == 1 { return "uma" }
+        if feminine, number == 2 { return "duas" }
+        if brazilian, let word = brazilianTeens[number] { return word }
+        return european[number]
     }
 
-    static func below100(_ n: Int, brazilian: Bool, feminine: Bool) -> String {
-        if n < 20 { return small(n, brazilian: brazilian, feminine: feminine) }
-        let unit = n % 10
-        let ten = tens[n / 10]
+    static func below100(_ number: Int, brazilian: Bool, feminine: Bool) -> String {
+        if number < 20 { return small(number, brazilian: brazilian, feminine: feminine) }
+        let unit = number % 10
+        let ten = tens[number / 10]
         return unit == 0 ? ten : ten + " e " + small(unit, brazilian: brazilian, feminine: feminine)
     }
 
-    static func below1000(_ n: Int, brazilian: Bool, feminine: Bool) -> String {
-        if n == 100 { return "cem" }
-        let h = n / 100, rest = n % 100
-        guard h > 0 else { return below100(rest, brazilian: brazilian, feminine: feminine) }
-        var head = hundreds[h]
-        if feminine, h > 1 { head = head.dropLast(2) + "as" }  // "duzentas", "quinhentas"
+    static func below1000(_ number: Int, brazilian: Bool, feminine: Bool) -> String {
+        if number == 100 { return "cem" }
+        let hundredsDigit = number / 100, rest = number % 100
+        guard hundredsDigit > 0 else { return below100(rest, brazilian: brazilian, feminine: feminine) }
+        var head = hundreds[hundredsDigit]
+        if feminine, hundredsDigit > 1 { head = head.dropLast(2) + "as" }  // "duzentas", "quinhentas"
         return rest == 0 ? head : head + " e " + below100(rest, brazilian: brazilian, feminine: feminine)
     }
 
     /// "mil oitocentos e quarenta e um", "mil e oitocentos", "dois milhões e quinhentos mil": the groups are
     /// joined by "e" before the last one when it is below a hundred or a whole number of hundreds.
-    static func cardinal(_ n: Int, brazilian: Bool, feminine: Bool = false) -> String {
-        if n < 0 { return "menos " + cardinal(-n, brazilian: brazilian, feminine: feminine) }
-        if n < 1000 { return below1000(n, brazilian: brazilian, feminine: feminine) }
+    static func cardinal(_ number: Int, brazilian: Bool, feminine: Bool = false) -> String {
+        if number < 0 { return "menos " + cardinal(-number, brazilian: brazilian, feminine: feminine) }
+        if number < 1000 { return below1000(number, brazilian: brazilian, feminine: feminine) }
         // (count, the group's words): the nouns "milhão", "bilião" are masculine whatever the number counts.
         var groups: [(Int, String)] = []
-        var rest = n
+        var rest = number
         let scales: [(Int, String, String)] =
             brazilian
             ? [
@@ -69,9 +69,9 @@ enum PortugueseNumbers {
         }
         if rest > 0 { groups.append((rest, below1000(rest, brazilian: brazilian, feminine: feminine))) }
         var text = ""
-        for (k, (count, words)) in groups.enumerated() {
-            if k > 0 {
-                let last = k == groups.count - 1
+        for (position, (count, words)) in groups.enumerated() {
+            if position > 0 {
+                let last = position == groups.count - 1
                 text += last && (count < 100 || count % 100 == 0) ? " e " : " "
             }
             text += words
@@ -93,20 +93,20 @@ enum PortugueseNumbers {
 
     /// "primeiro", "vigésimo primeiro", "milésimo octingentésimo quadragésimo primeiro"; feminine "primeira".
     /// From 2000 on, the cardinal (such ordinals are not said).
-    static func ordinal(_ n: Int, feminine: Bool = false, brazilian: Bool = false) -> String {
-        guard n >= 1, n < 2000 else { return cardinal(n, brazilian: brazilian, feminine: feminine) }
+    static func ordinal(_ number: Int, feminine: Bool = false, brazilian: Bool = false) -> String {
+        guard number >= 1, number < 2000 else { return cardinal(number, brazilian: brazilian, feminine: feminine) }
         var words: [String] = []
-        if n >= 1000 { words.append("milésimo") }
-        if (n % 1000) / 100 > 0 { words.append(ordinalHundreds[(n % 1000) / 100]) }
-        if (n % 100) / 10 > 0 { words.append(ordinalTens[(n % 100) / 10]) }
-        if n % 10 > 0 { words.append(ordinalUnits[n % 10]) }
+        if number >= 1000 { words.append("milésimo") }
+        if (number % 1000) / 100 > 0 { words.append(ordinalHundreds[(number % 1000) / 100]) }
+        if (number % 100) / 10 > 0 { words.append(ordinalTens[(number % 100) / 10]) }
+        if number % 10 > 0 { words.append(ordinalUnits[number % 10]) }
         return words.map { feminine ? $0.dropLast() + "a" : $0 }.joined(separator: " ")
     }
 
     /// How Portuguese reads a Roman numeral after a noun (a king, a century, a chapter): the ordinal up to ten,
     /// the cardinal from eleven ("D. Pedro segundo", "século quinto", "século dezanove", "capítulo onze").
-    static func ordinalAfterNoun(_ n: Int, feminine: Bool, brazilian: Bool) -> String {
-        n <= 10 ? ordinal(n, feminine: feminine) : cardinal(n, brazilian: brazilian)
+    static func ordinalAfterNoun(_ number: Int, feminine: Bool, brazilian: Bool) -> String {
+        number <= 10 ? ordinal(number, feminine: feminine) : cardinal(number, brazilian: brazilian)
     }
 
     static func fraction(numerator: Int, denominator: Int, brazilian: Bool) -> String {

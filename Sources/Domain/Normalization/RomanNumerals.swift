@@ -21,10 +21,10 @@ package enum RomanNumerals {
         var ascii: [UInt8] = []
         ascii.reserveCapacity(scalars.count)
         for scalar in scalars {
-            var v = scalar.value
-            if lowercase, v >= 0x61, v <= 0x7A { v -= 0x20 }
+            var scalarValue = scalar.value
+            if lowercase, scalarValue >= 0x61, scalarValue <= 0x7A { scalarValue -= 0x20 }
             let digit: Int
-            switch v {
+            switch scalarValue {
             case 0x49: digit = 1  // I
             case 0x56: digit = 5  // V
             case 0x58: digit = 10  // X
@@ -34,7 +34,7 @@ package enum RomanNumerals {
             case 0x4D: digit = 1000  // M
             default: return nil
             }
-            ascii.append(UInt8(v))
+            ascii.append(UInt8(scalarValue))
             total += digit > previous ? digit - 2 * previous : digit
             previous = digit
         }

@@ -22,73 +22,74 @@ struct Token: Sendable {
 }
 
 enum Scalars {
-    static func isDigit(_ c: Unicode.Scalar) -> Bool { c.value >= 0x30 && c.value <= 0x39 }
+    static func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 0x30 && scalar.value <= 0x39 }
 
-    static func isLetter(_ c: Unicode.Scalar) -> Bool {
-        let v = c.value
-        if v < 0x80 { return (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A) }
-        if c.properties.isAlphabetic { return true }
-        switch c.properties.generalCategory {
+    static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value < 0x80 { return (value >= 0x41 && value <= 0x5A) || (value >= 0x61 && value <= 0x7A) }
+        if scalar.properties.isAlphabetic { return true }
+        switch scalar.properties.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark: return true
         default: return false
         }
     }
 
-    static func isSpace(_ c: Unicode.Scalar) -> Bool {
-        let v = c.value
-        if v < 0x80 { return v == 0x20 || (v >= 0x09 && v <= 0x0D) }
-        return c.properties.isWhitespace
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value < 0x80 { return value == 0x20 || (value >= 0x09 && value <= 0x0D) }
+        return scalar.properties.isWhitespace
     }
 
-    static func isApostrophe(_ c: Unicode.Scalar) -> Bool { c == "'" || c == "\u{2019}" }
+    static func isApostrophe(_ scalar: Unicode.Scalar) -> Bool { scalar == "'" || scalar == "\u{2019}" }
 
-    static func isUpper(_ c: Unicode.Scalar) -> Bool {
-        let v = c.value
-        if v < 0x80 { return v >= 0x41 && v <= 0x5A }
-        return c.properties.isUppercase
+    static func isUpper(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value < 0x80 { return value >= 0x41 && value <= 0x5A }
+        return scalar.properties.isUppercase
     }
 
-    static func isLower(_ c: Unicode.Scalar) -> Bool {
-        let v = c.value
-        if v < 0x80 { return v >= 0x61 && v <= 0x7A }
-        return c.properties.isLowercase
+    static func isLower(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value < 0x80 { return value >= 0x61 && value <= 0x7A }
+        return scalar.properties.isLowercase
     }
 
-    static func isAlphanumeric(_ c: Unicode.Scalar) -> Bool { isDigit(c) || isLetter(c) }
+    static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool { isDigit(scalar) || isLetter(scalar) }
 }
 
-/// Splits `s` into tokens in one pass.
-func tokenize(_ s: [Unicode.Scalar]) -> [Token] {
+/// Splits `scalars` into tokens in one pass.
+func tokenize(_ scalars: [Unicode.Scalar]) -> [Token] {
     var tokens: [Token] = []
-    tokens.reserveCapacity(s.count / 3 + 1)
-    var i = 0
-    let n = s.count
-    while i < n {
-        let c = s[i]
-        let start = i
-        if Scalars.isDigit(c) {
-            i += 1
-            while i < n, Scalars.isDigit(s[i]) { i += 1 }
-            tokens.append(Token(kind: .number, start: start, end: i))
-        } else if Scalars.isLetter(c) {
-            i += 1
-            while i < n {
-                if Scalars.isLetter(s[i]) {
-                    i += 1
-                } else if Scalars.isApostrophe(s[i]), i + 1 < n, Scalars.isLetter(s[i + 1]) {
-                    i += 2
+    tokens.reserveCapacity(scalars.count / 3 + 1)
+    var index = 0
+    let count = scalars.count
+    while index < count {
+        let scalar = scalars[index]
+        let start = index
+        if Scalars.isDigit(scalar) {
+            index += 1
+            while index < count, Scalars.isDigit(scalars[index]) { index += 1 }
+            tokens.append(Token(kind: .number, start: start, end: index))
+        } else if Scalars.isLetter(scalar) {
+            index += 1
+            while index < count {
+                if Scalars.isLetter(scalars[index]) {
+                    index += 1
+                } else if Scalars.isApostrophe(scalars[index]), index + 1 < count, Scalars.isLetter(scalars[index + 1])
+                {
+                    index += 2
                 } else {
                     break
                 }
             }
-            tokens.append(Token(kind: .word, start: start, end: i))
-        } else if Scalars.isSpace(c) {
-            i += 1
-            while i < n, Scalars.isSpace(s[i]) { i += 1 }
-            tokens.append(Token(kind: .space, start: start, end: i))
+            tokens.append(Token(kind: .word, start: start, end: index))
+        } else if Scalars.isSpace(scalar) {
+            index += 1
+            while index < count, Scalars.isSpace(scalars[index]) { index += 1 }
+            tokens.append(Token(kind: .space, start: start, end: index))
         } else {
-            i += 1
-            tokens.append(Token(kind: .symbol, start: start, end: i))
+            index += 1
+            tokens.append(Token(kind: .symbol, start: start, end: index))
         }
     }
     return tokens

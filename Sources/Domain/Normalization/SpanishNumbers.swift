@@ -14,17 +14,17 @@ enum SpanishNumbers {
         "ochocientos", "novecientos",
     ]
 
-    static func below100(_ n: Int) -> String {
-        if n < 30 { return small[n] }
-        let unit = n % 10
-        return unit == 0 ? tens[n / 10] : tens[n / 10] + " y " + small[unit]
+    static func below100(_ number: Int) -> String {
+        if number < 30 { return small[number] }
+        let unit = number % 10
+        return unit == 0 ? tens[number / 10] : tens[number / 10] + " y " + small[unit]
     }
 
-    static func below1000(_ n: Int) -> String {
-        if n == 100 { return "cien" }
-        let h = n / 100, rest = n % 100
-        guard h > 0 else { return below100(rest) }
-        return rest == 0 ? hundreds[h] : hundreds[h] + " " + below100(rest)
+    static func below1000(_ number: Int) -> String {
+        if number == 100 { return "cien" }
+        let hundredsDigit = number / 100, rest = number % 100
+        guard hundredsDigit > 0 else { return below100(rest) }
+        return rest == 0 ? hundreds[hundredsDigit] : hundreds[hundredsDigit] + " " + below100(rest)
     }
 
     /// "uno" → "un", "veintiuno" → "veintiún" before a (masculine) noun or "mil"/"millones".
@@ -34,11 +34,11 @@ enum SpanishNumbers {
         return text
     }
 
-    static func cardinal(_ n: Int) -> String {
-        if n < 0 { return "menos " + cardinal(-n) }
-        if n < 1000 { return below1000(n) }
+    static func cardinal(_ number: Int) -> String {
+        if number < 0 { return "menos " + cardinal(-number) }
+        if number < 1000 { return below1000(number) }
         var parts: [String] = []
-        var rest = n
+        var rest = number
         for (value, singular, plural) in [
             (1_000_000_000_000, "billón", "billones"), (1_000_000, "millón", "millones"),
         ] where rest >= value {
@@ -60,9 +60,9 @@ enum SpanishNumbers {
     ]
 
     /// 1-10 as ordinals ("primera" when feminine), larger numbers as cardinals.
-    static func ordinal(_ n: Int, feminine: Bool = false) -> String {
-        guard n >= 1, n <= 10 else { return cardinal(n) }
-        let word = ordinals[n]
+    static func ordinal(_ number: Int, feminine: Bool = false) -> String {
+        guard number >= 1, number <= 10 else { return cardinal(number) }
+        let word = ordinals[number]
         return feminine ? word.dropLast() + "a" : word
     }
 

@@ -29,9 +29,9 @@ enum EntityPrepass {
     /// tags, most of a document, is skipped without the loop's other tests.
     private static func nextMarkup(_ input: [UInt8], from start: Int) -> Int {
         input.withUnsafeBufferPointer { bytes in
-            var i = start
-            while i < bytes.count, bytes[i] != less, bytes[i] != amp { i += 1 }
-            return i
+            var position = start
+            while position < bytes.count, bytes[position] != less, bytes[position] != amp { position += 1 }
+            return position
         }
     }
 
@@ -262,14 +262,14 @@ enum EntityPrepass {
                 var inner = subsetStart
                 var innerQuote: UInt8? = nil
                 while inner < input.count {
-                    let b = input[inner]
+                    let innerByte = input[inner]
                     if let open = innerQuote {
-                        if b == open { innerQuote = nil }
-                    } else if b == 0x22 || b == 0x27 {
-                        innerQuote = b
+                        if innerByte == open { innerQuote = nil }
+                    } else if innerByte == 0x22 || innerByte == 0x27 {
+                        innerQuote = innerByte
                     } else if matches(input, at: inner, "<!--") {
                         inner = (find(input, "-->", from: inner + 4) ?? input.count) + 2
-                    } else if b == UInt8(ascii: "]") {
+                    } else if innerByte == UInt8(ascii: "]") {
                         break
                     }
                     inner += 1
@@ -323,10 +323,10 @@ enum EntityPrepass {
         guard index + count <= input.count else { return false }
         return literal.withUTF8Buffer { buffer in
             for offset in 0..<count {
-                let a = input[index + offset]
-                let b = buffer[offset]
-                let lowerA = a >= 0x41 && a <= 0x5A ? a + 0x20 : a
-                let lowerB = b >= 0x41 && b <= 0x5A ? b + 0x20 : b
+                let inputByte = input[index + offset]
+                let literalByte = buffer[offset]
+                let lowerA = inputByte >= 0x41 && inputByte <= 0x5A ? inputByte + 0x20 : inputByte
+                let lowerB = literalByte >= 0x41 && literalByte <= 0x5A ? literalByte + 0x20 : literalByte
                 if lowerA != lowerB { return false }
             }
             return true

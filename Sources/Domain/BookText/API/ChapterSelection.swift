@@ -31,16 +31,16 @@ public struct ChapterSelection: Hashable, Sendable, CustomStringConvertible {
     }
 
     private static func parsePiece(_ part: String) throws -> Piece {
-        func number(_ s: Substring) throws -> Int {
-            let digits = s.trimmingCharacters(in: .whitespaces)
-            guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), let n = Int(digits)
+        func number(_ text: Substring) throws -> Int {
+            let digits = text.trimmingCharacters(in: .whitespaces)
+            guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), let value = Int(digits)
             else {
                 throw BookTextError.invalidChapterSelection(part, reason: "not a number")
             }
-            guard n >= 1 else {
+            guard value >= 1 else {
                 throw BookTextError.invalidChapterSelection(part, reason: "sections are numbered from 1")
             }
-            return n
+            return value
         }
         let dashes = part.filter { $0 == "-" }.count
         if dashes == 0 { return .single(try number(Substring(part))) }
@@ -53,21 +53,22 @@ public struct ChapterSelection: Hashable, Sendable, CustomStringConvertible {
             throw BookTextError.invalidChapterSelection(
                 part, reason: "a range needs a first number, as in 1-\(sides[1])")
         }
-        let a = try number(sides[0])
-        let b = try number(sides[1])
-        guard a <= b else {
-            throw BookTextError.invalidChapterSelection(part, reason: "the range is backwards; did you mean \(b)-\(a)?")
+        let first = try number(sides[0])
+        let last = try number(sides[1])
+        guard first <= last else {
+            throw BookTextError.invalidChapterSelection(
+                part, reason: "the range is backwards; did you mean \(last)-\(first)?")
         }
-        return .range(a, b)
+        return .range(first, last)
     }
 
     /// Whether section `number` is selected.
     public func contains(_ number: Int) -> Bool {
         pieces.contains { piece in
             switch piece {
-            case .single(let n): n == number
-            case .range(let a, let b): (a...b).contains(number)
-            case .from(let a): number >= a
+            case .single(let chosen): chosen == number
+            case .range(let first, let last): (first...last).contains(number)
+            case .from(let first): number >= first
             }
         }
     }
@@ -77,12 +78,12 @@ public struct ChapterSelection: Hashable, Sendable, CustomStringConvertible {
     public func validate(sectionCount count: Int) throws {
         for piece in pieces {
             switch piece {
-            case .single(let n) where n > count: throw BookTextError.chapterOutOfRange(n, count: count)
-            case .range(let a, _) where a > count: throw BookTextError.chapterOutOfRange(a, count: count)
+            case .single(let chosen) where chosen > count: throw BookTextError.chapterOutOfRange(chosen, count: count)
+            case .range(let first, _) where first > count: throw BookTextError.chapterOutOfRange(first, count: count)
             // "18-999" on a 20-section book names sections that do not exist, as "999" does: say so
             // rather than read 18-20 silently (an open range, "18-", is the way to say "to the end").
-            case .range(_, let b) where b > count: throw BookTextError.chapterOutOfRange(b, count: count)
-            case .from(let a) where a > count: throw BookTextError.chapterOutOfRange(a, count: count)
+            case .range(_, let last) where last > count: throw BookTextError.chapterOutOfRange(last, count: count)
+            case .from(let first) where first > count: throw BookTextError.chapterOutOfRange(first, count: count)
             default: continue
             }
         }
@@ -97,9 +98,9 @@ public struct ChapterSelection: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         pieces.map { piece in
             switch piece {
-            case .single(let n): "\(n)"
-            case .range(let a, let b): "\(a)-\(b)"
-            case .from(let a): "\(a)-"
+            case .single(let chosen): "\(chosen)"
+            case .range(let first, let last): "\(first)-\(last)"
+            case .from(let first): "\(first)-"
             }
         }.joined(separator: ",")
     }

@@ -91,10 +91,10 @@ public enum CitationFilter {
             guard !matches.isEmpty else { continue }
             var pieces: [String] = []
             var cursor = 0
-            for m in matches {
-                if regex === numeric && !isNumericCitation(m.range, in: ns) { continue }
-                pieces.append(ns.substring(with: NSRange(location: cursor, length: m.range.location - cursor)))
-                cursor = m.range.location + m.range.length
+            for match in matches {
+                if regex === numeric && !isNumericCitation(match.range, in: ns) { continue }
+                pieces.append(ns.substring(with: NSRange(location: cursor, length: match.range.location - cursor)))
+                cursor = match.range.location + match.range.length
                 changed = true
             }
             pieces.append(ns.substring(from: cursor))
@@ -121,24 +121,24 @@ public enum CitationFilter {
         // three bytes E0 A4 xx or E0 A5 xx (its digits E0 A5 A6...AF).
         return text.withUTF8 { bytes in
             var afterBracket = false
-            var i = 0
-            while i < bytes.count {
-                let b = bytes[i]
-                i += 1
-                if b == 0x5B {
+            var offset = 0
+            while offset < bytes.count {
+                let byte = bytes[offset]
+                offset += 1
+                if byte == 0x5B {
                     afterBracket = true
                 } else if afterBracket {
-                    if b == 0x20 || (0x09...0x0D).contains(b) { continue }
+                    if byte == 0x20 || (0x09...0x0D).contains(byte) { continue }
                     afterBracket = false
-                    if b >= 0x80 {
-                        if b == 0xE0, i + 1 < bytes.count, bytes[i] == 0xA4 || bytes[i] == 0xA5,
-                            !(bytes[i] == 0xA5 && (0xA6...0xAF).contains(bytes[i + 1]))
+                    if byte >= 0x80 {
+                        if byte == 0xE0, offset + 1 < bytes.count, bytes[offset] == 0xA4 || bytes[offset] == 0xA5,
+                            !(bytes[offset] == 0xA5 && (0xA6...0xAF).contains(bytes[offset + 1]))
                         {
                             continue
                         }
                         return true
                     }
-                    if pageMarker ? (b | 0x20 == 0x70 || b | 0x20 == 0x73) : (b &- 0x30 < 10) { return true }
+                    if pageMarker ? (byte | 0x20 == 0x70 || byte | 0x20 == 0x73) : (byte &- 0x30 < 10) { return true }
                 }
             }
             return false
@@ -163,39 +163,39 @@ public enum CitationFilter {
         // neither a number nor part of those words: Devanagari text in brackets needs no closer
         // look. The lead byte read (E0), then the second (A4 or A5), else nil.
         var devanagari: UInt8? = nil
-        for b in bytes {
+        for byte in bytes {
             if closed {
-                if b >= 0x80 { return true }  // may extend the ")"
+                if byte >= 0x80 { return true }  // may extend the ")"
                 closed = false
                 inside = false
             }
             if let before = devanagari {
                 if before == 0xE0 {
-                    guard b == 0xA4 || b == 0xA5 else { return true }
-                    devanagari = b
+                    guard byte == 0xA4 || byte == 0xA5 else { return true }
+                    devanagari = byte
                 } else {
-                    if before == 0xA5, b &- 0xA6 < 10 { return true }
+                    if before == 0xA5, byte &- 0xA6 < 10 { return true }
                     devanagari = nil
                     window = 0
                 }
                 continue
             }
-            if b == 0x28 {
+            if byte == 0x28 {
                 inside = true
                 window = 0
                 continue
             }
             guard inside else { continue }
-            if b == 0xE0 {
-                devanagari = b
+            if byte == 0xE0 {
+                devanagari = byte
                 continue
             }
-            if b >= 0x80 || b &- 0x30 < 10 { return true }
-            if b == 0x29 {
+            if byte >= 0x80 || byte &- 0x30 < 10 { return true }
+            if byte == 0x29 {
                 closed = true
                 continue
             }
-            window = window << 8 | UInt32(b | 0x20)
+            window = window << 8 | UInt32(byte | 0x20)
             if isCue(window) { return true }
         }
         return false
@@ -225,10 +225,10 @@ public enum CitationFilter {
     static func mayBeCitation(_ inner: some StringProtocol) -> Bool {
         var window: UInt32 = 0
         var ascii = true
-        for b in inner.utf8 {
-            if b &- 0x30 < 10 { return true }
-            if b >= 0x80 { ascii = false }
-            window = window << 8 | UInt32(b | 0x20)
+        for byte in inner.utf8 {
+            if byte &- 0x30 < 10 { return true }
+            if byte >= 0x80 { ascii = false }
+            window = window << 8 | UInt32(byte | 0x20)
             if isCue(window) { return true }
         }
         if ascii { return false }  // the bytes said it all
@@ -260,7 +260,7 @@ public enum CitationFilter {
             }
         }
         // Two ascending numbers after an interval word or symbol, or before a unit: an interval.
-        guard interval, let a = Int(numbers[0]), let b = Int(numbers[1]), a < b else { return true }
+        guard interval, let low = Int(numbers[0]), let high = Int(numbers[1]), low < high else { return true }
         let trimmed = before.reversed().drop(while: \.isWhitespace)
         if let symbol = trimmed.first, intervalSymbols.contains(symbol) { return false }
         let previous = String(trimmed.prefix(while: \.isLetter).reversed()).lowercased()
@@ -359,26 +359,26 @@ public enum CitationFilter {
     /// word, possibly possessive or followed by "et al.", that is not a month, "Act", a German abstract
     /// noun ("Reichsgründung") or the like.
     static func endsWithAuthor(_ text: Substring) -> Bool {
-        var t = text
-        while t.last == " " { t.removeLast() }
-        if t.hasSuffix("et al.") {
-            t = t.dropLast(6)
-            while t.last == " " { t.removeLast() }
+        var rest = text
+        while rest.last == " " { rest.removeLast() }
+        if rest.hasSuffix("et al.") {
+            rest = rest.dropLast(6)
+            while rest.last == " " { rest.removeLast() }
         }
-        var word = String(t.reversed().prefix(while: { $0.isLetter || "'’-".contains($0) }).reversed())
+        var word = String(rest.reversed().prefix(while: { $0.isLetter || "'’-".contains($0) }).reversed())
         if word.hasSuffix("'s") || word.hasSuffix("’s") { word.removeLast(2) }
         guard word.count >= 2, let first = word.unicodeScalars.first, first.properties.isUppercase else { return false }
         let lower = word.lowercased()
         return !notAuthors.contains(lower) && !notNamesBeforeYear.contains(lower) && !isAbstractNoun(lower)
-            && !namesAWork(before: t)
+            && !namesAWork(before: rest)
     }
 
     /// Whether a capitalised word is a German noun of a kind that names no one ("Reichsgründung",
     /// "Universität", "Gesellschaft") or an English or French one ("Revolution", "Exposition").
     private static func isAbstractNoun(_ lower: String) -> Bool {
-        let n = lower.count
-        return (n >= 6 && ["heit", "keit", "schaft", "tion", "tät", "ismus"].contains(where: lower.hasSuffix))
-            || (n >= 8 && lower.hasSuffix("ung")) || (n >= 7 && lower.hasSuffix("nis"))
+        let length = lower.count
+        return (length >= 6 && ["heit", "keit", "schaft", "tion", "tät", "ismus"].contains(where: lower.hasSuffix))
+            || (length >= 8 && lower.hasSuffix("ung")) || (length >= 7 && lower.hasSuffix("nis"))
     }
 
     /// Words that introduce the title of a work: "the film Titanic (1997)", "the novel Emma (1815)".
@@ -427,13 +427,14 @@ public enum CitationFilter {
     }
 
     private static func tidy(_ text: String) -> String {
-        var s = text
-        if s.utf8.containsByte(0x28) {
-            s = residue.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: "")
+        var tidied = text
+        if tidied.utf8.containsByte(0x28) {
+            tidied = residue.stringByReplacingMatches(
+                in: tidied, range: NSRange(tidied.startIndex..., in: tidied), withTemplate: "")
         }
         for (bad, good) in [(" ,", ","), (" .", "."), (" ;", ";"), (" :", ":"), (" ?", "?"), (" !", "!"), ("  ", " ")] {
-            while s.contains(bad) { s = s.replacingOccurrences(of: bad, with: good) }
+            while tidied.contains(bad) { tidied = tidied.replacingOccurrences(of: bad, with: good) }
         }
-        return s.trimmingCharacters(in: .whitespaces)
+        return tidied.trimmingCharacters(in: .whitespaces)
     }
 }

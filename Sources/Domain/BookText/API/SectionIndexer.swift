@@ -67,17 +67,17 @@ public enum SectionIndexer {
         let styles = BookStyles(book)
         let reader = SerialReader(book)
         let loaded = Mutex([Result<IndexedDocument, any Error>?](repeating: nil, count: spine.count))
-        DispatchQueue.concurrentPerform(iterations: spine.count) { i in
-            let href = spine[i].href
+        DispatchQueue.concurrentPerform(iterations: spine.count) { spineIndex in
+            let href = spine[spineIndex].href
             let result = reader.source(forHref: href).flatMap { source in
                 Result {
                     let flat = DocumentFlattener.flatten(
                         try source.parse().root, documentPath: href, bookLanguage: language,
-                        neighbours: neighbours(of: i, in: spine), styles: styles)
+                        neighbours: neighbours(of: spineIndex, in: spine), styles: styles)
                     return IndexedDocument(flat, tocFragments: fragments)
                 }
             }
-            loaded.withLock { $0[i] = result }
+            loaded.withLock { $0[spineIndex] = result }
         }
         return zip(spine, loaded.withLock { $0 }).map { item, result in
             switch result {
@@ -93,9 +93,9 @@ public enum SectionIndexer {
         }
     }
 
-    /// The paths of the spine items just before and after item `i`.
-    static func neighbours(of i: Int, in spine: [SpineItem]) -> Set<String> {
-        Set([i - 1, i + 1].filter(spine.indices.contains).map { spine[$0].href })
+    /// The paths of the spine items just before and after item `index`.
+    static func neighbours(of index: Int, in spine: [SpineItem]) -> Set<String> {
+        Set([index - 1, index + 1].filter(spine.indices.contains).map { spine[$0].href })
     }
 
     /// Every fragment a TOC entry points at, at any depth.

@@ -171,45 +171,47 @@ public struct BookSection: Hashable, Sendable, Codable {
 
     /// Decodes a section as `--list --json` writes it; missing optional keys take their defaults.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        number = try c.decode(Int.self, forKey: .number)
-        title = try c.decode(String.self, forKey: .title)
-        partTitle = try c.decodeIfPresent(String.self, forKey: .partTitle)
-        level = try c.decodeIfPresent(Int.self, forKey: .level) ?? 1
-        let hrefString = try c.decode(String.self, forKey: .href)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        number = try container.decode(Int.self, forKey: .number)
+        title = try container.decode(String.self, forKey: .title)
+        partTitle = try container.decodeIfPresent(String.self, forKey: .partTitle)
+        level = try container.decodeIfPresent(Int.self, forKey: .level) ?? 1
+        let hrefString = try container.decode(String.self, forKey: .href)
         href = EPUBLink(string: hrefString)
-        spine = try c.decodeIfPresent([String].self, forKey: .spine) ?? [href.path]
-        role = try c.decodeIfPresent(SectionRole.self, forKey: .role) ?? .body
-        kind = try c.decodeIfPresent(SectionKind.self, forKey: .kind) ?? .chapter
-        confidence = try c.decodeIfPresent(Double.self, forKey: .confidence) ?? 1
-        reasons = try c.decodeIfPresent([String].self, forKey: .reasons) ?? []
-        words = try c.decodeIfPresent(Int.self, forKey: .words) ?? 0
-        letters = try c.decodeIfPresent(ScriptCensus.self, forKey: .letters) ?? ScriptCensus()
-        languages = try c.decodeIfPresent([String: Int].self, forKey: .languages) ?? [:]
-        included = try c.decodeIfPresent(Bool.self, forKey: .included) ?? (role == .body)
-        start = try c.decodeIfPresent(TextPosition.self, forKey: .start) ?? TextPosition(spineIndex: 0, blockIndex: 0)
-        end = try c.decodeIfPresent(TextPosition.self, forKey: .end) ?? start
+        spine = try container.decodeIfPresent([String].self, forKey: .spine) ?? [href.path]
+        role = try container.decodeIfPresent(SectionRole.self, forKey: .role) ?? .body
+        kind = try container.decodeIfPresent(SectionKind.self, forKey: .kind) ?? .chapter
+        confidence = try container.decodeIfPresent(Double.self, forKey: .confidence) ?? 1
+        reasons = try container.decodeIfPresent([String].self, forKey: .reasons) ?? []
+        words = try container.decodeIfPresent(Int.self, forKey: .words) ?? 0
+        letters = try container.decodeIfPresent(ScriptCensus.self, forKey: .letters) ?? ScriptCensus()
+        languages = try container.decodeIfPresent([String: Int].self, forKey: .languages) ?? [:]
+        included = try container.decodeIfPresent(Bool.self, forKey: .included) ?? (role == .body)
+        start =
+            try container.decodeIfPresent(TextPosition.self, forKey: .start)
+            ?? TextPosition(spineIndex: 0, blockIndex: 0)
+        end = try container.decodeIfPresent(TextPosition.self, forKey: .end) ?? start
     }
 
     /// Encodes the section as `--list --json` shows it (a stable contract: keys are added, never renamed).
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(number, forKey: .number)
-        try c.encode(title, forKey: .title)
-        try c.encodeIfPresent(partTitle, forKey: .partTitle)
-        try c.encode(level, forKey: .level)
-        try c.encode(href.description, forKey: .href)
-        try c.encode(spine, forKey: .spine)
-        try c.encode(role, forKey: .role)
-        try c.encode(kind, forKey: .kind)
-        try c.encode((confidence * 100).rounded() / 100, forKey: .confidence)
-        try c.encode(reasons, forKey: .reasons)
-        try c.encode(words, forKey: .words)
-        try c.encode(letters, forKey: .letters)
-        try c.encode(languages, forKey: .languages)
-        try c.encode(included, forKey: .included)
-        try c.encode(start, forKey: .start)
-        try c.encode(end, forKey: .end)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(number, forKey: .number)
+        try container.encode(title, forKey: .title)
+        try container.encodeIfPresent(partTitle, forKey: .partTitle)
+        try container.encode(level, forKey: .level)
+        try container.encode(href.description, forKey: .href)
+        try container.encode(spine, forKey: .spine)
+        try container.encode(role, forKey: .role)
+        try container.encode(kind, forKey: .kind)
+        try container.encode((confidence * 100).rounded() / 100, forKey: .confidence)
+        try container.encode(reasons, forKey: .reasons)
+        try container.encode(words, forKey: .words)
+        try container.encode(letters, forKey: .letters)
+        try container.encode(languages, forKey: .languages)
+        try container.encode(included, forKey: .included)
+        try container.encode(start, forKey: .start)
+        try container.encode(end, forKey: .end)
     }
 }
 
@@ -332,8 +334,8 @@ public enum BookTextError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .emptySpine: "the book's spine has no content document to read"
         case .invalidChapterSelection(let part, let reason): "invalid chapter selection \"\(part)\": \(reason)"
-        case .chapterOutOfRange(let n, let count):
-            "section \(n) does not exist: the book has \(Counts.of(count, "section"))"
+        case .chapterOutOfRange(let number, let count):
+            "section \(number) does not exist: the book has \(Counts.of(count, "section"))"
         }
     }
 }

@@ -310,14 +310,14 @@ public struct SpeakableTextReport: Sendable, Hashable, Encodable {
 extension SpeakableTextReport {
     /// Encodes the report as `CodingKeys` says.
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(SpeakableText.name(of: voice), forKey: .voice)
-        try c.encode(totalLetters, forKey: .letters)
-        try c.encode(unspeakable, forKey: .unspeakable)
-        try c.encode((unspeakableShare * 100).rounded() / 100, forKey: .unspeakableShare)
-        try c.encode(sections, forKey: .sections)
-        try c.encode(switchedTo.mapValues { $0.sorted().map(\.rawValue) }, forKey: .switchedTo)
-        try c.encodeIfPresent(suggestedVoice, forKey: .suggestedVoice)
-        try c.encode(refuses, forKey: .refused)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(SpeakableText.name(of: voice), forKey: .voice)
+        try container.encode(totalLetters, forKey: .letters)
+        try container.encode(unspeakable, forKey: .unspeakable)
+        try container.encode((unspeakableShare * 100).rounded() / 100, forKey: .unspeakableShare)
+        try container.encode(sections, forKey: .sections)
+        try container.encode(switchedTo.mapValues { $0.sorted().map(\.rawValue) }, forKey: .switchedTo)
+        try container.encodeIfPresent(suggestedVoice, forKey: .suggestedVoice)
+        try container.encode(refuses, forKey: .refused)
     }
 }

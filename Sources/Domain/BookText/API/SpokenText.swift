@@ -94,9 +94,9 @@ public enum SpokenTextExtractor {
     {
         let package = cache.book.package
         let bookLanguage = (options.language ?? package.metadata.languages.first)?.lowercased()
-        func language(_ l: String?) -> String? {
-            guard let l, !l.isEmpty, l.lowercased() != bookLanguage else { return nil }
-            return l
+        func language(_ tag: String?) -> String? {
+            guard let tag, !tag.isEmpty, tag.lowercased() != bookLanguage else { return nil }
+            return tag
         }
         var body: [SpokenBlock] = []
         var noteRefs: [(path: String, href: String)] = []
@@ -112,32 +112,35 @@ public enum SpokenTextExtractor {
         // A notes section that is read (asked for with --include or --chapters) reads its notes:
         // they are its text. Elsewhere note bodies are never read in the middle of the text.
         let readsNoteBodies = section.kind == .notes
-        var s = section.start.spineIndex
-        while s < package.spine.count, s <= section.end.spineIndex {
-            let from = s == section.start.spineIndex ? section.start.blockIndex : 0
-            if s == section.end.spineIndex, section.end.blockIndex == 0 { break }
-            var doc = try cache.flat(spineIndex: s)
-            let to = s == section.end.spineIndex ? min(section.end.blockIndex, doc.blocks.count) : doc.blocks.count
+        var spineIndex = section.start.spineIndex
+        while spineIndex < package.spine.count, spineIndex <= section.end.spineIndex {
+            let from = spineIndex == section.start.spineIndex ? section.start.blockIndex : 0
+            if spineIndex == section.end.spineIndex, section.end.blockIndex == 0 { break }
+            var doc = try cache.flat(spineIndex: spineIndex)
+            let to =
+                spineIndex == section.end.spineIndex ? min(section.end.blockIndex, doc.blocks.count) : doc.blocks.count
             if from < to, let inferred = Self.inferredLanguage(of: doc, bookLanguage: bookLanguage) {
-                for k in doc.blocks.indices where doc.blocks[k].language == nil { doc.blocks[k].language = inferred }
+                for blockIndex in doc.blocks.indices where doc.blocks[blockIndex].language == nil {
+                    doc.blocks[blockIndex].language = inferred
+                }
             }
             if from < to {
-                for k in from..<to {
-                    let b = doc.blocks[k]
+                for blockIndex in from..<to {
+                    let block = doc.blocks[blockIndex]
                     if !sawFirstBlock {
                         sawFirstBlock = true
-                        firstLanguage = b.language ?? doc.language
+                        firstLanguage = block.language ?? doc.language
                     }
-                    guard b.noteID == nil || readsNoteBodies else { continue }
-                    let source = SourcePosition(spineIndex: s, blockIndex: k)
-                    noteRefs += b.noteRefs.map { (package.spine[s].href, $0) }
+                    guard block.noteID == nil || readsNoteBodies else { continue }
+                    let source = SourcePosition(spineIndex: spineIndex, blockIndex: blockIndex)
+                    noteRefs += block.noteRefs.map { (package.spine[spineIndex].href, $0) }
                     // Headings at the very start that repeat the title are the title ("Chapter One" +
                     // "The Lever" under the title "1. The Lever"): they are not read twice.
-                    if pendingHeadings.count + leadingHeadings.count < 3, body.isEmpty, b.kind == .heading,
+                    if pendingHeadings.count + leadingHeadings.count < 3, body.isEmpty, block.kind == .heading,
                         !foldedTitle.isEmpty
                     {
-                        pendingHeadings.append((source, b))
-                        if foldedTitle.contains(TextFold.fold(b.text)) {
+                        pendingHeadings.append((source, block))
+                        if foldedTitle.contains(TextFold.fold(block.text)) {
                             if leadingHeadings.isEmpty { leadingLanguage = pendingHeadings.first?.1.language }
                             leadingHeadings += pendingHeadings.map(\.0)
                             pendingHeadings.removeAll()
@@ -146,32 +149,32 @@ public enum SpokenTextExtractor {
                     }
                     // A chapter title written as a paragraph ("Toinen runo", found as a heading line)
                     // opens the section with exactly the title's words: it is the title too.
-                    if body.isEmpty, pendingHeadings.isEmpty, leadingHeadings.isEmpty, b.kind == .paragraph,
-                        !foldedTitle.isEmpty, TextFold.fold(b.text) == foldedTitle
+                    if body.isEmpty, pendingHeadings.isEmpty, leadingHeadings.isEmpty, block.kind == .paragraph,
+                        !foldedTitle.isEmpty, TextFold.fold(block.text) == foldedTitle
                     {
                         leadingHeadings.append(source)
-                        leadingLanguage = b.language
+                        leadingLanguage = block.language
                         continue
                     }
                     // The rest of the title under the heading that began it ("II", then "The Storm" as
                     // a paragraph, under the title "II. The Storm") is the title too.
-                    if body.isEmpty, pendingHeadings.isEmpty, !leadingHeadings.isEmpty, b.kind == .paragraph,
-                        Self.continuesTitle(b.text, foldedTitle)
+                    if body.isEmpty, pendingHeadings.isEmpty, !leadingHeadings.isEmpty, block.kind == .paragraph,
+                        Self.continuesTitle(block.text, foldedTitle)
                     {
                         leadingHeadings.append(source)
                         continue
                     }
                     // A heading a few lines in that says the whole title again (an editor's note, then
                     // the story's own title, under a TOC label naming both) was heard as the title.
-                    if b.kind == .heading, pendingHeadings.isEmpty, wordsRead <= Self.titleRepeatWindow,
-                        Self.repeatsTitleInFull(b.text, foldedTitle)
+                    if block.kind == .heading, pendingHeadings.isEmpty, wordsRead <= Self.titleRepeatWindow,
+                        Self.repeatsTitleInFull(block.text, foldedTitle)
                     {
                         continue
                     }
                     // A title drawn as a picture (a poem's name set as an image, its words in `alt`)
                     // says what the title just said: "Image: Stone Fence" after "Stone Fence" is
                     // not read.
-                    if body.isEmpty, case .image(let alt) = b.omitted, Self.repeatsTitle(alt, foldedTitle) {
+                    if body.isEmpty, case .image(let alt) = block.omitted, Self.repeatsTitle(alt, foldedTitle) {
                         continue
                     }
                     for (pendingSource, pending) in pendingHeadings {
@@ -181,7 +184,8 @@ public enum SpokenTextExtractor {
                     }
                     pendingHeadings.removeAll()
                     var blocks = spoken(
-                        b, source: source, options: options, language: language(b.language), bookLanguage: bookLanguage)
+                        block, source: source, options: options, language: language(block.language),
+                        bookLanguage: bookLanguage)
                     // A note's number dropped as a marker leaves what punctuated it ("1. Strictly" →
                     // ". Strictly"): a lone "." or ")" before a space opens no sentence (an ellipsis does).
                     for index in blocks.indices {
@@ -198,7 +202,7 @@ public enum SpokenTextExtractor {
                     body += blocks
                 }
             }
-            s += 1
+            spineIndex += 1
         }
         for (pendingSource, pending) in pendingHeadings {
             body += spoken(
@@ -298,15 +302,16 @@ public enum SpokenTextExtractor {
     /// `language` is the block's when it is not the book's (`bookLanguage`), else nil; a notice is
     /// worded in the language it is read in.
     static func spoken(
-        _ b: RawBlock, source: SourcePosition, options: SpokenTextOptions, language: String?, bookLanguage: String?
+        _ rawBlock: RawBlock, source: SourcePosition, options: SpokenTextOptions, language: String?,
+        bookLanguage: String?
     ) -> [SpokenBlock] {
         func block(_ kind: BlockKind, _ text: String) -> SpokenBlock {
             SpokenBlock(kind: kind, text: text, language: language, source: source)
         }
         var wording: NoticeWording { NoticeWording.of(language ?? bookLanguage) }
-        guard let omitted = b.omitted else {
-            if b.kind == .sceneBreak || b.kind == .stanzaBreak { return [block(b.kind, "")] }
-            return b.text.isEmpty ? [] : [block(b.kind, b.text)]
+        guard let omitted = rawBlock.omitted else {
+            if rawBlock.kind == .sceneBreak || rawBlock.kind == .stanzaBreak { return [block(rawBlock.kind, "")] }
+            return rawBlock.text.isEmpty ? [] : [block(rawBlock.kind, rawBlock.text)]
         }
         switch omitted {
         case .table(let rows):
@@ -348,26 +353,30 @@ public enum SpokenTextExtractor {
             let fragment = String(ref.href[ref.href.index(after: hash)...])
             let relative = String(ref.href[..<hash])
             let path = relative.isEmpty ? ref.path : resolve(relative, from: ref.path)
-            guard let s = cache.spineIndex(of: path), !seen.contains("\(s)#\(fragment)") else { continue }
-            seen.insert("\(s)#\(fragment)")
-            let doc = try cache.flat(spineIndex: s)
-            guard let k = doc.anchors[fragment], k < doc.blocks.count, let noteID = doc.blocks[k].noteID else {
+            guard let spineIndex = cache.spineIndex(of: path), !seen.contains("\(spineIndex)#\(fragment)") else {
                 continue
             }
-            var i = k
+            seen.insert("\(spineIndex)#\(fragment)")
+            let doc = try cache.flat(spineIndex: spineIndex)
+            guard let blockIndex = doc.anchors[fragment], blockIndex < doc.blocks.count,
+                let noteID = doc.blocks[blockIndex].noteID
+            else {
+                continue
+            }
+            var index = blockIndex
             var first = true
-            while i < doc.blocks.count, doc.blocks[i].noteID == noteID {
-                let b = doc.blocks[i]
-                var text = b.text
+            while index < doc.blocks.count, doc.blocks[index].noteID == noteID {
+                let block = doc.blocks[index]
+                var text = block.text
                 if first { text = stripLeadingMarker(text) }
                 if !text.isEmpty {
                     out.append(
                         SpokenBlock(
-                            kind: .note, text: text, language: language(b.language),
-                            source: SourcePosition(spineIndex: s, blockIndex: i)))
+                            kind: .note, text: text, language: language(block.language),
+                            source: SourcePosition(spineIndex: spineIndex, blockIndex: index)))
                 }
                 first = false
-                i += 1
+                index += 1
             }
         }
         return out
@@ -401,8 +410,8 @@ public enum SpokenTextExtractor {
     public static func plainText(_ blocks: [SpokenBlock]) -> String {
         var out = ""
         var previous: BlockKind?
-        for b in blocks {
-            switch b.kind {
+        for block in blocks {
+            switch block.kind {
             case .sceneBreak:
                 out += out.isEmpty ? "" : "\n"
                 out += "* * *\n"
@@ -410,12 +419,12 @@ public enum SpokenTextExtractor {
                 break
             case .poemLine:
                 if previous != .poemLine, !out.isEmpty { out += "\n" }
-                out += b.text + "\n"
+                out += block.text + "\n"
             default:
                 if !out.isEmpty { out += "\n" }
-                out += b.text + "\n"
+                out += block.text + "\n"
             }
-            previous = b.kind == .stanzaBreak ? nil : b.kind
+            previous = block.kind == .stanzaBreak ? nil : block.kind
         }
         return out
     }
@@ -467,14 +476,14 @@ struct DocumentCache<Book: BookContent> {
         return paths?.spineIndex(of: path)
     }
 
-    mutating func flat(spineIndex s: Int) throws -> FlatDocument {
-        if let f = flats[s] { return f }
-        let href = book.package.spine[s].href
+    mutating func flat(spineIndex: Int) throws -> FlatDocument {
+        if let document = flats[spineIndex] { return document }
+        let href = book.package.spine[spineIndex].href
         let root = try book.documentSource(forHref: href).parse().root
-        let f = DocumentFlattener.flatten(
+        let document = DocumentFlattener.flatten(
             root, documentPath: href, bookLanguage: language,
-            neighbours: SectionIndexer.neighbours(of: s, in: book.package.spine), styles: styles)
-        flats[s] = f
-        return f
+            neighbours: SectionIndexer.neighbours(of: spineIndex, in: book.package.spine), styles: styles)
+        flats[spineIndex] = document
+        return document
     }
 }

@@ -20,21 +20,25 @@ struct DividerMarking {
     /// skipped only for being short and early, they are a part, and read.
     func marked(_ drafts: [SectionDraft]) -> [SectionDraft] {
         var drafts = drafts
-        for i in drafts.indices.dropLast() {
-            let c = drafts[i].classification
-            let readAsChapter = c.role == .body && (c.kind == .chapter || c.kind == .other)
-            let skippedHeading = c.role != .body && c.kind == .other && drafts[i].start.fromHeadings
-            guard drafts[i + 1].classification.role == .body else { continue }
-            if readAsChapter || skippedHeading, isHeadingOnly(drafts[i]),
-                !isBareNumeral(drafts[i + 1].start.label ?? drafts[i + 1].features.headings.first ?? "")
+        for index in drafts.indices.dropLast() {
+            let classification = drafts[index].classification
+            let readAsChapter =
+                classification.role == .body && (classification.kind == .chapter || classification.kind == .other)
+            let skippedHeading =
+                classification.role != .body && classification.kind == .other && drafts[index].start.fromHeadings
+            guard drafts[index + 1].classification.role == .body else { continue }
+            if readAsChapter || skippedHeading, isHeadingOnly(drafts[index]),
+                !isBareNumeral(drafts[index + 1].start.label ?? drafts[index + 1].features.headings.first ?? "")
             {
-                drafts[i].classification.kind = .part
-                drafts[i].classification.role = .body
-                drafts[i].classification.reasons.append("only a heading, before the sections it introduces → part")
-            } else if c.role != .body, c.kind == .other, opensWhatFollows(drafts[i], next: drafts[i + 1]) {
-                drafts[i].classification.kind = .part
-                drafts[i].classification.role = .body
-                drafts[i].classification.reasons.append(
+                drafts[index].classification.kind = .part
+                drafts[index].classification.role = .body
+                drafts[index].classification.reasons.append("only a heading, before the sections it introduces → part")
+            } else if classification.role != .body, classification.kind == .other,
+                opensWhatFollows(drafts[index], next: drafts[index + 1])
+            {
+                drafts[index].classification.kind = .part
+                drafts[index].classification.role = .body
+                drafts[index].classification.reasons.append(
                     "a few lines under a heading above the next section's → part")
             }
         }

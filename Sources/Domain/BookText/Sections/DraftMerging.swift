@@ -28,26 +28,27 @@ struct DraftMerging: BookStage {
         // The last section kept began as a heading alone, or was judged skipped only for being
         // short and where it stands.
         var lastOpensWhatFollows = false
-        for (i, d) in drafts.enumerated() {
-            guard d.start.origin == .untargeted, i > firstTOC, var prev = out.last else {
-                out.append(d)
-                lastOpensWhatFollows = DividerMarking(book: book).isHeadingOnly(d) || d.isSkippedOnlyForItsSize
+        for (index, draft) in drafts.enumerated() {
+            guard draft.start.origin == .untargeted, index > firstTOC, var prev = out.last else {
+                out.append(draft)
+                lastOpensWhatFollows = DividerMarking(book: book).isHeadingOnly(draft) || draft.isSkippedOnlyForItsSize
                 continue
             }
-            let c = d.classification
-            let p = prev.classification
+            let classification = draft.classification
+            let previousClassification = prev.classification
             // Only strong evidence of being something else keeps it apart (a copyright page after
             // the last chapter); sub-sections of a chapter or an appendix in files of their own join.
-            let ownEvidence = d.evidence.contains { $0.weight >= 2 }
-            let ownChapterHeading = d.features.headings.first.map(Patterns.isChapterTitle) ?? false
-            let isInside = d.start.position.blockIndex == 0 && insideEntries.contains(d.start.position.spineIndex)
+            let ownEvidence = draft.evidence.contains { $0.weight >= 2 }
+            let ownChapterHeading = draft.features.headings.first.map(Patterns.isChapterTitle) ?? false
+            let isInside =
+                draft.start.position.blockIndex == 0 && insideEntries.contains(draft.start.position.spineIndex)
             // The text under a heading that ends the file before (`startingAtTrailingHeadings`).
             let continuesAHeading =
-                prev.start.runsIntoNextFile && d.start.position.blockIndex == 0
-                && d.start.position.spineIndex == prev.start.position.spineIndex + 1
+                prev.start.runsIntoNextFile && draft.start.position.blockIndex == 0
+                && draft.start.position.spineIndex == prev.start.position.spineIndex + 1
             // A linear="no" item (a note popup, an answer key) is never glued to the reading order.
             let linearChanges =
-                isLinear(d.start.position.spineIndex)
+                isLinear(draft.start.position.spineIndex)
                 != isLinear(prev.end.spineIndex - (prev.end.blockIndex == 0 ? 1 : 0))
             // Text that reads as the book's own never joins a section to be skipped unless the TOC
             // lists it under that section, or the section is only a heading naming what follows
@@ -55,31 +56,35 @@ struct DraftMerging: BookStage {
             // converter's cut after a poem's title and first line): its words would be lost on
             // another page's evidence (a poem after the copyright page). Joined, the section is
             // judged again on all of its text.
-            let wouldBeLost = p.role != .body && c.role == .body && !lastOpensWhatFollows
+            let wouldBeLost =
+                previousClassification.role != .body && classification.role == .body && !lastOpensWhatFollows
             // Text that opens with a title of its own, naming nothing ("The River" after an unlisted
             // "Acknowledgement" page), is a page of its own: joined to a section named like matter,
             // it would be judged again with it and skipped for that name. ("Chapter Two" there
             // continues what came before as often as not.)
-            let ownTitle = d.features.openingLine.map {
+            let ownTitle = draft.features.openingLine.map {
                 Patterns.kind(forTitle: $0) == nil && !Patterns.isChapterTitle($0)
             }
             let apartFromAName =
                 ownTitle == true && prev.evidence.contains { $0.isNaming && $0.kind != nil && !$0.isBody }
             // Apparatus with its kind's shape (a publisher's list after the last chapter, with no
             // entry of its own) stands apart, however weakly its title names it.
-            let isShapedApparatus = c.role != .body && KindExpectation.hasApparatusShape(c.kind, d.features)
+            let isShapedApparatus =
+                classification.role != .body && KindExpectation.hasApparatusShape(classification.kind, draft.features)
             let joins =
                 !linearChanges
                 && (isInside || continuesAHeading
                     || (!wouldBeLost && !apartFromAName && !ownChapterHeading && !isShapedApparatus
-                        && (!ownEvidence || (c.role == p.role && c.kind == p.kind))))
+                        && (!ownEvidence
+                            || (classification.role == previousClassification.role
+                                && classification.kind == previousClassification.kind))))
             if joins {
-                prev.end = d.end
+                prev.end = draft.end
                 prev.grown = true
                 out[out.count - 1] = prev
             } else {
-                out.append(d)
-                lastOpensWhatFollows = DividerMarking(book: book).isHeadingOnly(d) || d.isSkippedOnlyForItsSize
+                out.append(draft)
+                lastOpensWhatFollows = DividerMarking(book: book).isHeadingOnly(draft) || draft.isSkippedOnlyForItsSize
             }
         }
         return out

@@ -27,21 +27,22 @@ struct DraftReview: BookStage {
         // A section of text as long as half this book's typical one is a chapter too (a poem of
         // 40 words in a book of short poems).
         let longEnough = min(1500, max(1, statistics.typicalSectionWords / 2))
-        let strongBody = drafts.indices.filter { i in
-            let c = drafts[i].classification
-            return c.role == .body && drafts[i].features.words > 0
-                && (c.bodyWeight >= 1.5 || drafts[i].features.words >= longEnough)
+        let strongBody = drafts.indices.filter { index in
+            let classification = drafts[index].classification
+            return classification.role == .body && drafts[index].features.words > 0
+                && (classification.bodyWeight >= 1.5 || drafts[index].features.words >= longEnough)
         }
         guard let first = strongBody.first, let last = strongBody.last else { return }
-        for i in candidates where i < first || i > last {
-            let words = drafts[i].features.words
-            guard words < 1500, drafts[i].features.isShortForTheBook, drafts[i].classification.role == .body else {
+        for index in candidates where index < first || index > last {
+            let words = drafts[index].features.words
+            guard words < 1500, drafts[index].features.isShortForTheBook, drafts[index].classification.role == .body
+            else {
                 continue
             }
-            let role: SectionRole = i < first ? .front : .back
-            let where_ = i < first ? "before the first chapter" : "after the last chapter"
-            drafts[i].evidence.append(Evidence(kind: nil, role: role, weight: 0.8, reason: "\(where_), short"))
-            drafts[i].decide()
+            let role: SectionRole = index < first ? .front : .back
+            let where_ = index < first ? "before the first chapter" : "after the last chapter"
+            drafts[index].evidence.append(Evidence(kind: nil, role: role, weight: 0.8, reason: "\(where_), short"))
+            drafts[index].decide()
         }
     }
 
@@ -102,9 +103,9 @@ struct DraftReview: BookStage {
         }
         let total = blocks.reduce(0) { $0 + $1.1.words }
         var before = 0
-        for (i, (position, block)) in blocks.enumerated() {
-            if i > 0, block.isHeadingLine, total - before > before {
-                let under = blocks[(i + 1)...].prefix { !$0.1.isHeadingLine && $0.1.kind != .heading }
+        for (index, (position, block)) in blocks.enumerated() {
+            if index > 0, block.isHeadingLine, total - before > before {
+                let under = blocks[(index + 1)...].prefix { !$0.1.isHeadingLine && $0.1.kind != .heading }
                 if under.reduce(0, { $0 + $1.1.words }) >= Self.shortestRunningText { return position }
             }
             before += block.words
@@ -158,8 +159,8 @@ struct DraftReview: BookStage {
     /// Whether nothing but its name or a notice line would skip `draft`, a section as long as a
     /// chapter of this book, of a kind it has not the shape of (appendices left out).
     private func isOnlyNamedLikeMatter(_ draft: SectionDraft) -> Bool {
-        let c = draft.classification
-        return c.role != .body && c.kind != .appendix && !draft.features.isShortForTheBook
+        let classification = draft.classification
+        return classification.role != .body && classification.kind != .appendix && !draft.features.isShortForTheBook
             && restsOnNameOrNotice(draft) && !hasShapeOfItsKind(draft)
     }
 
@@ -240,11 +241,11 @@ struct DraftReview: BookStage {
     private func standsBetweenTheFewChapters(_ run: Range<Int>, in drafts: [SectionDraft]) -> Bool {
         let neighbours = [drafts[run.lowerBound - 1], drafts[run.upperBound]]
         return neighbours.allSatisfy { !$0.features.isShortForTheBook }
-            && run.allSatisfy { i in
-                let expectation = KindExpectation.of(drafts[i].classification.kind)
+            && run.allSatisfy { index in
+                let expectation = KindExpectation.of(drafts[index].classification.kind)
                 return expectation?.form != .list && expectation?.form != .entries
-                    && Self.shapesShowingPerChapter(drafts[i].classification.kind) == nil
-                    && !(expectation?.shapes ?? []).contains { KindExpectation.has($0, drafts[i].features) }
+                    && Self.shapesShowingPerChapter(drafts[index].classification.kind) == nil
+                    && !(expectation?.shapes ?? []).contains { KindExpectation.has($0, drafts[index].features) }
             }
     }
 
@@ -252,8 +253,8 @@ struct DraftReview: BookStage {
     /// sides are such sections; nil otherwise.
     private func chaptersAround(_ run: Range<Int>, in drafts: [SectionDraft]) -> (before: Int, after: Int)? {
         // Sections of the text proper: chapters, and a prologue, interlude or epilogue.
-        func isText(_ i: Int) -> Bool {
-            drafts[i].classification.role == .body && KindExpectation.of(drafts[i].classification.kind) == nil
+        func isText(_ index: Int) -> Bool {
+            drafts[index].classification.role == .body && KindExpectation.of(drafts[index].classification.kind) == nil
         }
         guard run.lowerBound > 0, run.upperBound < drafts.count, isText(run.lowerBound - 1), isText(run.upperBound)
         else { return nil }
@@ -273,19 +274,21 @@ struct DraftReview: BookStage {
         let poems = readSections.count { Self.isVerse($0.features) }
         guard readSections.count >= 3, Double(poems) >= Self.poemBookShare * Double(readSections.count) else { return }
         let bookTitle = TextFold.fold(package.metadata.title ?? "")
-        for i in drafts.indices where drafts[i].isSkippedOnlyForItsSize {
-            let f = drafts[i].features
-            guard f.fromTOC, Self.isVerse(f), Patterns.kind(forTitle: f.title) == nil,
-                TextFold.fold(f.title) != bookTitle
+        for index in drafts.indices where drafts[index].isSkippedOnlyForItsSize {
+            let features = drafts[index].features
+            guard features.fromTOC, Self.isVerse(features), Patterns.kind(forTitle: features.title) == nil,
+                TextFold.fold(features.title) != bookTitle
             else { continue }
-            drafts[i].read(
+            drafts[index].read(
                 because: "verse, as \(poems) of the \(Counts.of(readSections.count, "section")) read: a poem")
         }
     }
 
     /// Whether a section's text, below its headings, is mostly lines of verse.
-    static func isVerse(_ f: SectionFeatures) -> Bool {
-        f.verseLines > 0 && Double(f.verseLines) >= KindExpectation.verseShare * Double(f.textBlocks - f.headingBlocks)
+    static func isVerse(_ features: SectionFeatures) -> Bool {
+        features.verseLines > 0
+            && Double(features.verseLines) >= KindExpectation.verseShare
+                * Double(features.textBlocks - features.headingBlocks)
     }
 
     /// A section numbered in the run of the read chapters around it is one of them, and read when
@@ -306,21 +309,24 @@ struct DraftReview: BookStage {
         var changed = true
         while changed {
             changed = false
-            for (k, i) in numbered.enumerated() where drafts[i].classification.role != .body && !read.contains(i) {
-                guard let n = numbers[i], restsOnMarksAndNames(drafts[i], orNotice: true),
-                    let because = runOfChapters(around: k, numbering: n, numbered: numbered, numbers: numbers, drafts)
+            for (position, index) in numbered.enumerated()
+            where drafts[index].classification.role != .body && !read.contains(index) {
+                guard let numbering = numbers[index], restsOnMarksAndNames(drafts[index], orNotice: true),
+                    let because = runOfChapters(
+                        around: position, numbering: numbering, numbered: numbered, numbers: numbers, drafts)
                 else { continue }
-                drafts[i].read(because: because)
-                read.insert(i)
+                drafts[index].read(because: because)
+                read.insert(index)
                 changed = true
             }
         }
     }
 
-    /// Why the `k`th numbered draft stands in the run of the read chapters around it, numbered
+    /// Why the numbered draft at `chapterPosition` stands in the run of the read chapters around it, numbered
     /// with the same label (`readSectionsNumberedLikeTheChapters`), or nil.
     private func runOfChapters(
-        around k: Int, numbering: ChapterNumbers.Numbering, numbered: [Int], numbers: [ChapterNumbers.Numbering?],
+        around chapterPosition: Int, numbering: ChapterNumbers.Numbering, numbered: [Int],
+        numbers: [ChapterNumbers.Numbering?],
         _ drafts: [SectionDraft]
     ) -> String? {
         func areReadChapters(_ indices: [Int]) -> Bool {
@@ -331,28 +337,29 @@ struct DraftReview: BookStage {
             var sequence: [ChapterNumbers.Numbering?] = indices.map { numbers[$0] }
             sequence.insert(numbering, at: position)
             return zip(sequence, sequence.dropFirst()).allSatisfy { pair in
-                guard let a = pair.0, let b = pair.1 else { return false }
-                return a.isFollowed(by: b)
+                guard let earlier = pair.0, let later = pair.1 else { return false }
+                return earlier.isFollowed(by: later)
             }
         }
         func listed(_ indices: [Int]) -> String {
             indices.compactMap { numbers[$0]?.description }.joined(separator: ", ")
         }
         let run = numbering.label == ChapterNumbers.chapterLabel ? "chapters" : "\"\(numbering.label)\" sections"
-        let n = numbering.description
-        let next = Array(numbered[(k + 1)...].prefix(2))
-        let previous = Array(numbered[..<k].suffix(2))
+        let described = numbering.description
+        let next = Array(numbered[(chapterPosition + 1)...].prefix(2))
+        let previous = Array(numbered[..<chapterPosition].suffix(2))
         if next.count == 2, areReadChapters(next), isRun(next, placing: 0) {
-            return "numbered \(n), as the \(run) after it (\(listed(next)))"
+            return "numbered \(described), as the \(run) after it (\(listed(next)))"
         }
-        guard let title = numberingTitle(drafts[numbered[k]]), Patterns.kind(forTitle: title) == nil else { return nil }
+        guard let title = numberingTitle(drafts[numbered[chapterPosition]]), Patterns.kind(forTitle: title) == nil
+        else { return nil }
         if let before = previous.last, let after = next.first, areReadChapters([before, after]),
             isRun([before, after], placing: 1)
         {
-            return "numbered \(n), between \(run) \(listed([before])) and \(listed([after]))"
+            return "numbered \(described), between \(run) \(listed([before])) and \(listed([after]))"
         }
         if previous.count == 2, areReadChapters(previous), isRun(previous, placing: 2) {
-            return "numbered \(n), as the \(run) before it (\(listed(previous)))"
+            return "numbered \(described), as the \(run) before it (\(listed(previous)))"
         }
         return nil
     }

@@ -41,9 +41,9 @@ enum HeadingFamilies {
     /// `lines` are the candidate lines of the book in reading order (see `isCandidate`).
     static func chapterHeadings(in lines: [Line]) -> [Line]? {
         var families: [String: [Int]] = [:]
-        for (i, line) in lines.enumerated() {
-            for key in keys(of: line.text) { families[key, default: []].append(i) }
-            if let headingClass = line.headingClass { families["class:" + headingClass, default: []].append(i) }
+        for (index, line) in lines.enumerated() {
+            for key in keys(of: line.text) { families[key, default: []].append(index) }
+            if let headingClass = line.headingClass { families["class:" + headingClass, default: []].append(index) }
         }
         var best: [Int]?
         for key in families.keys.sorted() {

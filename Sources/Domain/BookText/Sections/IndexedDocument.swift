@@ -90,32 +90,35 @@ struct IndexedDocument: Sendable {
         words = flat.words
         noteReferencesOut = flat.noteReferencesOut
         language = flat.language
-        blocks = flat.blocks.map { b in
+        blocks = flat.blocks.map { flatBlock in
             var block = IndexedBlock(
-                kind: b.kind, text: "", hasText: !b.text.isEmpty, isNote: b.noteID != nil, isOmitted: b.omitted != nil,
-                types: b.types, words: b.words, linkWords: b.linkWords, headingLevel: b.headingLevel)
-            block.isNumbered = Self.startsWithNumber(b.text) || Self.opensWithMarkerResidue(b.text)
-            block.isEntry = Self.readsAsEntry(b.text, words: b.words)
-            block.isPageEntry = Self.endsWithPageNumber(b.text, words: b.words)
-            block.sortKey = Self.sortKey(b.text, words: b.words)
-            block.styleClass = b.styleClass
-            block.letters = ScriptCensus(b.text)
-            block.language = b.language
-            block.isNavigation = b.omitted == .navigation
-            if case .image(let alt) = b.omitted { block.imageWords = TextMeasure.wordCount(alt) }
+                kind: flatBlock.kind, text: "", hasText: !flatBlock.text.isEmpty, isNote: flatBlock.noteID != nil,
+                isOmitted: flatBlock.omitted != nil,
+                types: flatBlock.types, words: flatBlock.words, linkWords: flatBlock.linkWords,
+                headingLevel: flatBlock.headingLevel)
+            block.isNumbered = Self.startsWithNumber(flatBlock.text) || Self.opensWithMarkerResidue(flatBlock.text)
+            block.isEntry = Self.readsAsEntry(flatBlock.text, words: flatBlock.words)
+            block.isPageEntry = Self.endsWithPageNumber(flatBlock.text, words: flatBlock.words)
+            block.sortKey = Self.sortKey(flatBlock.text, words: flatBlock.words)
+            block.styleClass = flatBlock.styleClass
+            block.letters = ScriptCensus(flatBlock.text)
+            block.language = flatBlock.language
+            block.isNavigation = flatBlock.omitted == .navigation
+            if case .image(let alt) = flatBlock.omitted { block.imageWords = TextMeasure.wordCount(alt) }
             block.isVerse =
-                b.kind == .poemLine
-                || (b.lineBreaks >= 2 && b.text.utf8.count <= 4 * IndexedBlock.longestVerseLine * (b.lineBreaks + 1)
-                    && Self.fitsInCharacters(b.text, Self.verseLimit(b)))
-            if b.kind != .heading, b.noteID == nil, b.omitted == nil,
-                HeadingFamilies.isCandidate(b.text, words: b.words)
+                flatBlock.kind == .poemLine
+                || (flatBlock.lineBreaks >= 2
+                    && flatBlock.text.utf8.count <= 4 * IndexedBlock.longestVerseLine * (flatBlock.lineBreaks + 1)
+                    && Self.fitsInCharacters(flatBlock.text, Self.verseLimit(flatBlock)))
+            if flatBlock.kind != .heading, flatBlock.noteID == nil, flatBlock.omitted == nil,
+                HeadingFamilies.isCandidate(flatBlock.text, words: flatBlock.words)
             {
                 block.isHeadingLine = true
             }
             // Lower-casing maps no other letter to ASCII "gutenberg": an ASCII search, ignoring case, decides.
-            let namesGutenberg = b.text.utf8.containsBytesIgnoringASCIICase("gutenberg")
-            if b.isShort {
-                let folded = TextFold.foldForASCIISearch(b.text).utf8
+            let namesGutenberg = flatBlock.text.utf8.containsBytesIgnoringASCIICase("gutenberg")
+            if flatBlock.isShort {
+                let folded = TextFold.foldForASCIISearch(flatBlock.text).utf8
                 block.startsGutenbergText =
                     folded.containsBytes("start of the project gutenberg")
                     || folded.containsBytes("start of this project gutenberg")
@@ -123,30 +126,31 @@ struct IndexedDocument: Sendable {
             } else if namesGutenberg {
                 // The licence as one long block of lines (a `<pre>`, or lines broken with `<br>`)
                 // opens with the end marker: the text ends there, whatever follows in the block.
-                let opening = TextFold.foldForASCIISearch(String(b.text.prefix(Self.gutenbergEndOpening))).utf8
+                let opening = TextFold.foldForASCIISearch(String(flatBlock.text.prefix(Self.gutenbergEndOpening))).utf8
                 block.endsGutenbergText = Self.hasGutenbergEnd(opening)
             }
             if namesGutenberg {
-                let lower = b.text.lowercased()
-                let t = lower.utf8
+                let lower = flatBlock.text.lowercased()
+                let bytes = lower.utf8
                 block.hasGutenbergMarker =
-                    (t.count < 400 || lower.count < 400)
-                    && (t.containsBytes("start of the project gutenberg")
-                        || t.containsBytes("end of the project gutenberg")
-                        || t.containsBytes("start of this project gutenberg")
-                        || t.containsBytes("end of this project gutenberg"))
+                    (bytes.count < 400 || lower.count < 400)
+                    && (bytes.containsBytes("start of the project gutenberg")
+                        || bytes.containsBytes("end of the project gutenberg")
+                        || bytes.containsBytes("start of this project gutenberg")
+                        || bytes.containsBytes("end of this project gutenberg"))
             }
             return block
         }
         let shallowest = flat.blocks.lazy.filter { $0.kind == .heading }.map(\.sectionDepth).min() ?? 0
-        for k in blocks.indices where blocks[k].kind == .heading {
-            blocks[k].headingRank = (blocks[k].headingLevel ?? 6) + flat.blocks[k].sectionDepth - shallowest
+        for blockIndex in blocks.indices where blocks[blockIndex].kind == .heading {
+            blocks[blockIndex].headingRank =
+                (blocks[blockIndex].headingLevel ?? 6) + flat.blocks[blockIndex].sectionDepth - shallowest
         }
         var pieceCounts: [Int: Int] = [:]
         let keep = Self.blocksWithTextNeeded(
             flat, indexed: blocks, tocFragments: tocFragments, pieceCounts: &pieceCounts)
-        for k in keep { blocks[k].text = flat.blocks[k].text }
-        for (k, n) in pieceCounts { blocks[k].openingPieceCount = n }
+        for blockIndex in keep { blocks[blockIndex].text = flat.blocks[blockIndex].text }
+        for (blockIndex, count) in pieceCounts { blocks[blockIndex].openingPieceCount = count }
     }
 
     /// Characters at the start of a long block in which Project Gutenberg's end marker opens its licence.
@@ -247,17 +251,22 @@ struct IndexedDocument: Sendable {
     /// "12 €") or shillings and pence ("7s. 6d.", "4s. net").
     private static func namesAPrice(_ text: String) -> Bool {
         let scalars = Array(text.unicodeScalars.prefix(4 * longestEntry * 8))
-        func isDigit(_ i: Int) -> Bool { i >= 0 && i < scalars.count && ("0"..."9").contains(scalars[i]) }
-        for (i, c) in scalars.enumerated() {
+        func isDigit(_ index: Int) -> Bool {
+            index >= 0 && index < scalars.count && ("0"..."9").contains(scalars[index])
+        }
+        for (index, scalar) in scalars.enumerated() {
             // "$6.75", "£ 3", "12 €", "12€"
-            if "$£€¥".unicodeScalars.contains(c),
-                isDigit(i + 1) || isDigit(i - 1) || (isDigit(i + 2) && scalars[i + 1] == " ")
-                    || (isDigit(i - 2) && scalars[i - 1] == " ")
+            if "$£€¥".unicodeScalars.contains(scalar),
+                isDigit(index + 1) || isDigit(index - 1) || (isDigit(index + 2) && scalars[index + 1] == " ")
+                    || (isDigit(index - 2) && scalars[index - 1] == " ")
             {
                 return true
             }
             // "7s. 6d."
-            if c == "s" || c == "d", isDigit(i - 1), i + 1 < scalars.count, scalars[i + 1] == "." { return true }
+            if scalar == "s" || scalar == "d", isDigit(index - 1), index + 1 < scalars.count, scalars[index + 1] == "."
+            {
+                return true
+            }
         }
         return false
     }
@@ -315,36 +324,38 @@ struct IndexedDocument: Sendable {
         _ flat: FlatDocument, indexed: [IndexedBlock], tocFragments: Set<String>, pieceCounts: inout [Int: Int]
     ) -> Set<Int> {
         var keep: Set<Int> = []
-        for (k, b) in indexed.enumerated() where b.kind == .heading || b.isHeadingLine { keep.insert(k) }
+        for (blockIndex, block) in indexed.enumerated() where block.kind == .heading || block.isHeadingLine {
+            keep.insert(blockIndex)
+        }
         var starts: Set<Int> = [0]
         for fragment in tocFragments {
-            if let k = flat.anchors[fragment] { starts.insert(k) }
+            if let blockIndex = flat.anchors[fragment] { starts.insert(blockIndex) }
         }
-        for (k, b) in indexed.enumerated() where b.startsGutenbergText || b.endsGutenbergText {
-            starts.insert(k)
-            starts.insert(k + 1)
+        for (blockIndex, block) in indexed.enumerated() where block.startsGutenbergText || block.endsGutenbergText {
+            starts.insert(blockIndex)
+            starts.insert(blockIndex + 1)
         }
         // Edges of semantic regions (`StartRefinement.splitRegions`).
         let regionTypes = Set(indexed.flatMap(\.types)).intersection(StartRefinement.regionTypes)
         for type in regionTypes {
             var previous = false
-            for (k, b) in indexed.enumerated() {
-                let inside = b.types.contains(type)
-                if inside != previous { starts.insert(k) }
+            for (blockIndex, block) in indexed.enumerated() {
+                let inside = block.types.contains(type)
+                if inside != previous { starts.insert(blockIndex) }
                 previous = inside
             }
         }
         for start in starts where start < indexed.count {
             if let first = indexed[start...].firstIndex(where: \.hasText) { keep.insert(first) }
             var opening = OpeningText()
-            for k in start..<indexed.count {
-                let b = indexed[k]
-                guard !b.isNote, !b.isOmitted, b.hasText else { continue }
-                keep.insert(k)
-                let text = flat.blocks[k].text
-                let n = pieceCounts[k] ?? OpeningText.pieceCount(text)
-                pieceCounts[k] = n
-                opening.append(text, pieceCount: n)
+            for blockIndex in start..<indexed.count {
+                let block = indexed[blockIndex]
+                guard !block.isNote, !block.isOmitted, block.hasText else { continue }
+                keep.insert(blockIndex)
+                let text = flat.blocks[blockIndex].text
+                let pieceCount = pieceCounts[blockIndex] ?? OpeningText.pieceCount(text)
+                pieceCounts[blockIndex] = pieceCount
+                opening.append(text, pieceCount: pieceCount)
                 if opening.isFull { break }
             }
         }

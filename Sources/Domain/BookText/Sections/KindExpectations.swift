@@ -157,71 +157,78 @@ struct KindExpectation: Sendable {
     }
 
     /// Why a section of `kind` with these features cannot be that kind, or nil when it fits.
-    static func misfit(kind: SectionKind, features f: SectionFeatures, markedBySemantics: Bool) -> String? {
+    static func misfit(kind: SectionKind, features: SectionFeatures, markedBySemantics: Bool) -> String? {
         guard let expectation = of(kind) else { return nil }
-        if !markedBySemantics, let formMisfit = formMisfit(expectation.form, kind: kind, features: f) {
+        if !markedBySemantics, let formMisfit = formMisfit(expectation.form, kind: kind, features: features) {
             return formMisfit
         }
-        if let tooLong = sizeMisfit(expectation, kind: kind, features: f, markedBySemantics: markedBySemantics) {
+        if let tooLong = sizeMisfit(expectation, kind: kind, features: features, markedBySemantics: markedBySemantics) {
             return tooLong
         }
-        if !markedBySemantics, f.bookWords > 0, Double(f.words) > mostOfTheBook * Double(f.bookWords),
-            !isApparatusByItsShape(kind, f)
+        if !markedBySemantics, features.bookWords > 0,
+            Double(features.words) > mostOfTheBook * Double(features.bookWords),
+            !isApparatusByItsShape(kind, features)
         {
-            return "\(grouped(f.words)) of the book's \(Counts.of(f.bookWords, "word")): the text itself"
+            return "\(grouped(features.words)) of the book's \(Counts.of(features.bookWords, "word")): the text itself"
         }
         return nil
     }
 
     /// Why a section the book does not mark as `kind` is not made as one of `form` is, or nil.
-    private static func formMisfit(_ form: Form, kind: SectionKind, features f: SectionFeatures) -> String? {
+    private static func formMisfit(_ form: Form, kind: SectionKind, features: SectionFeatures) -> String? {
         switch form {
         case .any:
             return nil
         case .prose:
-            guard f.textBlocks >= minimumListBlocks, Double(f.verseLines) >= verseShare * Double(f.textBlocks) else {
+            guard features.textBlocks >= minimumListBlocks,
+                Double(features.verseLines) >= verseShare * Double(features.textBlocks)
+            else {
                 return nil
             }
-            let verse = f.verseLines == 1 ? "is verse" : "are verse"
-            return "\(f.verseLines) of \(Counts.of(f.textBlocks, "line")) \(verse): a poem, not a \(kind.rawValue)"
+            let verse = features.verseLines == 1 ? "is verse" : "are verse"
+            return
+                "\(features.verseLines) of \(Counts.of(features.textBlocks, "line")) \(verse): a poem, not a \(kind.rawValue)"
         case .list:
-            guard isRunningProse(f) else { return nil }
-            return "\(Counts.of(f.words, "word")) of running prose in \(Counts.of(f.textBlocks, "block")): "
+            guard isRunningProse(features) else { return nil }
+            return
+                "\(Counts.of(features.words, "word")) of running prose in \(Counts.of(features.textBlocks, "block")): "
                 + "no \(kind.rawValue) list"
         case .entries:
-            guard isRunningProse(f), !hasEntries(f) else { return nil }
-            let words = Counts.of(f.words, "word")
+            guard isRunningProse(features), !hasEntries(features) else { return nil }
+            let words = Counts.of(features.words, "word")
             return "\(words) of running prose, no entry numbered, dated or referred to: no \(kind.rawValue)"
         case .notice:
-            guard isRunningProse(f), f.copyrightSignals.isEmpty else { return nil }
-            return "\(Counts.of(f.words, "word")) of running prose stating no copyright, rights or publisher: "
+            guard isRunningProse(features), features.copyrightSignals.isEmpty else { return nil }
+            return "\(Counts.of(features.words, "word")) of running prose stating no copyright, rights or publisher: "
                 + "no \(kind.rawValue) page"
         }
     }
 
     /// Why a section is too long for its kind, or nil when its size (or its shape) fits.
     private static func sizeMisfit(
-        _ expectation: KindExpectation, kind: SectionKind, features f: SectionFeatures, markedBySemantics: Bool
+        _ expectation: KindExpectation, kind: SectionKind, features: SectionFeatures, markedBySemantics: Bool
     ) -> String? {
-        guard f.words > expectation.maximumWords else { return nil }
-        let shapeFits = expectation.shapes.contains { has($0, f) }
+        guard features.words > expectation.maximumWords else { return nil }
+        let shapeFits = expectation.shapes.contains { has($0, features) }
         if expectation.semanticsLiftLimit, markedBySemantics, shapeFits || !expectation.semanticsNeedShape {
             return nil
         }
-        if shapeFits, f.words <= expectation.maximumWordsWithShape ?? .max { return nil }
-        if let share = expectation.maximumShareOfBook, Double(f.words) <= share * Double(f.bookWords) { return nil }
+        if shapeFits, features.words <= expectation.maximumWordsWithShape ?? .max { return nil }
+        if let share = expectation.maximumShareOfBook, Double(features.words) <= share * Double(features.bookWords) {
+            return nil
+        }
         let name = kind == .other ? "front or back matter" : "a \(kind.rawValue) section"
         return
-            "\(Counts.of(f.words, "word")) of running text: too long for \(name) "
+            "\(Counts.of(features.words, "word")) of running text: too long for \(name) "
             + "(at most \(grouped(expectation.maximumWords)))"
     }
 
     /// Whether a section's shape shows it is apparatus of `kind` however long it is, even longer
     /// than the text: notes the text refers to, an index of pages or links.
-    static func isApparatusByItsShape(_ kind: SectionKind, _ f: SectionFeatures) -> Bool {
+    static func isApparatusByItsShape(_ kind: SectionKind, _ features: SectionFeatures) -> Bool {
         switch kind {
-        case .notes: isReferredToAsNotes(f)
-        case .index: isIndexOfPages(f)
+        case .notes: isReferredToAsNotes(features)
+        case .index: isIndexOfPages(features)
         default: false
         }
     }
@@ -229,53 +236,57 @@ struct KindExpectation: Sendable {
     /// Whether the book's text refers to most of a section's blocks as its notes (`numberedShare`
     /// of them): notes however long, even longer than the text (a play's commentary, a translation's
     /// apparatus). Numbers alone do not show it (a book of numbered sections titled "Notes from…").
-    static func isReferredToAsNotes(_ f: SectionFeatures) -> Bool {
-        f.textBlocks > 0 && Double(f.referencedNotes) >= numberedShare * Double(f.textBlocks)
+    static func isReferredToAsNotes(_ features: SectionFeatures) -> Bool {
+        features.textBlocks > 0 && Double(features.referencedNotes) >= numberedShare * Double(features.textBlocks)
     }
 
     /// Whether a section is an index by its shape at any length: mostly entries ending with their
     /// pages ("Aphaeresis, 212, 240."), short lines of which numbers are a fifth of the opening's
     /// words or more, or mostly links.
-    static func isIndexOfPages(_ f: SectionFeatures) -> Bool {
-        has(.links, f) || has(.pageEntries, f) || (has(.shortLines, f) && f.openingNumeralShare >= indexNumeralShare)
+    static func isIndexOfPages(_ features: SectionFeatures) -> Bool {
+        has(.links, features) || has(.pageEntries, features)
+            || (has(.shortLines, features) && features.openingNumeralShare >= indexNumeralShare)
     }
 
     /// Share of an index's words that are page numbers, at least.
     static let indexNumeralShare = 0.2
 
     /// Whether a section reads as running prose, not as a list of entries (see `shortestProse`).
-    static func isRunningProse(_ f: SectionFeatures) -> Bool {
-        f.words >= shortestProse && f.textBlocks > 0 && f.words >= proseParagraphWords * f.textBlocks
-            && 2 * f.shortBlocks < f.textBlocks && Double(f.linkWords) < linkShare * Double(f.words)
-            && f.openingNumeralShare < mostNumeralsInProse
+    static func isRunningProse(_ features: SectionFeatures) -> Bool {
+        features.words >= shortestProse && features.textBlocks > 0
+            && features.words >= proseParagraphWords * features.textBlocks
+            && 2 * features.shortBlocks < features.textBlocks
+            && Double(features.linkWords) < linkShare * Double(features.words)
+            && features.openingNumeralShare < mostNumeralsInProse
     }
 
     /// Whether anything in a section marks entries: a block numbered like one, a note body, a
     /// note the text links to, or paragraphs that read as entries of a list of references.
-    static func hasEntries(_ f: SectionFeatures) -> Bool {
-        f.numberedBlocks > 0 || f.noteBlocks > 0 || f.referencedNotes > 0 || 2 * f.entryBlocks >= f.textBlocks
+    static func hasEntries(_ features: SectionFeatures) -> Bool {
+        features.numberedBlocks > 0 || features.noteBlocks > 0 || features.referencedNotes > 0
+            || 2 * features.entryBlocks >= features.textBlocks
     }
 
-    static func has(_ shape: Shape, _ f: SectionFeatures) -> Bool {
-        guard f.textBlocks >= minimumListBlocks, f.words > 0 else { return false }
+    static func has(_ shape: Shape, _ features: SectionFeatures) -> Bool {
+        guard features.textBlocks >= minimumListBlocks, features.words > 0 else { return false }
         switch shape {
-        case .links: return Double(f.linkWords) >= linkShare * Double(f.words)
-        case .shortLines: return Double(f.shortBlocks) >= shortLineShare * Double(f.textBlocks)
+        case .links: return Double(features.linkWords) >= linkShare * Double(features.words)
+        case .shortLines: return Double(features.shortBlocks) >= shortLineShare * Double(features.textBlocks)
         case .numberedEntries:
             // A note the text refers to is an entry, numbered or not: its number is often the link
             // back to the reference, which is not read ("1. Act I. ..." reads ". Act I. ...").
-            let entries = max(f.numberedBlocks, f.referencedNotes) + f.noteBlocks
-            return Double(entries) >= numberedShare * Double(f.textBlocks + f.noteBlocks)
-        case .entries: return Double(f.entryBlocks) >= entryShare * Double(f.textBlocks)
-        case .pageEntries: return Double(f.pageEntryBlocks) >= entryShare * Double(f.textBlocks)
+            let entries = max(features.numberedBlocks, features.referencedNotes) + features.noteBlocks
+            return Double(entries) >= numberedShare * Double(features.textBlocks + features.noteBlocks)
+        case .entries: return Double(features.entryBlocks) >= entryShare * Double(features.textBlocks)
+        case .pageEntries: return Double(features.pageEntryBlocks) >= entryShare * Double(features.textBlocks)
         case .alphabetical:
-            return 2 * f.keyedBlocks >= f.textBlocks
-                && Double(f.alphabeticalBlocks) >= alphabeticalShare * Double(f.keyedBlocks)
+            return 2 * features.keyedBlocks >= features.textBlocks
+                && Double(features.alphabeticalBlocks) >= alphabeticalShare * Double(features.keyedBlocks)
         }
     }
 
     /// 12,345 (`Counts.grouped`).
-    static func grouped(_ n: Int) -> String { Counts.grouped(n) }
+    static func grouped(_ count: Int) -> String { Counts.grouped(count) }
 }
 
 /// Apparatus where nothing else names it: inside a file of the text, or in a file no TOC entry reaches.
@@ -294,8 +305,8 @@ extension KindExpectation {
     /// admonition) is the text's own.
     static func hasApparatusShape(_ kind: SectionKind, _ features: SectionFeatures) -> Bool {
         guard let shapes = apparatusShapes[kind] else { return false }
-        var f = features
-        f.numberedBlocks -= f.listItems
-        return shapes.contains { KindExpectation.has($0, f) }
+        var adjusted = features
+        adjusted.numberedBlocks -= adjusted.listItems
+        return shapes.contains { KindExpectation.has($0, adjusted) }
     }
 }

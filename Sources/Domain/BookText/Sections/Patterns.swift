@@ -234,11 +234,11 @@ enum Patterns {
 
     /// Phrase → kind, for exact title matches.
     static let exactTitles: [String: SectionKind] = {
-        var d: [String: SectionKind] = [:]
+        var kinds: [String: SectionKind] = [:]
         for (kind, phrases) in titlePhrases {
-            for p in phrases where d[p] == nil { d[p] = kind }
+            for phrase in phrases where kinds[phrase] == nil { kinds[phrase] = kind }
         }
-        return d
+        return kinds
     }()
 
     /// Phrases that also count when they start a longer title ("Preface to the Second Edition").
@@ -253,7 +253,7 @@ enum Patterns {
         ]
         var out: [(String, SectionKind)] = []
         for (kind, phrases) in titlePhrases {
-            for p in phrases where !ambiguous.contains(p) { out.append((p, kind)) }
+            for phrase in phrases where !ambiguous.contains(phrase) { out.append((phrase, kind)) }
         }
         return out.sorted { $0.0.count > $1.0.count }
     }()
@@ -320,7 +320,7 @@ enum Patterns {
         guard !folded.isEmpty else { return nil }
         let stripped = stripNumbering(folded)
         for candidate in [folded, stripped] {
-            if let k = exactTitles[candidate] { return (k, true) }
+            if let titleKind = exactTitles[candidate] { return (titleKind, true) }
         }
         for candidate in [folded, stripped] {
             // Only phrases with the candidate's first word can start it.
@@ -454,8 +454,8 @@ enum Patterns {
     }
 
     /// Whether a string looks like a file name rather than a title.
-    static func looksLikeFileName(_ s: String) -> Bool {
-        let lower = s.lowercased()
+    static func looksLikeFileName(_ name: String) -> Bool {
+        let lower = name.lowercased()
         return [".xhtml", ".html", ".htm", ".xml", ".txt"].contains { lower.hasSuffix($0) } || lower.contains("@")
             || (!lower.contains(" ") && lower.contains("_") && lower.count > 8)
     }

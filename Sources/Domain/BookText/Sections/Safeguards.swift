@@ -60,16 +60,16 @@ struct Safeguards: BookStage {
         var readWords = sections.reduce(0) { $0 + ($1.included ? $1.words : 0) }
         let largestFirst = sections.indices.filter { !sections[$0].included && onlyMarkedOrNamed[$0] }
             .sorted { sections[$0].words > sections[$1].words }
-        for i in largestFirst {
-            let words = sections[i].words
+        for index in largestFirst {
+            let words = sections[index].words
             guard words > readWords else { break }
-            let kind = sections[i].kind.rawValue
-            sections[i].included = true
-            sections[i].reasons.append("only marked or named \(kind), and more words than all else read → read")
+            let kind = sections[index].kind.rawValue
+            sections[index].included = true
+            sections[index].reasons.append("only marked or named \(kind), and more words than all else read → read")
             warnings.append(
                 EPUBWarning(
                     .major,
-                    "section \(sections[i].number) is marked or named \(kind) but holds more words than all the "
+                    "section \(sections[index].number) is marked or named \(kind) but holds more words than all the "
                         + "sections read (\(KindExpectation.grouped(words)) against "
                         + "\(KindExpectation.grouped(readWords))): it is read"))
             readWords += words

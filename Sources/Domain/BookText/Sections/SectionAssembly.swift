@@ -13,38 +13,42 @@ struct SectionAssembly: BookStage {
     /// A label longer than this is no title (a TOC entry whose text is a whole printed contents list).
     static let longestTitle = 150
 
-    private func defaultTitleCandidates(_ d: SectionDraft) -> String? {
-        let s = d.start.position.spineIndex
-        if let label = d.start.label, !label.isEmpty, !Patterns.looksLikeFileName(label), !namesItsFile(label, s),
-            !(Patterns.isGenericLabel(label) && !d.features.headings.isEmpty)
+    private func defaultTitleCandidates(_ draft: SectionDraft) -> String? {
+        let spineIndex = draft.start.position.spineIndex
+        if let label = draft.start.label, !label.isEmpty, !Patterns.looksLikeFileName(label),
+            !namesItsFile(label, spineIndex),
+            !(Patterns.isGenericLabel(label) && !draft.features.headings.isEmpty)
         {
             guard label.count > Self.longestTitle else { return label }
-            if let h = d.features.headings.first, !h.isEmpty, h.count <= Self.longestTitle { return h }
+            if let heading = draft.features.headings.first, !heading.isEmpty, heading.count <= Self.longestTitle {
+                return heading
+            }
             let cut = label.prefix(Self.longestTitle)
             return String(cut[..<(cut.lastIndex(of: " ") ?? cut.endIndex)]) + "…"
         }
-        if let h = d.features.headings.first, !h.isEmpty { return h }
-        if s < docs.count, let t = docs[s].title, !Patterns.looksLikeFileName(t), !namesItsFile(t, s),
-            TextFold.fold(t) != TextFold.fold(package.metadata.title ?? "")
+        if let heading = draft.features.headings.first, !heading.isEmpty { return heading }
+        if spineIndex < docs.count, let documentTitle = docs[spineIndex].title,
+            !Patterns.looksLikeFileName(documentTitle), !namesItsFile(documentTitle, spineIndex),
+            TextFold.fold(documentTitle) != TextFold.fold(package.metadata.title ?? "")
         {
-            return t
+            return documentTitle
         }
-        return openingTitleLine(d)
+        return openingTitleLine(draft)
     }
 
-    /// Whether `title` is only the generated name of spine item `s`'s file ("part0005" in
+    /// Whether `title` is only the generated name of spine item `spineIndex`'s file ("part0005" in
     /// `part0005.html`, "leaf 0435" for `leaf0435.html`, "content 001"): a converter's numbered
     /// name for the file, not one a reader sees. ("Chapter 1" in `chapter1.xhtml` is a title.)
-    private func namesItsFile(_ title: String, _ s: Int) -> Bool {
-        guard s < package.spine.count, !Patterns.isChapterTitle(title) else { return false }
+    private func namesItsFile(_ title: String, _ spineIndex: Int) -> Bool {
+        guard spineIndex < package.spine.count, !Patterns.isChapterTitle(title) else { return false }
         func letters(_ text: Substring) -> String { String(text.lowercased().filter { $0.isLetter || $0.isNumber }) }
-        let name = package.spine[s].href.split(separator: "/").last ?? ""
+        let name = package.spine[spineIndex].href.split(separator: "/").last ?? ""
         let stem = letters(name.split(separator: ".").first ?? name)
         return stem.count(where: \.isNumber) >= 3 && stem == letters(Substring(title))
     }
 
-    private func openingTitleLine(_ d: SectionDraft) -> String? {
-        book.openingTitleLine(from: d.start.position, to: d.end)
+    private func openingTitleLine(_ draft: SectionDraft) -> String? {
+        book.openingTitleLine(from: draft.start.position, to: draft.end)
     }
 
     /// The fewest words of image descriptions that make a page of pictures worth reading: a sentence.
@@ -55,17 +59,19 @@ struct SectionAssembly: BookStage {
         let bodyIndices = drafts.indices.filter {
             drafts[$0].classification.role == .body && drafts[$0].features.words > 0
         }
-        for (i, d) in drafts.enumerated() {
-            var f = d.features
+        for (index, draft) in drafts.enumerated() {
+            var features = draft.features
             // A merged draft spans more text: recount.
-            let range = blocks(from: d.start.position, to: d.end)
-            f.words = range.reduce(0) { $0 + (!$1.1.isNote && !$1.1.isOmitted ? $1.1.words : 0) }
-            var c = d.classification
+            let range = blocks(from: draft.start.position, to: draft.end)
+            features.words = range.reduce(0) { $0 + (!$1.1.isNote && !$1.1.isOmitted ? $1.1.words : 0) }
+            var classification = draft.classification
             // A notes section's text is its notes (read when it is asked for): count them.
-            if c.kind == .notes { f.words = range.reduce(0) { $0 + (!$1.1.isOmitted ? $1.1.words : 0) } }
+            if classification.kind == .notes {
+                features.words = range.reduce(0) { $0 + (!$1.1.isOmitted ? $1.1.words : 0) }
+            }
             var letters = ScriptCensus()
             var languages: [String: Int] = [:]
-            for (_, block) in range where !block.isOmitted && (c.kind == .notes || !block.isNote) {
+            for (_, block) in range where !block.isOmitted && (classification.kind == .notes || !block.isNote) {
                 letters.add(block.letters)
                 if let language = block.language?.lowercased(), block.letters.total > 0 {
                     languages[language, default: 0] += block.letters.total
@@ -73,38 +79,41 @@ struct SectionAssembly: BookStage {
             }
             // A page that is only pictures the author described is read as their descriptions, when
             // they say something: a scan's label ("leaf 0002") or a cover's title is no page of a story.
-            if f.words == 0 {
+            if features.words == 0 {
                 let described = range.reduce(0) { $0 + $1.1.imageWords }
-                if described >= Self.shortestPictureText { f.words = described }
+                if described >= Self.shortestPictureText { features.words = described }
             }
-            if c.role != .body {
+            if classification.role != .body {
                 // Position decides front or back for kinds that can be either.
-                if let firstBody = bodyIndices.first, i < firstBody {
-                    c.role = .front
-                } else if let lastBody = bodyIndices.last, i > lastBody {
-                    c.role = .back
+                if let firstBody = bodyIndices.first, index < firstBody {
+                    classification.role = .front
+                } else if let lastBody = bodyIndices.last, index > lastBody {
+                    classification.role = .back
                 }
             }
-            var reasons = c.reasons
-            var included = options.includes(kind: c.kind, role: c.role)
-            if f.words == 0 {
+            var reasons = classification.reasons
+            var included = options.includes(kind: classification.kind, role: classification.role)
+            if features.words == 0 {
                 if included { reasons.insert("no text to read", at: 0) }
                 included = false
             }
             let number = sections.count + 1
             let title =
-                defaultTitleCandidates(SectionDraft(start: d.start, end: d.end, features: f)) ?? "Section \(number)"
-            let spine = spineItems(from: d.start.position, to: d.end).map { package.spine[$0].href }
-            let startItem = min(d.start.position.spineIndex, package.spine.count - 1)
+                defaultTitleCandidates(SectionDraft(start: draft.start, end: draft.end, features: features))
+                ?? "Section \(number)"
+            let spine = spineItems(from: draft.start.position, to: draft.end).map { package.spine[$0].href }
+            let startItem = min(draft.start.position.spineIndex, package.spine.count - 1)
             let link =
-                d.start.link
-                ?? EPUBLink(path: package.spine[startItem].href, fragment: fragment(at: d.start.position))
+                draft.start.link
+                ?? EPUBLink(path: package.spine[startItem].href, fragment: fragment(at: draft.start.position))
             sections.append(
                 BookSection(
-                    number: number, title: title, partTitle: d.start.partTitle, level: d.start.level, href: link,
-                    spine: spine, role: c.role, kind: c.kind, confidence: c.confidence, reasons: reasons,
-                    words: f.words, letters: letters, languages: languages,
-                    included: included, start: d.start.position, end: d.end))
+                    number: number, title: title, partTitle: draft.start.partTitle, level: draft.start.level,
+                    href: link,
+                    spine: spine, role: classification.role, kind: classification.kind,
+                    confidence: classification.confidence, reasons: reasons,
+                    words: features.words, letters: letters, languages: languages,
+                    included: included, start: draft.start.position, end: draft.end))
         }
         return sections
     }

@@ -119,50 +119,54 @@ struct Classification: Sendable {
 /// The four-layer classifier: book semantics, patterns, content heuristics, then a score.
 enum SectionClassifier {
     /// Evidence of layers 1-3 (everything but position in the book), strongest layer first.
-    static func evidence(_ f: SectionFeatures) -> [Evidence] {
-        let titles = titleEvidence(f)
+    static func evidence(_ features: SectionFeatures) -> [Evidence] {
+        let titles = titleEvidence(features)
         let titleKinds = Set(titles.compactMap(\.kind))
-        let content = contentEvidence(f, titleKinds: titleKinds).map {
+        let content = contentEvidence(features, titleKinds: titleKinds).map {
             var evidence = $0
             evidence.isContent = true
             return evidence
         }
-        return semanticEvidence(f) + titles + nameEvidence(f) + content
+        return semanticEvidence(features) + titles + nameEvidence(features) + content
     }
 
     /// Layer 1: the book's own semantics (`epub:type`, roles, landmarks, `linear="no"`).
-    static func semanticEvidence(_ f: SectionFeatures) -> [Evidence] {
+    static func semanticEvidence(_ features: SectionFeatures) -> [Evidence] {
         var out: [Evidence] = []
         var seenSemantic: Set<SectionKind> = []
-        for t in f.firstTypes.reversed() {  // innermost first
-            if t == "frontmatter" {
+        for type in features.firstTypes.reversed() {  // innermost first
+            if type == "frontmatter" {
                 out.append(Evidence(kind: nil, role: .front, weight: 2, reason: "marked frontmatter"))
-            } else if t == "backmatter" {
+            } else if type == "backmatter" {
                 out.append(Evidence(kind: nil, role: .back, weight: 2, reason: "marked backmatter"))
-            } else if t == "bodymatter" {
+            } else if type == "bodymatter" {
                 out.append(Evidence(kind: nil, role: .body, weight: 1.5, reason: "marked bodymatter"))
-            } else if let k = Patterns.semanticTypes[t], !seenSemantic.contains(k) {
-                seenSemantic.insert(k)
+            } else if let kind = Patterns.semanticTypes[type], !seenSemantic.contains(kind) {
+                seenSemantic.insert(kind)
                 // Only the innermost structural type counts in full; genre hints (z3998:fiction) are weak.
-                let structural = !t.hasPrefix("z3998:") || t == "z3998:dramatis-personae" || t == "z3998:publisher-note"
-                let w = !structural ? 1.0 : (seenSemantic.count == 1 ? 3.0 : 1.0)
+                let structural =
+                    !type.hasPrefix("z3998:") || type == "z3998:dramatis-personae" || type == "z3998:publisher-note"
+                let weight = !structural ? 1.0 : (seenSemantic.count == 1 ? 3.0 : 1.0)
                 out.append(
-                    Evidence(kind: k, role: nil, weight: w, reason: "epub:type/role \"\(t)\"", isSemantic: structural))
+                    Evidence(
+                        kind: kind, role: nil, weight: weight, reason: "epub:type/role \"\(type)\"",
+                        isSemantic: structural))
             }
         }
-        for t in f.landmarkTypes {
-            if t == "bodymatter" || t == "text" {
+        for type in features.landmarkTypes {
+            if type == "bodymatter" || type == "text" {
                 out.append(
-                    Evidence(kind: nil, role: .body, weight: 1.5, reason: "landmark \"\(t)\" (start of the text)"))
-            } else if let k = Patterns.semanticTypes[t] {
+                    Evidence(kind: nil, role: .body, weight: 1.5, reason: "landmark \"\(type)\" (start of the text)"))
+            } else if let kind = Patterns.semanticTypes[type] {
                 // A landmark says where a kind starts: it vouches for the whole section only when the
                 // section is not most of the book (a landmark at the file where the text also begins).
-                let vouches = f.bookWords == 0 || 2 * f.words < f.bookWords
+                let vouches = features.bookWords == 0 || 2 * features.words < features.bookWords
                 out.append(
-                    Evidence(kind: k, role: nil, weight: 2.5, reason: "landmark/guide \"\(t)\"", isSemantic: vouches))
+                    Evidence(
+                        kind: kind, role: nil, weight: 2.5, reason: "landmark/guide \"\(type)\"", isSemantic: vouches))
             }
         }
-        if f.allNonLinear {
+        if features.allNonLinear {
             out.append(Evidence(kind: nil, role: .front, weight: 1.5, reason: "spine item linear=\"no\""))
         }
         return out
@@ -190,28 +194,28 @@ enum SectionClassifier {
     }
 
     /// Layer 2a: what the section's TOC label and first heading name.
-    static func titleEvidence(_ f: SectionFeatures) -> [Evidence] {
+    static func titleEvidence(_ features: SectionFeatures) -> [Evidence] {
         var out: [Evidence] = []
         var titles: [String] = []
-        if let l = f.tocLabel { titles.append(l) }
-        if let h = f.headings.first, !titles.contains(h) { titles.append(h) }
+        if let label = features.tocLabel { titles.append(label) }
+        if let heading = features.headings.first, !titles.contains(heading) { titles.append(heading) }
         var titleKinds: Set<SectionKind> = []
         for title in titles {
             // A TOC entry holding others is a part, unless its title names front or back matter
             // ("Contents" holding every chapter).
-            if (f.isTOCContainer && Patterns.kind(forTitle: title) == nil) || Patterns.isPartTitle(title) {
+            if (features.isTOCContainer && Patterns.kind(forTitle: title) == nil) || Patterns.isPartTitle(title) {
                 if !titleKinds.contains(.part) {
                     titleKinds.insert(.part)
-                    let why = f.isTOCContainer ? "TOC entry holding others" : "part title \"\(title)\""
+                    let why = features.isTOCContainer ? "TOC entry holding others" : "part title \"\(title)\""
                     out.append(Evidence(kind: .part, role: .body, weight: 2, reason: why))
                 }
                 continue
             }
-            if let (k, exact) = Patterns.kind(forTitle: title), !titleKinds.contains(k) {
-                titleKinds.insert(k)
+            if let (kind, exact) = Patterns.kind(forTitle: title), !titleKinds.contains(kind) {
+                titleKinds.insert(kind)
                 out.append(
                     Evidence(
-                        kind: k, role: nil, weight: titleWeight(title, kind: k, exact: exact),
+                        kind: kind, role: nil, weight: titleWeight(title, kind: kind, exact: exact),
                         reason: "title \"\(title)\"", isNaming: true))
                 // "Chapter 25. Postscript": a numbered chapter whose name sounds like front or back
                 // matter is still a chapter (but "Chapter 9. Appendix A" stays an appendix).
@@ -219,7 +223,7 @@ enum SectionClassifier {
                     .afterword, .introduction, .preface, .foreword, .prologue, .epilogue, .acknowledgments, .dedication,
                     .epigraph, .interlude,
                 ]
-                if soft.contains(k), Patterns.isExplicitChapterTitle(title), !titleKinds.contains(.chapter) {
+                if soft.contains(kind), Patterns.isExplicitChapterTitle(title), !titleKinds.contains(.chapter) {
                     titleKinds.insert(.chapter)
                     out.append(
                         Evidence(kind: .chapter, role: .body, weight: 2.5, reason: "numbered chapter \"\(title)\""))
@@ -236,14 +240,14 @@ enum SectionClassifier {
         }
         // An opening line counts only when it names front or back matter: a number or "Chapter
         // Two" opening a file no entry reaches continues what came before as often as not.
-        if titles.isEmpty, let line = f.openingLine, let (k, exact) = Patterns.kind(forTitle: line),
-            k.usualRole != .body
+        if titles.isEmpty, let line = features.openingLine, let (kind, exact) = Patterns.kind(forTitle: line),
+            kind.usualRole != .body
         {
             out.append(
                 Evidence(
-                    kind: k, role: nil, weight: exact ? 2 : 1.8, reason: "opening line \"\(line)\"", isNaming: true))
+                    kind: kind, role: nil, weight: exact ? 2 : 1.8, reason: "opening line \"\(line)\"", isNaming: true))
         }
-        if let book = f.bookTitle, !book.isEmpty, f.words < 150,
+        if let book = features.bookTitle, !book.isEmpty, features.words < 150,
             titles.contains(where: { TextFold.fold($0) == TextFold.fold(book) })
         {
             out.append(
@@ -256,22 +260,23 @@ enum SectionClassifier {
 
     /// Layer 2b: tokens of the file name and of the id the section starts at (generated names and
     /// ids aside).
-    static func nameEvidence(_ f: SectionFeatures) -> [Evidence] {
+    static func nameEvidence(_ features: SectionFeatures) -> [Evidence] {
         var out: [Evidence] = []
         var fileKinds: Set<SectionKind> = []
-        for name in f.fileNames.prefix(1) where !f.startsInTheBooksMainFile {
-            for token in Patterns.tokens(ofName: name) where !f.commonFileTokens.contains(token) {
-                if let k = Patterns.fileTokens[token], !fileKinds.contains(k) {
-                    fileKinds.insert(k)
-                    out.append(Evidence(kind: k, role: nil, weight: 1, reason: "file name \"\(name)\"", isNaming: true))
+        for name in features.fileNames.prefix(1) where !features.startsInTheBooksMainFile {
+            for token in Patterns.tokens(ofName: name) where !features.commonFileTokens.contains(token) {
+                if let kind = Patterns.fileTokens[token], !fileKinds.contains(kind) {
+                    fileKinds.insert(kind)
+                    out.append(
+                        Evidence(kind: kind, role: nil, weight: 1, reason: "file name \"\(name)\"", isNaming: true))
                 }
             }
         }
-        if let frag = f.fragment {
-            for token in Patterns.tokens(ofName: frag) where !f.commonIdTokens.contains(token) {
-                if let k = Patterns.fileTokens[token], !fileKinds.contains(k) {
-                    fileKinds.insert(k)
-                    out.append(Evidence(kind: k, role: nil, weight: 0.8, reason: "id \"\(frag)\"", isNaming: true))
+        if let frag = features.fragment {
+            for token in Patterns.tokens(ofName: frag) where !features.commonIdTokens.contains(token) {
+                if let kind = Patterns.fileTokens[token], !fileKinds.contains(kind) {
+                    fileKinds.insert(kind)
+                    out.append(Evidence(kind: kind, role: nil, weight: 0.8, reason: "id \"\(frag)\"", isNaming: true))
                 }
             }
         }
@@ -280,8 +285,8 @@ enum SectionClassifier {
 
     /// What in a section's opening states a copyright page: a notice, reserved rights, an ISBN,
     /// publishing details, a public-domain dedication (empty when none).
-    static func copyrightSignals(_ f: SectionFeatures) -> [String] {
-        let text = f.openingText.utf8
+    static func copyrightSignals(_ features: SectionFeatures) -> [String] {
+        let text = features.openingText.utf8
         func has(_ phrase: String) -> Bool { text.containsBytes(phrase) }
         var signals: [String] = []
         if has("copyright") || has("©") { signals.append("copyright notice") }
@@ -292,7 +297,8 @@ enum SectionClassifier {
             signals.append("\"all rights reserved\"")
         }
         if has("isbn"),
-            f.openingText.range(of: #"isbn(?:[ -]?1[03])?[: ]*[0-9][0-9 -]{8,}"#, options: .regularExpression) != nil
+            features.openingText.range(of: #"isbn(?:[ -]?1[03])?[: ]*[0-9][0-9 -]{8,}"#, options: .regularExpression)
+                != nil
         {
             signals.append("ISBN")
         }
@@ -309,56 +315,60 @@ enum SectionClassifier {
 
     /// Layer 3: content. The opening text is folded: a byte search finds its ASCII phrases.
     /// `titleKinds` are the kinds the titles named (a chapter title keeps a short section in the text).
-    static func contentEvidence(_ f: SectionFeatures, titleKinds: Set<SectionKind>) -> [Evidence] {
+    static func contentEvidence(_ features: SectionFeatures, titleKinds: Set<SectionKind>) -> [Evidence] {
         var out: [Evidence] = []
-        let text = f.openingText.utf8
+        let text = features.openingText.utf8
         func has(_ phrase: String) -> Bool { text.containsBytes(phrase) }
-        if f.hasGutenbergMarker || has("project gutenberg license") || has("project gutenberg tm")
-            || (has("project gutenberg") && has("ebook") && f.words < 2500 && (has("license") || has("terms")))
+        if features.hasGutenbergMarker || has("project gutenberg license") || has("project gutenberg tm")
+            || (has("project gutenberg") && has("ebook") && features.words < 2500 && (has("license") || has("terms")))
         {
             out.append(Evidence(kind: .license, role: nil, weight: 3, reason: "Project Gutenberg header or licence"))
         }
-        let copyrightSignals = f.copyrightSignals
-        if !copyrightSignals.isEmpty, f.words < 900 {
+        let copyrightSignals = features.copyrightSignals
+        if !copyrightSignals.isEmpty, features.words < 900 {
             // Strong alone only on a page: past `longestNoticePage` words a notice opens or closes
             // running text (a story's permission line) as often as it makes a copyright page, and
             // needs a title, a name or a place at the book's edge to agree.
-            let page = f.words < longestNoticePage
-            let w = copyrightSignals.count >= 2 ? (page ? 2.0 : 1.0) : (page ? 1.0 : 0.6)
+            let page = features.words < longestNoticePage
+            let weight = copyrightSignals.count >= 2 ? (page ? 2.0 : 1.0) : (page ? 1.0 : 0.6)
             out.append(
                 Evidence(
-                    kind: .copyright, role: nil, weight: w, reason: copyrightSignals.joined(separator: ", "),
+                    kind: .copyright, role: nil, weight: weight, reason: copyrightSignals.joined(separator: ", "),
                     isNotice: true))
         }
-        if f.referencedNotes > 0, f.words <= wordsPerReferencedNote * f.referencedNotes {
-            let notes = f.referencedNotes == 1 ? "a note" : "\(f.referencedNotes) notes"
+        if features.referencedNotes > 0, features.words <= wordsPerReferencedNote * features.referencedNotes {
+            let notes = features.referencedNotes == 1 ? "a note" : "\(features.referencedNotes) notes"
             // The book's own links say so: stronger than a number for a title, the length and a
             // TOC entry together (calibre titles each note file by its number).
             out.append(Evidence(kind: .notes, role: nil, weight: 3.5, reason: "\(notes) the text refers to"))
         }
-        if f.words >= 12, Double(f.linkWords) / Double(f.words) >= 0.6 {
+        if features.words >= 12, Double(features.linkWords) / Double(features.words) >= 0.6 {
             out.append(Evidence(kind: .toc, role: nil, weight: 1.5, reason: "mostly links (a printed contents list)"))
         }
-        if f.words == 0 && f.images > 0 {
+        if features.words == 0 && features.images > 0 {
             out.append(Evidence(kind: nil, role: nil, weight: 0, reason: "image only, nothing to read"))
-        } else if f.words > 0, f.words < 60, f.isShortForTheBook, !titleKinds.contains(.chapter),
+        } else if features.words > 0, features.words < 60, features.isShortForTheBook, !titleKinds.contains(.chapter),
             !titleKinds.contains(.part)
         {
             out.append(
-                Evidence(kind: nil, role: .front, weight: 0.8, reason: "very short (\(Counts.of(f.words, "word")))"))
-        } else if f.textBlocks >= 6, Double(f.shortBlocks) / Double(f.textBlocks) > 0.85, f.words < 400 {
+                Evidence(
+                    kind: nil, role: .front, weight: 0.8, reason: "very short (\(Counts.of(features.words, "word")))"))
+        } else if features.textBlocks >= 6, Double(features.shortBlocks) / Double(features.textBlocks) > 0.85,
+            features.words < 400
+        {
             out.append(Evidence(kind: nil, role: .front, weight: 0.6, reason: "list of short lines"))
         }
-        if f.fromTOC {
+        if features.fromTOC {
             out.append(Evidence(kind: nil, role: .body, weight: 0.6, reason: "listed in the table of contents"))
-        } else if f.fromFileTitle {
+        } else if features.fromFileTitle {
             out.append(Evidence(kind: nil, role: .body, weight: 0.6, reason: "a file with a title of its own"))
-        } else if f.fromHeadings {
+        } else if features.fromHeadings {
             out.append(Evidence(kind: nil, role: .body, weight: 0.6, reason: "starts at one of the book's headings"))
         }
-        if f.words >= 1500 {
+        if features.words >= 1500 {
             out.append(
-                Evidence(kind: nil, role: .body, weight: 0.7, reason: "long text (\(Counts.of(f.words, "word")))"))
+                Evidence(
+                    kind: nil, role: .body, weight: 0.7, reason: "long text (\(Counts.of(features.words, "word")))"))
         }
         return out
     }
@@ -369,10 +379,10 @@ enum SectionClassifier {
         var other = 0.0
         var kindWeights: [SectionKind: Double] = [:]
         var roleWeights: [SectionRole: Double] = [:]
-        for e in evidence where e.weight > 0 {
-            if e.isBody { body += e.weight } else { other += e.weight }
-            if let k = e.kind { kindWeights[k, default: 0] += e.weight }
-            if let r = e.role ?? e.kind?.usualRole { roleWeights[r, default: 0] += e.weight }
+        for item in evidence where item.weight > 0 {
+            if item.isBody { body += item.weight } else { other += item.weight }
+            if let itemKind = item.kind { kindWeights[itemKind, default: 0] += item.weight }
+            if let itemRole = item.role ?? item.kind?.usualRole { roleWeights[itemRole, default: 0] += item.weight }
         }
         // Weak signals must agree before text is dropped; one strong signal is enough.
         let dropped = other > body && other >= 1.5
@@ -393,9 +403,9 @@ enum SectionClassifier {
         let lose = dropped ? body : other
         let confidence = min(0.99, max(0.3, (win + 0.5) / (win + lose + 1)))
         let sorted = evidence.filter { $0.weight > 0 || evidence.count == 1 }.sorted { $0.weight > $1.weight }
-        var reasons = sorted.map { e -> String in
-            let direction = e.isBody ? "text" : (e.kind.map { $0.rawValue } ?? (e.role?.rawValue ?? "skip"))
-            return "\(e.reason) → \(direction)"
+        var reasons = sorted.map { item -> String in
+            let direction = item.isBody ? "text" : (item.kind.map { $0.rawValue } ?? (item.role?.rawValue ?? "skip"))
+            return "\(item.reason) → \(direction)"
         }
         if reasons.isEmpty { reasons = ["no evidence of front or back matter"] }
         return Classification(

@@ -39,12 +39,12 @@ enum SectionPartition {
         var ordered = sections.sorted { ($0.start, $0.number) < ($1.start, $1.number) }
         if !ordered.isEmpty { ordered[0].start = TextPosition(spineIndex: 0, blockIndex: 0) }
         var out: [BookSection] = []
-        for (i, section) in ordered.enumerated() {
-            var s = section
-            s.end = i + 1 < ordered.count ? ordered[i + 1].start : end
-            guard s.start < s.end else { continue }
-            s.number = out.count + 1
-            out.append(s)
+        for (index, section) in ordered.enumerated() {
+            var placed = section
+            placed.end = index + 1 < ordered.count ? ordered[index + 1].start : end
+            guard placed.start < placed.end else { continue }
+            placed.number = out.count + 1
+            out.append(placed)
         }
         return out
     }

@@ -73,8 +73,8 @@ enum CitationGrammar {
     static func kinds(of segment: Substring) -> String? {
         let text = String(segment)
         guard startsWithOneOf(text, "scefvdh"),
-            let m = opening.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-            let end = Range(m.range, in: text)?.upperBound
+            let match = opening.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+            let end = Range(match.range, in: text)?.upperBound
         else { return kindsOfParts(segment) }
         var rest = text[end...]
         // "vgl. dazu ausführlich Nolte 2000", "see the essays in Brewer 1989": a few words in lower case
@@ -122,8 +122,8 @@ enum CitationGrammar {
         }
         // "quoted in Keller 2010", "zit. nach Braun", "cité par Monod": the source that quotes.
         if startsWithOneOf(text, "aqcz"),
-            let m = quotedIn.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-            let end = Range(m.range, in: text)?.upperBound
+            let match = quotedIn.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+            let end = Range(match.range, in: text)?.upperBound
         {
             text = String(text[end...])
             if matches(authorsYear, text), startsLikeAName(text) { return .authorsYear }

@@ -104,19 +104,19 @@ struct DocumentFlattener {
         styles: BookStyles? = nil
     ) -> FlatDocument {
         let rules = root.localName == "svg" ? nil : documentRules(root, documentPath: documentPath, styles: styles)
-        var f = DocumentFlattener(
+        var flattener = DocumentFlattener(
             documentPath: documentPath, bookLanguage: bookLanguage, neighbours: neighbours, rules: rules)
-        f.run(root)
-        if f.styleHiddenWords > 0 {
-            let shown = f.doc.blocks.reduce(0) { $0 + TextMeasure.wordCount($1.text) }
-            if Double(f.styleHiddenWords) > largestHiddenShare * Double(shown + f.styleHiddenWords) {
+        flattener.run(root)
+        if flattener.styleHiddenWords > 0 {
+            let shown = flattener.doc.blocks.reduce(0) { $0 + TextMeasure.wordCount($1.text) }
+            if Double(flattener.styleHiddenWords) > largestHiddenShare * Double(shown + flattener.styleHiddenWords) {
                 var unstyled = DocumentFlattener(
                     documentPath: documentPath, bookLanguage: bookLanguage, neighbours: neighbours, rules: nil)
                 unstyled.run(root)
                 return unstyled.doc
             }
         }
-        return f.doc
+        return flattener.doc
     }
 
     /// The rules of the stylesheets `root` applies, in order: each `<link rel="stylesheet">` of its
@@ -125,20 +125,20 @@ struct DocumentFlattener {
     static func documentRules(_ root: MarkupElement, documentPath: String, styles: BookStyles?) -> StyleRules? {
         guard let head = root.firstChild(named: "head") else { return nil }
         var rules = StyleRules()
-        for case .element(let e) in head.children {
-            if let media = e.value(of: "media"), !StyleRules.mediaApplies(media) { continue }
-            switch e.localName {
+        for case .element(let element) in head.children {
+            if let media = element.value(of: "media"), !StyleRules.mediaApplies(media) { continue }
+            switch element.localName {
             case "link":
-                let rel = MarkupElement.tokens(e.value(of: "rel") ?? "")
+                let rel = MarkupElement.tokens(element.value(of: "rel") ?? "")
                 guard let styles, rel.contains("stylesheet"), !rel.contains("alternate"),
-                    let href = e.value(of: "href"), !WebLinks.hasScheme(href)
+                    let href = element.value(of: "href"), !WebLinks.hasScheme(href)
                 else { continue }
                 let path = href.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
                 if let sheet = styles.rules(forPath: SpokenTextExtractor.resolve(String(path), from: documentPath)) {
                     rules = rules.merged(with: sheet)
                 }
             case "style":
-                rules = rules.merged(with: StyleRules(css: e.rawText))
+                rules = rules.merged(with: StyleRules(css: element.rawText))
             default: continue
             }
         }
@@ -153,8 +153,8 @@ struct DocumentFlattener {
         }
         collectNoteTargets(root)
         if let head = root.firstChild(named: "head"), let title = head.firstChild(named: "title") {
-            let t = TextCleaner.normalize(title.rawText)
-            doc.title = t.isEmpty ? nil : t
+            let titleText = TextCleaner.normalize(title.rawText)
+            doc.title = titleText.isEmpty ? nil : titleText
         }
         doc.language = root.languageValue
         let body = root.firstChild(named: "body") ?? root
@@ -185,8 +185,8 @@ struct DocumentFlattener {
         doc.language = root.languageValue
         doc.bodyTypes = root.semanticTypes
         if let title = root.firstChild(named: "title") {
-            let t = TextCleaner.normalize(title.rawText)
-            doc.title = t.isEmpty ? nil : t
+            let titleText = TextCleaner.normalize(title.rawText)
+            doc.title = titleText.isEmpty ? nil : titleText
         }
         var seen: Set<String> = []
         walkSVG(root, ctx, depth: 0, seen: &seen)
@@ -195,15 +195,15 @@ struct DocumentFlattener {
         for id in pendingAnchors where doc.anchors[id] == nil { doc.anchors[id] = doc.blocks.count }
     }
 
-    private mutating func walkSVG(_ e: MarkupElement, _ parent: Context, depth: Int, seen: inout Set<String>) {
+    private mutating func walkSVG(_ element: MarkupElement, _ parent: Context, depth: Int, seen: inout Set<String>) {
         guard depth < 400 else { return }
-        let name = e.localName
-        if let id = e.idValue { pendingAnchors.append(id) }
-        if SVGText.svgSkipped.contains(name) || (depth > 0 && SVGText.isHiddenSVG(e)) { return }
+        let name = element.localName
+        if let id = element.idValue { pendingAnchors.append(id) }
+        if SVGText.svgSkipped.contains(name) || (depth > 0 && SVGText.isHiddenSVG(element)) { return }
         var ctx = parent
-        if let lang = e.languageValue { ctx.language = lang }
+        if let lang = element.languageValue { ctx.language = lang }
         if SVGText.svgTextElements.contains(name) {
-            let text = TextCleaner.normalize(SVGText.svgText(e))
+            let text = TextCleaner.normalize(SVGText.svgText(element))
             guard !text.isEmpty, !(name == "title" && SVGText.isPageLabel(text)),
                 seen.insert(TextFold.fold(text)).inserted
             else { return }
@@ -214,18 +214,18 @@ struct DocumentFlattener {
         }
         if name == "switch" {
             // A reading system draws one child of a <switch>: the first whose conditions it meets.
-            let chosen = e.elements.first { SVGText.svgConditionsHold($0, language: ctx.language) }
+            let chosen = element.elements.first { SVGText.svgConditionsHold($0, language: ctx.language) }
             if let chosen { walkSVG(chosen, ctx, depth: depth + 1, seen: &seen) }
             return
         }
         if name == "foreignobject" {
             // XHTML embedded in the picture: read as in a content document.
             flush(ctx)
-            walkChildren(e, ctx, depth: depth)
+            walkChildren(element, ctx, depth: depth)
             flush(ctx)
             return
         }
-        for case .element(let c) in e.children { walkSVG(c, ctx, depth: depth + 1, seen: &seen) }
+        for case .element(let child) in element.children { walkSVG(child, ctx, depth: depth + 1, seen: &seen) }
     }
 
     // MARK: note references
@@ -234,21 +234,23 @@ struct DocumentFlattener {
     /// list's "169" links a page, not a note).
     private mutating func collectNoteTargets(_ root: MarkupElement) {
         var stack: [(MarkupElement, Int, inNavigation: Bool)] = [(root, 0, false)]
-        while let (e, depth, inNavigation) = stack.popLast() {
-            let name = e.localName
-            if name == "a", NoteMarkers.isNoteReference(e), let href = e.value(of: "href"),
+        while let (element, depth, inNavigation) = stack.popLast() {
+            let name = element.localName
+            if name == "a", NoteMarkers.isNoteReference(element), let href = element.value(of: "href"),
                 let hash = href.firstIndex(of: "#")
             {
                 let path = String(href[..<hash])
                 if path.isEmpty || documentPath.hasSuffix(path) {
                     noteTargets.insert(String(href[href.index(after: hash)...]))
-                    if let own = e.value(of: "id") ?? e.value(of: "name") { noteReferenceIDs.insert(own) }
+                    if let own = element.value(of: "id") ?? element.value(of: "name") { noteReferenceIDs.insert(own) }
                 } else if !inNavigation {
                     doc.noteReferencesOut.append(href)
                 }
             }
             guard depth < 400 else { continue }
-            for case .element(let c) in e.children { stack.append((c, depth + 1, inNavigation || name == "nav")) }
+            for case .element(let child) in element.children {
+                stack.append((child, depth + 1, inNavigation || name == "nav"))
+            }
         }
     }
 
@@ -256,47 +258,49 @@ struct DocumentFlattener {
 
     /// One element: its id and context, then the element's own handling (an element that is
     /// spoken in a way of its own, else an inline run or a block).
-    private mutating func walk(_ e: MarkupElement, _ parent: Context, depth: Int) {
+    private mutating func walk(_ element: MarkupElement, _ parent: Context, depth: Int) {
         // The name, its kind, the id and the attribute tokens, looked up once per element.
-        let name = e.localName
+        let name = element.localName
         let isBlock = Self.blockElements.contains(name)
-        let id = e.idValue
+        let id = element.idValue
         // A block element closes the running block before its id is recorded, so the id points
         // at the block element's own first block.
         if isBlock { flush(parent) }
         if let id { pendingAnchors.append(id) }
         // An HTML 4 named anchor (`<a name="_ftn1">`, Word's notes, old Gutenberg files) is a
         // fragment's target as an id is.
-        if id == nil, name == "a", let anchor = e.value(of: "name") { pendingAnchors.append(anchor) }
-        let types = e.semanticTypes
-        let classes = e.classes
-        if Self.skipped.contains(name) || (name != "body" && HiddenContent.isHidden(e, types: types, classes: classes))
+        if id == nil, name == "a", let anchor = element.value(of: "name") { pendingAnchors.append(anchor) }
+        let types = element.semanticTypes
+        let classes = element.classes
+        if Self.skipped.contains(name)
+            || (name != "body" && HiddenContent.isHidden(element, types: types, classes: classes))
         {
             return  // SVG titles, ruby readings, scripts, hidden page numbers: never read
         }
-        if styleHides(e, name: name, id: id, classes: classes) { return }
+        if styleHides(element, name: name, id: id, classes: classes) { return }
         let ctx = context(
-            of: e, ElementFacts(name: name, isBlock: isBlock, id: id), types: types, classes: classes, parent: parent)
-        if walkSpecialElement(e, name: name, ctx, classes: classes, depth: depth) { return }
+            of: element, ElementFacts(name: name, isBlock: isBlock, id: id), types: types, classes: classes,
+            parent: parent)
+        if walkSpecialElement(element, name: name, ctx, classes: classes, depth: depth) { return }
         if isBlock {
-            walkBlock(e, ctx, types: types, classes: classes, parent: parent, depth: depth)
+            walkBlock(element, ctx, types: types, classes: classes, parent: parent, depth: depth)
         } else {
-            walkInline(e, ctx, parent: parent, depth: depth)
+            walkInline(element, ctx, parent: parent, depth: depth)
         }
     }
 
-    /// Whether the document's stylesheets hide `e` (its words are counted, for `flatten`'s bound),
+    /// Whether the document's stylesheets hide `element` (its words are counted, for `flatten`'s bound),
     /// and, when they or its own style float it, notes that the running block holds a floated element.
     /// An inline `display` other than `none` shows what a class hid.
-    private mutating func styleHides(_ e: MarkupElement, name: String, id: String?, classes: [String]) -> Bool {
-        let style = e.value(of: "style")?.lowercased().replacingOccurrences(of: " ", with: "")
+    private mutating func styleHides(_ element: MarkupElement, name: String, id: String?, classes: [String]) -> Bool {
+        let style = element.value(of: "style")?.lowercased().replacingOccurrences(of: " ", with: "")
         if let style, style.contains("float:left") || style.contains("float:right") { bufferFloated = true }
         guard let rules, name != "body", name != "html", !classes.isEmpty || id != nil else { return false }
         let decision = rules.decide(element: name, id: id, classes: classes)
         if decision.floated { bufferFloated = true }
         guard decision.hidden, !(style?.contains("display:") ?? false) else { return false }
-        styleHiddenWords += TextMeasure.wordCount(e.rawText)
-        recordAnchorsInside(e)  // a link into hidden text lands on what follows it
+        styleHiddenWords += TextMeasure.wordCount(element.rawText)
+        recordAnchorsInside(element)  // a link into hidden text lands on what follows it
         return true
     }
 
@@ -307,21 +311,21 @@ struct DocumentFlattener {
         var id: String?
     }
 
-    /// The context below `e`: its language, semantic types, navigation, and the note it is part of.
+    /// The context below `element`: its language, semantic types, navigation, and the note it is part of.
     private func context(
-        of e: MarkupElement, _ facts: ElementFacts, types: [String], classes: [String], parent: Context
+        of element: MarkupElement, _ facts: ElementFacts, types: [String], classes: [String], parent: Context
     ) -> Context {
         let name = facts.name
         var ctx = parent
         if name == "nav" { ctx.inNavigation = true }
         if name == "section" || name == "article" { ctx.sectionDepth += 1 }
-        if let lang = e.languageValue { ctx.language = lang }
+        if let lang = element.languageValue { ctx.language = lang }
         if !types.isEmpty, name != "a", name != "span" { ctx.types += types }
         guard name != "a" else { return ctx }
         // Footnote and endnote bodies: kept apart, not read inline. The innermost note wins, so a
         // list of endnotes gives one note per item. A plain `note` without an id, which no link can
         // reach, is an admonition set off in the text ("Note: keep the lid closed"): read in place.
-        let backlinked = facts.isBlock ? noteOpeningWithBacklink(e) : nil
+        let backlinked = facts.isBlock ? noteOpeningWithBacklink(element) : nil
         let isTarget = facts.isBlock && (facts.id.map(noteTargets.contains) ?? false || backlinked != nil)
         let isSingleNote =
             types.contains(where: { ["footnote", "endnote", "rearnote"].contains($0) })
@@ -338,13 +342,13 @@ struct DocumentFlattener {
         return ctx
     }
 
-    /// The id of the anchor a note reference points at, when block `e` opens with it before any
+    /// The id of the anchor a note reference points at, when `block` opens with it before any
     /// text and it links back to that reference: Word's footnotes (`<p class="MsoFootnoteText"><a
     /// href="#_ftnref1" name="_ftn1">[1]</a> …`) and other notes whose id is on their number, not
     /// on their paragraph. Both links are needed: a page anchor at a paragraph's start
     /// (`<a id="page_12">`) that an index's "12" points at links nowhere back, and stays text.
-    private func noteOpeningWithBacklink(_ e: MarkupElement) -> String? {
-        var current = e
+    private func noteOpeningWithBacklink(_ block: MarkupElement) -> String? {
+        var current = block
         for _ in 0..<4 {
             var first: MarkupElement?
             for child in current.children {
@@ -370,25 +374,25 @@ struct DocumentFlattener {
         return nil
     }
 
-    /// Elements spoken in a way of their own. False when `e` is to be walked as any other element
+    /// Elements spoken in a way of their own. False when `element` is to be walked as any other element
     /// (a prose table, a link inside a link, a superscript that is text).
     private mutating func walkSpecialElement(
-        _ e: MarkupElement, name: String, _ ctx: Context, classes: [String], depth: Int
+        _ element: MarkupElement, name: String, _ ctx: Context, classes: [String], depth: Int
     ) -> Bool {
         switch name {
         case "br": lineBreak(ctx)
         case "hr":
             flush(ctx)
             appendBlock(kind: .sceneBreak, text: "", ctx: ctx)
-        case "img", "image": image(e, ctx)
-        case "math": math(e, ctx)
-        case "table": return table(e, ctx, depth: depth)
-        case "pre": preformatted(e, ctx, classes: classes)
-        case "a": return link(e, ctx, depth: depth)
-        case "sup": return superscript(e, ctx)
+        case "img", "image": image(element, ctx)
+        case "math": math(element, ctx)
+        case "table": return table(element, ctx, depth: depth)
+        case "pre": preformatted(element, ctx, classes: classes)
+        case "a": return link(element, ctx, depth: depth)
+        case "sup": return superscript(element, ctx)
         case "switch", "epub:switch":
-            guard name == "epub:switch" || e.namespace == Self.opsNamespace else { return false }
-            epubSwitch(e, ctx, depth: depth)
+            guard name == "epub:switch" || element.namespace == Self.opsNamespace else { return false }
+            epubSwitch(element, ctx, depth: depth)
         default: return false
         }
         return true
@@ -400,8 +404,8 @@ struct DocumentFlattener {
     /// `<epub:switch>`: a reading system draws one child, a `case` whose markup (ChemML, MathML...)
     /// it renders, else the `default` every one can draw. Read once, as a reading system without
     /// the case's markup shows it: the default, or the first case when there is no default.
-    private mutating func epubSwitch(_ e: MarkupElement, _ ctx: Context, depth: Int) {
-        let children = e.elements
+    private mutating func epubSwitch(_ element: MarkupElement, _ ctx: Context, depth: Int) {
+        let children = element.elements
         let drawn =
             children.first { $0.localName == "default" || $0.localName == "epub:default" }
             ?? children.first { $0.localName == "case" || $0.localName == "epub:case" }
@@ -423,9 +427,9 @@ struct DocumentFlattener {
 
     /// An image: a drop capital's letters join the text; a meaningful description is a notice,
     /// unless the caption of its figure already says it.
-    private mutating func image(_ e: MarkupElement, _ ctx: Context) {
+    private mutating func image(_ element: MarkupElement, _ ctx: Context) {
         doc.imageCount += 1
-        let alt = TextCleaner.normalize(e.value(of: "alt") ?? "")
+        let alt = TextCleaner.normalize(element.value(of: "alt") ?? "")
         if AltText.isDrawnCapital(alt) {
             buffer += alt  // a drop capital: the first letters of the paragraph
             return
@@ -439,35 +443,35 @@ struct DocumentFlattener {
     }
 
     /// MathML: the author's words for it first; else a simple expression read from its markup.
-    private mutating func math(_ e: MarkupElement, _ ctx: Context) {
+    private mutating func math(_ element: MarkupElement, _ ctx: Context) {
         let alt =
-            e.value(of: "alttext").map(TextCleaner.normalize).flatMap { AltText.isPlaceholderAlt($0) ? nil : $0 }
-            ?? MathSpeech.spoken(e, language: ctx.language ?? bookLanguage)
-        if e.value(of: "display") == "block" {
+            element.value(of: "alttext").map(TextCleaner.normalize).flatMap { AltText.isPlaceholderAlt($0) ? nil : $0 }
+            ?? MathSpeech.spoken(element, language: ctx.language ?? bookLanguage)
+        if element.value(of: "display") == "block" {
             flush(ctx)
             appendBlock(kind: .notice, text: alt ?? "", ctx: ctx, omitted: .math(alt: alt))
         } else if let alt, !alt.isEmpty {
             buffer += " \(alt)"  // the source's own spacing follows: "x squared."
-        } else if e.rawText.contains(where: { $0.isLetter || $0.isNumber }) {
+        } else if element.rawText.contains(where: { $0.isLetter || $0.isNumber }) {
             // Too large to follow by ear, or markup not covered.
             buffer += " " + MathSpeech.words(for: ctx.language ?? bookLanguage).equation
         }  // else a mark alone (an end-of-proof square): nothing to say
-        recordAnchorsInside(e)
+        recordAnchorsInside(element)
     }
 
     /// A table: read row by row when it holds words, else a notice with its rows. False for drama
     /// and prose laid out in tables (speaker | speech), which are walked cell by cell.
-    private mutating func table(_ e: MarkupElement, _ ctx: Context, depth: Int) -> Bool {
+    private mutating func table(_ element: MarkupElement, _ ctx: Context, depth: Int) -> Bool {
         flush(ctx)
-        if TableShape.isProseTable(e, types: ctx.types) { return false }
-        if let caption = e.firstChild(named: "caption") {
-            var c = ctx
-            c.inCaption = true
-            walk(caption, c, depth: depth + 1)
-            flush(c)
+        if TableShape.isProseTable(element, types: ctx.types) { return false }
+        if let caption = element.firstChild(named: "caption") {
+            var captionContext = ctx
+            captionContext.inCaption = true
+            walk(caption, captionContext, depth: depth + 1)
+            flush(captionContext)
         }
-        let cells = TableShape.tableCells(e)
-        recordAnchorsInside(e)
+        let cells = TableShape.tableCells(element)
+        recordAnchorsInside(element)
         let rows = cells.rows.map { $0.joined(separator: ", ") }
         if TableShape.isWordTable(cells.data.isEmpty ? cells.rows.flatMap { $0 } : cells.data) {
             // Definitions, glosses, a layout table of text: words the listener needs, row by row.
@@ -484,59 +488,59 @@ struct DocumentFlattener {
 
     /// `<pre>`: a code listing is read when it reads as language, else announced; other
     /// preformatted text (verse, letters) is read line by line.
-    private mutating func preformatted(_ e: MarkupElement, _ ctx: Context, classes: [String]) {
+    private mutating func preformatted(_ element: MarkupElement, _ ctx: Context, classes: [String]) {
         flush(ctx)
         let isCode =
-            e.firstDescendant(where: { $0.localName == "code" || $0.localName == "samp" }) != nil
+            element.firstDescendant(where: { $0.localName == "code" || $0.localName == "samp" }) != nil
             || classes.contains(where: { $0.contains("code") || $0.contains("program") || $0.contains("listing") })
-        recordAnchorsInside(e)
-        let source = e.rawText
+        recordAnchorsInside(element)
+        let source = element.rawText
         if isCode, !CodeListing.readsAsLanguage(code: source) {
             appendBlock(kind: .notice, text: "Code example omitted.", ctx: ctx, omitted: .code(source))
             return
         }
         for line in source.split(separator: "\n") {
-            let t = TextCleaner.normalize(String(line))
-            if !t.isEmpty { appendBlock(kind: ctx.inPoem ? .poemLine : .paragraph, text: t, ctx: ctx) }
+            let lineText = TextCleaner.normalize(String(line))
+            if !lineText.isEmpty { appendBlock(kind: ctx.inPoem ? .poemLine : .paragraph, text: lineText, ctx: ctx) }
         }
     }
 
     /// A link: a note reference is dropped (its words kept when it has some); a link's words are
     /// counted as link words. False for a link inside a link or without a target.
-    private mutating func link(_ e: MarkupElement, _ parent: Context, depth: Int) -> Bool {
+    private mutating func link(_ element: MarkupElement, _ parent: Context, depth: Int) -> Bool {
         var ctx = parent
-        if NoteMarkers.isNoteReference(e) {
-            if let href = e.value(of: "href") { bufferNoteRefs.append(href) }
+        if NoteMarkers.isNoteReference(element) {
+            if let href = element.value(of: "href") { bufferNoteRefs.append(href) }
             // "...when clicking on <a epub:type='noteref'>this link</a>": the words are part of the sentence.
-            if !ctx.inNoteLink, NoteMarkers.hasWordsOfItsOwn(e) {
+            if !ctx.inNoteLink, NoteMarkers.hasWordsOfItsOwn(element) {
                 ctx.inNoteLink = true
                 ctx.inLink = true
                 let before = TextMeasure.wordCount(buffer)
-                walkChildren(e, ctx, depth: depth)
+                walkChildren(element, ctx, depth: depth)
                 while let last = buffer.last, last.isWhitespace || "*†‡".contains(last) { buffer.removeLast() }
                 bufferLinkWords += max(0, TextMeasure.wordCount(buffer) - before)
                 return true
             }
-            recordAnchorsInside(e)
+            recordAnchorsInside(element)
             return true
         }
-        if NoteMarkers.isArrowBackLink(e) || (ctx.noteID != nil && NoteMarkers.isBackLink(e)) {
-            recordAnchorsInside(e)
+        if NoteMarkers.isArrowBackLink(element) || (ctx.noteID != nil && NoteMarkers.isBackLink(element)) {
+            recordAnchorsInside(element)
             bufferDroppedBackLink = true
             return true
         }
-        guard let href = e.value(of: "href"), !ctx.inLink else { return false }
+        guard let href = element.value(of: "href"), !ctx.inLink else { return false }
         let target = linkTarget(href)
-        if target == .external || target == .media, WebLinks.isIconLink(e) {
-            recordAnchorsInside(e)  // "🔊 Listen": a web page's player, not the book's words
+        if target == .external || target == .media, WebLinks.isIconLink(element) {
+            recordAnchorsInside(element)  // "🔊 Listen": a web page's player, not the book's words
             return true
         }
         countLink(target)
         ctx.inLink = true
         let before = TextMeasure.wordCount(buffer)
-        walkChildren(e, ctx, depth: depth)
+        walkChildren(element, ctx, depth: depth)
         bufferLinkWords += max(0, TextMeasure.wordCount(buffer) - before)
-        if target == .external, WebLinks.isPointerLink(e, href: href) { bufferPointerEnd = buffer.utf8.count }
+        if target == .external, WebLinks.isPointerLink(element, href: href) { bufferPointerEnd = buffer.utf8.count }
         return true
     }
 
@@ -588,59 +592,60 @@ struct DocumentFlattener {
 
     /// A superscript that marks a note or a citation is dropped (its targets recorded). False for
     /// a superscript that is text: "x<sup>2</sup>", "1<sup>st</sup>".
-    private mutating func superscript(_ e: MarkupElement, _ ctx: Context) -> Bool {
+    private mutating func superscript(_ element: MarkupElement, _ ctx: Context) -> Bool {
         // A superscript holding only a linked marker is a note reference ("<sup><a>1</a></sup>").
-        if let only = onlyElementChild(e), only.localName == "a", NoteMarkers.isNoteReference(only) {
+        if let only = onlyElementChild(element), only.localName == "a", NoteMarkers.isNoteReference(only) {
             if let href = only.value(of: "href") { bufferNoteRefs.append(href) }
-            recordAnchorsInside(e)
+            recordAnchorsInside(element)
             return true
         }
         // A marker inside a note link with words, and citation superscripts: "<sup>14,15</sup>",
         // "<sup>3–5</sup>", "ended.<sup>7</sup>".
-        let sup = TextCleaner.normalize(e.rawText)
+        let sup = TextCleaner.normalize(element.rawText)
         guard (ctx.inNoteLink && NoteMarkers.isNoteMarker(sup)) || NoteMarkers.isCitationSuperscript(sup, after: buffer)
         else {
             return false
         }
-        var stack: [MarkupElement] = [e]
-        while let x = stack.popLast() {
-            if x.localName == "a", let href = x.value(of: "href") { bufferNoteRefs.append(href) }
-            for case .element(let c) in x.children { stack.append(c) }
+        var stack: [MarkupElement] = [element]
+        while let current = stack.popLast() {
+            if current.localName == "a", let href = current.value(of: "href") { bufferNoteRefs.append(href) }
+            for case .element(let child) in current.children { stack.append(child) }
         }
-        recordAnchorsInside(e)
+        recordAnchorsInside(element)
         return true
     }
 
     /// An inline element: its text joins the running block, except a passage in another language
     /// (a whole sentence, not a borrowed word), which becomes a block of its own so that it can be
     /// spoken with a voice for that language.
-    private mutating func walkInline(_ e: MarkupElement, _ ctx: Context, parent: Context, depth: Int) {
-        if let lang = e.languageValue, lang.lowercased() != (parent.language ?? "").lowercased(),
-            ctx.headingLevel == nil, TextMeasure.wordCount(e.rawText) >= 3
+    private mutating func walkInline(_ element: MarkupElement, _ ctx: Context, parent: Context, depth: Int) {
+        if let lang = element.languageValue, lang.lowercased() != (parent.language ?? "").lowercased(),
+            ctx.headingLevel == nil, TextMeasure.wordCount(element.rawText) >= 3
         {
             flush(parent)
-            walkChildren(e, ctx, depth: depth)
+            walkChildren(element, ctx, depth: depth)
             flush(ctx)
             return
         }
-        walkChildren(e, ctx, depth: depth)
+        walkChildren(element, ctx, depth: depth)
     }
 
     /// A block element: close the running block, set the context (heading, list, quote, caption,
     /// poem), walk, close again; a stanza of a poem ends with a stanza break.
     private mutating func walkBlock(
-        _ e: MarkupElement, _ blockContext: Context, types: [String], classes: [String], parent: Context, depth: Int
+        _ element: MarkupElement, _ blockContext: Context, types: [String], classes: [String], parent: Context,
+        depth: Int
     ) {
-        let name = e.localName
+        let name = element.localName
         var ctx = blockContext
         flush(parent)
-        ctx.blockClass = Self.classPath(blockContext.blockClass, e.value(of: "class"))
+        ctx.blockClass = Self.classPath(blockContext.blockClass, element.value(of: "class"))
         if let level = Self.headingLevel(name) { ctx.headingLevel = ctx.headingLevel ?? level }
         if name == "hgroup" { ctx.headingLevel = ctx.headingLevel ?? 1 }
         if name == "li" || name == "dt" || name == "dd" { ctx.inList = true }
         if name == "blockquote" { ctx.inQuote = true }
         if name == "figcaption" || name == "caption" { ctx.inCaption = true }
-        if name == "figure", let caption = e.firstDescendant(where: { $0.localName == "figcaption" }) {
+        if name == "figure", let caption = element.firstDescendant(where: { $0.localName == "figcaption" }) {
             ctx.figureCaption = TextFold.fold(caption.rawText)
         }
         let startsPoem =
@@ -649,11 +654,11 @@ struct DocumentFlattener {
             ctx.inPoem && !classes.contains(where: { $0.hasPrefix("line") || $0 == "l" })
             && (classes.contains("stanza") || name == "p"
                 || (name == "div"
-                    && e.children.contains {
-                        if case .element(let c) = $0 { Self.blockElements.contains(c.localName) } else { false }
+                    && element.children.contains {
+                        if case .element(let child) = $0 { Self.blockElements.contains(child.localName) } else { false }
                     }))
         if startsPoem { ctx.inPoem = true }
-        walkChildren(e, ctx, depth: depth)
+        walkChildren(element, ctx, depth: depth)
         flush(ctx)
         if (isStanza || (startsPoem && name == "p")), doc.blocks.last.map({ $0.kind == .poemLine }) == true {
             appendBlock(kind: .stanzaBreak, text: "", ctx: ctx)
@@ -679,43 +684,44 @@ struct DocumentFlattener {
     /// How many nested block elements `classPath` keeps.
     static let classPathLength = 3
 
-    private func onlyElementChild(_ e: MarkupElement) -> MarkupElement? {
+    private func onlyElementChild(_ element: MarkupElement) -> MarkupElement? {
         var found: MarkupElement?
-        for child in e.children {
+        for child in element.children {
             switch child {
-            case .text(let t): if !t.allSatisfy(\.isWhitespace) { return nil }
-            case .element(let c):
+            case .text(let text): if !text.allSatisfy(\.isWhitespace) { return nil }
+            case .element(let childElement):
                 if found != nil { return nil }
-                found = c
+                found = childElement
             }
         }
         return found
     }
 
-    private mutating func walkChildren(_ e: MarkupElement, _ ctx: Context, depth: Int) {
+    private mutating func walkChildren(_ element: MarkupElement, _ ctx: Context, depth: Int) {
         guard depth < 400 else { return }
-        for child in e.children {
+        for child in element.children {
             switch child {
-            case .text(let t): buffer += t
-            case .element(let c): walk(c, ctx, depth: depth + 1)
+            case .text(let text): buffer += text
+            case .element(let childElement): walk(childElement, ctx, depth: depth + 1)
             }
         }
     }
 
     /// Ids inside content handled as a whole (tables, math): they point at the current block.
-    private mutating func recordAnchorsInside(_ e: MarkupElement) {
-        var stack: [MarkupElement] = [e]
-        while let x = stack.popLast() {
-            if let id = x.idValue { pendingAnchors.append(id) }
-            for case .element(let c) in x.children { stack.append(c) }
+    private mutating func recordAnchorsInside(_ element: MarkupElement) {
+        var stack: [MarkupElement] = [element]
+        while let current = stack.popLast() {
+            if let id = current.idValue { pendingAnchors.append(id) }
+            for case .element(let child) in current.children { stack.append(child) }
         }
     }
 
     private static func headingLevel(_ name: String) -> Int? {
-        guard name.count == 2, name.first == "h", let d = name.last?.wholeNumberValue, (1...6).contains(d) else {
+        guard name.count == 2, name.first == "h", let level = name.last?.wholeNumberValue, (1...6).contains(level)
+        else {
             return nil
         }
-        return d
+        return level
     }
 
     // MARK: blocks

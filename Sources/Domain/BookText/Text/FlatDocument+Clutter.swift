@@ -29,32 +29,32 @@ extension FlatDocument {
         let linkWords = text.reduce(0) { $0 + blocks[$1].linkWords }
         guard !text.isEmpty, words - linkWords >= linkWords else { return }
         var bars: [Int] = []
-        for k in text.prefix(Self.navigationBarReach) {
-            if isNavigationBar(blocks[k]) {
-                bars.append(k)
-            } else if blocks[k].kind != .heading {
+        for blockIndex in text.prefix(Self.navigationBarReach) {
+            if isNavigationBar(blocks[blockIndex]) {
+                bars.append(blockIndex)
+            } else if blocks[blockIndex].kind != .heading {
                 break
             }
         }
-        for k in text.suffix(Self.navigationBarReach).reversed() {
-            if isNavigationBar(blocks[k]) {
-                bars.append(k)
-            } else if blocks[k].words > Self.longestNavigationBar {
+        for blockIndex in text.suffix(Self.navigationBarReach).reversed() {
+            if isNavigationBar(blocks[blockIndex]) {
+                bars.append(blockIndex)
+            } else if blocks[blockIndex].words > Self.longestNavigationBar {
                 break
             }
         }
-        for k in bars {
-            blocks[k].omitted = .navigation
-            blocks[k].words = 0
+        for blockIndex in bars {
+            blocks[blockIndex].omitted = .navigation
+            blocks[blockIndex].words = 0
         }
     }
 
-    private func isNavigationBar(_ b: RawBlock) -> Bool {
-        guard b.kind != .heading, b.words <= Self.longestNavigationBar, b.linkWords >= b.words,
-            (1...4).contains(b.links.total)
+    private func isNavigationBar(_ block: RawBlock) -> Bool {
+        guard block.kind != .heading, block.words <= Self.longestNavigationBar, block.linkWords >= block.words,
+            (1...4).contains(block.links.total)
         else { return false }
-        if b.links.neighbour > 0, b.links.sameFile == 0 { return true }
-        return b.text.contains(where: Self.directionMarks.contains)
+        if block.links.neighbour > 0, block.links.sameFile == 0 { return true }
+        return block.text.contains(where: Self.directionMarks.contains)
     }
 
     /// The fewest entries of a contents list atop a chapter.
@@ -74,27 +74,28 @@ extension FlatDocument {
         let text = textBlockIndices
         var wordsAbove = 0
         var run: [Int] = []
-        for k in text {
-            if isContentsEntry(blocks[k]) {
-                run.append(k)
+        for blockIndex in text {
+            if isContentsEntry(blocks[blockIndex]) {
+                run.append(blockIndex)
                 continue
             }
             if !run.isEmpty { break }
-            if blocks[k].kind != .heading { wordsAbove += blocks[k].words }
+            if blocks[blockIndex].kind != .heading { wordsAbove += blocks[blockIndex].words }
             if wordsAbove > Self.mostWordsAboveContents { return }
         }
         let runWords = run.reduce(0) { $0 + blocks[$1].words }
         let allWords = text.reduce(0) { $0 + blocks[$1].words }
         guard run.count >= Self.fewestContentsEntries, allWords - runWords > runWords else { return }
-        for k in run {
-            blocks[k].omitted = .navigation
-            blocks[k].words = 0
+        for blockIndex in run {
+            blocks[blockIndex].omitted = .navigation
+            blocks[blockIndex].words = 0
         }
     }
 
-    private func isContentsEntry(_ b: RawBlock) -> Bool {
-        b.kind == .listItem && b.links.total >= 1 && b.links.external == 0 && b.words - b.linkWords <= 1
-            && b.words <= Self.longestContentsEntry
+    private func isContentsEntry(_ block: RawBlock) -> Bool {
+        block.kind == .listItem && block.links.total >= 1 && block.links.external == 0
+            && block.words - block.linkWords <= 1
+            && block.words <= Self.longestContentsEntry
     }
 
     /// The most words of a paragraph beside an image that may stand as its caption.
@@ -103,16 +104,17 @@ extension FlatDocument {
     /// An image description that the block just before or after it already says (a caption, or a
     /// short paragraph under the picture that holds every word of it) is not read a second time.
     mutating func dropImageDescriptionsBesideTheirCaption() {
-        for k in blocks.indices {
-            guard case .image(let alt) = blocks[k].omitted else { continue }
+        for blockIndex in blocks.indices {
+            guard case .image(let alt) = blocks[blockIndex].omitted else { continue }
             let folded = TextFold.fold(alt)
-            let saidBeside = [k - 1, k + 1].contains { n in
-                guard blocks.indices.contains(n), blocks[n].omitted == nil, blocks[n].noteID == blocks[k].noteID,
-                    blocks[n].kind == .caption || blocks[n].words <= Self.longestCaptionParagraph
+            let saidBeside = [blockIndex - 1, blockIndex + 1].contains { neighbour in
+                guard blocks.indices.contains(neighbour), blocks[neighbour].omitted == nil,
+                    blocks[neighbour].noteID == blocks[blockIndex].noteID,
+                    blocks[neighbour].kind == .caption || blocks[neighbour].words <= Self.longestCaptionParagraph
                 else { return false }
-                return AltText.containsWords(TextFold.fold(blocks[n].text), folded)
+                return AltText.containsWords(TextFold.fold(blocks[neighbour].text), folded)
             }
-            if saidBeside { blocks[k].omitted = .clutter }
+            if saidBeside { blocks[blockIndex].omitted = .clutter }
         }
     }
 }

@@ -13,15 +13,15 @@ extension FlatDocument {
         // One group per note, its blocks the semantics mark apart from the others (a class-named
         // wrapper around both a chapter and its marked footnotes is one note for the walk).
         var groups: [NoteGroup: [Int]] = [:]
-        for (k, block) in blocks.enumerated() where block.words > 0 {
+        for (blockIndex, block) in blocks.enumerated() where block.words > 0 {
             guard let id = block.noteID else { continue }
             let marked = block.types.contains(where: DocumentFlattener.noteTypes.contains)
-            groups[NoteGroup(id: id, marked: marked), default: []].append(k)
+            groups[NoteGroup(id: id, marked: marked), default: []].append(blockIndex)
         }
         let suspect = groups.filter { !$0.key.marked || !looksLikeNotes($0.value) }.values
         let suspectWords = suspect.joined().reduce(0) { $0 + blocks[$1].words }
         guard suspectWords > words else { return }
-        for k in suspect.joined() { blocks[k].noteID = nil }
+        for blockIndex in suspect.joined() { blocks[blockIndex].noteID = nil }
     }
 
     /// A note is one or two paragraphs, or a list of numbered entries or list items; a run of
@@ -52,9 +52,9 @@ extension FlatDocument {
         let navigationWords = counts.reduce(0, +)
         let linkWords = navigation.reduce(0) { $0 + blocks[$1].linkWords }
         guard navigationWords > words, 2 * linkWords < navigationWords else { return }
-        for (k, count) in zip(navigation, counts) {
-            blocks[k].omitted = nil
-            blocks[k].words = count
+        for (blockIndex, count) in zip(navigation, counts) {
+            blocks[blockIndex].omitted = nil
+            blocks[blockIndex].words = count
         }
     }
 }

@@ -3,10 +3,10 @@ import Markup
 /// Elements a reading system does not show (`hidden`, `aria-hidden`, inline `display: none`) and page-number
 /// markers, which are never read.
 enum HiddenContent {
-    static func isHidden(_ e: MarkupElement, types: [String], classes: [String]) -> Bool {
-        if e.value(of: "hidden") != nil { return true }
-        if e.value(of: "aria-hidden")?.lowercased() == "true" { return true }
-        if let style = e.value(of: "style")?.lowercased().replacingOccurrences(of: " ", with: ""),
+    static func isHidden(_ element: MarkupElement, types: [String], classes: [String]) -> Bool {
+        if element.value(of: "hidden") != nil { return true }
+        if element.value(of: "aria-hidden")?.lowercased() == "true" { return true }
+        if let style = element.value(of: "style")?.lowercased().replacingOccurrences(of: " ", with: ""),
             style.contains("display:none") || style.contains("visibility:hidden")
         {
             return true
@@ -17,7 +17,7 @@ enum HiddenContent {
             || classes.contains {
                 ["pagenum", "page-number", "pageno", "pagebreak", "page-break", "pagenumber"].contains($0)
             }
-        return marksAPage && isPageMarkerSized(e)
+        return marksAPage && isPageMarkerSized(element)
     }
 
     /// A page number is a few words, one of them a number ("12", "[Pg 12]", "Page xii"): an
@@ -25,8 +25,8 @@ enum HiddenContent {
     /// around a whole chapter, a line of verse).
     static let longestPageMarker = 6
 
-    static func isPageMarkerSized(_ e: MarkupElement) -> Bool {
-        let text = e.rawText
+    static func isPageMarkerSized(_ element: MarkupElement) -> Bool {
+        let text = element.rawText
         guard TextMeasure.wordCount(text) <= longestPageMarker else { return false }
         let words = text.lowercased().split { !$0.isLetter && !$0.isNumber }
         return words.isEmpty || words.contains { Patterns.isNumeral(String($0)) }

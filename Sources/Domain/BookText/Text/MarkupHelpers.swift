@@ -13,12 +13,12 @@ extension MarkupElement {
 
     func value(of localName: String, namespace: String? = nil, prefix: String? = nil) -> String? {
         assert(Self.attributesRead.keeps(localName), "attribute '\(localName)' is read but not kept by the parse")
-        for a in attributes {
-            if a.name == localName {
-                if namespace == nil || a.namespace == namespace { return a.value }
-                if a.namespace == nil, prefix == nil { return a.value }
-            } else if let prefix, a.namespace == nil, Self.isPrefixed(a.name, prefix, localName) {
-                return a.value
+        for attribute in attributes {
+            if attribute.name == localName {
+                if namespace == nil || attribute.namespace == namespace { return attribute.value }
+                if attribute.namespace == nil, prefix == nil { return attribute.value }
+            } else if let prefix, attribute.namespace == nil, Self.isPrefixed(attribute.name, prefix, localName) {
+                return attribute.value
             }
         }
         return nil
@@ -38,11 +38,11 @@ extension MarkupElement {
     /// `epub:type` tokens and ARIA `doc-*` roles, lower-cased, `doc-` prefix removed.
     var semanticTypes: [String] {
         var out: [String] = []
-        if let t = value(of: "type", namespace: Namespace.epub, prefix: "epub") {
-            out += Self.tokens(t)
+        if let type = value(of: "type", namespace: Namespace.epub, prefix: "epub") {
+            out += Self.tokens(type)
         }
-        if let r = value(of: "role") {
-            for token in Self.tokens(r) {
+        if let role = value(of: "role") {
+            for token in Self.tokens(role) {
                 out.append(token.hasPrefix("doc-") ? String(token.dropFirst(4)) : token)
             }
         }
@@ -79,12 +79,12 @@ extension MarkupElement {
     /// All text below this element, without any processing.
     var rawText: String {
         var out = ""
-        func walk(_ e: MarkupElement, depth: Int) {
+        func walk(_ element: MarkupElement, depth: Int) {
             guard depth < 300 else { return }
-            for child in e.children {
+            for child in element.children {
                 switch child {
-                case .text(let t): out += t
-                case .element(let c): walk(c, depth: depth + 1)
+                case .text(let text): out += text
+                case .element(let childElement): walk(childElement, depth: depth + 1)
                 }
             }
         }
@@ -92,16 +92,16 @@ extension MarkupElement {
         return out
     }
 
-    func firstChild(named n: String) -> MarkupElement? {
-        for case .element(let c) in children where c.localName == n { return c }
+    func firstChild(named name: String) -> MarkupElement? {
+        for case .element(let child) in children where child.localName == name { return child }
         return nil
     }
 
     func firstDescendant(where predicate: (MarkupElement) -> Bool) -> MarkupElement? {
         var stack: [MarkupElement] = [self]
-        while let e = stack.popLast() {
-            if predicate(e) { return e }
-            for case .element(let c) in e.children.reversed() { stack.append(c) }
+        while let element = stack.popLast() {
+            if predicate(element) { return element }
+            for case .element(let child) in element.children.reversed() { stack.append(child) }
         }
         return nil
     }

@@ -80,56 +80,56 @@ enum MathSpeech {
         return text.split(separator: " ").joined(separator: " ").replacingOccurrences(of: " ,", with: ",")
     }
 
-    private static func read(_ e: MarkupElement, _ w: Words, tokens: inout Int, depth: Int) -> String? {
+    private static func read(_ element: MarkupElement, _ words: Words, tokens: inout Int, depth: Int) -> String? {
         guard depth < 12 else { return nil }
-        let parts = e.elements
-        func arg(_ i: Int) -> String? {
-            guard i < parts.count else { return nil }
-            return read(parts[i], w, tokens: &tokens, depth: depth + 1)
+        let parts = element.elements
+        func arg(_ position: Int) -> String? {
+            guard position < parts.count else { return nil }
+            return read(parts[position], words, tokens: &tokens, depth: depth + 1)
         }
-        switch e.localName {
+        switch element.localName {
         case "mi", "mn", "mtext":
             tokens += 1
-            let text = TextCleaner.normalize(e.rawText)
+            let text = TextCleaner.normalize(element.rawText)
             return tokens > maxTokens || text.isEmpty ? nil : text
         case "mo":
             tokens += 1
-            let op = TextCleaner.normalize(e.rawText)
+            let op = TextCleaner.normalize(element.rawText)
             guard tokens <= maxTokens else { return nil }
             if op == "(" || op == ")" || op == "[" || op == "]" || op == "," || op == "\u{2061}" || op == "\u{2062}" {
                 return op == "," ? "," : ""
             }
-            return w.operators[op] ?? english.operators[op] ?? (op.contains(where: \.isLetter) ? op : nil)
+            return words.operators[op] ?? english.operators[op] ?? (op.contains(where: \.isLetter) ? op : nil)
         case "math", "mrow", "mstyle", "mpadded", "semantics", "mfenced":
             let annotations: Set<String> = ["annotation", "annotation-xml"]
             var out: [String] = []
             for part in parts where !annotations.contains(part.localName) {
-                guard let spoken = read(part, w, tokens: &tokens, depth: depth + 1) else { return nil }
+                guard let spoken = read(part, words, tokens: &tokens, depth: depth + 1) else { return nil }
                 out.append(spoken)
             }
             return out.joined(separator: " ")
         case "msup":
             guard parts.count == 2, let base = arg(0), let exponent = arg(1) else { return nil }
-            if exponent == "2" { return "\(base) \(w.squared)" }
-            if exponent == "3" { return "\(base) \(w.cubed)" }
-            if exponent == "\(w.operators["-"] ?? "minus") 1" { return "\(base) \(w.inverse)" }
-            return "\(base) \(w.toThePower) \(exponent)"
+            if exponent == "2" { return "\(base) \(words.squared)" }
+            if exponent == "3" { return "\(base) \(words.cubed)" }
+            if exponent == "\(words.operators["-"] ?? "minus") 1" { return "\(base) \(words.inverse)" }
+            return "\(base) \(words.toThePower) \(exponent)"
         case "msub":
             guard parts.count == 2, let base = arg(0), let index = arg(1) else { return nil }
-            return "\(base) \(w.sub) \(index)"
+            return "\(base) \(words.sub) \(index)"
         case "mfrac":
             guard parts.count == 2, let numerator = arg(0), let denominator = arg(1) else { return nil }
-            return "\(numerator) \(w.over) \(denominator)"
+            return "\(numerator) \(words.over) \(denominator)"
         case "msqrt":
             var out: [String] = []
-            for i in parts.indices {
-                guard let spoken = arg(i) else { return nil }
+            for position in parts.indices {
+                guard let spoken = arg(position) else { return nil }
                 out.append(spoken)
             }
-            return "\(w.squareRoot) \(out.joined(separator: " "))"
+            return "\(words.squareRoot) \(out.joined(separator: " "))"
         case "mroot":
             guard parts.count == 2, let radicand = arg(0), let index = arg(1) else { return nil }
-            return "\(w.ordinalRoot(index)) \(w.rootOf) \(radicand)"
+            return "\(words.ordinalRoot(index)) \(words.rootOf) \(radicand)"
         case "mspace", "none":
             return ""
         default:

@@ -4,19 +4,19 @@ import Markup
 /// ("note 3"), citation superscripts and back-link arrows. The flattener drops what these recognise; the
 /// predicates look at one element or string and nothing else, so they are tested alone.
 enum NoteMarkers {
-    /// Whether `a` is a reference to a note: `epub:type="noteref"`, `role="doc-noteref"`, a note
+    /// Whether `anchor` is a reference to a note: `epub:type="noteref"`, `role="doc-noteref"`, a note
     /// class, or a link into a fragment whose text is a bare marker (`1`, `[2]`, `[A]`, `*`).
-    static func isNoteReference(_ a: MarkupElement) -> Bool {
-        let types = a.semanticTypes
+    static func isNoteReference(_ anchor: MarkupElement) -> Bool {
+        let types = anchor.semanticTypes
         if types.contains("noteref") || types.contains("biblioref") { return true }
-        let classes = a.classes
+        let classes = anchor.classes
         if classes.contains(where: {
             ["noteref", "fnanchor", "footnote-ref", "fnref", "footnoteref", "endnote-ref"].contains($0)
         }) {
             return true
         }
-        guard let href = a.value(of: "href"), href.contains("#") else { return false }
-        let text = TextCleaner.normalize(a.rawText)
+        guard let href = anchor.value(of: "href"), href.contains("#") else { return false }
+        let text = TextCleaner.normalize(anchor.rawText)
         return isNoteMarker(text) || isNoteLabel(text)
     }
 
@@ -35,8 +35,8 @@ enum NoteMarkers {
 
     /// Whether a note reference has words to read besides its marker ("this link", not "12", "[3]" or
     /// "Note 3").
-    static func hasWordsOfItsOwn(_ a: MarkupElement) -> Bool {
-        let text = TextCleaner.normalize(a.rawText)
+    static func hasWordsOfItsOwn(_ anchor: MarkupElement) -> Bool {
+        let text = TextCleaner.normalize(anchor.rawText)
         guard !isNoteMarker(text) else { return false }
         let letters = text.filter(\.isLetter)
         guard letters.count >= 2 else { return false }
@@ -47,19 +47,19 @@ enum NoteMarkers {
     /// Whether a superscript is a citation: a list or range of numbers ("14,15", "3–5", "[2, 7]"), or a
     /// single number after punctuation ("ended.<sup>7</sup>"), not a power ("x<sup>2</sup>").
     static func isCitationSuperscript(_ text: String, after preceding: String) -> Bool {
-        var t = Substring(text)
-        if t.first == "[", t.last == "]" { t = t.dropFirst().dropLast() }
-        guard !t.isEmpty, t.count <= 40, t.first!.isASCIIDigit, t.last!.isASCIIDigit else { return false }
+        var rest = Substring(text)
+        if rest.first == "[", rest.last == "]" { rest = rest.dropFirst().dropLast() }
+        guard !rest.isEmpty, rest.count <= 40, rest.first!.isASCIIDigit, rest.last!.isASCIIDigit else { return false }
         var run = 0
         var separators = 0
-        for c in t {
-            if c.isASCIIDigit {
+        for character in rest {
+            if character.isASCIIDigit {
                 run += 1
                 if run > 3 { return false }
-            } else if c == "," || c == "-" || c == "–" {
+            } else if character == "," || character == "-" || character == "–" {
                 run = 0
                 separators += 1
-            } else if c != " " {
+            } else if character != " " {
                 return false
             }
         }
@@ -69,25 +69,27 @@ enum NoteMarkers {
     }
 
     static func isNoteMarker(_ text: String) -> Bool {
-        var t = Substring(text)
-        guard !t.isEmpty, t.count <= 8 else { return false }
-        if let f = t.first, let l = t.last, (f == "[" && l == "]") || (f == "(" && l == ")") || (f == "{" && l == "}") {
-            t = t.dropFirst().dropLast()
-            if t.count == 1, t.first!.isLetter { return true }  // [A]
-            if t.allSatisfy({ "ivxlcIVXLC".contains($0) }) && !t.isEmpty { return true }  // [iv]
+        var marker = Substring(text)
+        guard !marker.isEmpty, marker.count <= 8 else { return false }
+        if let first = marker.first, let last = marker.last,
+            (first == "[" && last == "]") || (first == "(" && last == ")") || (first == "{" && last == "}")
+        {
+            marker = marker.dropFirst().dropLast()
+            if marker.count == 1, marker.first!.isLetter { return true }  // [A]
+            if marker.allSatisfy({ "ivxlcIVXLC".contains($0) }) && !marker.isEmpty { return true }  // [iv]
         }
-        if !t.isEmpty, t.allSatisfy({ "*†‡§¶#".contains($0) }) { return true }
-        let digits = t.prefix(while: \.isNumber)
+        if !marker.isEmpty, marker.allSatisfy({ "*†‡§¶#".contains($0) }) { return true }
+        let digits = marker.prefix(while: \.isNumber)
         guard !digits.isEmpty, digits.count <= 4 else { return false }
-        let rest = t.dropFirst(digits.count)
+        let rest = marker.dropFirst(digits.count)
         return rest.isEmpty || (rest.count == 1 && rest.first!.isLetter && rest.first!.isLowercase)
     }
 
     /// A link from a note back to its reference drawn as an arrow and the note's marker (`[←3]`,
     /// `↑ 12`, `3 ↩`), or an arrow alone: never read, in a note or not.
-    static func isArrowBackLink(_ a: MarkupElement) -> Bool {
-        guard let href = a.value(of: "href"), href.contains("#") else { return false }
-        let text = TextCleaner.normalize(a.rawText)
+    static func isArrowBackLink(_ anchor: MarkupElement) -> Bool {
+        guard let href = anchor.value(of: "href"), href.contains("#") else { return false }
+        let text = TextCleaner.normalize(anchor.rawText)
         guard text.count <= 12, text.contains(where: { backArrows.contains($0) }) else { return false }
         let rest = String(text.filter { !backArrows.contains($0) && !$0.isWhitespace && !"[](){}".contains($0) })
         return rest.isEmpty || isNoteMarker(rest)
@@ -95,11 +97,11 @@ enum NoteMarkers {
 
     static let backArrows: Set<Character> = ["←", "↑", "↩", "⤴", "⇧", "⬆", "↖", "⇐", "^", "↩︎", "↑︎", "⬆︎"]
 
-    static func isBackLink(_ a: MarkupElement) -> Bool {
-        let types = a.semanticTypes
+    static func isBackLink(_ anchor: MarkupElement) -> Bool {
+        let types = anchor.semanticTypes
         if types.contains("backlink") || types.contains("se:referrer") { return true }
-        let t = TextCleaner.normalize(a.rawText).lowercased()
-        return ["↩", "↩︎", "↑", "^", "back", "return", "retour", "zurück"].contains(t)
+        let label = TextCleaner.normalize(anchor.rawText).lowercased()
+        return ["↩", "↩︎", "↑", "^", "back", "return", "retour", "zurück"].contains(label)
     }
 }
 

@@ -15,20 +15,21 @@ enum SVGText {
     static let svgTextElements: Set<String> = ["title", "desc", "text"]
 
     /// Hidden as in XHTML, or by SVG's own `display="none"` and `visibility="hidden"` attributes.
-    static func isHiddenSVG(_ e: MarkupElement) -> Bool {
-        if HiddenContent.isHidden(e, types: [], classes: e.classes) { return true }
-        return e.value(of: "display")?.lowercased() == "none" || e.value(of: "visibility")?.lowercased() == "hidden"
+    static func isHiddenSVG(_ element: MarkupElement) -> Bool {
+        if HiddenContent.isHidden(element, types: [], classes: element.classes) { return true }
+        return element.value(of: "display")?.lowercased() == "none"
+            || element.value(of: "visibility")?.lowercased() == "hidden"
     }
 
     /// Whether a child of a `<switch>` would be drawn: its `systemLanguage` (when given) names the text's
     /// language, and its `requiredExtensions` (when given) are only XHTML, which a reading system renders.
-    static func svgConditionsHold(_ e: MarkupElement, language: String?) -> Bool {
-        if let languages = e.value(of: "systemlanguage") ?? e.value(of: "systemLanguage") {
+    static func svgConditionsHold(_ element: MarkupElement, language: String?) -> Bool {
+        if let languages = element.value(of: "systemlanguage") ?? element.value(of: "systemLanguage") {
             let wanted = LanguageDetector.primaryLanguage(language ?? "")
             let offered = languages.split(separator: ",").map { LanguageDetector.primaryLanguage(String($0)) }
             guard !wanted.isEmpty, offered.contains(wanted) else { return false }
         }
-        if let extensions = e.value(of: "requiredExtensions") ?? e.value(of: "requiredextensions") {
+        if let extensions = element.value(of: "requiredExtensions") ?? element.value(of: "requiredextensions") {
             let xhtml = "http://www.w3.org/1999/xhtml"
             guard extensions.split(whereSeparator: \.isWhitespace).allSatisfy({ $0 == xhtml }) else { return false }
         }
@@ -52,21 +53,25 @@ enum SVGText {
 
     /// The characters of an SVG text element, with a space where a `<tspan>` or `<textPath>` starts a new
     /// line or column (its own `x`, `y` or `dy`); a `<tspan>` that only styles letters joins its word.
-    static func svgText(_ e: MarkupElement) -> String {
+    static func svgText(_ element: MarkupElement) -> String {
         var out = ""
-        func walk(_ e: MarkupElement, depth: Int) {
+        func walk(_ element: MarkupElement, depth: Int) {
             guard depth < 100 else { return }
-            for child in e.children {
+            for child in element.children {
                 switch child {
-                case .text(let t): out += t
-                case .element(let c):
-                    guard !svgSkipped.contains(c.localName) else { continue }
-                    if c.value(of: "x") != nil || c.value(of: "y") != nil || c.value(of: "dy") != nil { out += " " }
-                    walk(c, depth: depth + 1)
+                case .text(let text): out += text
+                case .element(let childElement):
+                    guard !svgSkipped.contains(childElement.localName) else { continue }
+                    if childElement.value(of: "x") != nil || childElement.value(of: "y") != nil
+                        || childElement.value(of: "dy") != nil
+                    {
+                        out += " "
+                    }
+                    walk(childElement, depth: depth + 1)
                 }
             }
         }
-        walk(e, depth: 0)
+        walk(element, depth: 0)
         return out
     }
 }

@@ -89,8 +89,8 @@ struct StyleRules: Sendable, Hashable {
     }
 
     private static func file(_ rule: Rule, in rules: inout [Rule], count: inout Int) {
-        if let k = rules.firstIndex(where: { $0.selector == rule.selector && $0.property == rule.property }) {
-            if (rule.weight, rule.order) >= (rules[k].weight, rules[k].order) { rules[k] = rule }
+        if let existing = rules.firstIndex(where: { $0.selector == rule.selector && $0.property == rule.property }) {
+            if (rule.weight, rule.order) >= (rules[existing].weight, rules[existing].order) { rules[existing] = rule }
         } else if rules.count < maxRulesPerName {
             rules.append(rule)
             count += 1
@@ -125,16 +125,16 @@ struct StyleRules: Sendable, Hashable {
                 best[rule.property] = rule
             }
         }
-        for c in classes.prefix(Self.maxClasses) { if let rules = byClass[c] { consider(rules) } }
+        for className in classes.prefix(Self.maxClasses) { if let rules = byClass[className] { consider(rules) } }
         if let id, let rules = byID[id] { consider(rules) }
         let hidden = best[.display]?.value == true || best[.visibility]?.value == true
         return (hidden, best[.float]?.value == true)
     }
 
-    private static func matches(_ s: Selector, name: String, id: String?, classes: [String]) -> Bool {
-        if let element = s.element, element != name { return false }
-        if let wanted = s.id, wanted != id { return false }
-        return s.classes.allSatisfy(classes.contains)
+    private static func matches(_ selector: Selector, name: String, id: String?, classes: [String]) -> Bool {
+        if let element = selector.element, element != name { return false }
+        if let wanted = selector.id, wanted != id { return false }
+        return selector.classes.allSatisfy(classes.contains)
     }
 
     // MARK: parsing
@@ -143,30 +143,32 @@ struct StyleRules: Sendable, Hashable {
     static func withoutComments(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
-        var i = bytes.startIndex
+        var offset = bytes.startIndex
         var quote: UInt8?
-        while i < bytes.endIndex {
-            let b = bytes[i]
-            if let q = quote {
-                out.append(b)
-                if b == UInt8(ascii: "\\"), i + 1 < bytes.endIndex {
-                    out.append(bytes[i + 1])
-                    i += 2
+        while offset < bytes.endIndex {
+            let byte = bytes[offset]
+            if let open = quote {
+                out.append(byte)
+                if byte == UInt8(ascii: "\\"), offset + 1 < bytes.endIndex {
+                    out.append(bytes[offset + 1])
+                    offset += 2
                     continue
                 }
-                if b == q || b == UInt8(ascii: "\n") { quote = nil }  // an unclosed string ends at the line
-                i += 1
-            } else if b == UInt8(ascii: "/"), i + 1 < bytes.endIndex, bytes[i + 1] == UInt8(ascii: "*") {
-                i += 2
-                while i + 1 < bytes.endIndex, !(bytes[i] == UInt8(ascii: "*") && bytes[i + 1] == UInt8(ascii: "/")) {
-                    i += 1
+                if byte == open || byte == UInt8(ascii: "\n") { quote = nil }  // an unclosed string ends at the line
+                offset += 1
+            } else if byte == UInt8(ascii: "/"), offset + 1 < bytes.endIndex, bytes[offset + 1] == UInt8(ascii: "*") {
+                offset += 2
+                while offset + 1 < bytes.endIndex,
+                    !(bytes[offset] == UInt8(ascii: "*") && bytes[offset + 1] == UInt8(ascii: "/"))
+                {
+                    offset += 1
                 }
-                i = min(i + 2, bytes.endIndex)
+                offset = min(offset + 2, bytes.endIndex)
                 out.append(UInt8(ascii: " "))
             } else {
-                if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") { quote = b }
-                out.append(b)
-                i += 1
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { quote = byte }
+                out.append(byte)
+                offset += 1
             }
         }
         return out
@@ -189,24 +191,24 @@ struct StyleRules: Sendable, Hashable {
     /// The compound selector of one item of a selector list, or nil when it is anything else.
     static func selector(_ text: Substring) -> Selector? {
         let bytes = Array(text.utf8)
-        var i = 0
+        var offset = 0
         func name() -> String? {
-            let start = i
-            while i < bytes.count, isNameByte(bytes[i]) { i += 1 }
-            return i > start ? String(decoding: bytes[start..<i], as: UTF8.self) : nil
+            let start = offset
+            while offset < bytes.count, isNameByte(bytes[offset]) { offset += 1 }
+            return offset > start ? String(decoding: bytes[start..<offset], as: UTF8.self) : nil
         }
         var selector = Selector(element: nil, id: nil, classes: [])
-        if i < bytes.count, bytes[i] == UInt8(ascii: "*") {
-            i += 1
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: "*") {
+            offset += 1
         } else if let element = name() {
             selector.element = element.lowercased()
         }
-        while i < bytes.count {
-            let b = bytes[i]
-            i += 1
-            if b == UInt8(ascii: "."), let c = name() {
-                selector.classes.append(c.lowercased())
-            } else if b == UInt8(ascii: "#"), selector.id == nil, let id = name() {
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            offset += 1
+            if byte == UInt8(ascii: "."), let className = name() {
+                selector.classes.append(className.lowercased())
+            } else if byte == UInt8(ascii: "#"), selector.id == nil, let id = name() {
                 selector.id = id
             } else {
                 return nil  // a combinator, an attribute, a pseudo-class, an escape
@@ -217,14 +219,14 @@ struct StyleRules: Sendable, Hashable {
     }
 
     /// Letters, digits, `-`, `_` and any non-ASCII byte: what a CSS name is made of (escapes aside).
-    private static func isNameByte(_ b: UInt8) -> Bool {
-        (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") || (b >= 0x30 && b <= 0x39)
-            || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") || b >= 0x80
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || (byte >= 0x30 && byte <= 0x39)
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte >= 0x80
     }
 
     /// Specificity as one number: ids, then classes, then the element name.
-    static func specificity(_ s: Selector) -> Int {
-        (s.id == nil ? 0 : 10_000) + 100 * s.classes.count + (s.element == nil ? 0 : 1)
+    static func specificity(_ selector: Selector) -> Int {
+        (selector.id == nil ? 0 : 10_000) + 100 * selector.classes.count + (selector.element == nil ? 0 : 1)
     }
 
     /// What one declaration (`display: none !important`) says about a property read, if anything.
@@ -256,15 +258,17 @@ struct StyleRules: Sendable, Hashable {
 
         /// Parses the rules in `range`, descending into `@media` blocks that apply.
         mutating func parseRules(in range: Range<Int>, depth: Int) {
-            var i = range.lowerBound
-            while i < range.upperBound, rules.count < StyleRules.maxRules {
-                while i < range.upperBound, isSpace(bytes[i]) || bytes[i] == UInt8(ascii: "}") { i += 1 }
-                guard i < range.upperBound else { return }
-                let preludeStart = i
-                let stop = scan(from: i, to: range.upperBound, until: [UInt8(ascii: "{"), UInt8(ascii: ";")])
+            var offset = range.lowerBound
+            while offset < range.upperBound, rules.count < StyleRules.maxRules {
+                while offset < range.upperBound, isSpace(bytes[offset]) || bytes[offset] == UInt8(ascii: "}") {
+                    offset += 1
+                }
+                guard offset < range.upperBound else { return }
+                let preludeStart = offset
+                let stop = scan(from: offset, to: range.upperBound, until: [UInt8(ascii: "{"), UInt8(ascii: ";")])
                 let prelude = String(decoding: bytes[preludeStart..<stop], as: UTF8.self)
                 guard stop < range.upperBound, bytes[stop] == UInt8(ascii: "{") else {
-                    i = stop + 1  // a statement at-rule (`@import …;`) or a stray declaration
+                    offset = stop + 1  // a statement at-rule (`@import …;`) or a stray declaration
                     continue
                 }
                 let blockEnd = matchingBrace(from: stop, to: range.upperBound)
@@ -279,7 +283,7 @@ struct StyleRules: Sendable, Hashable {
                 } else {
                     styleRule(selectors: prelude, block: inner)
                 }
-                i = blockEnd + 1
+                offset = blockEnd + 1
             }
         }
 
@@ -290,7 +294,7 @@ struct StyleRules: Sendable, Hashable {
             while start < block.upperBound {
                 let end = scan(from: start, to: block.upperBound, until: [UInt8(ascii: ";")])
                 let text = String(decoding: bytes[start..<end], as: UTF8.self)
-                if let d = StyleRules.declaration(text[...]) { declarations.append(d) }
+                if let declaration = StyleRules.declaration(text[...]) { declarations.append(declaration) }
                 start = end + 1
             }
             guard !declarations.isEmpty else { return }
@@ -310,22 +314,22 @@ struct StyleRules: Sendable, Hashable {
         /// The index of the first byte of `stops` at nesting level zero from `start` (outside strings,
         /// parentheses and brackets), else `end`.
         private func scan(from start: Int, to end: Int, until stops: [UInt8]) -> Int {
-            var i = start
+            var offset = start
             var nesting = 0
-            while i < end {
-                let b = bytes[i]
-                if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
-                    i = skipString(from: i, to: end)
+            while offset < end {
+                let byte = bytes[offset]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    offset = skipString(from: offset, to: end)
                     continue
                 }
-                if b == UInt8(ascii: "(") || b == UInt8(ascii: "[") {
+                if byte == UInt8(ascii: "(") || byte == UInt8(ascii: "[") {
                     nesting += 1
-                } else if (b == UInt8(ascii: ")") || b == UInt8(ascii: "]")) && nesting > 0 {
+                } else if (byte == UInt8(ascii: ")") || byte == UInt8(ascii: "]")) && nesting > 0 {
                     nesting -= 1
-                } else if nesting == 0, stops.contains(b) || b == UInt8(ascii: "}") {
-                    return i
+                } else if nesting == 0, stops.contains(byte) || byte == UInt8(ascii: "}") {
+                    return offset
                 }
-                i += 1
+                offset += 1
             }
             return end
         }
@@ -333,20 +337,20 @@ struct StyleRules: Sendable, Hashable {
         /// The index of the `}` closing the block opened at `open`, else `end`.
         private func matchingBrace(from open: Int, to end: Int) -> Int {
             var depth = 0
-            var i = open
-            while i < end {
-                let b = bytes[i]
-                if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
-                    i = skipString(from: i, to: end)
+            var offset = open
+            while offset < end {
+                let byte = bytes[offset]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    offset = skipString(from: offset, to: end)
                     continue
                 }
-                if b == UInt8(ascii: "{") {
+                if byte == UInt8(ascii: "{") {
                     depth += 1
-                } else if b == UInt8(ascii: "}") {
+                } else if byte == UInt8(ascii: "}") {
                     depth -= 1
-                    if depth == 0 { return i }
+                    if depth == 0 { return offset }
                 }
-                i += 1
+                offset += 1
             }
             return end
         }
@@ -354,15 +358,17 @@ struct StyleRules: Sendable, Hashable {
         /// The index after the string that opens at `start`.
         private func skipString(from start: Int, to end: Int) -> Int {
             let quote = bytes[start]
-            var i = start + 1
-            while i < end, bytes[i] != quote {
-                if bytes[i] == UInt8(ascii: "\n") { return i }  // an unclosed string ends at the line
-                i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
+            var offset = start + 1
+            while offset < end, bytes[offset] != quote {
+                if bytes[offset] == UInt8(ascii: "\n") { return offset }  // an unclosed string ends at the line
+                offset += bytes[offset] == UInt8(ascii: "\\") ? 2 : 1
             }
-            return min(i + 1, end)
+            return min(offset + 1, end)
         }
 
-        private func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C }
+        private func isSpace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
+        }
     }
 }
 

@@ -10,22 +10,22 @@ enum TableShape {
         var data: [String] = []
         var rowLinkWords: [Int] = []
         var stack: [MarkupElement] = [table]
-        while let x = stack.popLast() {
-            if x.localName == "tr" {
-                let cells = x.children.compactMap { node -> String? in
-                    guard case .element(let c) = node, c.localName == "td" || c.localName == "th" else {
+        while let current = stack.popLast() {
+            if current.localName == "tr" {
+                let cells = current.children.compactMap { node -> String? in
+                    guard case .element(let cell) = node, cell.localName == "td" || cell.localName == "th" else {
                         return nil
                     }
-                    let t = TextCleaner.normalize(c.rawText)
-                    if c.localName == "td", !t.isEmpty { data.append(t) }
-                    return t.isEmpty ? nil : t
+                    let text = TextCleaner.normalize(cell.rawText)
+                    if cell.localName == "td", !text.isEmpty { data.append(text) }
+                    return text.isEmpty ? nil : text
                 }
                 if !cells.isEmpty {
                     rows.append(cells)
-                    rowLinkWords.append(linkWords(in: x))
+                    rowLinkWords.append(linkWords(in: current))
                 }
-            } else if x.localName != "caption" {
-                for case .element(let c) in x.children.reversed() { stack.append(c) }
+            } else if current.localName != "caption" {
+                for case .element(let cell) in current.children.reversed() { stack.append(cell) }
             }
         }
         return (rows, data, rowLinkWords)
@@ -54,29 +54,29 @@ enum TableShape {
         var words = 0
         var numericCells = 0
         var stack: [MarkupElement] = [table]
-        while let x = stack.popLast() {
-            if x.localName == "tr" {
+        while let current = stack.popLast() {
+            if current.localName == "tr" {
                 rows += 1
-            } else if x.localName == "td" || x.localName == "th" {
-                let text = x.rawText
+            } else if current.localName == "td" || current.localName == "th" {
+                let text = current.rawText
                 words += TextMeasure.wordCount(text)
                 if text.contains(where: \.isNumber), TextMeasure.wordCount(text) <= 2 { numericCells += 1 }
             }
-            for case .element(let c) in x.children { stack.append(c) }
+            for case .element(let child) in current.children { stack.append(child) }
         }
         return rows > 0 && words >= 40 && words / rows >= 10 && numericCells * 4 < rows
     }
 
-    /// Words inside the links below `e`.
-    static func linkWords(in e: MarkupElement) -> Int {
+    /// Words inside the links below `element`.
+    static func linkWords(in element: MarkupElement) -> Int {
         var words = 0
-        var stack = [e]
-        while let x = stack.popLast() {
-            if x.localName == "a", x.value(of: "href") != nil {
-                words += TextMeasure.wordCount(x.rawText)
+        var stack = [element]
+        while let current = stack.popLast() {
+            if current.localName == "a", current.value(of: "href") != nil {
+                words += TextMeasure.wordCount(current.rawText)
                 continue
             }
-            for case .element(let c) in x.children { stack.append(c) }
+            for case .element(let child) in current.children { stack.append(child) }
         }
         return words
     }

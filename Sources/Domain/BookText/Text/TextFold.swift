@@ -31,22 +31,22 @@ enum TextFold {
             out.reserveCapacity(bytes.count)
             var replaced = false
             var changed = false
-            var i = 0
-            while i <= bytes.count {
-                var j = i
-                while j < bytes.count, bytes[j] != 0x20 { j += 1 }
-                if j > i {
-                    if isDevanagariWord(bytes, i, j) {
+            var wordStart = 0
+            while wordStart <= bytes.count {
+                var wordEnd = wordStart
+                while wordEnd < bytes.count, bytes[wordEnd] != 0x20 { wordEnd += 1 }
+                if wordEnd > wordStart {
+                    if isDevanagariWord(bytes, wordStart, wordEnd) {
                         if !replaced { out += standIn }
                         replaced = true
                         changed = true
                     } else {
-                        out += bytes[i..<j]
+                        out += bytes[wordStart..<wordEnd]
                         replaced = false
                     }
                 }
-                if j < bytes.count { out.append(0x20) }
-                i = j + 1
+                if wordEnd < bytes.count { out.append(0x20) }
+                wordStart = wordEnd + 1
             }
             return changed ? String(decoding: out, as: UTF8.self) : text
         }
@@ -55,22 +55,24 @@ enum TextFold {
     /// Whether `bytes[from..<to]` are Devanagari scalars only, the first a letter or digit.
     private static func isDevanagariWord(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Bool {
         guard (to - from) % 3 == 0 else { return false }
-        var k = from
-        while k < to {
-            guard bytes[k] == 0xE0, bytes[k + 1] == 0xA4 || bytes[k + 1] == 0xA5, bytes[k + 2] & 0xC0 == 0x80 else {
+        var offset = from
+        while offset < to {
+            guard bytes[offset] == 0xE0, bytes[offset + 1] == 0xA4 || bytes[offset + 1] == 0xA5,
+                bytes[offset + 2] & 0xC0 == 0x80
+            else {
                 return false
             }
-            k += 3
+            offset += 3
         }
-        let v = 0x900 + (bytes[from + 1] == 0xA5 ? 0x40 : 0) + Int(bytes[from + 2] & 0x3F)
-        return isDevanagariLetterOrDigit(UInt32(v))
+        let value = 0x900 + (bytes[from + 1] == 0xA5 ? 0x40 : 0) + Int(bytes[from + 2] & 0x3F)
+        return isDevanagariLetterOrDigit(UInt32(value))
     }
 
     /// Devanagari letters and digits (general categories Lo, Lm, Nd): never part of the character
     /// before them, never folded away.
-    static func isDevanagariLetterOrDigit(_ v: UInt32) -> Bool {
-        (0x904...0x939).contains(v) || v == 0x93D || v == 0x950 || (0x958...0x961).contains(v)
-            || (0x966...0x96F).contains(v) || (0x971...0x97F).contains(v)
+    static func isDevanagariLetterOrDigit(_ value: UInt32) -> Bool {
+        (0x904...0x939).contains(value) || value == 0x93D || value == 0x950 || (0x958...0x961).contains(value)
+            || (0x966...0x96F).contains(value) || (0x971...0x97F).contains(value)
     }
 
     /// Lower-cased, accents removed, punctuation turned into single spaces: for matching titles.
@@ -82,14 +84,14 @@ enum TextFold {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         var lastSpace = true
-        for b in text.utf8 {
-            if b &- 0x61 < 26 || b &- 0x30 < 10 {
-                out.append(b)
+        for byte in text.utf8 {
+            if byte &- 0x61 < 26 || byte &- 0x30 < 10 {
+                out.append(byte)
                 lastSpace = false
-            } else if b &- 0x41 < 26 {
-                out.append(b + 0x20)
+            } else if byte &- 0x41 < 26 {
+                out.append(byte + 0x20)
                 lastSpace = false
-            } else if b == 0x27 {  // '
+            } else if byte == 0x27 {  // '
                 continue
             } else if !lastSpace {
                 out.append(0x20)
@@ -102,8 +104,8 @@ enum TextFold {
 
     /// What `foldByFoundation` makes of one scalar: the scalars it keeps, 0x20 for a space; nil
     /// when the result is not made of scalars that are characters of their own.
-    private static func foldTokens(_ u: Unicode.Scalar) -> [UInt32]? {
-        let folded = String(u).folding(
+    private static func foldTokens(_ scalar: Unicode.Scalar) -> [UInt32]? {
+        let folded = String(scalar).folding(
             options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var tokens: [UInt32] = []
         for ch in folded {
@@ -126,16 +128,16 @@ enum TextFold {
     private static let foldTable: [[UInt32]?] = {
         var table: [[UInt32]?] = []
         for range in [0x80..<0x250, 0x1E00..<0x1F00, 0x2000..<0x2070] as [Range<UInt32>] {
-            for v in range { table.append(Unicode.Scalar(v).flatMap(foldTokens)) }
+            for value in range { table.append(Unicode.Scalar(value).flatMap(foldTokens)) }
         }
         return table
     }()
 
     @inline(__always)
-    private static func foldTableIndex(_ v: UInt32) -> Int? {
-        if v >= 0x80, v < 0x250 { return Int(v - 0x80) }
-        if v >= 0x1E00, v < 0x1F00 { return Int(v - 0x1E00) + 0x1D0 }
-        if v >= 0x2000, v < 0x2070 { return Int(v - 0x2000) + 0x2D0 }
+    private static func foldTableIndex(_ value: UInt32) -> Int? {
+        if value >= 0x80, value < 0x250 { return Int(value - 0x80) }
+        if value >= 0x1E00, value < 0x1F00 { return Int(value - 0x1E00) + 0x1D0 }
+        if value >= 0x2000, value < 0x2070 { return Int(value - 0x2000) + 0x2D0 }
         return nil
     }
 
@@ -147,28 +149,28 @@ enum TextFold {
         var out = String.UnicodeScalarView()
         var lastSpace = true
         let ok = foldTable.withUnsafeBufferPointer { table -> Bool in
-            for u in text.unicodeScalars {
-                let v = u.value
-                if v < 0x80 {
-                    if v &- 0x61 < 26 || v &- 0x30 < 10 {
-                        out.append(u)
+            for scalar in text.unicodeScalars {
+                let value = scalar.value
+                if value < 0x80 {
+                    if value &- 0x61 < 26 || value &- 0x30 < 10 {
+                        out.append(scalar)
                         lastSpace = false
-                    } else if v &- 0x41 < 26 {
-                        out.append(Unicode.Scalar(UInt8(v + 0x20)))
+                    } else if value &- 0x41 < 26 {
+                        out.append(Unicode.Scalar(UInt8(value + 0x20)))
                         lastSpace = false
-                    } else if v != 0x27, !lastSpace {
+                    } else if value != 0x27, !lastSpace {
                         out.append(" ")
                         lastSpace = true
                     }
                     continue
                 }
-                guard let i = foldTableIndex(v), let tokens = table[i] else { return false }
-                for t in tokens {
-                    if t == 0x20 {
+                guard let tableIndex = foldTableIndex(value), let tokens = table[tableIndex] else { return false }
+                for token in tokens {
+                    if token == 0x20 {
                         if !lastSpace { out.append(" ") }
                         lastSpace = true
                     } else {
-                        out.append(Unicode.Scalar(t)!)
+                        out.append(Unicode.Scalar(token)!)
                         lastSpace = false
                     }
                 }
@@ -176,9 +178,9 @@ enum TextFold {
             return true
         }
         guard ok else { return nil }
-        var s = String(out)
-        if s.hasSuffix(" ") { s.removeLast() }
-        return s
+        var folded = String(out)
+        if folded.hasSuffix(" ") { folded.removeLast() }
+        return folded
     }
 
     /// What `foldByFoundation` keeps of one character, as UTF-8: the characters it keeps, 0x20 for
@@ -191,10 +193,10 @@ enum TextFold {
         // what comes after, as the original character did.
         guard ("a" + folded + "a").count == folded.count + 2 else { return nil }
         var pieces: [UInt8] = []
-        for c in folded {
-            if c.isLetter || c.isNumber {
-                pieces += c.utf8
-            } else if c == "'" || c == "’" {
+        for character in folded {
+            if character.isLetter || character.isNumber {
+                pieces += character.utf8
+            } else if character == "'" || character == "’" {
                 continue
             } else {
                 pieces.append(0x20)
@@ -259,12 +261,12 @@ enum TextFold {
                 if let key, known.count + added.count < clusterFoldsLimit { added[key] = computed }
                 pieces = computed
             }
-            for p in pieces {
-                if p == 0x20 {
+            for piece in pieces {
+                if piece == 0x20 {
                     if !lastSpace { out.append(0x20) }
                     lastSpace = true
                 } else {
-                    out.append(p)
+                    out.append(piece)
                     lastSpace = false
                 }
             }
@@ -280,12 +282,12 @@ enum TextFold {
         var high: UInt64 = 0
 
         init?(_ ch: Character) {
-            var n = 0
-            for u in ch.unicodeScalars {
-                guard n < 6 else { return nil }
-                let v = UInt64(u.value) + 1  // never 0, so that lengths differ
-                if n < 3 { low |= v << (21 * UInt64(n)) } else { high |= v << (21 * UInt64(n - 3)) }
-                n += 1
+            var count = 0
+            for scalar in ch.unicodeScalars {
+                guard count < 6 else { return nil }
+                let value = UInt64(scalar.value) + 1  // never 0, so that lengths differ
+                if count < 3 { low |= value << (21 * UInt64(count)) } else { high |= value << (21 * UInt64(count - 3)) }
+                count += 1
             }
         }
     }

@@ -5,14 +5,14 @@ enum TextMeasure {
     /// For scalars below `wordTableLimit`: 1 when the scalar is part of a word (alphabetic or
     /// numeric), 0 otherwise. Built once from the Unicode properties `wordCount` asks for, so that
     /// the common scripts do not look the properties up again for every scalar.
-    private static let wordTable: [UInt8] = (0..<wordTableLimit).map { v in
-        guard let u = Unicode.Scalar(v) else { return 0 }
-        return isWordScalarByProperties(u) ? 1 : 0
+    private static let wordTable: [UInt8] = (0..<wordTableLimit).map { value in
+        guard let scalar = Unicode.Scalar(value) else { return 0 }
+        return isWordScalarByProperties(scalar) ? 1 : 0
     }
     private static let wordTableLimit: UInt32 = 0x3000
 
-    private static func isWordScalarByProperties(_ u: Unicode.Scalar) -> Bool {
-        u.properties.isAlphabetic || u.properties.numericType != nil
+    private static func isWordScalarByProperties(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || scalar.properties.numericType != nil
     }
 
     /// Counts words the way a listener would: runs of letters or digits.
@@ -21,16 +21,16 @@ enum TextMeasure {
         var inWord = false
         var cjk = 0
         wordTable.withUnsafeBufferPointer { table in
-            for u in text.unicodeScalars {
-                let v = u.value
+            for scalar in text.unicodeScalars {
+                let value = scalar.value
                 let isWordChar: Bool
-                if v < 0x80 {
-                    isWordChar = (v &- 0x61 < 26) || (v &- 0x41 < 26) || (v &- 0x30 < 10)
-                } else if v < wordTableLimit {
-                    isWordChar = table[Int(v)] != 0
+                if value < 0x80 {
+                    isWordChar = (value &- 0x61 < 26) || (value &- 0x41 < 26) || (value &- 0x30 < 10)
+                } else if value < wordTableLimit {
+                    isWordChar = table[Int(value)] != 0
                 } else {
-                    isWordChar = isWordScalarByProperties(u)
-                    if (0x3040...0x9FFF).contains(v) { cjk += 1 }
+                    isWordChar = isWordScalarByProperties(scalar)
+                    if (0x3040...0x9FFF).contains(value) { cjk += 1 }
                 }
                 if isWordChar && !inWord { count += 1 }
                 inWord = isWordChar
@@ -45,8 +45,8 @@ enum TextMeasure {
     static func wordCountByProperties(_ text: String) -> Int {
         var count = 0
         var inWord = false
-        for u in text.unicodeScalars {
-            let isWordChar = isWordScalarByProperties(u)
+        for scalar in text.unicodeScalars {
+            let isWordChar = isWordScalarByProperties(scalar)
             if isWordChar && !inWord { count += 1 }
             inWord = isWordChar
         }
@@ -71,10 +71,10 @@ enum TextMeasure {
         let counted = text.withUTF8 { bytes -> Int? in
             devanagariBreaks.withUnsafeBufferPointer { table -> Int? in
                 var counter = SimpleCharacterCounter(table: table)
-                var i = 0
-                while i < bytes.count {
-                    let (scalar, length) = TextCleaner.decodeScalar(bytes, at: i)
-                    i += length
+                var offset = 0
+                while offset < bytes.count {
+                    let (scalar, length) = TextCleaner.decodeScalar(bytes, at: offset)
+                    offset += length
                     // Beyond the Basic Multilingual Plane there is none of the simple scalars.
                     guard counter.add(scalar) else { return nil }
                     if counter.count >= limit { return limit }
@@ -104,15 +104,16 @@ enum TextMeasure {
 
         init(table: UnsafeBufferPointer<DevanagariBreak>) { self.table = table }
 
-        /// Counts `v`; false when it is not one of the simple scalars (the caller counts otherwise).
-        mutating func add(_ v: UInt32) -> Bool {
-            if v >= 0x900, v < 0x980 {
-                addDevanagari(table[Int(v - 0x900)])
+        /// Counts `value`; false when it is not one of the simple scalars (the caller counts otherwise).
+        mutating func add(_ value: UInt32) -> Bool {
+            if value >= 0x900, value < 0x980 {
+                addDevanagari(table[Int(value - 0x900)])
                 return true
             }
             guard
-                (v >= 0x20 && v < 0x7F) || (v >= 0xA0 && v < 0x300 && v != 0xAD) || (v >= 0x2010 && v < 0x2028)
-                    || (v >= 0x2030 && v < 0x205F)
+                (value >= 0x20 && value < 0x7F) || (value >= 0xA0 && value < 0x300 && value != 0xAD)
+                    || (value >= 0x2010 && value < 0x2028)
+                    || (value >= 0x2030 && value < 0x205F)
             else { return false }
             count += 1
             conjunct = 0
@@ -156,16 +157,18 @@ enum TextMeasure {
     }
 
     /// `DevanagariBreak` of U+0900 to U+097F, as the standard library breaks characters.
-    static let devanagariBreaks: [DevanagariBreak] = (UInt32(0x900)..<0x980).map { v in
-        let s = String(Unicode.Scalar(v)!)
+    static let devanagariBreaks: [DevanagariBreak] = (UInt32(0x900)..<0x980).map { value in
+        let character = String(Unicode.Scalar(value)!)
         let ka = "\u{915}"
         let virama = "\u{94D}"
-        let staysWithBefore = ("\u{905}" + s).count == 1  // after a vowel letter: GB9 or GB9a alone
+        let staysWithBefore = ("\u{905}" + character).count == 1  // after a vowel letter: GB9 or GB9a alone
         if !staysWithBefore {
-            return (ka + virama + s).count == 1 ? .consonant : .other
+            return (ka + virama + character).count == 1 ? .consonant : .other
         }
-        if (ka + s + ka).count == 1 { return .linker }
-        if (ka + virama + s + ka).count == 1 && (ka + s + virama + ka).count == 1 { return .joiningMark }
+        if (ka + character + ka).count == 1 { return .linker }
+        if (ka + virama + character + ka).count == 1 && (ka + character + virama + ka).count == 1 {
+            return .joiningMark
+        }
         return .mark
     }
 }

@@ -8,22 +8,22 @@ extension String.UTF8View {
     /// agree (an ASCII letter of folded text is never followed by a combining mark: folding removed
     /// them), so this is used there.
     func containsBytes(_ needle: String) -> Bool {
-        withBytes { h in
+        withBytes { haystack in
             var needle = needle
-            return needle.withUTF8 { n in
-                guard n.count > 0 else { return true }
-                guard h.count >= n.count, let base = h.baseAddress else { return false }
-                let first = Int32(n[0])
-                var i = 0
-                let last = h.count - n.count
-                while i <= last {
+            return needle.withUTF8 { pattern in
+                guard pattern.count > 0 else { return true }
+                guard haystack.count >= pattern.count, let base = haystack.baseAddress else { return false }
+                let first = Int32(pattern[0])
+                var offset = 0
+                let last = haystack.count - pattern.count
+                while offset <= last {
                     // memchr finds candidates for the first byte at memory speed.
-                    guard let p = memchr(base + i, first, last - i + 1) else { return false }
-                    i = UnsafeRawPointer(p) - UnsafeRawPointer(base)
-                    var k = 1
-                    while k < n.count, h[i + k] == n[k] { k += 1 }
-                    if k == n.count { return true }
-                    i += 1
+                    guard let found = memchr(base + offset, first, last - offset + 1) else { return false }
+                    offset = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+                    var matched = 1
+                    while matched < pattern.count, haystack[offset + matched] == pattern[matched] { matched += 1 }
+                    if matched == pattern.count { return true }
+                    offset += 1
                 }
                 return false
             }
@@ -32,25 +32,25 @@ extension String.UTF8View {
 
     /// Whether these bytes contain `needle` (ASCII), ASCII letters matching in either case.
     func containsBytesIgnoringASCIICase(_ needle: String) -> Bool {
-        let n = Array(needle.lowercased().utf8)
-        guard let first = n.first else { return true }
+        let pattern = Array(needle.lowercased().utf8)
+        guard let first = pattern.first else { return true }
         let firstUpper = first &- 0x61 < 26 ? first - 0x20 : first
-        return withBytes { h in
-            guard h.count >= n.count else { return false }
-            var i = 0
-            let last = h.count - n.count
-            while i <= last {
-                let b = h[i]
-                if b == first || b == firstUpper {
-                    var k = 1
-                    while k < n.count {
-                        let c = h[i + k]
-                        if (c &- 0x41 < 26 ? c | 0x20 : c) != n[k] { break }
-                        k += 1
+        return withBytes { haystack in
+            guard haystack.count >= pattern.count else { return false }
+            var offset = 0
+            let last = haystack.count - pattern.count
+            while offset <= last {
+                let byte = haystack[offset]
+                if byte == first || byte == firstUpper {
+                    var matched = 1
+                    while matched < pattern.count {
+                        let candidate = haystack[offset + matched]
+                        if (candidate &- 0x41 < 26 ? candidate | 0x20 : candidate) != pattern[matched] { break }
+                        matched += 1
                     }
-                    if k == n.count { return true }
+                    if matched == pattern.count { return true }
                 }
-                i += 1
+                offset += 1
             }
             return false
         }
@@ -59,9 +59,9 @@ extension String.UTF8View {
     /// Whether these bytes contain `byte`: `memchr`, where the generic `contains` goes byte by
     /// byte through the view's indices (every block of every book is searched for brackets).
     func containsByte(_ byte: UInt8) -> Bool {
-        withBytes { h in
-            guard let base = h.baseAddress else { return false }
-            return memchr(base, Int32(byte), h.count) != nil
+        withBytes { haystack in
+            guard let base = haystack.baseAddress else { return false }
+            return memchr(base, Int32(byte), haystack.count) != nil
         }
     }
 

@@ -6,28 +6,29 @@ enum WebLinks {
     /// Whether `href` names a scheme (`https:`, `mailto:`, `urn:`): letters, digits, `+`, `-` or `.`
     /// before a colon, ahead of any `/`, `?` or `#`.
     static func hasScheme(_ href: String) -> Bool {
-        for (offset, c) in href.utf8.enumerated() {
-            if c == UInt8(ascii: ":") { return offset > 0 }
+        for (offset, byte) in href.utf8.enumerated() {
+            if byte == UInt8(ascii: ":") { return offset > 0 }
             let isSchemeByte =
-                (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z") || (c >= 0x30 && c <= 0x39)
-                || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
+                (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+                || (byte >= 0x30 && byte <= 0x39)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
             if !isSchemeByte { return false }
         }
         return false
     }
 
     /// A link whose text is a pictograph and a few words ("🔊 Listen", "▶️ Play"): a web page's button.
-    static func isIconLink(_ a: MarkupElement) -> Bool {
-        let text = a.rawText
+    static func isIconLink(_ anchor: MarkupElement) -> Bool {
+        let text = anchor.rawText
         return TextMeasure.wordCount(text) <= 3 && text.contains(where: TextCleaner.isPictographic)
     }
 
     /// A link that shows its own address and points at a place inside a web page
     /// (`<a href="https://example.org/book/ch-2/#audio-1">https://example.org/book/ch-2/#audio-1</a>`):
     /// what a web-built book puts where it left out a player, a video or an exercise.
-    static func isPointerLink(_ a: MarkupElement, href: String) -> Bool {
+    static func isPointerLink(_ anchor: MarkupElement, href: String) -> Bool {
         guard let hash = href.firstIndex(of: "#"), href.index(after: hash) < href.endIndex else { return false }
-        let text = TextCleaner.normalize(a.rawText).lowercased()
+        let text = TextCleaner.normalize(anchor.rawText).lowercased()
         guard text.hasPrefix("http") || text.hasPrefix("www.") else { return false }
         let shown = text.hasPrefix("www.") ? String(text.dropFirst(4)) : text
         let lowerHref = href.lowercased()
@@ -54,11 +55,11 @@ enum WebLinks {
     /// nil when the word holds no address (`http://`, `https://`, `ftp://` or `www.`).
     static func host(in word: Substring) -> Substring? {
         let chars = Array(word)
-        func starts(_ prefix: String, at i: Int) -> Bool {
-            var k = i
-            for p in prefix {
-                guard k < chars.count, chars[k].lowercased() == String(p) else { return false }
-                k += 1
+        func starts(_ prefix: String, at position: Int) -> Bool {
+            var offset = position
+            for expected in prefix {
+                guard offset < chars.count, chars[offset].lowercased() == String(expected) else { return false }
+                offset += 1
             }
             return true
         }

@@ -530,22 +530,22 @@ struct BundleRecord: Codable, Hashable {
     private enum CodingKeys: String, CodingKey { case version, bundles, file, inputsSHA256 }
 
     init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        version = try c.decodeIfPresent(Int.self, forKey: .version) ?? Self.currentVersion
-        bundles = try c.decodeIfPresent([String: Entry].self, forKey: .bundles) ?? [:]
-        if let file = try c.decodeIfPresent(String.self, forKey: .file) {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decodeIfPresent(Int.self, forKey: .version) ?? Self.currentVersion
+        bundles = try container.decodeIfPresent([String: Entry].self, forKey: .bundles) ?? [:]
+        if let file = try container.decodeIfPresent(String.self, forKey: .file) {
             let format = (file as NSString).pathExtension
             if bundles[format] == nil {
-                let inputs = try c.decodeIfPresent(String.self, forKey: .inputsSHA256) ?? ""
+                let inputs = try container.decodeIfPresent(String.self, forKey: .inputsSHA256) ?? ""
                 bundles[format] = Entry(file: file, inputsSHA256: inputs)
             }
         }
     }
 
     func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(Self.currentVersion, forKey: .version)
-        try c.encode(bundles, forKey: .bundles)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.currentVersion, forKey: .version)
+        try container.encode(bundles, forKey: .bundles)
     }
 
     /// Nil when absent or unreadable: the bundle is then simply rebuilt.

@@ -72,98 +72,104 @@ public enum ConversionEvent: Hashable, Sendable, Codable {
 
     /// Encodes the event as its JSON line's object (`event` names it; see docs/library-api.md).
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(name, forKey: .event)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .event)
         switch self {
         case .bookStarted(let title, let sections, let words):
-            try c.encode(title, forKey: .title)
-            try c.encode(sections, forKey: .sections)
-            try c.encode(words, forKey: .words)
+            try container.encode(title, forKey: .title)
+            try container.encode(sections, forKey: .sections)
+            try container.encode(words, forKey: .words)
         case .sectionStarted(let section, let title):
-            try c.encode(section, forKey: .section)
-            try c.encode(title, forKey: .title)
+            try container.encode(section, forKey: .section)
+            try container.encode(title, forKey: .title)
         case .progress(let section, let wordsDone, let wordsTotal, let audioSeconds):
-            try c.encode(section, forKey: .section)
-            try c.encode(wordsDone, forKey: .wordsDone)
-            try c.encode(wordsTotal, forKey: .wordsTotal)
-            try c.encode(audioSeconds, forKey: .audioSeconds)
+            try container.encode(section, forKey: .section)
+            try container.encode(wordsDone, forKey: .wordsDone)
+            try container.encode(wordsTotal, forKey: .wordsTotal)
+            try container.encode(audioSeconds, forKey: .audioSeconds)
         case .sectionDone(let section, let file, let durationSeconds, let words, let bytes, let skipped):
-            try c.encode(section, forKey: .section)
-            try c.encode(file, forKey: .file)
-            try c.encode(durationSeconds, forKey: .durationSeconds)
-            try c.encode(words, forKey: .words)
-            try c.encode(bytes, forKey: .bytes)
-            try c.encode(skipped, forKey: .skipped)
+            try container.encode(section, forKey: .section)
+            try container.encode(file, forKey: .file)
+            try container.encode(durationSeconds, forKey: .durationSeconds)
+            try container.encode(words, forKey: .words)
+            try container.encode(bytes, forKey: .bytes)
+            try container.encode(skipped, forKey: .skipped)
         case .warning(let message):
-            try c.encode(message, forKey: .message)
+            try container.encode(message, forKey: .message)
         case .error(let section, let message):
-            try c.encode(section, forKey: .section)
-            try c.encode(message, forKey: .message)
+            try container.encode(section, forKey: .section)
+            try container.encode(message, forKey: .message)
         case .bookDone(let summary):
-            try c.encode(summary.sectionsDone, forKey: .sectionsDone)
-            try c.encode(summary.sectionsFailed, forKey: .sectionsFailed)
-            try c.encode(summary.sectionsSkipped, forKey: .sectionsSkipped)
-            try c.encode(summary.audioSeconds, forKey: .audioSeconds)
-            try c.encode(summary.wallSeconds, forKey: .wallSeconds)
+            try container.encode(summary.sectionsDone, forKey: .sectionsDone)
+            try container.encode(summary.sectionsFailed, forKey: .sectionsFailed)
+            try container.encode(summary.sectionsSkipped, forKey: .sectionsSkipped)
+            try container.encode(summary.audioSeconds, forKey: .audioSeconds)
+            try container.encode(summary.wallSeconds, forKey: .wallSeconds)
         case .bundleProgress(let file, let audioSeconds, let totalSeconds):
-            try c.encode(file, forKey: .file)
-            try c.encode(audioSeconds, forKey: .audioSeconds)
-            try c.encode(totalSeconds, forKey: .totalSeconds)
+            try container.encode(file, forKey: .file)
+            try container.encode(audioSeconds, forKey: .audioSeconds)
+            try container.encode(totalSeconds, forKey: .totalSeconds)
         case .bundleDone(let file, let chapters, let rebuilt):
-            try c.encode(file, forKey: .file)
-            try c.encode(chapters, forKey: .chapters)
-            try c.encode(rebuilt, forKey: .rebuilt)
+            try container.encode(file, forKey: .file)
+            try container.encode(chapters, forKey: .chapters)
+            try container.encode(rebuilt, forKey: .rebuilt)
         }
     }
 
     /// Decodes an event from its JSON line; throws on an unknown `event`.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        switch try c.decode(String.self, forKey: .event) {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(String.self, forKey: .event) {
         case "book-started":
             self = .bookStarted(
-                title: try c.decode(String.self, forKey: .title), sections: try c.decode(Int.self, forKey: .sections),
-                words: try c.decode(Int.self, forKey: .words))
+                title: try container.decode(String.self, forKey: .title),
+                sections: try container.decode(Int.self, forKey: .sections),
+                words: try container.decode(Int.self, forKey: .words))
         case "section-started":
             self = .sectionStarted(
-                section: try c.decode(Int.self, forKey: .section), title: try c.decode(String.self, forKey: .title))
+                section: try container.decode(Int.self, forKey: .section),
+                title: try container.decode(String.self, forKey: .title))
         case "progress":
             self = .progress(
-                section: try c.decode(Int.self, forKey: .section),
-                wordsDone: try c.decode(Int.self, forKey: .wordsDone),
-                wordsTotal: try c.decode(Int.self, forKey: .wordsTotal),
-                audioSeconds: try c.decode(Double.self, forKey: .audioSeconds))
+                section: try container.decode(Int.self, forKey: .section),
+                wordsDone: try container.decode(Int.self, forKey: .wordsDone),
+                wordsTotal: try container.decode(Int.self, forKey: .wordsTotal),
+                audioSeconds: try container.decode(Double.self, forKey: .audioSeconds))
         case "section-done":
             self = .sectionDone(
-                section: try c.decode(Int.self, forKey: .section), file: try c.decode(String.self, forKey: .file),
-                durationSeconds: try c.decode(Double.self, forKey: .durationSeconds),
-                words: try c.decode(Int.self, forKey: .words), bytes: try c.decode(Int64.self, forKey: .bytes),
-                skipped: try c.decodeIfPresent(Bool.self, forKey: .skipped) ?? false)
+                section: try container.decode(Int.self, forKey: .section),
+                file: try container.decode(String.self, forKey: .file),
+                durationSeconds: try container.decode(Double.self, forKey: .durationSeconds),
+                words: try container.decode(Int.self, forKey: .words),
+                bytes: try container.decode(Int64.self, forKey: .bytes),
+                skipped: try container.decodeIfPresent(Bool.self, forKey: .skipped) ?? false)
         case "warning":
-            self = .warning(message: try c.decode(String.self, forKey: .message))
+            self = .warning(message: try container.decode(String.self, forKey: .message))
         case "error":
             self = .error(
-                section: try c.decodeIfPresent(Int.self, forKey: .section),
-                message: try c.decode(String.self, forKey: .message))
+                section: try container.decodeIfPresent(Int.self, forKey: .section),
+                message: try container.decode(String.self, forKey: .message))
         case "book-done":
             self = .bookDone(
                 ConversionSummary(
-                    sectionsDone: try c.decode(Int.self, forKey: .sectionsDone),
-                    sectionsFailed: try c.decode(Int.self, forKey: .sectionsFailed),
-                    sectionsSkipped: try c.decode(Int.self, forKey: .sectionsSkipped),
-                    audioSeconds: try c.decode(Double.self, forKey: .audioSeconds),
-                    wallSeconds: try c.decode(Double.self, forKey: .wallSeconds)))
+                    sectionsDone: try container.decode(Int.self, forKey: .sectionsDone),
+                    sectionsFailed: try container.decode(Int.self, forKey: .sectionsFailed),
+                    sectionsSkipped: try container.decode(Int.self, forKey: .sectionsSkipped),
+                    audioSeconds: try container.decode(Double.self, forKey: .audioSeconds),
+                    wallSeconds: try container.decode(Double.self, forKey: .wallSeconds)))
         case "bundle-progress":
             self = .bundleProgress(
-                file: try c.decode(String.self, forKey: .file),
-                audioSeconds: try c.decode(Double.self, forKey: .audioSeconds),
-                totalSeconds: try c.decode(Double.self, forKey: .totalSeconds))
+                file: try container.decode(String.self, forKey: .file),
+                audioSeconds: try container.decode(Double.self, forKey: .audioSeconds),
+                totalSeconds: try container.decode(Double.self, forKey: .totalSeconds))
         case "bundle-done":
             self = .bundleDone(
-                file: try c.decode(String.self, forKey: .file), chapters: try c.decode(Int.self, forKey: .chapters),
-                rebuilt: try c.decode(Bool.self, forKey: .rebuilt))
+                file: try container.decode(String.self, forKey: .file),
+                chapters: try container.decode(Int.self, forKey: .chapters),
+                rebuilt: try container.decode(Bool.self, forKey: .rebuilt))
         case let other:
-            throw DecodingError.dataCorruptedError(forKey: .event, in: c, debugDescription: "unknown event \(other)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .event, in: container, debugDescription: "unknown event \(other)")
         }
     }
 }

@@ -37,11 +37,11 @@ public struct BookRecord: Hashable, Sendable, Codable {
 
     /// Decodes the record; missing keys take their defaults.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        identifier = try c.decodeIfPresent(String.self, forKey: .identifier)
-        title = try c.decodeIfPresent(String.self, forKey: .title)
-        authors = try c.decodeIfPresent([String].self, forKey: .authors) ?? []
-        sha256 = try c.decodeIfPresent(String.self, forKey: .sha256) ?? ""
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        identifier = try container.decodeIfPresent(String.self, forKey: .identifier)
+        title = try container.decodeIfPresent(String.self, forKey: .title)
+        authors = try container.decodeIfPresent([String].self, forKey: .authors) ?? []
+        sha256 = try container.decodeIfPresent(String.self, forKey: .sha256) ?? ""
     }
 }
 
@@ -115,25 +115,25 @@ public struct SectionRecord: Hashable, Sendable, Codable {
 
     /// Decodes the entry; missing keys take their defaults and an unknown status means `pending`.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        number = try c.decodeIfPresent(Int.self, forKey: .number) ?? 0
-        title = try c.decodeIfPresent(String.self, forKey: .title) ?? ""
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        number = try container.decodeIfPresent(Int.self, forKey: .number) ?? 0
+        title = try container.decodeIfPresent(String.self, forKey: .title) ?? ""
         // An unknown status (from a newer version) is treated as "not done": the section is redone.
-        status = (try? c.decodeIfPresent(SectionStatus.self, forKey: .status)) ?? .pending
-        file = try c.decodeIfPresent(String.self, forKey: .file)
-        durationSeconds = try c.decodeIfPresent(Double.self, forKey: .durationSeconds)
-        frames = try c.decodeIfPresent(Int.self, forKey: .frames)
-        sampleRate = try c.decodeIfPresent(Int.self, forKey: .sampleRate)
-        words = try c.decodeIfPresent(Int.self, forKey: .words) ?? 0
-        wordsDone = try c.decodeIfPresent(Int.self, forKey: .wordsDone)
-        bytes = try c.decodeIfPresent(Int64.self, forKey: .bytes)
-        textSHA256 = try c.decodeIfPresent(String.self, forKey: .textSHA256)
-        settingsSHA256 = try c.decodeIfPresent(String.self, forKey: .settingsSHA256)
-        started = try c.decodeIfPresent(String.self, forKey: .started)
-        finished = try c.decodeIfPresent(String.self, forKey: .finished)
-        error = try c.decodeIfPresent(String.self, forKey: .error)
-        parts = try c.decodeIfPresent([PartRecord].self, forKey: .parts)
-        track = try c.decodeIfPresent(String.self, forKey: .track)
+        status = (try? container.decodeIfPresent(SectionStatus.self, forKey: .status)) ?? .pending
+        file = try container.decodeIfPresent(String.self, forKey: .file)
+        durationSeconds = try container.decodeIfPresent(Double.self, forKey: .durationSeconds)
+        frames = try container.decodeIfPresent(Int.self, forKey: .frames)
+        sampleRate = try container.decodeIfPresent(Int.self, forKey: .sampleRate)
+        words = try container.decodeIfPresent(Int.self, forKey: .words) ?? 0
+        wordsDone = try container.decodeIfPresent(Int.self, forKey: .wordsDone)
+        bytes = try container.decodeIfPresent(Int64.self, forKey: .bytes)
+        textSHA256 = try container.decodeIfPresent(String.self, forKey: .textSHA256)
+        settingsSHA256 = try container.decodeIfPresent(String.self, forKey: .settingsSHA256)
+        started = try container.decodeIfPresent(String.self, forKey: .started)
+        finished = try container.decodeIfPresent(String.self, forKey: .finished)
+        error = try container.decodeIfPresent(String.self, forKey: .error)
+        parts = try container.decodeIfPresent([PartRecord].self, forKey: .parts)
+        track = try container.decodeIfPresent(String.self, forKey: .track)
     }
 }
 
@@ -183,16 +183,16 @@ public struct PartRecord: Hashable, Sendable, Codable {
 
     /// Decodes a part; a missing key makes it unusable (empty hashes), never an error.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        index = try c.decodeIfPresent(Int.self, forKey: .index) ?? -1
-        firstChunk = try c.decodeIfPresent(Int.self, forKey: .firstChunk) ?? 0
-        endChunk = try c.decodeIfPresent(Int.self, forKey: .endChunk) ?? 0
-        file = try c.decodeIfPresent(String.self, forKey: .file) ?? ""
-        frames = try c.decodeIfPresent(Int.self, forKey: .frames) ?? 0
-        sampleRate = try c.decodeIfPresent(Int.self, forKey: .sampleRate) ?? 0
-        bytes = try c.decodeIfPresent(Int64.self, forKey: .bytes) ?? -1
-        textSHA256 = try c.decodeIfPresent(String.self, forKey: .textSHA256) ?? ""
-        settingsSHA256 = try c.decodeIfPresent(String.self, forKey: .settingsSHA256) ?? ""
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        index = try container.decodeIfPresent(Int.self, forKey: .index) ?? -1
+        firstChunk = try container.decodeIfPresent(Int.self, forKey: .firstChunk) ?? 0
+        endChunk = try container.decodeIfPresent(Int.self, forKey: .endChunk) ?? 0
+        file = try container.decodeIfPresent(String.self, forKey: .file) ?? ""
+        frames = try container.decodeIfPresent(Int.self, forKey: .frames) ?? 0
+        sampleRate = try container.decodeIfPresent(Int.self, forKey: .sampleRate) ?? 0
+        bytes = try container.decodeIfPresent(Int64.self, forKey: .bytes) ?? -1
+        textSHA256 = try container.decodeIfPresent(String.self, forKey: .textSHA256) ?? ""
+        settingsSHA256 = try container.decodeIfPresent(String.self, forKey: .settingsSHA256) ?? ""
     }
 }
 
@@ -251,15 +251,15 @@ public struct Manifest: Hashable, Sendable, Codable {
 
     /// Decodes a manifest; every key but `version` may be missing and takes its default.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        version = try c.decodeIfPresent(Int.self, forKey: .version) ?? Manifest.currentVersion
-        toolVersion = try c.decodeIfPresent(String.self, forKey: .toolVersion) ?? ""
-        book = try c.decodeIfPresent(BookRecord.self, forKey: .book) ?? BookRecord()
-        settings = try c.decodeIfPresent(AudioSettings.self, forKey: .settings)
-        created = try c.decodeIfPresent(String.self, forKey: .created)
-        updated = try c.decodeIfPresent(String.self, forKey: .updated)
-        sections = try c.decodeIfPresent([SectionRecord].self, forKey: .sections) ?? []
-        journal = try c.decodeIfPresent(String.self, forKey: .journal)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decodeIfPresent(Int.self, forKey: .version) ?? Manifest.currentVersion
+        toolVersion = try container.decodeIfPresent(String.self, forKey: .toolVersion) ?? ""
+        book = try container.decodeIfPresent(BookRecord.self, forKey: .book) ?? BookRecord()
+        settings = try container.decodeIfPresent(AudioSettings.self, forKey: .settings)
+        created = try container.decodeIfPresent(String.self, forKey: .created)
+        updated = try container.decodeIfPresent(String.self, forKey: .updated)
+        sections = try container.decodeIfPresent([SectionRecord].self, forKey: .sections) ?? []
+        journal = try container.decodeIfPresent(String.self, forKey: .journal)
     }
 
     /// The record of section `number`, if any.

@@ -41,13 +41,13 @@ public struct AudioSettings: Hashable, Sendable, Codable {
 
     /// Decodes settings; missing keys take their defaults, an unknown value throws.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        voice = try c.decodeIfPresent(VoiceSettings.self, forKey: .voice) ?? VoiceSettings(voice: "en")
-        encoding = try c.decodeIfPresent(AudioEncoding.self, forKey: .encoding) ?? AudioEncoding()
-        chunking = try c.decodeIfPresent(ChunkerOptions.self, forKey: .chunking) ?? ChunkerOptions()
-        notes = try c.decodeIfPresent(SpokenTextOptions.Notes.self, forKey: .notes) ?? .skip
-        normalisationVersion = try c.decodeIfPresent(Int.self, forKey: .normalisationVersion) ?? 1
-        coverSHA256 = try c.decodeIfPresent(String.self, forKey: .coverSHA256)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        voice = try container.decodeIfPresent(VoiceSettings.self, forKey: .voice) ?? VoiceSettings(voice: "en")
+        encoding = try container.decodeIfPresent(AudioEncoding.self, forKey: .encoding) ?? AudioEncoding()
+        chunking = try container.decodeIfPresent(ChunkerOptions.self, forKey: .chunking) ?? ChunkerOptions()
+        notes = try container.decodeIfPresent(SpokenTextOptions.Notes.self, forKey: .notes) ?? .skip
+        normalisationVersion = try container.decodeIfPresent(Int.self, forKey: .normalisationVersion) ?? 1
+        coverSHA256 = try container.decodeIfPresent(String.self, forKey: .coverSHA256)
     }
 
     /// SHA-256 of the settings' canonical JSON (sorted keys): what the manifest compares on resume.

@@ -105,48 +105,49 @@ package enum WorkerMessage: Hashable, Sendable, Codable {
 
     /// Decodes a message line; throws on an unknown `type`.
     package init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        switch try c.decode(String.self, forKey: .type) {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(String.self, forKey: .type) {
         case "progress":
             self = .progress(
-                section: try c.decode(Int.self, forKey: .section),
-                wordsDone: try c.decode(Int.self, forKey: .wordsDone),
-                wordsTotal: try c.decode(Int.self, forKey: .wordsTotal),
-                frames: try c.decode(Int.self, forKey: .frames),
-                sampleRate: try c.decode(Int.self, forKey: .sampleRate))
+                section: try container.decode(Int.self, forKey: .section),
+                wordsDone: try container.decode(Int.self, forKey: .wordsDone),
+                wordsTotal: try container.decode(Int.self, forKey: .wordsTotal),
+                frames: try container.decode(Int.self, forKey: .frames),
+                sampleRate: try container.decode(Int.self, forKey: .sampleRate))
         case "done":
-            self = .done(try c.decode(WorkerResult.self, forKey: .result))
+            self = .done(try container.decode(WorkerResult.self, forKey: .result))
         case "failed":
             self = .failed(
-                section: try c.decode(Int.self, forKey: .section),
-                kind: (try? c.decode(WorkerFailureKind.self, forKey: .kind)) ?? .section,
-                message: try c.decodeIfPresent(String.self, forKey: .message) ?? "",
-                path: try c.decodeIfPresent(String.self, forKey: .path))
+                section: try container.decode(Int.self, forKey: .section),
+                kind: (try? container.decode(WorkerFailureKind.self, forKey: .kind)) ?? .section,
+                message: try container.decodeIfPresent(String.self, forKey: .message) ?? "",
+                path: try container.decodeIfPresent(String.self, forKey: .path))
         case let other:
-            throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown type \(other)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container, debugDescription: "unknown type \(other)")
         }
     }
 
     /// Encodes the message as its line's object; `type` says which message it is.
     package func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
+        var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
         case .progress(let section, let wordsDone, let wordsTotal, let frames, let sampleRate):
-            try c.encode("progress", forKey: .type)
-            try c.encode(section, forKey: .section)
-            try c.encode(wordsDone, forKey: .wordsDone)
-            try c.encode(wordsTotal, forKey: .wordsTotal)
-            try c.encode(frames, forKey: .frames)
-            try c.encode(sampleRate, forKey: .sampleRate)
+            try container.encode("progress", forKey: .type)
+            try container.encode(section, forKey: .section)
+            try container.encode(wordsDone, forKey: .wordsDone)
+            try container.encode(wordsTotal, forKey: .wordsTotal)
+            try container.encode(frames, forKey: .frames)
+            try container.encode(sampleRate, forKey: .sampleRate)
         case .done(let result):
-            try c.encode("done", forKey: .type)
-            try c.encode(result, forKey: .result)
+            try container.encode("done", forKey: .type)
+            try container.encode(result, forKey: .result)
         case .failed(let section, let kind, let message, let path):
-            try c.encode("failed", forKey: .type)
-            try c.encode(section, forKey: .section)
-            try c.encode(kind, forKey: .kind)
-            try c.encode(message, forKey: .message)
-            try c.encode(path, forKey: .path)
+            try container.encode("failed", forKey: .type)
+            try container.encode(section, forKey: .section)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(message, forKey: .message)
+            try container.encode(path, forKey: .path)
         }
     }
 }

@@ -87,10 +87,10 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
         }
     }
 
-    private static func sameLanguage(_ a: String, _ b: String) -> Bool {
+    private static func sameLanguage(_ left: String, _ right: String) -> Bool {
         func primary(_ tag: String) -> Substring {
             tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? ""
         }
-        return primary(a) == primary(b)
+        return primary(left) == primary(right)
     }
 }

@@ -65,20 +65,20 @@ public struct NeuralVoice: Hashable, Sendable, Codable {
 
     /// Reads `voice.json`; keys a later or earlier version lacks fall back to defaults.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        version = try c.decodeIfPresent(Int.self, forKey: .version) ?? 1
-        name = try c.decode(String.self, forKey: .name)
-        sampleRate = try c.decode(Int.self, forKey: .sampleRate)
-        quality = try c.decodeIfPresent(String.self, forKey: .quality) ?? ""
-        speakers = try c.decodeIfPresent(Int.self, forKey: .speakers) ?? 1
-        espeakVoice = try c.decode(String.self, forKey: .espeakVoice)
-        language = try c.decodeIfPresent(String.self, forKey: .language) ?? Self.tag(espeakVoice: espeakVoice)
-        modelBytes = try c.decodeIfPresent(Int64.self, forKey: .modelBytes) ?? 0
-        source = try c.decodeIfPresent(String.self, forKey: .source) ?? ""
-        espeakData = try c.decodeIfPresent(String.self, forKey: .espeakData)
-        noiseScale = try c.decodeIfPresent(Double.self, forKey: .noiseScale) ?? 0.667
-        noiseWidth = try c.decodeIfPresent(Double.self, forKey: .noiseWidth) ?? 0.8
-        lengthScale = try c.decodeIfPresent(Double.self, forKey: .lengthScale) ?? 1
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decodeIfPresent(Int.self, forKey: .version) ?? 1
+        name = try container.decode(String.self, forKey: .name)
+        sampleRate = try container.decode(Int.self, forKey: .sampleRate)
+        quality = try container.decodeIfPresent(String.self, forKey: .quality) ?? ""
+        speakers = try container.decodeIfPresent(Int.self, forKey: .speakers) ?? 1
+        espeakVoice = try container.decode(String.self, forKey: .espeakVoice)
+        language = try container.decodeIfPresent(String.self, forKey: .language) ?? Self.tag(espeakVoice: espeakVoice)
+        modelBytes = try container.decodeIfPresent(Int64.self, forKey: .modelBytes) ?? 0
+        source = try container.decodeIfPresent(String.self, forKey: .source) ?? ""
+        espeakData = try container.decodeIfPresent(String.self, forKey: .espeakData)
+        noiseScale = try container.decodeIfPresent(Double.self, forKey: .noiseScale) ?? 0.667
+        noiseWidth = try container.decodeIfPresent(Double.self, forKey: .noiseWidth) ?? 0.8
+        lengthScale = try container.decodeIfPresent(Double.self, forKey: .lengthScale) ?? 1
     }
 
     /// The prepared model.
