@@ -226,6 +226,23 @@ extension EndToEnd {
         }
 
         @Test(
+            "an Ogg bundle (opus, ogg) is the same bytes on every run, as every other file",
+            .enabled(if: Bundling.toolsInstalled, "ffmpeg/ffprobe are not installed (make deps installs them)"),
+            arguments: ["opus", "ogg"])
+        func oggBundlesAreReproducible(format: String) async throws {
+            let scratch = try Scratch("bundle-reproducible-\(format)")
+            let book = try Bundling.book(in: scratch)
+            var bundles: [Data] = []
+            for run in ["first", "second"] {
+                let out = scratch.file(run).path
+                let result = try await BinaryRunner.run([book, "--bundle", format, "-o", out], timeout: 120)
+                try #require(result.status == 0, "\(run): \(result.stderr)")
+                bundles.append(try #require(bytes(out + "/The Bundled Lamp - Ada Keeper.\(format)")))
+            }
+            #expect(bundles[0] == bundles[1], "the two runs' \(format) bundles differ")
+        }
+
+        @Test(
             "--bundle works in the output folder alone: a TMPDIR that cannot be written stops nothing",
             .enabled(if: Bundling.toolsInstalled, "ffmpeg/ffprobe are not installed (make deps installs them)"),
             arguments: ["m4b", "flac"])

@@ -338,7 +338,9 @@ public struct AudiobookBundler: Sendable {
         switch format {
         case .m4b: arguments += ["-movflags", neroChapters ? "+faststart" : "+faststart+disable_chpl", "-f", "ipod"]
         case .mp3: arguments += ["-f", "mp3"]
-        case .opus, .ogg: arguments += ["-f", "ogg"]
+        // The Ogg muxer draws a random stream serial unless told to be bit-exact: the same sections
+        // then give the same bundle, byte for byte, as every other file of a conversion.
+        case .opus, .ogg: arguments += ["-fflags", "+bitexact", "-f", "ogg"]
         case .flac: arguments += ["-f", "flac"]
         }
         return arguments + [output]
