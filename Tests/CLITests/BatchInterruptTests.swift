@@ -12,7 +12,7 @@ extension EndToEnd {
         /// The titles of the library's books, in the order the batch converts them (file names sort so).
         static let titles = ["First Watch", "Second Watch", "Third Watch"]
 
-        /// Three small books (3 chapters of about 250 words) in `scratch/library`; with `greek`, the
+        /// Three small books (3 chapters of about 400 words) in `scratch/library`; with `greek`, the
         /// first chapter of the first book quotes Greek (another voice reads it: a warning).
         static func library(in scratch: Scratch, greek: Bool = false) throws -> String {
             let folder = scratch.file("library")
@@ -22,7 +22,7 @@ extension EndToEnd {
                     title: title, authors: ["Ada Keeper"], identifier: "urn:test:batch-\(index + 1)",
                     chapters: (1...3).map {
                         TestBook.Chapter(
-                            title: "Chapter \($0)", paragraphs: prose(words: 250, seed: index * 3 + $0),
+                            title: "Chapter \($0)", paragraphs: prose(words: 400, seed: index * 3 + $0),
                             quotation: greek && index == 0 && $0 == 1
                                 ? ("el", "Ο άνεμος φυσούσε πάνω από τη θάλασσα και οι γλάροι φώναζαν.") : nil)
                     })
@@ -33,7 +33,9 @@ extension EndToEnd {
 
         /// The arguments of every batch run of these tests.
         static func arguments(_ library: String, _ out: String) -> [String] {
-            [library, "-o", out, "--jobs", "1", "--progress", "json"]
+            // Slow speech (--rate 80) makes each book last long enough for a signal sent once it has
+            // started to land in it, even when the test's own task waits for a thread.
+            [library, "-o", out, "--jobs", "1", "--progress", "json", "--rate", "80"]
         }
 
         /// Every file under `directory` and its bytes, but the manifests (they record when they were written).
@@ -93,7 +95,15 @@ extension EndToEnd {
             var (books, document) = try Self.report(reportPath)
             #expect(document["version"] as? Int == 1)
             #expect(document["exitCode"] as? Int == 130)
-            #expect(books.map { $0["status"] as? String } == ["refused", "converted", "interrupted", "not-started"])
+            // The signal is sent once the second real book has started; on a loaded machine it may land in
+            // the third: the book it landed in is interrupted, those before converted, those after not started.
+            let statuses = books.map { $0["status"] as? String ?? "" }
+            let stopped = try #require(statuses.firstIndex(of: "interrupted"), "\(statuses)")
+            #expect(stopped >= 2, "\(statuses)")
+            let expected =
+                ["refused"] + Array(repeating: "converted", count: stopped - 1) + ["interrupted"]
+                + Array(repeating: "not-started", count: books.count - stopped - 1)
+            #expect(statuses == expected)
             #expect(books[0]["exitCode"] as? Int == 3)
             #expect((books[0]["message"] as? String)?.isEmpty == false)
             #expect(books[0]["outputDirectory"] == nil)
@@ -108,11 +118,13 @@ extension EndToEnd {
             #expect(
                 (first["warnings"] as? [String] ?? []).contains { $0.contains("read by other voices: Greek") },
                 "\(first)")
-            #expect(books[2]["exitCode"] as? Int == 130)
-            #expect(books[3]["exitCode"] == nil)
+            #expect(books[stopped]["exitCode"] as? Int == 130)
+            #expect(books.dropFirst(stopped + 1).allSatisfy { $0["exitCode"] == nil })
             let totals = try #require(document["totals"] as? [String: Any])
-            #expect(totals["books"] as? Int == 4 && totals["converted"] as? Int == 1 && totals["refused"] as? Int == 1)
-            #expect(totals["interrupted"] as? Int == 1 && totals["notStarted"] as? Int == 1)
+            #expect(
+                totals["books"] as? Int == 4 && totals["converted"] as? Int == stopped - 1
+                    && totals["refused"] as? Int == 1)
+            #expect(totals["interrupted"] as? Int == 1 && totals["notStarted"] as? Int == books.count - stopped - 1)
             // Written by a rename: nothing left beside it.
             #expect(listing(scratch.path).filter { $0.hasPrefix(".report") }.isEmpty, "\(listing(scratch.path))")
 
@@ -121,7 +133,10 @@ extension EndToEnd {
             #expect(rerun.status == 2, "\(rerun.stderr)")
             (books, document) = try Self.report(reportPath)
             #expect(document["exitCode"] as? Int == 2)
-            #expect(books.map { $0["status"] as? String } == ["refused", "already-done", "converted", "converted"])
+            #expect(
+                books.map { $0["status"] as? String ?? "" }
+                    == ["refused"] + Array(repeating: "already-done", count: stopped - 1)
+                    + Array(repeating: "converted", count: books.count - stopped))
             #expect(books[1]["sectionsMade"] as? Int == 0 && books[1]["sectionsKept"] as? Int == 3)
             let sum = books.compactMap { $0["outputBytes"] as? Int }.reduce(0, +)
             #expect((document["totals"] as? [String: Any])?["outputBytes"] as? Int == sum)
@@ -157,14 +172,18 @@ extension EndToEnd {
                 #expect(!result.signalled)
                 let events = Conversions.events(result.stdout)
                 let names = events.compactMap { $0["event"] as? String }
-                #expect(names.filter { $0 == "book-started" }.count == book, "book \(book): \(names)")
-                #expect(names.filter { $0 == "book-done" }.count == book - 1, "book \(book): \(names)")
+                // Sent once book `book` has started, the signal may land in a later one on a loaded machine:
+                // the book it landed in is the one that failed, every one before it done.
                 let failed = try #require(events.last, "book \(book): no event")
                 #expect(failed["event"] as? String == "book-failed")
                 #expect(failed["exitCode"] as? Int == 130)
-                #expect((failed["file"] as? String)?.hasSuffix("book-\(book).epub") == true, "\(failed)")
+                let file = failed["file"] as? String ?? ""
+                let landed = try #require(
+                    (book...Self.titles.count).first { file.hasSuffix("book-\($0).epub") }, "\(failed)")
+                #expect(names.filter { $0 == "book-started" }.count == landed, "book \(book): \(names)")
+                #expect(names.filter { $0 == "book-done" }.count == landed - 1, "book \(book): \(names)")
                 // The books after the interrupted one were not started: no folder of theirs.
-                for later in Self.titles.dropFirst(book) {
+                for later in Self.titles.dropFirst(landed) {
                     #expect(!FileManager.default.fileExists(atPath: out + "/" + later), "book \(book): \(later)")
                 }
                 #expect(Conversions.partFiles(out).isEmpty, "book \(book): \(Conversions.partFiles(out))")

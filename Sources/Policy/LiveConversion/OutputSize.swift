@@ -30,10 +30,12 @@ extension OutputEstimate {
             format: encoding.format.rawValue, bundle: bundle?.rawValue)
     }
 
-    /// Silence every section read holds whatever its words: the pause after its title and the one that
-    /// ends it (`ChunkerOptions`). A book of many short sections is mostly this (a page of four words
-    /// makes about 4.7 s of audio, of which its words are 1.4 s).
-    static let sectionPauseSeconds = Double(ChunkerOptions().headingAfterMS + ChunkerOptions().sectionEndMS) / 1_000
+    /// Silence every section read holds whatever its words: the pauses before and after its title and
+    /// the one that ends it (`ChunkerOptions`). A book of many short sections is mostly this (a page of
+    /// four words makes about 4.7 s of audio, of which its words at the rate are 1.4 s).
+    static let sectionPauseSeconds =
+        Double(ChunkerOptions().headingBeforeMS + ChunkerOptions().headingAfterMS + ChunkerOptions().sectionEndMS)
+        / 1_000
 
     /// Headers and tags of one section file, roughly (a WAV header is 44 bytes, ID3 and Vorbis tags a
     /// few hundred).
