@@ -64,6 +64,13 @@ public struct SectionTiming: Hashable, Sendable, Codable {
         self.cues = cues
     }
 
+    /// The name of the file that keeps the timing of section `section` in the output folder
+    /// (`.epub2audio-timing-007.json`): JSON of this type.
+    public static func fileName(section: Int) -> String {
+        let digits = String(section)
+        return ".epub2audio-timing-" + String(repeating: "0", count: max(0, 3 - digits.count)) + digits + ".json"
+    }
+
     /// `frame` in seconds.
     public func seconds(_ frame: Int) -> Double {
         sampleRate > 0 ? Double(frame) / Double(sampleRate) : 0
