@@ -19,7 +19,7 @@ let package = Package(
             // gives MarkupDocuments; a composition root needs the engine and the writer) is shipped.
             targets: [
                 "Contracts", "ZipReader", "Markup", "EPUBReader", "BookText", "Normalization", "ESpeakEngine",
-                "AudioFiles", "Conversion", "Bundling", "NeuralEngine", "LiveConversion",
+                "AudioFiles", "TagEditing", "Conversion", "Bundling", "NeuralEngine", "LiveConversion",
             ]),
     ],
     dependencies: [
@@ -62,16 +62,21 @@ let package = Package(
         // Text normalisation for the ear: numbers, years, Roman numerals, abbreviations. Pure Swift.
         .target(name: "Normalization", path: "Sources/Domain/Normalization"),
 
+        // The tags of finished audio files, edited in place by epub2audio itself: the cover (FLAC PICTURE,
+        // ID3v2 APIC, Ogg METADATA_BLOCK_PICTURE), track numbers, FLAC metadata blocks; covers made from other
+        // pictures by ffmpeg. Pure Swift over bytes and files.
+        .target(name: "TagEditing", dependencies: ["Contracts"], path: "Sources/Pipeline/TagEditing"),
+
         // Pipeline: sections → chunks → engine → sink; manifest; resume; workers.
         .target(
             name: "Conversion",
-            dependencies: ["Contracts", "EPUBReader", "BookText", "Normalization"],
+            dependencies: ["Contracts", "TagEditing", "EPUBReader", "BookText", "Normalization"],
             path: "Sources/Pipeline/Conversion"),
 
         // The one-file audiobook (`--bundle`) made by ffmpeg from a finished output folder; AudioFiles reads
         // the length of a section a manifest does not record.
         .target(
-            name: "Bundling", dependencies: ["Conversion", "Contracts", "EPUBReader", "AudioFiles"],
+            name: "Bundling", dependencies: ["Conversion", "TagEditing", "Contracts", "EPUBReader", "AudioFiles"],
             path: "Sources/Pipeline/Bundling"),
 
         // Policy: what a conversion means, once for every front end: the book opened once, the voice
@@ -131,11 +136,15 @@ let package = Package(
         .testTarget(
             name: "ConversionTests",
             dependencies: [
-                "Conversion", "Contracts", "EPUBReader", "BookText", "ESpeakEngine", "AudioFiles", "TestSupport",
+                "Conversion", "TagEditing", "Contracts", "EPUBReader", "BookText", "ESpeakEngine", "AudioFiles",
+                "TestSupport",
             ],
             path: "Tests/Pipeline/ConversionTests"),
         .testTarget(
-            name: "BundlingTests", dependencies: ["Bundling", "Conversion", "EPUBReader", "TestSupport"],
+            name: "TagEditingTests", dependencies: ["TagEditing", "Contracts", "TestSupport"],
+            path: "Tests/Pipeline/TagEditingTests"),
+        .testTarget(
+            name: "BundlingTests", dependencies: ["Bundling", "Conversion", "TagEditing", "EPUBReader", "TestSupport"],
             path: "Tests/Pipeline/BundlingTests"),
         .testTarget(
             name: "LiveConversionTests", dependencies: ["LiveConversion", "NeuralEngine"],

@@ -9,6 +9,7 @@ import Conversion
 import EPUBReader
 import ESpeakEngine
 import Foundation
+import TagEditing
 
 func libraryAPIExample2() async throws {
     // The composition root: EPUB books, espeak-ng, libsndfile (what LiveEnvironment.make() does); tests

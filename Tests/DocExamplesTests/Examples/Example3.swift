@@ -9,6 +9,7 @@ import Conversion
 import EPUBReader
 import ESpeakEngine
 import Foundation
+import TagEditing
 
 func libraryAPIExample3(converter: Converter, request: ConversionRequest) async throws {
     let summary = try await converter.run(request) { event in

@@ -5,6 +5,7 @@
 import Bundling
 import Conversion
 import EPUBReader
+import TagEditing
 
 func libraryAPIExample7(outputDirectory: String, sectionNumbers: [Int], book: EPUBBook, title: String) async throws {
     guard let ffmpeg = AudiobookBundler.locateFFmpeg() else { return }  // not installed

@@ -4,6 +4,7 @@ import Testing
 
 @testable import Bundling
 @testable import Conversion
+@testable import TagEditing
 
 /// `AudiobookBundler.bundle` with the real ffmpeg over WAV files the test writes (no speech engine).
 @Suite(

@@ -5,6 +5,7 @@ import Testing
 
 @testable import Bundling
 @testable import Conversion
+@testable import TagEditing
 
 /// The pure parts of `AudiobookBundler`: chapters, ffmetadata, concat list, ffmpeg arguments, names.
 struct AudiobookBundlerTests {

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import Conversion
+@testable import TagEditing
 
 /// `AudiobookCover`: which pictures are covers, their FLAC picture block and the folder's cover file.
 struct AudiobookCoverTests {

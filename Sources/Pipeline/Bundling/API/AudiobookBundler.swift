@@ -1,7 +1,9 @@
 internal import AudioFiles
+import Contracts
 public import Conversion
 public import EPUBReader
 import Foundation
+public import TagEditing
 
 /// `--bundle`: the one-file audiobook formats made from the finished section files (all through ffmpeg).
 public enum BundleFormat: String, Hashable, Sendable, Codable, CaseIterable {
@@ -491,7 +493,13 @@ public struct AudiobookBundler: Sendable {
                 if let cueSheet = FLACMetadata.cueSheet(starts: chapters.map(\.startFrame), totalSamples: totalFrames) {
                     blocks.append((.cueSheet, cueSheet))
                 }
-                try FLACMetadata.insertBlocks(blocks, from: encoded, to: temp)
+                do {
+                    try FLACMetadata.insertBlocks(blocks, from: encoded, to: temp)
+                } catch TagEditingError.malformed(let reason) {
+                    throw ConversionError.bundleFailed(reason: "the encoded FLAC file \(reason)")
+                } catch {
+                    throw PosixFailure.map(error, path: temp) ?? error
+                }
             }
             try AtomicFile.rename(from: temp, to: target, in: directory)
         } catch {

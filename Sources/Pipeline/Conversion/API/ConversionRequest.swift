@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+public import TagEditing
 
 /// Which sections to convert.
 public enum SectionSelection: Hashable, Sendable {

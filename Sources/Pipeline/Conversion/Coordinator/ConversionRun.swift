@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import TagEditing
 
 /// One conversion, run on plain threads (synthesis blocks; it must not sit on Swift's cooperative pool).
 ///
@@ -190,7 +191,12 @@ final class ConversionRun: Sendable {
                 plan.records[index].bytes = OutputFolder.fileSize(path)
                 renumbered[record.number] = plan.records[index]
             } catch {
-                let reason = (error as? FileFormatError)?.reason ?? "\(error)"
+                let reason: String
+                if case TagEditingError.malformed(let malformed) = error {
+                    reason = malformed
+                } else {
+                    reason = "\(PosixFailure.map(error, path: path) ?? error)"
+                }
                 plan.warnings.append("\(file): its track number stays \(record.track ?? "as it was"): \(reason)")
             }
         }

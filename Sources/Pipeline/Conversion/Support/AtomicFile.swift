@@ -1,4 +1,6 @@
+import Contracts
 import Foundation
+import TagEditing
 
 #if canImport(Glibc)
     import Glibc
@@ -151,19 +153,17 @@ package enum PosixFailure {
         return .outputUnwritable(path: path, reason: String(cString: strerror(code)))
     }
 
-    /// Maps an error thrown by an audio sink or Foundation to a `ConversionError` when it is an I/O one.
+    /// Maps an error thrown by an audio sink, the tag editor or Foundation to a `ConversionError` when
+    /// it is an I/O one (a malformed file is not: the caller says which file and what it was doing).
     package static func map(_ error: any Error, path: String) -> ConversionError? {
         if let conversion = error as? ConversionError { return conversion }
-        if let posix = error as? POSIXError { return self.error(posix.code.rawValue, path: path) }
-        let ns = error as NSError
-        if ns.domain == NSPOSIXErrorDomain { return self.error(Int32(ns.code), path: path) }
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return self.error(Int32(underlying.code), path: path)
+        if let tags = error as? TagEditingError {
+            switch tags {
+            case .system(let path, let code): return self.error(code, path: path)
+            case .unusable(let path, let reason): return .outputUnwritable(path: path, reason: reason)
+            case .malformed: return nil
+            }
         }
-        if ns.domain == NSCocoaErrorDomain && ns.code == NSFileWriteOutOfSpaceError { return .diskFull(path: path) }
-        let text = "\(error)".lowercased()
-        if text.contains("no space left") { return .diskFull(path: path) }
-        if text.contains("file too large") { return self.error(EFBIG, path: path) }
-        return nil
+        return SystemErrorCode.of(error).map { self.error($0, path: path) }
     }
 }

@@ -1,7 +1,6 @@
+import Contracts
 import Foundation
 import Testing
-
-@testable import Conversion
 
 @Suite struct SHA256Tests {
     /// FIPS 180-4 / NIST example vectors.
@@ -38,17 +37,5 @@ import Testing
         }
         hasher.update(bytes[start...])
         #expect(hasher.finalizeHex() == SHA256.hex(bytes))
-    }
-
-    @Test func fileLargerThanOneBlock() throws {
-        let sandbox = try Sandbox()
-        let bytes = (0..<(1 << 20) + 12345).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        let path = sandbox.root + "/big.bin"
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        #expect(try SHA256.hex(fileAtPath: path) == SHA256.hex(bytes))
-    }
-
-    @Test func missingFileThrows() {
-        #expect(throws: ConversionError.self) { try SHA256.hex(fileAtPath: "/nonexistent/book.epub") }
     }
 }

@@ -1,8 +1,9 @@
+import Contracts
 import Foundation
 import TestSupport
 import Testing
 
-@testable import Conversion
+@testable import TagEditing
 
 /// The size an SVG cover gives itself (`SVGSize`), read from its start tag: what decides the size it
 /// is drawn at, and whether it is drawn at all. Drawing it is tested with ffmpeg in

@@ -10,12 +10,12 @@ import Foundation
 /// numbered anew has the bytes the same section made afresh with that number has (Ogg files too:
 /// their stream serial follows their headers, `CoverArt.rewriteOgg`). Every other byte is copied as it is; the edited
 /// file is written beside it and renamed over it, as `CoverArt` does.
-enum TrackNumberTag {
+package enum TrackNumberTag {
     /// Sets the track number of the `format` file at `path` to `track` ("3/12").
     ///
-    /// - Throws: `FileFormatError` when the file is not laid out as its format says (or a WAV file's
-    ///   tags come after its audio), `ConversionError.diskFull` or `.outputUnwritable` when writing fails.
-    static func set(_ track: String, format: AudioFormat, inFileAt path: String) throws {
+    /// - Throws: `TagEditingError.malformed` when the file is not laid out as its format says (or a WAV file's
+    ///   tags come after its audio), `TagEditingError.system` or `.unusable` when reading or writing fails.
+    package static func set(_ track: String, format: AudioFormat, inFileAt path: String) throws {
         try CoverArt.replaceInPlace(path, temporarySuffix: ".track.part") { temp in
             switch format {
             case .flac:
@@ -36,7 +36,7 @@ enum TrackNumberTag {
                 }
             case .mp3:
                 var info = stat()
-                guard stat(path, &info) == 0 else { throw PosixFailure.error(errno, path: path) }
+                guard stat(path, &info) == 0 else { throw TagEditingError.system(path: path, code: errno) }
                 try CoverArt.rewrite(path, to: temp) { reader, writer in
                     try setMP3(track, reader: reader, writer: writer, fileSize: Int(info.st_size))
                 }
@@ -54,10 +54,14 @@ enum TrackNumberTag {
     /// holding its number (`ID3v1.track`). `fileSize`: the file's size.
     static func setMP3(_ track: String, reader: BufferedFileReader, writer: BufferedFileWriter, fileSize: Int) throws {
         let header = try reader.read(ID3v2.headerBytes)
-        guard let length = ID3v2.tagLength(header: header) else { throw FileFormatError(reason: "has no ID3v2 tag") }
-        guard length <= CoverArt.maxHeadBytes else { throw FileFormatError(reason: "has an ID3v2 tag over 64 MB") }
+        guard let length = ID3v2.tagLength(header: header) else {
+            throw TagEditingError.malformed(reason: "has no ID3v2 tag")
+        }
+        guard length <= CoverArt.maxHeadBytes else {
+            throw TagEditingError.malformed(reason: "has an ID3v2 tag over 64 MB")
+        }
         let tag = header + (try reader.read(length - header.count))
-        guard tag.count == length else { throw FileFormatError(reason: "has a truncated ID3v2 tag") }
+        guard tag.count == length else { throw TagEditingError.malformed(reason: "has a truncated ID3v2 tag") }
         try writer.write(try ID3v2.tag(tag, settingLatin1: "TRCK", to: track))
         let rest = fileSize - length
         guard rest >= ID3v1.bytes else { return try reader.copyRest(to: writer) }
@@ -90,29 +94,31 @@ enum TrackNumberTag {
     static func setWAV(_ track: String, reader: BufferedFileReader, writer: BufferedFileWriter) throws {
         let riff = try reader.read(12)
         guard riff.count == 12, riff.starts(with: Array("RIFF".utf8)), Array(riff[8..<12]) == Array("WAVE".utf8)
-        else { throw FileFormatError(reason: "is not a WAV file") }
+        else { throw TagEditingError.malformed(reason: "is not a WAV file") }
         var chunks: [(id: [UInt8], body: [UInt8])] = []
         var dataHeader: [UInt8] = []
         var read = 12
         while true {
             let header = try reader.read(8)
-            guard header.count == 8 else { throw FileFormatError(reason: "has no audio chunk") }
+            guard header.count == 8 else { throw TagEditingError.malformed(reason: "has no audio chunk") }
             if header.starts(with: Array("data".utf8)) {
                 dataHeader = header
                 break
             }
             let size = Int(OggPage.littleEndianValue(header[4..<8]))
             read += 8 + size + size % 2
-            guard read <= maxWAVHeadBytes else { throw FileFormatError(reason: "has over 1 MB before its audio") }
+            guard read <= maxWAVHeadBytes else {
+                throw TagEditingError.malformed(reason: "has over 1 MB before its audio")
+            }
             let body = try reader.read(size + size % 2)
-            guard body.count == size + size % 2 else { throw FileFormatError(reason: "ends inside a chunk") }
+            guard body.count == size + size % 2 else { throw TagEditingError.malformed(reason: "ends inside a chunk") }
             chunks.append((Array(header[0..<4]), Array(body.prefix(size))))
         }
         guard
             let list = chunks.firstIndex(where: {
                 $0.id == Array("LIST".utf8) && $0.body.starts(with: Array("INFO".utf8))
             })
-        else { throw FileFormatError(reason: "has no tags before its audio") }
+        else { throw TagEditingError.malformed(reason: "has no tags before its audio") }
         let oldSize = chunks[list].body.count
         chunks[list].body = try infoList(chunks[list].body, settingTrack: track)
         let riffSize = Int(OggPage.littleEndianValue(riff[4..<8])) + chunks[list].body.count - oldSize
@@ -138,7 +144,9 @@ enum TrackNumberTag {
             let id = Array(body[at..<at + 4])
             let size = Int(OggPage.littleEndianValue(body[at + 4..<at + 8]))
             let end = at + 8 + size + size % 2
-            guard end <= body.count + size % 2 else { throw FileFormatError(reason: "has a truncated tag chunk") }
+            guard end <= body.count + size % 2 else {
+                throw TagEditingError.malformed(reason: "has a truncated tag chunk")
+            }
             if id == Array("ITRK".utf8) {
                 if !replaced { out += itrk }
                 replaced = true

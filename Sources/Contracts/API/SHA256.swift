@@ -1,5 +1,3 @@
-import Foundation
-
 /// SHA-256 (FIPS 180-4) in pure Swift, so the library needs no crypto dependency on Linux.
 ///
 /// Used to fingerprint the book file and each section's spoken text in the progress manifest;
@@ -30,11 +28,6 @@ public struct SHA256: Sendable {
         let handled: Void? = bytes.withContiguousStorageIfAvailable { update(buffer: $0) }
         if handled != nil { return }
         Array(bytes).withUnsafeBufferPointer { update(buffer: $0) }
-    }
-
-    /// Feeds the contents of `data`.
-    public mutating func update(_ data: Data) {
-        data.withUnsafeBytes { update(buffer: $0.bindMemory(to: UInt8.self)) }
     }
 
     private mutating func update(buffer bytes: UnsafeBufferPointer<UInt8>) {
@@ -97,28 +90,6 @@ public struct SHA256: Sendable {
 
     /// The hex digest of the UTF-8 bytes of `text`.
     public static func hex(_ text: String) -> String { hex(Array(text.utf8)) }
-
-    /// The hex digest of a file's contents, read in 1 MiB blocks so large books need little memory.
-    ///
-    /// Throws `ConversionError.unreadableBook(path:reason:)` when the file cannot be opened or read.
-    public static func hex(fileAtPath path: String) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ConversionError.unreadableBook(path: path, reason: "cannot open the file")
-        }
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        while true {
-            let block: Data?
-            do {
-                block = try handle.read(upToCount: 1 << 20)
-            } catch {
-                throw ConversionError.unreadableBook(path: path, reason: "\(error)")
-            }
-            guard let block, !block.isEmpty else { break }
-            hasher.update(block)
-        }
-        return hasher.finalizeHex()
-    }
 
     private mutating func compress(_ block: UnsafePointer<UInt8>) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in

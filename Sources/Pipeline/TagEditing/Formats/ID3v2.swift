@@ -7,7 +7,7 @@ import Contracts
 /// `TALB`, `TRCK`, `TCON`; the picture joins those frames, a text frame replaces LAME's of its id,
 /// every other frame is kept as it is. Pure over bytes. Layouts: ID3v2.3 (id3.org, "ID3 tag version 2.3.0", 3 and 4.15) and ID3v2.4
 /// ("ID3 tag version 2.4.0 - Main Structure", 3.1 and 4.1: frame sizes become syncsafe).
-enum ID3v2 {
+package enum ID3v2 {
     /// The tag header: "ID3", version, revision, flags, syncsafe size.
     static let headerBytes = 10
 
@@ -32,18 +32,19 @@ enum ID3v2 {
 
     /// The frames of `tag` (a whole tag: header, frames, padding), in order; padding is dropped.
     ///
-    /// - Throws: `FileFormatError` for a version other than 2.3 and 2.4, a tag with unsynchronisation,
+    /// - Throws: `TagEditingError.malformed` for a version other than 2.3 and 2.4, a tag with unsynchronisation,
     ///   an extended header or a footer (libsndfile writes none of these), or a frame past the tag's end.
     static func frames(of tag: [UInt8]) throws -> (version: UInt8, frames: [Frame]) {
         guard let length = tagLength(header: Array(tag.prefix(headerBytes))), length <= tag.count else {
-            throw FileFormatError(reason: "has a truncated ID3v2 tag")
+            throw TagEditingError.malformed(reason: "has a truncated ID3v2 tag")
         }
         let version = tag[3]
         guard version == 3 || version == 4 else {
-            throw FileFormatError(reason: "has an ID3v2.\(version) tag (only 2.3 and 2.4 are edited)")
+            throw TagEditingError.malformed(reason: "has an ID3v2.\(version) tag (only 2.3 and 2.4 are edited)")
         }
         guard tag[5] & 0xD0 == 0 else {
-            throw FileFormatError(reason: "has an ID3v2 tag with unsynchronisation, an extended header or a footer")
+            throw TagEditingError.malformed(
+                reason: "has an ID3v2 tag with unsynchronisation, an extended header or a footer")
         }
         var frames: [Frame] = []
         var at = headerBytes
@@ -51,7 +52,7 @@ enum ID3v2 {
             let sizeBytes = tag[at + 4..<at + 8]
             let size = version == 4 ? syncsafe(sizeBytes) : sizeBytes.reduce(0) { $0 << 8 | Int($1) }
             guard let size, at + headerBytes + size <= length else {
-                throw FileFormatError(reason: "has an ID3v2 frame that runs past the tag")
+                throw TagEditingError.malformed(reason: "has an ID3v2 frame that runs past the tag")
             }
             let id = String(decoding: tag[at..<at + 4], as: UTF8.self)
             frames.append(Frame(id: id, bytes: Array(tag[at..<at + headerBytes + size])))
@@ -64,7 +65,7 @@ enum ID3v2 {
     /// `texts` (frame id, text) in frames of their own in place of the ones of those ids, after
     /// the other frames, without padding; a new tag is version 2.3, which every player reads.
     ///
-    /// - Throws: `FileFormatError` as `frames(of:)` does, or when the tag would exceed `maxTagBytes`.
+    /// - Throws: `TagEditingError.malformed` as `frames(of:)` does, or when the tag would exceed `maxTagBytes`.
     static func tag(_ tag: [UInt8]?, withPicture cover: AudiobookCover?, texts: [(id: String, text: String)] = [])
         throws -> [UInt8]
     {
@@ -74,7 +75,7 @@ enum ID3v2 {
         for text in texts { body += textFrame(text.id, text.text, version: version) }
         if let cover { body += pictureFrame(cover, version: version) }
         guard body.count <= maxTagBytes else {
-            throw FileFormatError(reason: "would have an ID3v2 tag larger than 256 MB")
+            throw TagEditingError.malformed(reason: "would have an ID3v2 tag larger than 256 MB")
         }
         return Array("ID3".utf8) + [version, 0, 0] + syncsafe(body.count) + body
     }
@@ -83,7 +84,7 @@ enum ID3v2 {
     /// frame stands, its flags kept (after the other frames when there is none), without padding:
     /// LAME's `TRCK` frame as LAME writes it (encoding 0, no terminator) for a new track number.
     ///
-    /// - Throws: `FileFormatError` as `frames(of:)` does.
+    /// - Throws: `TagEditingError.malformed` as `frames(of:)` does.
     static func tag(_ tag: [UInt8]?, settingLatin1 id: String, to text: String) throws -> [UInt8] {
         let (version, frames) = try tag.map(frames(of:)) ?? (3, [])
         let encoded = [0] + text.unicodeScalars.map { $0.value <= 0xFF ? UInt8($0.value) : UInt8(ascii: "?") }
@@ -106,7 +107,7 @@ enum ID3v2 {
     /// The text frames (`TIT2` title, `TALB` album, `TPE1` artist) of `tags` that Latin-1 cannot
     /// hold as written: LAME writes Latin-1 only, and a Chinese title came out empty, a Polish
     /// name without its "Ł". The others stay LAME's.
-    static func unicodeTexts(_ tags: AudioTags) -> [(id: String, text: String)] {
+    package static func unicodeTexts(_ tags: AudioTags) -> [(id: String, text: String)] {
         [("TIT2", tags.title), ("TALB", tags.album), ("TPE1", tags.artist)].compactMap { id, text in
             guard let text, text.unicodeScalars.contains(where: { $0.value > 0xFF }) else { return nil }
             return (id, text)

@@ -1,14 +1,6 @@
 import Contracts
 import Foundation
 
-/// Why a file could not be edited: it is not laid out as its format says ("is not a FLAC file",
-/// "has an Ogg page with a wrong CRC"...). The reason reads after the file's name.
-struct FileFormatError: Error, Hashable, CustomStringConvertible {
-    var reason: String
-
-    var description: String { reason }
-}
-
 /// The book's cover embedded in a finished section file, by epub2audio itself (libsndfile cannot
 /// write pictures): a PICTURE block in FLAC, an ID3v2 `APIC` frame in MP3, a `METADATA_BLOCK_PICTURE`
 /// comment in Ogg Opus and Ogg Vorbis; WAV has no picture chunk players read and is left as it is.
@@ -17,35 +9,37 @@ struct FileFormatError: Error, Hashable, CustomStringConvertible {
 /// name: the edited file is written beside it (`….part.cover.part`, removed as stale after a crash)
 /// and renamed over it, so a crash never leaves a half-edited file under either name. Deterministic:
 /// the same file and cover give the same bytes.
-enum CoverArt {
+package enum CoverArt {
     /// Largest cover embedded, in bytes: every section file carries a copy, and a FLAC PICTURE block
     /// holds at most 16 MB. A larger cover is left out of the files (it is still written beside them).
-    static let maxCoverBytes = 8 << 20
+    package static let maxCoverBytes = 8 << 20
 
     /// Longest head of a file read into memory to edit its tags (an ID3v2 tag, Ogg header packets).
     static let maxHeadBytes = 64 << 20
 
     /// Whether files of `format` take an embedded cover (WAV does not).
-    static func embeds(in format: AudioFormat) -> Bool { format != .wav }
+    package static func embeds(in format: AudioFormat) -> Bool { format != .wav }
 
     /// Reads the cover at `coverPath`, checks it holds the bytes the coordinator wrote (`expectedSHA256`),
     /// and embeds it in the `format` file at `path` (nothing for WAV).
     ///
-    /// - Throws: `FileFormatError` when the file or the cover cannot be read as expected,
-    ///   `ConversionError.diskFull` or `.outputUnwritable` when writing fails.
-    static func embed(coverAt coverPath: String, expectedSHA256: String?, format: AudioFormat, inFileAt path: String)
+    /// - Throws: `TagEditingError.malformed` when the file or the cover cannot be read as expected,
+    ///   `TagEditingError.system` or `.unusable` when reading or writing fails.
+    package static func embed(
+        coverAt coverPath: String, expectedSHA256: String?, format: AudioFormat, inFileAt path: String
+    )
         throws
     {
         try embed(try cover(at: coverPath, expectedSHA256: expectedSHA256), format: format, inFileAt: path)
     }
 
     /// The cover at `coverPath`, checked to hold the bytes the coordinator wrote (`expectedSHA256`).
-    static func cover(at coverPath: String, expectedSHA256: String?) throws -> AudiobookCover {
+    package static func cover(at coverPath: String, expectedSHA256: String?) throws -> AudiobookCover {
         guard let data = FileManager.default.contents(atPath: coverPath), data.count <= maxCoverBytes,
             let cover = AudiobookCover(data: Array(data))
-        else { throw FileFormatError(reason: "cannot read the cover \(coverPath) as a JPEG or PNG image") }
+        else { throw TagEditingError.malformed(reason: "cannot read the cover \(coverPath) as a JPEG or PNG image") }
         if let expectedSHA256, SHA256.hex(cover.data) != expectedSHA256 {
-            throw FileFormatError(reason: "the cover \(coverPath) changed during the run")
+            throw TagEditingError.malformed(reason: "the cover \(coverPath) changed during the run")
         }
         return cover
     }
@@ -53,7 +47,9 @@ enum CoverArt {
     /// Whether `embed` changes a `format` file given `cover` and `texts`: an Ogg file always has its
     /// comment header laid out anew (without Opus's padding, `VorbisCommentPacket.edited`), so that
     /// every Ogg file epub2audio finishes has the same layout, whatever its tags.
-    static func edits(_ format: AudioFormat, cover: AudiobookCover?, texts: [(id: String, text: String)]) -> Bool {
+    package static func edits(_ format: AudioFormat, cover: AudiobookCover?, texts: [(id: String, text: String)])
+        -> Bool
+    {
         switch format {
         case .wav: false
         case .flac: cover != nil
@@ -67,7 +63,7 @@ enum CoverArt {
     /// (`edits`); nothing to do otherwise.
     ///
     /// - Throws: as `embed(coverAt:expectedSHA256:format:inFileAt:)`.
-    static func embed(
+    package static func embed(
         _ cover: AudiobookCover?, texts: [(id: String, text: String)] = [], format: AudioFormat, inFileAt path: String
     ) throws {
         guard edits(format, cover: cover, texts: texts) else { return }
@@ -107,10 +103,10 @@ enum CoverArt {
         let temp = path + temporarySuffix
         do {
             guard try write(temp) else { return }
-            guard rename(temp, path) == 0 else { throw PosixFailure.error(errno, path: path) }
-        } catch let error as FileFormatError {
+            guard rename(temp, path) == 0 else { throw TagEditingError.system(path: path, code: errno) }
+        } catch TagEditingError.malformed(let reason) {
             unlink(temp)
-            throw FileFormatError(reason: "the file " + error.reason)
+            throw TagEditingError.malformed(reason: "the file " + reason)
         } catch {
             unlink(temp)
             throw error
@@ -125,9 +121,9 @@ enum CoverArt {
     ) throws {
         let header = try reader.read(ID3v2.headerBytes)
         if let length = ID3v2.tagLength(header: header) {
-            guard length <= maxHeadBytes else { throw FileFormatError(reason: "has an ID3v2 tag over 64 MB") }
+            guard length <= maxHeadBytes else { throw TagEditingError.malformed(reason: "has an ID3v2 tag over 64 MB") }
             let tag = header + (try reader.read(length - header.count))
-            guard tag.count == length else { throw FileFormatError(reason: "has a truncated ID3v2 tag") }
+            guard tag.count == length else { throw TagEditingError.malformed(reason: "has a truncated ID3v2 tag") }
             try writer.write(try ID3v2.tag(tag, withPicture: cover, texts: texts))
         } else {
             try writer.write(try ID3v2.tag(nil, withPicture: cover, texts: texts))
@@ -147,18 +143,18 @@ enum CoverArt {
             let fixed = try reader.read(OggPage.fixedHeaderBytes)
             if fixed.isEmpty { return nil }
             guard fixed.count == OggPage.fixedHeaderBytes else {
-                throw FileFormatError(reason: "ends inside an Ogg page")
+                throw TagEditingError.malformed(reason: "ends inside an Ogg page")
             }
             let lacing = try reader.read(Int(fixed[26]))
             let body = try reader.read(lacing.reduce(0) { $0 + Int($1) })
             guard lacing.count == Int(fixed[26]), body.count == lacing.reduce(0, { $0 + Int($1) }) else {
-                throw FileFormatError(reason: "ends inside an Ogg page")
+                throw TagEditingError.malformed(reason: "ends inside an Ogg page")
             }
             return try OggPage(header: fixed + lacing, body: body)
         }
         guard let first = try nextPage(), first.headerType & OggPage.beginning != 0,
             let identification = first.pieces.first, first.pieces.count == 1, identification.ends
-        else { throw FileFormatError(reason: "does not start with an Ogg identification header page") }
+        else { throw TagEditingError.malformed(reason: "does not start with an Ogg identification header page") }
         // Opus: identification and comment headers; Vorbis: identification, comment and setup headers.
         let headerPackets: Int
         if identification.bytes.starts(with: Array("OpusHead".utf8)) {
@@ -166,22 +162,28 @@ enum CoverArt {
         } else if identification.bytes.starts(with: [1] + Array("vorbis".utf8)) {
             headerPackets = 3
         } else {
-            throw FileFormatError(reason: "is neither Ogg Opus nor Ogg Vorbis")
+            throw TagEditingError.malformed(reason: "is neither Ogg Opus nor Ogg Vorbis")
         }
         var packets: [[UInt8]] = []
         var partial: [UInt8] = []
         var headerPages = 0
         var headBytes = 0
         while packets.count < headerPackets - 1 {
-            guard let page = try nextPage() else { throw FileFormatError(reason: "ends inside its Ogg headers") }
-            guard page.serial == first.serial else { throw FileFormatError(reason: "has more than one Ogg stream") }
+            guard let page = try nextPage() else {
+                throw TagEditingError.malformed(reason: "ends inside its Ogg headers")
+            }
+            guard page.serial == first.serial else {
+                throw TagEditingError.malformed(reason: "has more than one Ogg stream")
+            }
             headerPages += 1
             headBytes += page.body.count
-            guard headBytes <= maxHeadBytes else { throw FileFormatError(reason: "has Ogg headers over 64 MB") }
+            guard headBytes <= maxHeadBytes else {
+                throw TagEditingError.malformed(reason: "has Ogg headers over 64 MB")
+            }
             for piece in page.pieces {
                 // The first audio packet starts a page of its own (RFC 7845, 3; Vorbis I, A.2).
                 guard packets.count < headerPackets - 1 else {
-                    throw FileFormatError(reason: "has audio on the page of its last Ogg header")
+                    throw TagEditingError.malformed(reason: "has audio on the page of its last Ogg header")
                 }
                 partial += piece.bytes
                 if piece.ends {
@@ -199,7 +201,9 @@ enum CoverArt {
         for page in pages { try writer.write(page.bytes) }
         let shift = UInt32(truncatingIfNeeded: pages.count - headerPages)
         while var page = try nextPage() {
-            guard page.serial == first.serial else { throw FileFormatError(reason: "has more than one Ogg stream") }
+            guard page.serial == first.serial else {
+                throw TagEditingError.malformed(reason: "has more than one Ogg stream")
+            }
             page.sequence &+= shift
             page.serial = serial
             try writer.write(page.bytes)
@@ -216,132 +220,5 @@ enum CoverArt {
         let writer = try BufferedFileWriter(path: destination)
         try edit(reader, writer)
         try writer.finish()
-    }
-}
-
-/// Reads a file in large chunks: exact byte counts for headers, then the rest streamed.
-final class BufferedFileReader {
-    private let handle: FileHandle
-    private let path: String
-    private var buffer: [UInt8] = []
-    private var start = 0
-
-    init(path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ConversionError.outputUnwritable(path: path, reason: "cannot read the file")
-        }
-        self.handle = handle
-        self.path = path
-    }
-
-    deinit { try? handle.close() }
-
-    /// The next `count` bytes, or fewer at the end of the file.
-    func read(_ count: Int) throws -> [UInt8] {
-        while buffer.count - start < count {
-            guard let more = try chunk(max(1 << 20, count - (buffer.count - start))) else { break }
-            buffer.removeSubrange(0..<start)
-            start = 0
-            buffer += more
-        }
-        let available = min(count, buffer.count - start)
-        defer { start += available }
-        return Array(buffer[start..<start + available])
-    }
-
-    /// Writes the next `count` bytes of the file (fewer at its end) to `writer`.
-    func copy(_ count: Int, to writer: BufferedFileWriter) throws {
-        var remaining = count
-        while remaining > 0 {
-            let chunk = try read(min(remaining, 1 << 20))
-            if chunk.isEmpty { return }
-            try writer.write(chunk)
-            remaining -= chunk.count
-        }
-    }
-
-    /// Writes what is left of the file to `writer`.
-    func copyRest(to writer: BufferedFileWriter) throws {
-        try writer.write(Array(buffer[start...]))
-        buffer = []
-        start = 0
-        while let more = try chunk(1 << 20) { try writer.write(more) }
-    }
-
-    private func chunk(_ count: Int) throws -> [UInt8]? {
-        do {
-            guard let data = try handle.read(upToCount: count), !data.isEmpty else { return nil }
-            return Array(data)
-        } catch {
-            throw PosixFailure.map(error, path: path)
-                ?? ConversionError.outputUnwritable(path: path, reason: "\(error)")
-        }
-    }
-}
-
-/// Writes a new file in large chunks; `finish()` flushes it and synchronises it to disk.
-final class BufferedFileWriter {
-    private let handle: FileHandle
-    private let path: String
-    private var pending: [UInt8] = []
-
-    init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: path)
-        else { throw ConversionError.outputUnwritable(path: path, reason: "cannot create the file") }
-        self.handle = handle
-        self.path = path
-    }
-
-    deinit { try? handle.close() }
-
-    func write(_ bytes: [UInt8]) throws {
-        pending += bytes
-        if pending.count >= 1 << 20 { try flush() }
-    }
-
-    func finish() throws {
-        try flush()
-        do {
-            try handle.synchronize()
-        } catch {
-            throw PosixFailure.map(error, path: path)
-                ?? ConversionError.outputUnwritable(path: path, reason: "\(error)")
-        }
-    }
-
-    private func flush() throws {
-        guard !pending.isEmpty else { return }
-        do {
-            try handle.write(contentsOf: pending)
-        } catch {
-            throw PosixFailure.map(error, path: path)
-                ?? ConversionError.outputUnwritable(path: path, reason: "\(error)")
-        }
-        pending = []
-    }
-}
-
-extension WorkerJob {
-    /// Completes the tags of the job's finished file: embeds its cover, and in MP3 the title, album
-    /// and artist that Latin-1 cannot hold (`ID3v2.unicodeTexts`). A part of a long section is raw
-    /// PCM: its section takes them once its parts are joined (`ConversionRun`), with this same call.
-    ///
-    /// - Throws: `ConversionError.sectionFailed` when the file or the cover is not as expected, a
-    ///   POSIX failure (disk full) as the pipeline maps it.
-    func completeTags() throws {
-        guard part == nil else { return }
-        let format = settings.encoding.format
-        let texts = format == .mp3 ? ID3v2.unicodeTexts(tags) : []
-        guard coverPath != nil || CoverArt.edits(format, cover: nil, texts: texts) else { return }
-        do {
-            let cover = try coverPath.map { try CoverArt.cover(at: $0, expectedSHA256: coverFileSHA256) }
-            try CoverArt.embed(cover, texts: texts, format: format, inFileAt: partPath)
-        } catch let error as FileFormatError {
-            throw ConversionError.sectionFailed(
-                section: section, reason: "cannot complete the tags of \(partPath): \(error.reason)")
-        } catch {
-            throw PosixFailure.map(error, path: partPath) ?? error
-        }
     }
 }

@@ -33,14 +33,14 @@ struct OggPage: Hashable {
     }
 
     /// Reads a page from `header` (the 27 fixed bytes and the lacing values) and `body`; checks the
-    /// capture pattern, the version and, when `checkCRC`, the CRC. - Throws: `FileFormatError`.
+    /// capture pattern, the version and, when `checkCRC`, the CRC. - Throws: `TagEditingError.malformed`.
     init(header: [UInt8], body: [UInt8], checkCRC: Bool = true) throws {
         guard header.count >= Self.fixedHeaderBytes, header.starts(with: Array("OggS".utf8)), header[4] == 0 else {
-            throw FileFormatError(reason: "has no Ogg page where one should start")
+            throw TagEditingError.malformed(reason: "has no Ogg page where one should start")
         }
         let segments = Int(header[26])
         guard header.count == Self.fixedHeaderBytes + segments else {
-            throw FileFormatError(reason: "has a truncated Ogg page")
+            throw TagEditingError.malformed(reason: "has a truncated Ogg page")
         }
         headerType = header[5]
         granule = Self.littleEndianValue(header[6..<14])
@@ -49,14 +49,14 @@ struct OggPage: Hashable {
         lacing = Array(header[27...])
         self.body = body
         guard body.count == lacing.reduce(0, { $0 + Int($1) }) else {
-            throw FileFormatError(reason: "has an Ogg page whose body does not match its lacing values")
+            throw TagEditingError.malformed(reason: "has an Ogg page whose body does not match its lacing values")
         }
         if checkCRC {
             var zeroed = header
             zeroed.replaceSubrange(22..<26, with: [0, 0, 0, 0])
             let expected = UInt32(Self.littleEndianValue(header[22..<26]))
             guard OggCRC.checksum(zeroed + body) == expected else {
-                throw FileFormatError(reason: "has an Ogg page with a wrong CRC (page \(sequence))")
+                throw TagEditingError.malformed(reason: "has an Ogg page with a wrong CRC (page \(sequence))")
             }
         }
     }
@@ -163,7 +163,7 @@ enum VorbisCommentPacket {
     /// of its key where it stands (the key keeps its spelling; further ones of that key are removed)
     /// or, when there is none, added before the picture. An Opus packet's padding is dropped: ffmpeg
     /// reported every byte of libsndfile's ("764 bytes of comment header remain") on every file.
-    /// - Throws: `FileFormatError` when the packet is not a comment header.
+    /// - Throws: `TagEditingError.malformed` when the packet is not a comment header.
     static func edited(_ packet: [UInt8], picture: String?, values: [(key: String, value: String)] = []) throws
         -> [UInt8]
     {
@@ -172,7 +172,7 @@ enum VorbisCommentPacket {
     }
 
     /// A FLAC VORBIS_COMMENT block body with `values` set as `edited` sets them (no picture: FLAC
-    /// has a PICTURE block for it). - Throws: `FileFormatError` when the block cannot be read.
+    /// has a PICTURE block for it). - Throws: `TagEditingError.malformed` when the block cannot be read.
     static func editedBlock(_ body: [UInt8], values: [(key: String, value: String)]) throws -> [UInt8] {
         let (prefix, comments, tail) = try parse(body, magicLength: 0)
         return prefix + encode(edit(comments, picture: nil, values: values)) + tail
@@ -217,7 +217,7 @@ enum VorbisCommentPacket {
     static func parse(_ packet: [UInt8]) throws -> (prefix: [UInt8], comments: [[UInt8]], tail: [UInt8]) {
         if packet.starts(with: Array("OpusTags".utf8)) { return try parse(packet, magicLength: 8) }
         if packet.starts(with: [3] + Array("vorbis".utf8)) { return try parse(packet, magicLength: 7) }
-        throw FileFormatError(reason: "has no comment header where one should be")
+        throw TagEditingError.malformed(reason: "has no comment header where one should be")
     }
 
     /// As `parse(_:)`, after `magicLength` bytes of magic.
@@ -226,23 +226,29 @@ enum VorbisCommentPacket {
     {
         var at = magicLength
         func length() throws -> Int {
-            guard at + 4 <= packet.count else { throw FileFormatError(reason: "has a truncated comment header") }
+            guard at + 4 <= packet.count else {
+                throw TagEditingError.malformed(reason: "has a truncated comment header")
+            }
             defer { at += 4 }
             return Int(OggPage.littleEndianValue(packet[at..<at + 4]))
         }
         let vendor = try length()
-        guard vendor <= packet.count - at else { throw FileFormatError(reason: "has a truncated comment header") }
+        guard vendor <= packet.count - at else {
+            throw TagEditingError.malformed(reason: "has a truncated comment header")
+        }
         at += vendor
         let prefix = Array(packet[..<at])
         let count = try length()
         var comments: [[UInt8]] = []
         for _ in 0..<min(count, packet.count) {
             let size = try length()
-            guard size <= packet.count - at else { throw FileFormatError(reason: "has a truncated comment header") }
+            guard size <= packet.count - at else {
+                throw TagEditingError.malformed(reason: "has a truncated comment header")
+            }
             comments.append(Array(packet[at..<at + size]))
             at += size
         }
-        guard comments.count == count else { throw FileFormatError(reason: "has a truncated comment header") }
+        guard comments.count == count else { throw TagEditingError.malformed(reason: "has a truncated comment header") }
         return (prefix, comments, Array(packet[at...]))
     }
 

@@ -1,5 +1,4 @@
-public import EPUBReader
-import Foundation
+import Contracts
 
 /// The cover picture attached to a bundle: JPEG or PNG bytes, copied as they are.
 public struct AudiobookCover: Hashable, Sendable {
@@ -20,7 +19,7 @@ public struct AudiobookCover: Hashable, Sendable {
     }
 
     /// A picture made from another (`sourceSHA256` names that source and how it was converted).
-    init?(data: [UInt8], sourceSHA256: String) {
+    package init?(data: [UInt8], sourceSHA256: String) {
         if data.starts(with: [0xFF, 0xD8, 0xFF]) {
             fileExtension = "jpg"
         } else if data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
@@ -38,15 +37,11 @@ extension AudiobookCover {
     /// left where the book has none. Embedded, it showed as a blank tile in players.
     public static let placeholderSide = 16
 
-    /// The book's cover image (EPUB 3 `cover-image`, EPUB 2 `meta name="cover"`) when it is a JPEG or
-    /// PNG that can be read; another raster format (GIF, WebP, BMP, TIFF) converted to PNG, or an SVG
-    /// drawn into a JPEG, by `ffmpegPath` when given; nil otherwise (no ffmpeg, an image ffmpeg cannot
-    /// read, a placeholder of `placeholderSide` pixels or fewer on a side...): a bundle without a
-    /// cover is still a good bundle.
-    public init?(book: EPUBBook, ffmpegPath: String? = nil) {
-        guard let href = book.package.metadata.coverImage, let data = try? book.data(forHref: href) else {
-            return nil
-        }
+    /// The picture `data` as a cover: a JPEG or PNG as it is; another raster format (GIF, WebP, BMP,
+    /// TIFF) converted to PNG, or an SVG drawn into a JPEG, by `ffmpegPath` when given (`CoverConversion`);
+    /// nil otherwise (no ffmpeg, an image ffmpeg cannot read, a placeholder of `placeholderSide` pixels
+    /// or fewer on a side...).
+    package init?(image data: [UInt8], ffmpegPath: String?) {
         let cover: AudiobookCover
         if let asItIs = AudiobookCover(data: data) {
             cover = asItIs
@@ -79,26 +74,4 @@ extension AudiobookCover {
 
     /// The names a folder cover can have; in an output folder they are epub2audio's file names.
     public static let folderFileNames = ["cover.jpg", "cover.png"]
-
-    /// Puts `cover` beside the section files as `folderFileName` (Audiobookshelf, Plex and most players
-    /// show a folder's `cover.jpg`), atomically, leaving a file that already holds these bytes alone, and
-    /// removes the other name; with no cover (another book, after `--force`), removes both. Returns
-    /// the cover's path, if any. - Throws: `ConversionError.outputUnwritable`.
-    @discardableResult
-    public static func updateFolderCover(_ cover: AudiobookCover?, in directory: String) throws -> String? {
-        for name in folderFileNames where name != cover?.folderFileName {
-            unlink(OutputPaths.join(directory, name))
-        }
-        guard let cover else { return nil }
-        let path = OutputPaths.join(directory, cover.folderFileName)
-        if let existing = FileManager.default.contents(atPath: path), existing.elementsEqual(cover.data) {
-            return path
-        }
-        do {
-            try AtomicFile.write(Data(cover.data), named: cover.folderFileName, in: directory)
-        } catch {
-            throw ConversionError.outputUnwritable(path: path, reason: "\(error)")
-        }
-        return path
-    }
 }

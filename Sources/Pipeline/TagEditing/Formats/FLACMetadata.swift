@@ -103,17 +103,13 @@ package enum FLACMetadata {
     /// STREAMINFO (before the Vorbis comments, so readers that take chapter names from the comments
     /// see them after the cue sheet's bare marks); the audio is copied as it is.
     ///
-    /// - Throws: `ConversionError.bundleFailed` when `source` is not a FLAC file or a block is too
-    ///   large, `.outputUnwritable` when a file cannot be read or written.
+    /// - Throws: `TagEditingError.malformed` when `source` is not a FLAC file or a block is too
+    ///   large, `.unusable` (or `.system`) when a file cannot be read or written.
     package static func insertBlocks(_ blocks: [(BlockType, [UInt8])], from source: String, to destination: String)
         throws
     {
-        do {
-            try rewrite(from: source, to: destination) { parsed in
-                [parsed[0]] + blocks.map { (type: $0.0.rawValue, body: $0.1[...]) } + parsed.dropFirst()
-            }
-        } catch let error as FileFormatError {
-            throw ConversionError.bundleFailed(reason: "the encoded FLAC file \(error.reason)")
+        try rewrite(from: source, to: destination) { parsed in
+            [parsed[0]] + blocks.map { (type: $0.0.rawValue, body: $0.1[...]) } + parsed.dropFirst()
         }
     }
 
@@ -124,12 +120,12 @@ package enum FLACMetadata {
     /// from the file's own (STREAMINFO first); the last-block flags are set anew and the audio frames
     /// are copied as they are, streamed.
     ///
-    /// - Throws: `FileFormatError` when `source` is not a FLAC file, does not start with STREAMINFO, or a
-    ///   block would exceed `maxBlockBytes`; `ConversionError.outputUnwritable` (or `.diskFull`) when a
+    /// - Throws: `TagEditingError.malformed` when `source` is not a FLAC file, does not start with STREAMINFO, or a
+    ///   block would exceed `maxBlockBytes`; `TagEditingError.unusable` (or `.system`) when a
     ///   file cannot be read or written.
     package static func rewrite(from source: String, to destination: String, edit: ([Block]) throws -> [Block]) throws {
         guard let input = FileHandle(forReadingAtPath: source) else {
-            throw ConversionError.outputUnwritable(path: source, reason: "cannot read the file")
+            throw TagEditingError.unusable(path: source, reason: "cannot read the file")
         }
         defer { try? input.close() }
         // The metadata ends within the first blocks; a picture can make that a few megabytes.
@@ -138,13 +134,17 @@ package enum FLACMetadata {
         func need(_ count: Int) throws {
             while head.count < count {
                 guard let more = try input.read(upToCount: max(65_536, count - head.count)), !more.isEmpty else {
-                    throw FileFormatError(reason: "ends inside its metadata")
+                    throw TagEditingError.malformed(reason: "ends inside its metadata")
                 }
                 head += more
             }
         }
-        do { try need(4) } catch is FileFormatError { throw FileFormatError(reason: "is not a FLAC file") }
-        guard head.starts(with: Array("fLaC".utf8)) else { throw FileFormatError(reason: "is not a FLAC file") }
+        do { try need(4) } catch TagEditingError.malformed {
+            throw TagEditingError.malformed(reason: "is not a FLAC file")
+        }
+        guard head.starts(with: Array("fLaC".utf8)) else {
+            throw TagEditingError.malformed(reason: "is not a FLAC file")
+        }
         var at = 4
         var last = false
         while !last {
@@ -156,11 +156,11 @@ package enum FLACMetadata {
             at += 4 + length
         }
         guard parsed.first?.type == BlockType.streamInfo.rawValue else {
-            throw FileFormatError(reason: "does not start with STREAMINFO")
+            throw TagEditingError.malformed(reason: "does not start with STREAMINFO")
         }
         let all = try edit(parsed)
         guard all.allSatisfy({ $0.body.count <= maxBlockBytes }) else {
-            throw FileFormatError(reason: "would have a metadata block larger than 16 MB")
+            throw TagEditingError.malformed(reason: "would have a metadata block larger than 16 MB")
         }
         var out = Array("fLaC".utf8)
         for (index, block) in all.enumerated() {
@@ -172,15 +172,14 @@ package enum FLACMetadata {
 
         guard FileManager.default.createFile(atPath: destination, contents: Data(out)),
             let output = FileHandle(forWritingAtPath: destination)
-        else { throw ConversionError.outputUnwritable(path: destination, reason: "cannot create the file") }
+        else { throw TagEditingError.unusable(path: destination, reason: "cannot create the file") }
         defer { try? output.close() }
         do {
             try output.seekToEnd()
             while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty { try output.write(contentsOf: chunk) }
             try output.synchronize()
         } catch {
-            throw PosixFailure.map(error, path: destination)
-                ?? ConversionError.outputUnwritable(path: destination, reason: "\(error)")
+            throw TagEditingError.failure(error, path: destination)
         }
     }
 

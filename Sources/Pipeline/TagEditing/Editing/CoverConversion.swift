@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 
 #if canImport(Glibc)
