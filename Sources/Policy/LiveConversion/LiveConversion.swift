@@ -39,6 +39,7 @@ public enum LiveConversion {
                     bookPath: book.path, options: options, decisions: decisions, outputDirectory: outputDirectory))
         }
         if !LiveAudio.canWrite(options.encoding.format) { throw .formatUnavailable(options.encoding.format) }
+        if let problem = options.subtitles?.problem { throw .unsupportedSetting(problem) }
         // Refused here, before any folder is made, rather than by every section's engine.
         if !voice.capabilities.controlsPitch, options.pitch != 50 {
             throw .unsupportedSetting("the neural voice \(decisions.voice) has no pitch control: leave the pitch at 50")
@@ -167,7 +168,8 @@ public struct PreparedConversion {
     public var runnable: RunnableConversion {
         RunnableConversion(
             request: request, indexed: book.indexed, cover: cover,
-            metadata: LiveConversion.metadata(book, decisions), sections: decisions.sections)
+            metadata: LiveConversion.metadata(book, decisions), sections: decisions.sections,
+            subtitles: options.subtitles)
     }
 }
 
@@ -184,6 +186,8 @@ public struct RunnableConversion: Sendable {
     let metadata: AudiobookMetadata
     /// The sections an audiobook of this conversion holds.
     let sections: [Int]
+    /// The subtitles asked for; nil: none.
+    public let subtitles: SubtitleOptions?
 
     /// Runs the conversion with the live parts, reusing the book's index; see `Converter.run`.
     public func run(onEvent: @escaping @Sendable (ConversionEvent) -> Void = { _ in }) async throws
@@ -205,6 +209,32 @@ public struct RunnableConversion: Sendable {
             return nil
         } catch {
             return "the cover was not written: \(error)"
+        }
+    }
+
+    /// Writes the subtitles asked for beside each finished section's audio, from the timing files in
+    /// the folder: the sections this run made and those an earlier run finished alike (nothing
+    /// without `subtitles`). A section without a timing file (made by an older version) gets a
+    /// warning, not a file; the run's audio stands whatever happens here.
+    public func writeSubtitles() -> SubtitleResult {
+        guard let subtitles else { return SubtitleResult() }
+        do {
+            return try SubtitleFiles.write(directory: request.outputDirectory, numbers: sections, options: subtitles)
+        } catch {
+            return SubtitleResult(warnings: ["the subtitles were not written: \(error)"])
+        }
+    }
+
+    /// The whole book's subtitles beside its audiobook in `format` (same name, the subtitle
+    /// extension), each section at its start in the bundle; nothing without `subtitles`.
+    public func writeBookSubtitles(_ format: BundleFormat) -> SubtitleResult {
+        guard let subtitles else { return SubtitleResult() }
+        let name = SubtitleFiles.fileName(replacingExtensionOf: bundleFileName(format), format: subtitles.format)
+        do {
+            return try SubtitleFiles.writeBook(
+                directory: request.outputDirectory, numbers: sections, options: subtitles, fileName: name)
+        } catch {
+            return SubtitleResult(warnings: ["the book's subtitles were not written: \(error)"])
         }
     }
 

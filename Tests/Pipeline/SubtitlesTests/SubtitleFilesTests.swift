@@ -24,8 +24,7 @@ struct SubtitleFilesTests {
         try Manifest(sections: records).write(toDirectory: folder.path)
         for number in [1, 2] {
             let timing = section(number: number, frames: 2_000, [sentence("Section \(number) & more.", 100, 900)])
-            try JSONEncoder().encode(timing).write(
-                to: URL(fileURLWithPath: folder.path + "/" + SectionTiming.fileName(section: number)))
+            try SectionTimingFile.write(timing, directory: folder.path)
         }
         return folder
     }

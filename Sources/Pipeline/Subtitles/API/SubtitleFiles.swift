@@ -25,9 +25,6 @@ public struct SubtitleResult: Hashable, Sendable {
 /// name with the subtitle extension (`007 - Title.mp3` → `007 - Title.vtt`); the whole book's, the
 /// bundle's name. Subtitle files are not sections: the manifest and the playlist never list them.
 public enum SubtitleFiles {
-    /// Largest timing file read (a section of many hours is a few megabytes).
-    public static let maxTimingBytes = 64 << 20
-
     /// `name` with its extension replaced by the subtitle format's.
     public static func fileName(replacingExtensionOf name: String, format: SubtitleFormat) -> String {
         let base = (name as NSString).deletingPathExtension
@@ -106,28 +103,16 @@ public enum SubtitleFiles {
                 "section \(section) (\(title)) has no timing file (made by an older run): no subtitles for it; "
                     + "--force remakes it"
             case .unreadable(let section, let title, let reason):
-                "section \(section) (\(title)): its timing file cannot be read (\(reason)): no subtitles for it"
+                "section \(section) (\(title)) has no subtitles: \(reason)"
             }
         }
     }
 
-    /// The timing of a finished section, from its file in `directory`.
+    /// The timing of a finished section, from its file in `directory` (`SectionTimingFile.read`).
     public static func timing(of record: SectionRecord, in directory: String) -> Result<SectionTiming, Problem> {
-        let path = OutputPaths.join(directory, SectionTiming.fileName(section: record.number))
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            return .failure(.missing(section: record.number, title: record.title))
-        }
-        defer { try? handle.close() }
         do {
-            let data = try handle.read(upToCount: maxTimingBytes + 1) ?? Data()
-            guard data.count <= maxTimingBytes else {
-                return .failure(.unreadable(section: record.number, title: record.title, reason: "too large"))
-            }
-            let timing = try JSONDecoder().decode(SectionTiming.self, from: data)
-            guard timing.section == record.number else {
-                return .failure(
-                    .unreadable(
-                        section: record.number, title: record.title, reason: "it is section \(timing.section)'s"))
+            guard let timing = try SectionTimingFile.read(directory: directory, section: record.number) else {
+                return .failure(.missing(section: record.number, title: record.title))
             }
             return .success(timing)
         } catch {
