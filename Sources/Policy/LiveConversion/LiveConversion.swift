@@ -131,6 +131,32 @@ public enum LiveConversion {
             progress: progress)
     }
 
+    /// Writes `options`' subtitles beside the audio of each finished section of `sections` in
+    /// `directory`, from the timing files there: the sections a run just made and those an earlier
+    /// run finished alike. A section without a timing file (made by an older version) gets a warning,
+    /// not a file; so does a file that cannot be written: the audio stands whatever happens here.
+    public static func subtitles(_ options: SubtitleOptions, sections: [Int], directory: String) -> SubtitleResult {
+        do {
+            return try SubtitleFiles.write(directory: directory, numbers: sections, options: options)
+        } catch {
+            return SubtitleResult(warnings: ["the subtitles were not written: \(error)"])
+        }
+    }
+
+    /// The whole book's subtitles beside its audiobook `bundleFile` (same name, the subtitle
+    /// extension), each section at its start in the bundle; warnings as `subtitles`.
+    public static func bookSubtitles(
+        _ options: SubtitleOptions, bundleFile: String, sections: [Int], directory: String
+    ) -> SubtitleResult {
+        let name = SubtitleFiles.fileName(replacingExtensionOf: bundleFile, format: options.format)
+        do {
+            return try SubtitleFiles.writeBook(
+                directory: directory, numbers: sections, options: options, fileName: name)
+        } catch {
+            return SubtitleResult(warnings: ["the book's subtitles were not written: \(error)"])
+        }
+    }
+
     /// The audiobook's tags: the decided title, the voice as narrator, the language the text is read in.
     static func metadata(_ book: OpenedBook, _ decisions: ConversionDecisions) -> AudiobookMetadata {
         AudiobookMetadata(
@@ -212,30 +238,19 @@ public struct RunnableConversion: Sendable {
         }
     }
 
-    /// Writes the subtitles asked for beside each finished section's audio, from the timing files in
-    /// the folder: the sections this run made and those an earlier run finished alike (nothing
-    /// without `subtitles`). A section without a timing file (made by an older version) gets a
-    /// warning, not a file; the run's audio stands whatever happens here.
+    /// Writes the subtitles asked for beside each finished section's audio (`LiveConversion.subtitles`);
+    /// nothing without `subtitles`.
     public func writeSubtitles() -> SubtitleResult {
         guard let subtitles else { return SubtitleResult() }
-        do {
-            return try SubtitleFiles.write(directory: request.outputDirectory, numbers: sections, options: subtitles)
-        } catch {
-            return SubtitleResult(warnings: ["the subtitles were not written: \(error)"])
-        }
+        return LiveConversion.subtitles(subtitles, sections: sections, directory: request.outputDirectory)
     }
 
-    /// The whole book's subtitles beside its audiobook in `format` (same name, the subtitle
-    /// extension), each section at its start in the bundle; nothing without `subtitles`.
+    /// The whole book's subtitles beside its audiobook in `format` (`LiveConversion.bookSubtitles`);
+    /// nothing without `subtitles`.
     public func writeBookSubtitles(_ format: BundleFormat) -> SubtitleResult {
         guard let subtitles else { return SubtitleResult() }
-        let name = SubtitleFiles.fileName(replacingExtensionOf: bundleFileName(format), format: subtitles.format)
-        do {
-            return try SubtitleFiles.writeBook(
-                directory: request.outputDirectory, numbers: sections, options: subtitles, fileName: name)
-        } catch {
-            return SubtitleResult(warnings: ["the book's subtitles were not written: \(error)"])
-        }
+        return LiveConversion.bookSubtitles(
+            subtitles, bundleFile: bundleFileName(format), sections: sections, directory: request.outputDirectory)
     }
 
     /// The audiobook's file name in the output folder for `format`.
