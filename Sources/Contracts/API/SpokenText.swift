@@ -51,12 +51,23 @@ public struct SpokenBlock: Hashable, Sendable, Codable {
     public var language: String?
     /// Where the block comes from in the book.
     public var source: SourcePosition
+    /// The text as the book writes it ("In 1907, Dr. Reed"), when `text` is not (the normaliser
+    /// wrote numbers and abbreviations as words: "In nineteen oh seven, Doctor Reed"); nil when they
+    /// are the same. Citations and note references are removed from both. What subtitles and a
+    /// read-along EPUB show; not part of what is spoken, so not of `SpokenTextFingerprint` either.
+    public var bookText: String?
 
     /// A block to speak.
-    public init(kind: BlockKind, text: String, language: String? = nil, source: SourcePosition) {
+    public init(
+        kind: BlockKind, text: String, language: String? = nil, source: SourcePosition, bookText: String? = nil
+    ) {
         self.kind = kind
         self.text = text
         self.language = language
         self.source = source
+        self.bookText = bookText
     }
+
+    /// The text as the book writes it: `bookText`, else `text`.
+    public var writtenText: String { bookText ?? text }
 }
