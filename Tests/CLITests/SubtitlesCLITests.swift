@@ -35,8 +35,6 @@ enum Subtitling {
 extension EndToEnd {
     @Suite("Subtitles (--subtitles)")
     struct Subtitles {
-        // TIMING BRANCH NEEDED: these tests need sections that write their timing files (the pipeline
-        // part of issue 34, branch `timing`); before it, every section warns it has no timing file.
         @Test(
             "--subtitles vtt --subtitles-words, then srt with --bundle m4b on the same folder",
             .enabled(if: FFTools.installed, "ffmpeg/ffprobe are not installed (make deps installs them)"))
@@ -111,23 +109,26 @@ extension EndToEnd {
             }
         }
 
-        @Test("a section without a timing file (an older run) is named in a warning; the others get theirs")
-        func aSectionWithoutTimingIsAWarning() async throws {
-            let scratch = try Scratch("subtitles-old")
+        @Test("a folder converted without subtitles gets them: its sections are made again, the same audio")
+        func aFolderWithoutTimingGetsSubtitles() async throws {
+            let scratch = try Scratch("subtitles-later")
             let out = scratch.file("out").path
             let first = try await BinaryRunner.run(
                 [Conversions.lighthouse, "--chapters", "8,13", "-o", out], timeout: 300)
             #expect(first.status == 0, "\(first.stderr)")
-            #expect(!listing(out).contains { $0.hasSuffix(".srt") })
-            // As a version that wrote no timing file would have left section 13.
-            unlink(out + "/.epub2audio-timing-013.json")
+            let audio = listing(out).filter { $0.hasSuffix(".wav") }
+            #expect(audio.count == 2)
+            #expect(!listing(out).contains { $0.hasSuffix(".srt") || $0.hasPrefix(".epub2audio-timing-") })
+            let before = audio.map { bytes(out + "/" + $0) }
             let second = try await BinaryRunner.run(
                 [Conversions.lighthouse, "--chapters", "8,13", "--subtitles", "srt", "-o", out], timeout: 300)
             #expect(second.status == 0, "\(second.stderr)")
-            let warnings = second.stderr.split(separator: "\n").filter { $0.contains("no timing file") }
-            #expect(warnings.count == 1 && warnings.first?.contains("section 13") == true, "\(second.stderr)")
-            let srt = listing(out).filter { $0.hasSuffix(".srt") }
-            #expect(srt.count == 1 && srt.first?.hasPrefix("008 - ") == true, "\(srt)")
+            #expect(!second.stderr.contains("no timing file"), "\(second.stderr)")
+            #expect(audio.map { bytes(out + "/" + $0) } == before, "made again, the audio is the same")
+            for file in audio {
+                let cues = try Subtitling.cues(out + "/" + String(file.dropLast(4)) + ".srt")
+                #expect(!cues.isEmpty)
+            }
         }
     }
 }

@@ -77,6 +77,8 @@ public enum LiveConversion {
         request.workerExecutable = options.workers.executable
         if options.workers.executable != nil { request.workerArguments = options.workers.arguments }
         request.workerForksPerJob = options.workers.forksPerJob
+        // Subtitles are made from each section's timing file.
+        request.keepsTiming = options.subtitles != nil
         return request
     }
 
