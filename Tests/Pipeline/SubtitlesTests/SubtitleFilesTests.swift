@@ -76,6 +76,19 @@ struct SubtitleFilesTests {
         #expect(result.warnings.first?.contains("section 2") == true)
     }
 
+    @Test func subtitlesUnderATitleTheSectionNoLongerHasAreRemoved() throws {
+        let folder = try Self.folder()
+        for name in ["001 - Old One.vtt", "001 - Old One.srt", "003 - Three.vtt", "001 - Notes.txt", "Mine.vtt"] {
+            try Data("x".utf8).write(to: URL(fileURLWithPath: folder.path + "/" + name))
+        }
+        _ = try SubtitleFiles.write(directory: folder.path, numbers: [1], options: SubtitleOptions(format: .vtt))
+        let names = folder.names
+        #expect(names.contains("001 - One.vtt"))
+        #expect(!names.contains("001 - Old One.vtt"))
+        // Another format, another section, another kind of file, a name not ours: left alone.
+        #expect(["001 - Old One.srt", "003 - Three.vtt", "001 - Notes.txt", "Mine.vtt"].allSatisfy(names.contains))
+    }
+
     @Test func fileNamesKeepTheAudiosBase() {
         #expect(SubtitleFiles.fileName(replacingExtensionOf: "007 - A. B.mp3", format: .vtt) == "007 - A. B.vtt")
         #expect(

@@ -50,7 +50,24 @@ public enum SubtitleFiles {
                 result.warnings.append(problem.description)
             }
         }
+        removeStale(in: directory, manifest: manifest, format: options.format, numbers: numbers)
         return result
+    }
+
+    /// Removes the subtitles of `format` an earlier run wrote for a section of `numbers` under a name
+    /// its audio no longer has (the book retitled it): `NNN - Old Title.vtt` beside `NNN - New Title.mp3`.
+    /// Only names of our pattern, only for these sections, never one a section of the manifest has now.
+    static func removeStale(in directory: String, manifest: Manifest, format: SubtitleFormat, numbers: [Int]) {
+        let current = Set(
+            manifest.sections.compactMap { $0.file.map { fileName(replacingExtensionOf: $0, format: format) } })
+        let prefixes = Set(numbers.map { OutputNaming.paddedNumber($0) + " - " })
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in entries where name.hasSuffix("." + format.fileExtension) && !current.contains(name) {
+            guard let dash = name.range(of: " - "),
+                prefixes.contains(String(name[..<dash.lowerBound]) + " - "), OutputPaths.isSafeComponent(name)
+            else { continue }
+            unlink(OutputPaths.join(directory, name))
+        }
     }
 
     /// Writes one subtitle file for the whole book, named `fileName`, with each finished section of
