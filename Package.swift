@@ -19,7 +19,7 @@ let package = Package(
             // gives MarkupDocuments; a composition root needs the engine and the writer) is shipped.
             targets: [
                 "Contracts", "ZipReader", "Markup", "EPUBReader", "BookText", "Normalization", "ESpeakEngine",
-                "AudioFiles", "TagEditing", "Conversion", "Bundling", "NeuralEngine", "LiveConversion",
+                "AudioFiles", "TagEditing", "Conversion", "Bundling", "Subtitles", "NeuralEngine", "LiveConversion",
             ]),
     ],
     dependencies: [
@@ -79,13 +79,18 @@ let package = Package(
             name: "Bundling", dependencies: ["Conversion", "TagEditing", "Contracts", "EPUBReader", "AudioFiles"],
             path: "Sources/Pipeline/Bundling"),
 
+        // Subtitles (`--subtitles`): SRT and WebVTT from the sections' timing files a run leaves in the folder;
+        // a stage after the conversion, like the bundle. The layout and the text are pure.
+        .target(
+            name: "Subtitles", dependencies: ["Contracts", "Conversion"], path: "Sources/Pipeline/Subtitles"),
+
         // Policy: what a conversion means, once for every front end: the book opened once, the voice
         // chosen, the request, the live parts (espeak-ng speaks, libsndfile writes), bundles, workers.
         .target(
             name: "LiveConversion",
             dependencies: [
-                "Conversion", "Bundling", "EPUBReader", "BookText", "Contracts", "Normalization", "ESpeakEngine",
-                "AudioFiles", "NeuralEngine",
+                "Conversion", "Bundling", "Subtitles", "EPUBReader", "BookText", "Contracts", "Normalization",
+                "ESpeakEngine", "AudioFiles", "NeuralEngine",
             ],
             path: "Sources/Policy/LiveConversion"),
 
@@ -146,6 +151,9 @@ let package = Package(
         .testTarget(
             name: "BundlingTests", dependencies: ["Bundling", "Conversion", "TagEditing", "EPUBReader", "TestSupport"],
             path: "Tests/Pipeline/BundlingTests"),
+        .testTarget(
+            name: "SubtitlesTests", dependencies: ["Subtitles", "Conversion", "Contracts", "TestSupport"],
+            path: "Tests/Pipeline/SubtitlesTests"),
         .testTarget(
             name: "LiveConversionTests", dependencies: ["LiveConversion", "NeuralEngine", "Contracts"],
             path: "Tests/Policy/LiveConversionTests"),

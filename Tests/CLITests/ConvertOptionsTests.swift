@@ -39,6 +39,14 @@ struct ConvertOptionsTests {
         #expect(command.running.jobs == 3 && command.running.progress == .json && !command.running.quiet)
     }
 
+    @Test func subtitleFlagsGiveTheLibrarysOptions() throws {
+        #expect(try ConvertCommand.parse(["a.epub"]).captions.options == nil)
+        let words = try ConvertCommand.parse(["a.epub", "--subtitles", "vtt", "--subtitles-words"])
+        #expect(words.captions.options == SubtitleOptions(format: .vtt, words: true))
+        let srt = try ConvertCommand.parse(["a.epub", "--subtitles", "srt", "--bundle", "m4b"])
+        #expect(srt.captions.options == SubtitleOptions(format: .srt))
+    }
+
     @Test func theDefaultsAreTheDocumentedOnes() throws {
         let command = try ConvertCommand.parse(["a.epub"])
         #expect(command.speaking.voice == "auto" && command.speaking.rate == 175 && command.speaking.volume == 100)
@@ -59,6 +67,9 @@ struct ConvertOptionsTests {
             (["--include", "prefaces"], "unknown kind \"prefaces\""), (["--chapters", "-3"], "--chapters:"),
             (["--json"], "--json goes with --list"), (["--list", "--text"], "Choose one of --list and --text"),
             (["--lexicon", "/nonexistent/lexicon.txt"], "--lexicon:"),
+            (["--subtitles", "ass"], "--subtitles"),
+            (["--subtitles-words"], "--subtitles-words goes with --subtitles vtt"),
+            (["--subtitles", "srt", "--subtitles-words"], "word timing needs WebVTT"),
         ])
     func badValues(_ flags: [String], _ message: String) {
         let refusal = Self.refusal(["a.epub"] + flags)
@@ -71,6 +82,7 @@ struct ConvertOptionsTests {
             (["--list", "--jobs", "2"], "--jobs is for conversions, not with --list"),
             (["--text", "--format", "mp3"], "--format is for conversions, not with --text"),
             (["--text", "--bundle", "m4b"], "--bundle is for conversions, not with --text"),
+            (["--list", "--subtitles", "vtt"], "--subtitles is for conversions, not with --list"),
             (["--list", "-o", "out"], "-o is for conversions"),
         ])
     func combinationsAcrossGroups(_ flags: [String], _ message: String) {

@@ -204,6 +204,47 @@ import Testing
         }
     }
 
+    /// A job with subtitles lists a WebVTT file per section (named as its audio) and one for the whole
+    /// book beside the bundle, each the CLI's byte for byte: the timing files go with the sections into
+    /// the output folder, and the same policy writes them.
+    @Test func aJobWritesTheCLIsSubtitles() async throws {
+        try #require(ConversionAdapter.ffmpegInstalled, "ffmpeg is needed for bundles")
+        let setup = try Self.setup(slots: 2)
+        defer { setup.folder.remove() }
+        let cliOutput = try Self.cliConversion(
+            setup, ["--chapters", "3,4", "--subtitles", "vtt", "--subtitles-words", "--bundle", "opus"])
+        let subtitles = try FileManager.default.contentsOfDirectory(atPath: cliOutput).filter { $0.hasSuffix(".vtt") }
+        // Two sections and the book: the sections' timing files are written by the conversion.
+        #expect(subtitles.count == 3, "\(subtitles)")
+        let app = try ServerApplication.build(
+            context: setup.context, host: "127.0.0.1", port: 0, limits: ServiceLimits(), logger: Logger(label: "test"))
+        try await app.test(.live) { client in
+            let sha = try await Self.upload(client)
+            try await client.execute(
+                uri: "/v1/jobs/subtitled", method: .put, headers: [.contentType: "application/json"],
+                body: ByteBuffer(
+                    string:
+                        #"{"book":"\#(sha)","options":{"chapters":[3,4],"subtitles":"vtt","subtitlesWords":true,"bundle":"opus"}}"#
+                )
+            ) { #expect($0.status == .created) }
+            let job = try await Self.waitForJob(client, id: "subtitled")
+            await Self.expectSucceeded(job, store: setup.context.store)
+            #expect((job["options"] as? [String: Any])?["subtitlesWords"] as? Bool == true)
+            let outputs = try #require(job["outputs"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+            #expect(!outputs.contains { $0.hasPrefix(".") }, "a timing file is not an output: \(outputs)")
+            for name in subtitles.sorted() {
+                #expect(outputs.contains(name), "\(name) is not among \(outputs)")
+                let escaped = try #require(
+                    name.addingPercentEncoding(
+                        withAllowedCharacters: .urlPathAllowed.subtracting(.init(charactersIn: "/"))))
+                let downloaded = try await client.execute(uri: "/v1/jobs/subtitled/outputs/\(escaped)", method: .get) {
+                    Data(buffer: $0.body)
+                }
+                #expect(downloaded == (try Data(contentsOf: URL(fileURLWithPath: cliOutput + "/" + name))))
+            }
+        }
+    }
+
     @Test func aWorkerKilledMidSectionLosesNothing() async throws {
         // Workers with a short lease: a killed one's task is taken again two seconds later.
         let setup = try Self.setup(slots: 1, lease: 2, runsWorkers: false)

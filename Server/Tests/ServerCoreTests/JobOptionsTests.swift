@@ -55,3 +55,29 @@ import Testing
         #expect(try ConversionAdapter.conversionOptions(JobOptions(), workers: .inProcess).engine == .auto)
     }
 }
+
+/// `subtitles` and `subtitlesWords` in a job's options: left out of the stored JSON when absent (and
+/// `subtitlesWords` when false), so that jobs stored before them keep their canonical form.
+@Suite struct JobOptionsSubtitlesTests {
+    @Test func absentSubtitlesAreLeftOut() throws {
+        let earlier = #"{"format":"wav","notes":"skip","pitch":50,"rate":175,"voice":"auto","volume":100}"#
+        #expect(JobOptions().canonicalJSON == earlier)
+        #expect(JobOptions(subtitlesWords: false).canonicalJSON == earlier)
+        let words = JobOptions(subtitles: "vtt", subtitlesWords: true)
+        #expect(words.canonicalJSON.contains(#""subtitles":"vtt","subtitlesWords":true"#))
+        #expect(try JobOptions.decode(words.canonicalJSON) == words)
+    }
+
+    @Test func theRequestsSubtitlesReachTheLibrarysOptions() throws {
+        let options = try ServiceAPI.options(.init(subtitles: .vtt, subtitlesWords: true))
+        #expect(options == JobOptions(subtitles: "vtt", subtitlesWords: true))
+        #expect(try ServiceAPI.options(.init(subtitles: .srt, subtitlesWords: false)).subtitlesWords == nil)
+        #expect(throws: ConversionAdapter.Failure.self) {
+            try ServiceAPI.options(.init(subtitles: .srt, subtitlesWords: true))
+        }
+        #expect(throws: ConversionAdapter.Failure.self) { try ServiceAPI.options(.init(subtitlesWords: true)) }
+        let library = try ConversionAdapter.conversionOptions(options, workers: .inProcess)
+        #expect(library.subtitles == .init(format: .vtt, words: true))
+        #expect(try ConversionAdapter.conversionOptions(JobOptions(), workers: .inProcess).subtitles == nil)
+    }
+}

@@ -19,4 +19,18 @@ import Testing
             try ConversionAdapter.validate(JobOptions(bundle: "wav"), ffmpeg: "/usr/bin/ffmpeg")
         }
     }
+
+    /// Subtitles as the CLI takes them: srt or vtt, word timing with vtt only.
+    @Test(arguments: [
+        (JobOptions(subtitles: "ass"), false), (JobOptions(subtitlesWords: true), false),
+        (JobOptions(subtitles: "srt", subtitlesWords: true), false), (JobOptions(subtitles: "srt"), true),
+        (JobOptions(subtitles: "vtt", subtitlesWords: true), true),
+    ])
+    func subtitlesAreCheckedAsTheCLIChecksThem(options: JobOptions, accepted: Bool) {
+        if accepted {
+            #expect(throws: Never.self) { try ConversionAdapter.validate(options, ffmpeg: nil) }
+        } else {
+            #expect(throws: ConversionAdapter.Failure.self) { try ConversionAdapter.validate(options, ffmpeg: nil) }
+        }
+    }
 }

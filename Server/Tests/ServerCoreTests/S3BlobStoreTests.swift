@@ -303,7 +303,8 @@ struct S3BlobStoreTests {
     .enabled(
         if: S3Stand.available, "needs the S3 stand-in: run through scripts/with-s3.sh (make -C Server test does)"))
 struct S3ConversionTests {
-    static let options = #""options":{"chapters":[3,4],"format":"flac"}"#
+    /// With subtitles: they are made from the sections' timing files, which must travel through the bucket.
+    static let options = #""options":{"chapters":[3,4],"format":"flac","subtitles":"srt"}"#
 
     /// Runs the job `id` through `client`'s server until it ends; its JSON.
     static func runJob(_ client: any TestClientProtocol, id: String) async throws -> [String: Any] {
@@ -352,6 +353,7 @@ struct S3ConversionTests {
             return files
         }
         #expect(reference.keys.contains { $0.hasSuffix(".flac") })
+        #expect(reference.keys.filter { $0.hasSuffix(".srt") }.count == 2)
 
         // The same job with the S3 store: the API here (its own local copy), the work in a worker
         // process started with --store s3:// on another local folder (an empty book cache).

@@ -9,6 +9,7 @@ extension AudioFormat: ExpressibleByArgument {}
 extension BitrateMode: ExpressibleByArgument {}
 extension BundleFormat: ExpressibleByArgument {}
 extension EnginePreference: ExpressibleByArgument {}
+extension SubtitleFormat: ExpressibleByArgument {}
 
 extension ConvertCommand {
     /// Converts one book (or writes its text with `--text`), then bundles it with `bundler` when
@@ -117,6 +118,8 @@ extension ConvertCommand {
                 report.warn(warning)
                 renderer.handle(.warning(message: warning))
             }
+            // The sections that failed have none; those finished, in this run or an earlier one, have theirs.
+            say(conversion.writeSubtitles(), renderer: renderer, style: style)
             if summary.sectionsFailed > 0 { return .partialFailure }
             guard let bundler else { return .success }
             // Ctrl-C while ffmpeg runs stops it and removes the partial bundle; the sections stay.
@@ -148,7 +151,7 @@ extension ConvertCommand {
             text: reading.spokenText, normalize: !reading.noNormalize, lexiconPath: reading.lexicon,
             voice: speaking.voice, engine: speaking.engine, rate: speaking.rate, pitch: speaking.pitch,
             volume: speaking.volume,
-            encoding: files.encoding, bundle: files.bundle, embedsCover: !files.noCoverArt,
+            encoding: files.encoding, bundle: files.bundle, subtitles: captions.options, embedsCover: !files.noCoverArt,
             jobs: running.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             force: running.force, allowNonEmptyOutput: files.overwrite,
             workers: running.freshWorkers
@@ -227,6 +230,7 @@ extension ConvertCommand {
                 StandardError.write(
                     "audiobook \(verb): " + style.bold(result.path) + " (\(plural(result.chapters, "chapter")))\n")
             }
+            say(conversion.writeBookSubtitles(bundler.format), renderer: renderer, style: style)
             return .success
         } catch {
             // ffmpeg shares our terminal: Ctrl-C reaches it too, and it may stop before we cancel it.
@@ -243,6 +247,17 @@ extension ConvertCommand {
             }
             return .interrupted
         }
+    }
+
+    /// What writing subtitles did: its warnings (a section without timing), and a line naming the files.
+    private func say(_ subtitles: SubtitleResult, renderer: ProgressRenderer, style: TerminalStyle) {
+        for warning in subtitles.warnings {
+            ReportRecorder.shared.warn(warning)
+            renderer.handle(.warning(message: warning))
+        }
+        guard !subtitles.files.isEmpty, !running.quiet, running.progress != .json else { return }
+        let what = subtitles.files.count == 1 ? style.bold(subtitles.files[0]) : plural(subtitles.files.count, "file")
+        StandardError.write("subtitles written: \(what)\n")
     }
 
     /// `--text`: the exact text each selected section would speak, as `.txt` files.

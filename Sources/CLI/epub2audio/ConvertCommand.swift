@@ -29,6 +29,7 @@ struct ConvertCommand: AsyncParsableCommand {
     @OptionGroup(title: "How the text is read") var reading: ReadingOptions
     @OptionGroup(title: "Voice") var speaking: VoiceOptions
     @OptionGroup(title: "Output") var files: OutputOptions
+    @OptionGroup(title: "Subtitles") var captions: SubtitleFlags
     @OptionGroup(title: "Running") var running: RunOptions
 
     /// The checks that span groups; each group checks its own values.
@@ -43,6 +44,7 @@ struct ConvertCommand: AsyncParsableCommand {
                 (encodingFlag && files.bitrateMode != nil, "--bitrate-mode"),
                 (running.progress != .auto, "--progress"), (encodingFlag && files.format != .wav, "--format"),
                 (encodingFlag && files.bundle != nil, "--bundle"), (running.report != nil, "--report"),
+                (captions.subtitles != nil, "--subtitles"),
             ]
             if let used = conversionOnly.first(where: \.0) {
                 throw ValidationError("\(used.1) is for conversions, not with --\(action.list ? "list" : "text").")

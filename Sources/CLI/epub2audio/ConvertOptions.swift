@@ -193,6 +193,34 @@ struct OutputOptions: ParsableArguments {
     }
 }
 
+/// Subtitles made from the timing of the speech: one file beside each section's audio, and with
+/// `--bundle` one for the whole book.
+struct SubtitleFlags: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Also write subtitles, srt or vtt: one file beside each section's audio (same name), and with --bundle one for the whole book beside it. Cues are the book's sentences.",
+            valueName: "FORMAT"))
+    var subtitles: SubtitleFormat?
+
+    @Flag(
+        help:
+            "With --subtitles vtt: time each word (WebVTT cue timestamps). Word timing comes only from espeak-ng voices; neural voices give sentence timing."
+    )
+    var subtitlesWords = false
+
+    func validate() throws {
+        if subtitlesWords && subtitles == nil {
+            throw ValidationError("--subtitles-words goes with --subtitles vtt.")
+        }
+        if let options, let problem = options.problem { throw ValidationError("--subtitles-words: \(problem).") }
+    }
+
+    /// The library's subtitle options from these flags; nil without `--subtitles`.
+    var options: SubtitleOptions? {
+        subtitles.map { SubtitleOptions(format: $0, words: subtitlesWords) }
+    }
+}
+
 /// How a conversion runs and what it says while it does.
 struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Sections converted at once, each in its own process (default: cores).", valueName: "N"))

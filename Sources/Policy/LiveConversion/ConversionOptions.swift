@@ -1,5 +1,6 @@
 import Bundling
 import Foundation
+import Subtitles
 
 /// What a conversion is asked for, whichever front end asks: the CLI fills it from its flags, the
 /// service from a job's JSON. A new option is added here once, and reaches the request through
@@ -30,6 +31,9 @@ public struct ConversionOptions: Sendable {
     public var encoding: AudioEncoding
     /// One audiobook file of the sections, made once they are all converted (needs ffmpeg).
     public var bundle: BundleFormat?
+    /// Subtitles beside each section's audio, and with `bundle` one for the whole book beside it
+    /// (`--subtitles`, `--subtitles-words`); nil: none.
+    public var subtitles: SubtitleOptions?
     /// Whether the book's cover is embedded in the section files (`cover.jpg` beside them is written
     /// either way).
     public var embedsCover: Bool
@@ -49,7 +53,8 @@ public struct ConversionOptions: Sendable {
         sections: SectionOptions = SectionOptions(tocDepth: nil), chapters: ChapterSelection? = nil,
         text: SpokenTextOptions = SpokenTextOptions(), normalize: Bool = true, lexiconPath: String? = nil,
         voice: String = "auto", engine: EnginePreference = .auto, rate: Int = 175, pitch: Int = 50, volume: Int = 100,
-        encoding: AudioEncoding = AudioEncoding(), bundle: BundleFormat? = nil, embedsCover: Bool = true,
+        encoding: AudioEncoding = AudioEncoding(), bundle: BundleFormat? = nil, subtitles: SubtitleOptions? = nil,
+        embedsCover: Bool = true,
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
         allowNonEmptyOutput: Bool = false, workers: WorkerProcesses = .inProcess
     ) {
@@ -65,6 +70,7 @@ public struct ConversionOptions: Sendable {
         self.volume = volume
         self.encoding = encoding
         self.bundle = bundle
+        self.subtitles = subtitles
         self.embedsCover = embedsCover
         self.jobs = jobs
         self.force = force

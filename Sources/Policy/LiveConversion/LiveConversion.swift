@@ -39,6 +39,7 @@ public enum LiveConversion {
                     bookPath: book.path, options: options, decisions: decisions, outputDirectory: outputDirectory))
         }
         if !LiveAudio.canWrite(options.encoding.format) { throw .formatUnavailable(options.encoding.format) }
+        if let problem = options.subtitles?.problem { throw .unsupportedSetting(problem) }
         // Refused here, before any folder is made, rather than by every section's engine.
         if !voice.capabilities.controlsPitch, options.pitch != 50 {
             throw .unsupportedSetting("the neural voice \(decisions.voice) has no pitch control: leave the pitch at 50")
@@ -76,6 +77,8 @@ public enum LiveConversion {
         request.workerExecutable = options.workers.executable
         if options.workers.executable != nil { request.workerArguments = options.workers.arguments }
         request.workerForksPerJob = options.workers.forksPerJob
+        // Subtitles are made from each section's timing file.
+        request.keepsTiming = options.subtitles != nil
         return request
     }
 
@@ -130,6 +133,32 @@ public enum LiveConversion {
             progress: progress)
     }
 
+    /// Writes `options`' subtitles beside the audio of each finished section of `sections` in
+    /// `directory`, from the timing files there: the sections a run just made and those an earlier
+    /// run finished alike. A section without a timing file (made by an older version) gets a warning,
+    /// not a file; so does a file that cannot be written: the audio stands whatever happens here.
+    public static func subtitles(_ options: SubtitleOptions, sections: [Int], directory: String) -> SubtitleResult {
+        do {
+            return try SubtitleFiles.write(directory: directory, numbers: sections, options: options)
+        } catch {
+            return SubtitleResult(warnings: ["the subtitles were not written: \(error)"])
+        }
+    }
+
+    /// The whole book's subtitles beside its audiobook `bundleFile` (same name, the subtitle
+    /// extension), each section at its start in the bundle; warnings as `subtitles`.
+    public static func bookSubtitles(
+        _ options: SubtitleOptions, bundleFile: String, sections: [Int], directory: String
+    ) -> SubtitleResult {
+        let name = SubtitleFiles.fileName(replacingExtensionOf: bundleFile, format: options.format)
+        do {
+            return try SubtitleFiles.writeBook(
+                directory: directory, numbers: sections, options: options, fileName: name)
+        } catch {
+            return SubtitleResult(warnings: ["the book's subtitles were not written: \(error)"])
+        }
+    }
+
     /// The audiobook's tags: the decided title, the voice as narrator, the language the text is read in.
     static func metadata(_ book: OpenedBook, _ decisions: ConversionDecisions) -> AudiobookMetadata {
         AudiobookMetadata(
@@ -167,7 +196,8 @@ public struct PreparedConversion {
     public var runnable: RunnableConversion {
         RunnableConversion(
             request: request, indexed: book.indexed, cover: cover,
-            metadata: LiveConversion.metadata(book, decisions), sections: decisions.sections)
+            metadata: LiveConversion.metadata(book, decisions), sections: decisions.sections,
+            subtitles: options.subtitles)
     }
 }
 
@@ -184,6 +214,8 @@ public struct RunnableConversion: Sendable {
     let metadata: AudiobookMetadata
     /// The sections an audiobook of this conversion holds.
     let sections: [Int]
+    /// The subtitles asked for; nil: none.
+    public let subtitles: SubtitleOptions?
 
     /// Runs the conversion with the live parts, reusing the book's index; see `Converter.run`.
     public func run(onEvent: @escaping @Sendable (ConversionEvent) -> Void = { _ in }) async throws
@@ -206,6 +238,21 @@ public struct RunnableConversion: Sendable {
         } catch {
             return "the cover was not written: \(error)"
         }
+    }
+
+    /// Writes the subtitles asked for beside each finished section's audio (`LiveConversion.subtitles`);
+    /// nothing without `subtitles`.
+    public func writeSubtitles() -> SubtitleResult {
+        guard let subtitles else { return SubtitleResult() }
+        return LiveConversion.subtitles(subtitles, sections: sections, directory: request.outputDirectory)
+    }
+
+    /// The whole book's subtitles beside its audiobook in `format` (`LiveConversion.bookSubtitles`);
+    /// nothing without `subtitles`.
+    public func writeBookSubtitles(_ format: BundleFormat) -> SubtitleResult {
+        guard let subtitles else { return SubtitleResult() }
+        return LiveConversion.bookSubtitles(
+            subtitles, bundleFile: bundleFileName(format), sections: sections, directory: request.outputDirectory)
     }
 
     /// The audiobook's file name in the output folder for `format`.

@@ -26,7 +26,8 @@ public enum SectionedOutput {
         public var description: String
     }
 
-    /// Moves the sections' files into `outputDirectory` and writes there one manifest (each section's
+    /// Moves the sections' files (the audio and its timing file, when the run wrote one) into
+    /// `outputDirectory` and writes there one manifest (each section's
     /// record from its own run; a section of `planned` that was not made is failed, one not planned
     /// and not done is skipped) and the playlist of the sections made; returns their audio length.
     /// - Throws: `MergeError` when a section's manifest or file is missing, or nothing was made;
@@ -47,6 +48,9 @@ public enum SectionedOutput {
                     throw MergeError(description: "section \(section.section): cannot move \(section.file)")
                 }
             }
+            // Subtitles and the read-along book are made from it; a section made without one has none.
+            let timing = SectionTiming.fileName(section: section.section)
+            _ = rename(section.directory + "/" + timing, outputDirectory + "/" + timing)
         }
         guard var manifest else { throw MergeError(description: "no section was made") }
         manifest.journal = nil

@@ -361,6 +361,14 @@ struct ServiceAPI: APIProtocol {
         if let format = given.format { options.format = format.rawValue }
         if let notes = given.notes { options.notes = notes.rawValue }
         if let bundle = given.bundle { options.bundle = bundle.rawValue }
+        if let subtitles = given.subtitles { options.subtitles = subtitles.rawValue }
+        if given.subtitlesWords == true {
+            guard options.subtitles == "vtt" else {
+                throw ConversionAdapter.Failure(
+                    description: "subtitlesWords needs subtitles vtt: SRT cannot time a word inside a cue")
+            }
+            options.subtitlesWords = true
+        }
         return options
     }
 
@@ -372,7 +380,8 @@ struct ServiceAPI: APIProtocol {
                 chapters: options.chapters, voice: options.voice,
                 engine: options.engine.flatMap { .init(rawValue: $0) }, rate: options.rate, pitch: options.pitch,
                 volume: options.volume, format: .init(rawValue: options.format), notes: .init(rawValue: options.notes),
-                bundle: options.bundle.flatMap { .init(rawValue: $0) }),
+                bundle: options.bundle.flatMap { .init(rawValue: $0) },
+                subtitles: options.subtitles.flatMap { .init(rawValue: $0) }, subtitlesWords: options.subtitlesWords),
             priority: record.priority,
             state: .init(rawValue: record.state.rawValue) ?? .failed,
             sections: .init(

@@ -97,7 +97,21 @@ package enum ConversionAdapter {
             text: SpokenTextOptions(notes: notes), voice: options.voice, engine: engine, rate: options.rate,
             pitch: options.pitch,
             volume: options.volume, encoding: AudioEncoding(format: format),
-            bundle: try options.bundle.map(bundleFormat), workers: workers)
+            bundle: try options.bundle.map(bundleFormat), subtitles: try subtitleOptions(options), workers: workers)
+    }
+
+    /// The job's subtitles as the library names them; nil without `subtitles`.
+    static func subtitleOptions(_ options: JobOptions) throws -> SubtitleOptions? {
+        guard let name = options.subtitles else {
+            if options.subtitlesWords == true { throw Failure(description: "subtitlesWords needs subtitles vtt") }
+            return nil
+        }
+        guard let format = SubtitleFormat(rawValue: name) else {
+            throw Failure(description: "subtitles must be one of srt, vtt")
+        }
+        let subtitles = SubtitleOptions(format: format, words: options.subtitlesWords == true)
+        if let problem = subtitles.problem { throw Failure(description: problem) }
+        return subtitles
     }
 
     /// What the plan decided, as the library names it.
@@ -126,6 +140,7 @@ package enum ConversionAdapter {
                 throw Failure(description: error.description)
             }
         }
+        _ = try subtitleOptions(options)
         if let bundle = options.bundle {
             let format = try bundleFormat(bundle)
             if ffmpeg == nil {
@@ -152,7 +167,8 @@ package enum ConversionAdapter {
     }
 
     /// Puts the sections' files together in `outputDirectory`: the files themselves, a manifest, the
-    /// playlist, and the bundle when asked for; returns the audio length.
+    /// playlist, the subtitles and the bundle when asked for (and the book's subtitles beside it);
+    /// returns the audio length.
     package static func finalize(
         results: [SectionResult], jobDirectory: String, outputDirectory: String, bookPath: String, options: JobOptions,
         plan: JobPlan
@@ -166,15 +182,25 @@ package enum ConversionAdapter {
         } catch let error as SectionedOutput.MergeError {
             throw Failure(description: error.description)
         }
+        let subtitles = try subtitleOptions(options)
+        // As the CLI: a section without a timing file gets no subtitles, and the job goes on.
+        if let subtitles {
+            _ = LiveConversion.subtitles(subtitles, sections: results.map(\.section), directory: outputDirectory)
+        }
         if let bundle = options.bundle, results.count == plan.sections.count {
             let format = try bundleFormat(bundle)
             guard let ffmpeg = AudiobookBundler.locateFFmpeg() else {
                 throw Failure(description: LiveConversionError.ffmpegMissing(format).description + " on the server")
             }
             let book = try OpenedBook.open(path: bookPath, options: SectionOptions(tocDepth: nil))
-            _ = try await LiveConversion.bundle(
+            let made = try await LiveConversion.bundle(
                 AudiobookBundler(format: format, ffmpegPath: ffmpeg), book: book, decisions: decisions(plan),
                 directory: outputDirectory, cover: book.cover(ffmpegPath: ffmpeg))
+            if let subtitles {
+                _ = LiveConversion.bookSubtitles(
+                    subtitles, bundleFile: (made.path as NSString).lastPathComponent, sections: plan.sections,
+                    directory: outputDirectory)
+            }
         }
         return seconds
     }

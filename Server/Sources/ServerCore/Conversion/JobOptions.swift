@@ -4,7 +4,8 @@ import LiveConversion
 /// A job's conversion options, with the CLI's defaults filled in: the same body means the same job.
 ///
 /// The names and defaults are the CLI's flags (`--chapters`, `--voice`, `--rate`, `--pitch`, `--volume`,
-/// `--format`, `--notes`, `--bundle`); `ConversionAdapter` turns them into the library's request.
+/// `--format`, `--notes`, `--bundle`, `--subtitles`, `--subtitles-words`); `ConversionAdapter` turns them into the
+/// library's request.
 package struct JobOptions: Sendable, Equatable, Codable {
     /// Section numbers as `--list` shows them; nil: the sections the book text includes.
     package var chapters: [Int]?
@@ -18,11 +19,16 @@ package struct JobOptions: Sendable, Equatable, Codable {
     package var format: String = "wav"
     package var notes: String = "skip"
     package var bundle: String?
+    /// `--subtitles` (`srt`, `vtt`); nil: none. Left out of the JSON when nil, as `engine`.
+    package var subtitles: String?
+    /// `--subtitles-words`; nil: false (left out of the JSON, as `engine`).
+    package var subtitlesWords: Bool?
 
     package init(
         chapters: [Int]? = nil, voice: String = "auto", engine: String? = nil, rate: Int = 175, pitch: Int = 50,
         volume: Int = 100,
-        format: String = "wav", notes: String = "skip", bundle: String? = nil
+        format: String = "wav", notes: String = "skip", bundle: String? = nil, subtitles: String? = nil,
+        subtitlesWords: Bool? = nil
     ) {
         self.chapters = chapters
         self.voice = voice
@@ -33,6 +39,8 @@ package struct JobOptions: Sendable, Equatable, Codable {
         self.format = format
         self.notes = notes
         self.bundle = bundle
+        self.subtitles = subtitles
+        self.subtitlesWords = subtitlesWords == true ? true : nil
     }
 
     /// Sorted-keys JSON: what the store keeps and compares.
@@ -41,6 +49,7 @@ package struct JobOptions: Sendable, Equatable, Codable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var normalised = self
         normalised.chapters = chapters.map { Array(Set($0)).sorted() }
+        if subtitlesWords != true { normalised.subtitlesWords = nil }
         // Encoding plain values cannot fail.
         return String(decoding: (try? encoder.encode(normalised)) ?? Data(), as: UTF8.self)
     }

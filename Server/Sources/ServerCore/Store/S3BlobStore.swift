@@ -1,4 +1,5 @@
 import Foundation
+import LiveConversion
 import OpenAPIRuntime
 
 /// Books and a job's files in an S3 bucket (`--store s3://BUCKET`), the store of record that any
@@ -99,7 +100,7 @@ package struct S3BlobStore: BlobStore {
         guard Identifiers.isSectionDirectory(directory) else { throw BlobStoreError.invalidName(directory) }
         let folder = try local.jobDirectory(jobID) + "/" + directory
         for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-        where Identifiers.isFileName(name) && !name.hasSuffix(".part") {
+        where (Identifiers.isFileName(name) && !name.hasSuffix(".part")) || Self.isTimingFile(name) {
             let path = folder + "/" + name
             guard DiskBlobStore.fileSize(path) != nil else { continue }
             try await client.put(
@@ -109,8 +110,14 @@ package struct S3BlobStore: BlobStore {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    /// Fetches each section's files (its audio, its manifest and any journal beside it) unless they
-    /// are already local.
+    /// `.epub2audio-timing-NNN.json`: a section's timing file, which subtitles are made from (hidden,
+    /// so not a file name outputs may take, but one a section's folder keeps).
+    static func isTimingFile(_ name: String) -> Bool {
+        name.hasPrefix(".epub2audio-timing-") && name.hasSuffix(".json") && !name.contains("/")
+    }
+
+    /// Fetches each section's files (its audio, its manifest, any journal and timing file beside it)
+    /// unless they are already local.
     package func fetchSections(jobID: String, results: [SectionResult]) async throws {
         let jobFolder = try local.jobDirectory(jobID)
         for result in results {
@@ -120,11 +127,13 @@ package struct S3BlobStore: BlobStore {
             let folder = jobFolder + "/" + result.directory
             if DiskBlobStore.fileSize(folder + "/" + result.file) != nil { continue }
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for name in [result.file, "manifest.json", "manifest.journal"] {
+            let timing = SectionTiming.fileName(section: result.section)
+            for name in [result.file, "manifest.json", "manifest.journal", timing] {
                 let key = Self.jobPrefix(jobID) + result.directory + "/" + Self.objectName(name)
                 let temporary = folder + "/." + UUID().uuidString.lowercased() + ".part"
                 let found = try await client.download(key: key, to: folder + "/" + name, temporary: temporary)
-                if found == nil, name != "manifest.journal" {
+                // A journal is there only sometimes; a timing file not from a version that wrote none.
+                if found == nil, name != "manifest.journal", name != timing {
                     throw ConversionAdapter.Failure(
                         description: "section \(result.section): \(name) is not in the bucket")
                 }

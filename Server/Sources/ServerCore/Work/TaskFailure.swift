@@ -45,7 +45,7 @@ package enum TaskFailure {
     static func classify(_ error: ConversionError) -> Kind {
         switch error {
         case .unreadableBook, .unknownSection, .noSections, .invalidRequest, .sectionFailed, .bundleFailed,
-            .bookChanged, .unsupportedManifestVersion:
+            .bookChanged, .unsupportedManifestVersion, .invalidTimingFile:
             return .permanent
         case .outputUnwritable, .diskFull, .outputNotEmpty, .workerFailed, .cancelled, .invalidManifest:
             return .transient
