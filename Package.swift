@@ -19,7 +19,7 @@ let package = Package(
             // gives MarkupDocuments; a composition root needs the engine and the writer) is shipped.
             targets: [
                 "Contracts", "ZipReader", "Markup", "EPUBReader", "BookText", "Normalization", "ESpeakEngine",
-                "AudioFiles", "Conversion", "Bundling", "NeuralEngine", "LiveConversion",
+                "AudioFiles", "Conversion", "Bundling", "ReadAlong", "NeuralEngine", "LiveConversion",
             ]),
     ],
     dependencies: [
@@ -74,13 +74,19 @@ let package = Package(
             name: "Bundling", dependencies: ["Conversion", "Contracts", "EPUBReader", "AudioFiles"],
             path: "Sources/Pipeline/Bundling"),
 
+        // The read-along book (`--bundle epub`): a copy of the EPUB 3 with its spoken sentences in spans and Media
+        // Overlays that play the sections' audio; libxml2 (Markup) edits the documents, libzip (ZipReader) writes it.
+        .target(
+            name: "ReadAlong", dependencies: ["Conversion", "Contracts", "EPUBReader", "Markup", "ZipReader"],
+            path: "Sources/Pipeline/ReadAlong"),
+
         // Policy: what a conversion means, once for every front end: the book opened once, the voice
         // chosen, the request, the live parts (espeak-ng speaks, libsndfile writes), bundles, workers.
         .target(
             name: "LiveConversion",
             dependencies: [
-                "Conversion", "Bundling", "EPUBReader", "BookText", "Contracts", "Normalization", "ESpeakEngine",
-                "AudioFiles", "NeuralEngine",
+                "Conversion", "Bundling", "ReadAlong", "EPUBReader", "BookText", "Contracts", "Normalization",
+                "ESpeakEngine", "AudioFiles", "NeuralEngine",
             ],
             path: "Sources/Policy/LiveConversion"),
 
@@ -137,6 +143,10 @@ let package = Package(
         .testTarget(
             name: "BundlingTests", dependencies: ["Bundling", "Conversion", "EPUBReader", "TestSupport"],
             path: "Tests/Pipeline/BundlingTests"),
+        .testTarget(
+            name: "ReadAlongTests",
+            dependencies: ["ReadAlong", "Markup", "ZipReader", "EPUBReader", "Contracts", "TestSupport"],
+            path: "Tests/Pipeline/ReadAlongTests"),
         .testTarget(
             name: "LiveConversionTests", dependencies: ["LiveConversion", "NeuralEngine"],
             path: "Tests/Policy/LiveConversionTests"),
