@@ -300,6 +300,6 @@ func conversionExitStatus(for error: any Error) -> (Exit, String) {
     case .unknownSection, .noSections, .invalidRequest: return (.usage, error.description)
     case .cancelled: return (.interrupted, error.description)
     case .workerFailed, .sectionFailed: return (.partialFailure, error.description)
-    case .bundleFailed: return (.outputError, error.description)
+    case .bundleFailed, .invalidTimingFile: return (.outputError, error.description)
     }
 }

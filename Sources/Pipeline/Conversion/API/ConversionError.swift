@@ -28,6 +28,8 @@ public enum ConversionError: Error, Hashable, Sendable, CustomStringConvertible 
     case invalidRequest(String)
     /// The one-file audiobook (`--bundle`) could not be made; the section files are intact.
     case bundleFailed(reason: String)
+    /// A section's timing file (`.epub2audio-timing-NNN.json`) is not one this epub2audio can read.
+    case invalidTimingFile(path: String, reason: String)
 
     /// A readable sentence naming the path, the section or the reason.
     public var description: String {
@@ -50,6 +52,8 @@ public enum ConversionError: Error, Hashable, Sendable, CustomStringConvertible 
         case .noSections: "no sections selected"
         case .invalidRequest(let reason): "invalid request: \(reason)"
         case .bundleFailed(let reason): "cannot make the audiobook file: \(reason)"
+        case .invalidTimingFile(let path, let reason):
+            "\(path) is not a timing file this epub2audio can read: \(reason); remove it and make its section again"
         }
     }
 }
