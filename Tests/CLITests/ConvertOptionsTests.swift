@@ -35,8 +35,19 @@ struct ConvertOptionsTests {
         #expect(command.speaking.voice == "fr" && command.speaking.rate == 200 && command.speaking.pitch == 50)
         #expect(
             command.files.encoding == AudioEncoding(format: .mp3, compressionLevel: 0.4, bitrateMode: .variable))
-        #expect(command.files.bundle == .m4b && command.files.output == "out" && command.files.noCoverArt)
+        #expect(command.files.bundle == .audiobook(.m4b) && command.files.output == "out" && command.files.noCoverArt)
         #expect(command.running.jobs == 3 && command.running.progress == .json && !command.running.quiet)
+    }
+
+    @Test func bundleEpubAsksForTheReadAlongBookInMP3UnlessAFormatIsGiven() throws {
+        let readAlong = try ConvertCommand.parse(["a.epub", "--bundle", "epub"])
+        #expect(readAlong.files.readAlong && readAlong.files.audiobook == nil)
+        #expect(readAlong.files.encoding.format == .mp3)
+        let opus = try ConvertCommand.parse(["a.epub", "--bundle", "epub", "--format", "opus"])
+        #expect(opus.files.encoding.format == .opus)
+        let audiobook = try ConvertCommand.parse(["a.epub", "--bundle", "mp3"])
+        #expect(!audiobook.files.readAlong && audiobook.files.audiobook == .mp3)
+        #expect(audiobook.files.encoding.format == .wav)
     }
 
     @Test func theDefaultsAreTheDocumentedOnes() throws {
@@ -59,6 +70,10 @@ struct ConvertOptionsTests {
             (["--include", "prefaces"], "unknown kind \"prefaces\""), (["--chapters", "-3"], "--chapters:"),
             (["--json"], "--json goes with --list"), (["--list", "--text"], "Choose one of --list and --text"),
             (["--lexicon", "/nonexistent/lexicon.txt"], "--lexicon:"),
+            (["--bundle", "epub", "--format", "flac"], "--bundle epub needs --format mp3 or opus"),
+            (["--bundle", "epub", "--format", "wav"], "--bundle epub needs --format mp3 or opus"),
+            (["--bundle", "epub", "--format", "ogg"], "--bundle epub needs --format mp3 or opus"),
+            (["--bundle", "pdf"], "--bundle"),
         ])
     func badValues(_ flags: [String], _ message: String) {
         let refusal = Self.refusal(["a.epub"] + flags)

@@ -1,5 +1,6 @@
 import Bundling
 import Foundation
+import ReadAlong
 
 /// What a conversion is asked for, whichever front end asks: the CLI fills it from its flags, the
 /// service from a job's JSON. A new option is added here once, and reaches the request through
@@ -30,6 +31,10 @@ public struct ConversionOptions: Sendable {
     public var encoding: AudioEncoding
     /// One audiobook file of the sections, made once they are all converted (needs ffmpeg).
     public var bundle: BundleFormat?
+    /// A read-along copy of the book (`--bundle epub`, `ReadAlongEPUB`): its sentences highlighted
+    /// as the sections' audio says them, made once the sections are converted. Needs an EPUB 3 book
+    /// and sections in MP3 or Opus (`LiveConversion.prepare` refuses others before any audio is made).
+    public var readAlong: Bool
     /// Whether the book's cover is embedded in the section files (`cover.jpg` beside them is written
     /// either way).
     public var embedsCover: Bool
@@ -49,7 +54,8 @@ public struct ConversionOptions: Sendable {
         sections: SectionOptions = SectionOptions(tocDepth: nil), chapters: ChapterSelection? = nil,
         text: SpokenTextOptions = SpokenTextOptions(), normalize: Bool = true, lexiconPath: String? = nil,
         voice: String = "auto", engine: EnginePreference = .auto, rate: Int = 175, pitch: Int = 50, volume: Int = 100,
-        encoding: AudioEncoding = AudioEncoding(), bundle: BundleFormat? = nil, embedsCover: Bool = true,
+        encoding: AudioEncoding = AudioEncoding(), bundle: BundleFormat? = nil, readAlong: Bool = false,
+        embedsCover: Bool = true,
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
         allowNonEmptyOutput: Bool = false, workers: WorkerProcesses = .inProcess
     ) {
@@ -65,6 +71,7 @@ public struct ConversionOptions: Sendable {
         self.volume = volume
         self.encoding = encoding
         self.bundle = bundle
+        self.readAlong = readAlong
         self.embedsCover = embedsCover
         self.jobs = jobs
         self.force = force
@@ -148,6 +155,9 @@ public enum LiveConversionError: Error, Hashable, Sendable, CustomStringConverti
     /// The neural engine was asked for with `auto`, and no installed neural voice speaks the book's
     /// language (a BCP 47 tag; nil when the book names none).
     case noNeuralVoice(language: String?)
+    /// A read-along book (`readAlong`) cannot be made of this book or in this format: an EPUB 2 book,
+    /// one with Media Overlays of its own, sections in a format that is not an EPUB core media type.
+    case readAlongRefused(ReadAlongError)
 
     /// The reason, without a front end's hint.
     public var description: String {
@@ -159,6 +169,7 @@ public enum LiveConversionError: Error, Hashable, Sendable, CustomStringConverti
         case .unsupportedSetting(let message), .engineMismatch(let message): message
         case .noNeuralVoice(let language?): "no installed neural voice speaks \(language), the book's language"
         case .noNeuralVoice(nil): "the book names no language, so no neural voice can be chosen for it"
+        case .readAlongRefused(let reason): reason.description
         }
     }
 }

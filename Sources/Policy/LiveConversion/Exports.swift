@@ -6,3 +6,4 @@
 @_exported public import Contracts
 @_exported public import Conversion
 @_exported public import EPUBReader
+@_exported public import ReadAlong

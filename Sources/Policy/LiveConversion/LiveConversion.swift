@@ -2,6 +2,7 @@ import Bundling
 import Foundation
 import NeuralEngine
 import Normalization
+import ReadAlong
 
 /// What converting a book means, decided once for every front end: the CLI and the service open the
 /// book (`OpenedBook`), fill `ConversionOptions` from their flags or JSON, and call `prepare`; then
@@ -24,7 +25,8 @@ public enum LiveConversion {
     /// - Returns: the decisions and the request, ready to run.
     /// - Throws: `LiveConversionError.unknownVoice`; `.formatUnavailable` when libsndfile cannot
     ///   write the format; `.unsupportedSetting` for a pitch other than 50 with a neural voice;
-    ///   `.engineMismatch`, `.noNeuralVoice` for what `options.engine` asks (`VoiceChoice.resolve`).
+    ///   `.engineMismatch`, `.noNeuralVoice` for what `options.engine` asks (`VoiceChoice.resolve`);
+    ///   `.readAlongRefused` when `options.readAlong` and the book or the format cannot give one.
     public static func prepare(
         _ book: OpenedBook, options: ConversionOptions, outputDirectory: String, forText: Bool = false
     ) throws(LiveConversionError) -> PreparedConversion {
@@ -39,6 +41,14 @@ public enum LiveConversion {
                     bookPath: book.path, options: options, decisions: decisions, outputDirectory: outputDirectory))
         }
         if !LiveAudio.canWrite(options.encoding.format) { throw .formatUnavailable(options.encoding.format) }
+        // Refused before any audio is made: the read-along book needs EPUB 3 and a core audio type.
+        if options.readAlong {
+            do throws(ReadAlongError) {
+                try ReadAlongEPUB.check(book.book.package, format: options.encoding.format)
+            } catch {
+                throw .readAlongRefused(error)
+            }
+        }
         // Refused here, before any folder is made, rather than by every section's engine.
         if !voice.capabilities.controlsPitch, options.pitch != 50 {
             throw .unsupportedSetting("the neural voice \(decisions.voice) has no pitch control: leave the pitch at 50")
@@ -211,6 +221,20 @@ public struct RunnableConversion: Sendable {
     /// The audiobook's file name in the output folder for `format`.
     public func bundleFileName(_ format: BundleFormat) -> String {
         AudiobookBundler.fileName(for: metadata, format: format)
+    }
+
+    /// The read-along book's file name in the output folder (`Title - Author (read-along).epub`).
+    public var readAlongFileName: String {
+        ReadAlongEPUB.fileName(title: metadata.title, authors: metadata.authors)
+    }
+
+    /// The read-along book of the converted sections (`--bundle epub`, `ReadAlongEPUB.make`), once
+    /// they are all made: a copy of the book with their audio and sentence timing.
+    /// - Throws: `ReadAlongError`, `ConversionError` (the folder).
+    public func makeReadAlong(modified: Date = Date()) throws -> ReadAlongResult {
+        try ReadAlongEPUB.make(
+            bookPath: request.bookPath, directory: request.outputDirectory, numbers: sections,
+            title: metadata.title, authors: metadata.authors, format: request.encoding.format, modified: modified)
     }
 
     /// The audiobook of the converted sections (`--bundle`), once they are all made.
