@@ -155,8 +155,8 @@ let package = Package(
         .testTarget(
             name: "DocExamplesTests",
             dependencies: [
-                "LiveConversion", "Conversion", "Bundling", "Contracts", "EPUBReader", "BookText", "ESpeakEngine",
-                "AudioFiles",
+                "LiveConversion", "Conversion", "Bundling", "ReadAlong", "Contracts", "EPUBReader", "BookText",
+                "ESpeakEngine", "AudioFiles",
             ],
             path: "Tests/DocExamplesTests"),
     ]
