@@ -140,6 +140,19 @@ public enum LiveConversion {
             progress: progress)
     }
 
+    /// The read-along book of the sections `decisions` made in `directory` from `book` in `format`
+    /// (`ReadAlongEPUB.make`), named after the decided title and the book's authors: what the service
+    /// calls once a job's sections are put together (`SectionedOutput.merge`).
+    /// - Throws: `ReadAlongError`, `ConversionError` (the folder).
+    public static func readAlong(
+        book: OpenedBook, decisions: ConversionDecisions, directory: String, format: AudioFormat,
+        modified: Date = Date()
+    ) throws -> ReadAlongResult {
+        try ReadAlongEPUB.make(
+            bookPath: book.path, directory: directory, numbers: decisions.sections, title: decisions.displayTitle,
+            authors: book.book.package.metadata.authors, format: format, modified: modified)
+    }
+
     /// The audiobook's tags: the decided title, the voice as narrator, the language the text is read in.
     static func metadata(_ book: OpenedBook, _ decisions: ConversionDecisions) -> AudiobookMetadata {
         AudiobookMetadata(
