@@ -148,7 +148,7 @@ let package = Package(
             dependencies: ["ReadAlong", "Markup", "ZipReader", "EPUBReader", "Contracts", "TestSupport"],
             path: "Tests/Pipeline/ReadAlongTests"),
         .testTarget(
-            name: "LiveConversionTests", dependencies: ["LiveConversion", "NeuralEngine"],
+            name: "LiveConversionTests", dependencies: ["LiveConversion", "NeuralEngine", "Contracts"],
             path: "Tests/Policy/LiveConversionTests"),
         .testTarget(name: "CLITests", dependencies: ["EPUB2AudioCLI", "TestSupport"], path: "Tests/CLITests"),
         // docs/library-api.md's Swift examples, compiled (DocExamplesTests keeps them the same as the docs).

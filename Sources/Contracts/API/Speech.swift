@@ -53,6 +53,15 @@ public protocol SpeechEngine: AnyObject {
     /// speaks this text with a voice for that language if one is installed.
     func synthesize(_ text: String, language: String?, output: (UnsafeBufferPointer<Int16>) throws -> Bool) throws
 
+    /// Speaks `text` as `synthesize(_:language:output:)` does (the same samples), and reports to `marks`
+    /// where sentences and words of `text` start in them, in order, as the engine knows it.
+    ///
+    /// An engine that knows nothing of it reports nothing (the default implementation); the pipeline
+    /// then places sentences in proportion to their length. The read-along outputs are made from these.
+    func synthesize(
+        _ text: String, language: String?, marks: (SpeechMark) -> Void,
+        output: (UnsafeBufferPointer<Int16>) throws -> Bool) throws
+
     /// Brings the engine back as close to a freshly initialised one as it can, before each section.
     ///
     /// Best effort: an engine may keep state its API cannot reset (espeak-ng does: the same text after
@@ -60,6 +69,42 @@ public protocol SpeechEngine: AnyObject {
     /// spoken before comes from a fresh process per section (the conversion's worker processes), not
     /// from this call.
     func reset() throws
+}
+
+extension SpeechEngine {
+    /// Reports no marks: the engine knows no more than the samples it makes.
+    public func synthesize(
+        _ text: String, language: String?, marks: (SpeechMark) -> Void,
+        output: (UnsafeBufferPointer<Int16>) throws -> Bool
+    ) throws {
+        try synthesize(text, language: language, output: output)
+    }
+}
+
+/// Where a sentence or a word of a text starts in the audio one `SpeechEngine.synthesize` call made of it.
+public struct SpeechMark: Hashable, Sendable, Codable {
+    /// What starts there.
+    public enum Kind: String, Hashable, Sendable, Codable {
+        /// A sentence (or, for espeak-ng, a clause it speaks as one).
+        case sentence
+        /// A word.
+        case word
+    }
+
+    /// What starts there.
+    public var kind: Kind
+    /// Where it is in the text passed to `synthesize`, as UTF-16 offsets (as `SpeechChunk.textRange`);
+    /// empty (`offset..<offset`) when the engine does not say how long it is.
+    public var textRange: Range<Int>
+    /// Its first frame, counted from the first sample this `synthesize` call produced.
+    public var frame: Int
+
+    /// A mark of `kind` for `textRange` at `frame`.
+    public init(kind: Kind, textRange: Range<Int>, frame: Int) {
+        self.kind = kind
+        self.textRange = textRange
+        self.frame = frame
+    }
 }
 
 /// Where PCM goes: an audio file, or memory in tests.

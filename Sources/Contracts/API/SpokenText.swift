@@ -21,13 +21,15 @@ public enum BlockKind: String, Sendable, Codable, CaseIterable {
     case note
 }
 
-/// Where a block comes from in the book: the spine item and the block's ordinal inside it.
+/// A place in the book's reading order: a spine item and a block inside it; where a block comes from,
+/// where a section starts and ends.
 ///
-/// Stable across runs for the same book, so a chunk id built from it survives a restart. Within
+/// Blocks are counted by the text extractor (every block it saw, whatever the options), so a position
+/// is stable across runs for the same book, and a chunk id built from it survives a restart. Within
 /// one section no two blocks share a position. A block that stands for no block of the book (a
 /// section's spoken title when no heading repeats it) has `blockIndex` -1 on the section's first
 /// spine item.
-public struct SourcePosition: Hashable, Sendable, Codable {
+public struct SourcePosition: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
     /// Index of the spine item, 0-based.
     public var spineIndex: Int
     /// Ordinal of the block inside its spine item, 0-based, counting every block the extractor saw;
@@ -39,6 +41,14 @@ public struct SourcePosition: Hashable, Sendable, Codable {
         self.spineIndex = spineIndex
         self.blockIndex = blockIndex
     }
+
+    /// Reading order: by spine item, then by block.
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        (lhs.spineIndex, lhs.blockIndex) < (rhs.spineIndex, rhs.blockIndex)
+    }
+
+    /// `spine.block`, for warnings and `--list --verbose`.
+    public var description: String { "\(spineIndex).\(blockIndex)" }
 }
 
 /// One block of text exactly as it will be spoken (citations, note references already removed).
@@ -51,12 +61,23 @@ public struct SpokenBlock: Hashable, Sendable, Codable {
     public var language: String?
     /// Where the block comes from in the book.
     public var source: SourcePosition
+    /// The text as the book writes it ("In 1907, Dr. Reed"), when `text` is not (the normaliser
+    /// wrote numbers and abbreviations as words: "In nineteen oh seven, Doctor Reed"); nil when they
+    /// are the same. Citations and note references are removed from both. What subtitles and a
+    /// read-along EPUB show; not part of what is spoken, so not of `SpokenTextFingerprint` either.
+    public var bookText: String?
 
     /// A block to speak.
-    public init(kind: BlockKind, text: String, language: String? = nil, source: SourcePosition) {
+    public init(
+        kind: BlockKind, text: String, language: String? = nil, source: SourcePosition, bookText: String? = nil
+    ) {
         self.kind = kind
         self.text = text
         self.language = language
         self.source = source
+        self.bookText = bookText
     }
+
+    /// The text as the book writes it: `bookText`, else `text`.
+    public var writtenText: String { bookText ?? text }
 }

@@ -162,6 +162,18 @@ final class LiveSpeechEngine: SpeechEngine {
         try current.synthesize(text, language: language, output: output)
     }
 
+    /// As `synthesize(_:language:output:)`, with the marks of the engine that speaks.
+    func synthesize(
+        _ text: String, language: String?, marks: (SpeechMark) -> Void,
+        output: (UnsafeBufferPointer<Int16>) throws -> Bool
+    ) throws {
+        if let neural, current === neural, let language, !neural.voice.speaks(language) {
+            try espeak.synthesize(text, language: language, marks: marks, output: output)
+            return
+        }
+        try current.synthesize(text, language: language, marks: marks, output: output)
+    }
+
     /// Gives espeak-ng the voice of the neural voice's language (else English), at the same rate and volume:
     /// it switches from it to the voice of each other language it is handed, and speaks with it when that
     /// language has none.

@@ -76,8 +76,8 @@ import Testing
     static func expectPartition(of book: some BookContent, index: SectionIndex, name: String) throws {
         let sections = index.sections
         try #require(!sections.isEmpty, "\(name): no section")
-        #expect(sections.first?.start == TextPosition(spineIndex: 0, blockIndex: 0), "\(name)")
-        #expect(sections.last?.end == TextPosition(spineIndex: book.package.spine.count, blockIndex: 0), "\(name)")
+        #expect(sections.first?.start == SourcePosition(spineIndex: 0, blockIndex: 0), "\(name)")
+        #expect(sections.last?.end == SourcePosition(spineIndex: book.package.spine.count, blockIndex: 0), "\(name)")
         for (section, next) in zip(sections, sections.dropFirst()) {
             #expect(section.end == next.start, "\(name): sections \(section.number) and \(next.number)")
             #expect(section.start < section.end, "\(name): section \(section.number)")

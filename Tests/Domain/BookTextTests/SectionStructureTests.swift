@@ -1,3 +1,4 @@
+import Contracts
 import EPUBReader
 import Testing
 
@@ -1551,7 +1552,7 @@ import Testing
     func lines(_ texts: [String], gap: Int) -> [HeadingFamilies.Line] {
         texts.enumerated().map {
             HeadingFamilies.Line(
-                position: TextPosition(spineIndex: 0, blockIndex: $0.offset), text: $0.element,
+                position: SourcePosition(spineIndex: 0, blockIndex: $0.offset), text: $0.element,
                 wordOffset: $0.offset * gap)
         }
     }

@@ -1,4 +1,5 @@
 import BookText
+import Contracts
 import EPUBReader
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
     /// Sections numbered in order from `(kind, words, included)`.
     static func sections(_ specs: [(SectionKind, Int, Bool)]) -> [BookSection] {
         specs.enumerated().map { offset, spec in
-            let position = TextPosition(spineIndex: offset, blockIndex: 0)
+            let position = SourcePosition(spineIndex: offset, blockIndex: 0)
             return BookSection(
                 number: offset + 1, title: "Section \(offset + 1)", href: EPUBLink(path: "s\(offset + 1).xhtml"),
                 spine: ["s\(offset + 1).xhtml"], role: spec.0.usualRole, kind: spec.0, words: spec.1,

@@ -30,7 +30,7 @@ private func share(_ voice: VoiceInfo, _ script: Script) -> Double {
 /// Sections numbered from 1, read unless said otherwise, holding `letters` each.
 private func sections(_ letters: [[Script: Int]], skipped: Set<Int> = []) -> [BookSection] {
     letters.enumerated().map { offset, counts in
-        let position = TextPosition(spineIndex: offset, blockIndex: 0)
+        let position = SourcePosition(spineIndex: offset, blockIndex: 0)
         return BookSection(
             number: offset + 1, title: "Section \(offset + 1)", href: EPUBLink(path: "s\(offset + 1).xhtml"),
             spine: ["s\(offset + 1).xhtml"], role: .body, kind: .chapter, words: 100,
@@ -153,7 +153,7 @@ private func sections(_ letters: [[Script: Int]], skipped: Set<Int> = []) -> [Bo
 
     @Test func aLongSkippedChineseSectionIsWarnedAboutByItsLength() {
         // 5,000 characters: 2,500 words, under the 3,000-word threshold, but 24 minutes of speech.
-        let position = TextPosition(spineIndex: 0, blockIndex: 0)
+        let position = SourcePosition(spineIndex: 0, blockIndex: 0)
         let section = BookSection(
             number: 1, title: "附錄", href: EPUBLink(path: "a.xhtml"), spine: ["a.xhtml"], role: .back, kind: .appendix,
             words: 2_500, letters: ScriptCensus([.han: 5_000]), included: false, start: position, end: position)

@@ -27,7 +27,17 @@ final class FakeEngine: SpeechEngine {
     }
 
     func synthesize(_ text: String, language: String?, output: (UnsafeBufferPointer<Int16>) throws -> Bool) throws {
+        try synthesize(text, language: language, marks: { _ in }, output: output)
+    }
+
+    /// Marks where espeak-ng would: a sentence mark at each of `SentenceSegmenter`'s sentences and a
+    /// word mark at each run of letters or digits, at the frame of its first UTF-8 byte.
+    func synthesize(
+        _ text: String, language: String?, marks: (SpeechMark) -> Void,
+        output: (UnsafeBufferPointer<Int16>) throws -> Bool
+    ) throws {
         if text.contains("FAIL") { throw FakeError.cannotSpeak(text) }
+        for mark in Self.marks(of: text) { marks(mark) }
         calls += 1
         let bytes = Array(text.utf8)
         var samples: [Int16] = []
@@ -49,6 +59,40 @@ final class FakeEngine: SpeechEngine {
     }
 
     func reset() throws { calls = 0 }
+
+    /// The marks of `text`, in order: frames at `samplesPerByte` per UTF-8 byte before the place.
+    static func marks(of text: String) -> [SpeechMark] {
+        let utf16 = Array(text.utf16)
+        func frame(_ offset: Int) -> Int {
+            String(decoding: utf16[..<offset], as: UTF16.self).utf8.count * samplesPerByte
+        }
+        var marks: [SpeechMark] = []
+        let sentences = SentenceSegmenter.sentenceRanges(in: text)
+        var words: [Range<Int>] = []
+        var start: Int?
+        var offset = 0
+        for scalar in text.unicodeScalars {
+            let inWord = scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+            if inWord, start == nil { start = offset }
+            if !inWord, let begun = start {
+                words.append(begun..<offset)
+                start = nil
+            }
+            offset += scalar.utf16.count
+        }
+        if let begun = start { words.append(begun..<offset) }
+        for word in words {
+            if let sentence = sentences.first(where: {
+                $0.lowerBound <= word.lowerBound && word.lowerBound < $0.upperBound
+            }),
+                !marks.contains(where: { $0.kind == .sentence && $0.textRange == sentence })
+            {
+                marks.append(SpeechMark(kind: .sentence, textRange: sentence, frame: frame(sentence.lowerBound)))
+            }
+            marks.append(SpeechMark(kind: .word, textRange: word, frame: frame(word.lowerBound)))
+        }
+        return marks
+    }
 }
 
 enum FakeError: Error {

@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import NeuralEngine
 import Testing
@@ -204,7 +205,7 @@ struct EngineChoiceTests {
 @Suite("Blocks a neural voice leaves to espeak-ng")
 struct OtherLanguagesTests {
     static func section(_ languages: [String: Int]) -> BookSection {
-        let position = TextPosition(spineIndex: 0, blockIndex: 0)
+        let position = SourcePosition(spineIndex: 0, blockIndex: 0)
         return BookSection(
             number: 1, title: "One", href: EPUBLink(path: "a.xhtml"), spine: ["a.xhtml"], role: .body, kind: .chapter,
             languages: languages, included: true, start: position, end: position)

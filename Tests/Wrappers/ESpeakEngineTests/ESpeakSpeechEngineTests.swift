@@ -27,6 +27,36 @@ private struct Boom: Error {}
         #expect(samples.contains { abs(Int($0)) > 1000 }, "audible, not silence")
     }
 
+    /// espeak-ng counts text positions in Unicode scalars from 1: marks name the words of the text in
+    /// UTF-16 offsets, past accented letters, a surrogate pair and a run of combining marks it was not given.
+    /// (Not "vu": espeak-ng 1.51 marks "déjà vu" as a word at "éjà ", a quirk of its own.)
+    @Test(arguments: [
+        ("Café déjà vu, 😀 naïve friend. Second one here.", ["Café", "déjà", "naïve", "friend", "Second", "one"]),
+        (
+            "A" + String(repeating: "\u{0301}", count: 40) + " after that. Then more.",
+            ["after", "that", "Then", "more"]
+        ),
+    ])
+    func marksNameTheWordsWhereTheyAreInTheText(text: String, words: [String]) throws {
+        let engine = try ESpeakSpeechEngine()
+        var marks: [SpeechMark] = []
+        var frames = 0
+        try engine.synthesize(text, language: nil, marks: { marks.append($0) }) { buffer in
+            frames += buffer.count
+            return true
+        }
+        let units = Array(text.utf16)
+        func named(_ mark: SpeechMark) -> String { String(decoding: units[mark.textRange], as: UTF16.self) }
+        let marked = marks.filter { $0.kind == .word }.map(named)
+        #expect(words.allSatisfy { marked.contains($0) }, "\(marked)")
+        // Sentences start at their first word; marks come in the order heard, inside the audio.
+        let sentenceStarts = marks.filter { $0.kind == .sentence }.map(\.textRange.lowerBound)
+        let second = try #require(text.range(of: words[words.count - 2])).lowerBound.utf16Offset(in: text)
+        #expect(sentenceStarts.first == 0 && sentenceStarts.contains(second), "\(sentenceStarts)")
+        #expect(zip(marks, marks.dropFirst()).allSatisfy { $0.frame <= $1.frame })
+        #expect(marks.allSatisfy { $0.frame >= 0 && $0.frame < frames })
+    }
+
     @Test func durationFollowsWordCountAndRate() throws {
         let engine = try ESpeakSpeechEngine(settings: VoiceSettings(voice: "en-us", rate: 175))
         let words = "the cat sat on a mat and then it ran to the big red barn near the old green tree"

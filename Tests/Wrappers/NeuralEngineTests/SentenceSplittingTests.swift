@@ -18,6 +18,19 @@ import Testing
         #expect(pieces.joined(separator: " ") == words)
     }
 
+    /// The sentence marks name where each piece the model speaks is in the text (UTF-16 offsets).
+    @Test func eachPieceKnowsWhereItIsInTheText() {
+        let long = Array(repeating: "lighthouse", count: 60).joined(separator: " ")
+        let text = "It rained. 😀 Mr. Grey came in! " + long + "."
+        let units = Array(text.utf16)
+        let pieces = NeuralSpeechEngine.sentencePieces(of: text)
+        #expect(pieces.count > 3)
+        for piece in pieces {
+            #expect(String(decoding: units[piece.range], as: UTF16.self) == piece.text)
+        }
+        #expect(zip(pieces, pieces.dropFirst()).allSatisfy { $0.range.upperBound <= $1.range.lowerBound })
+    }
+
     @Test func oneWordLongerThanTheLimitIsCutInside() {
         let word = String(repeating: "a", count: NeuralSpeechEngine.maximumSentenceCharacters + 10)
         #expect(NeuralSpeechEngine.bounded(word).map(\.count) == [NeuralSpeechEngine.maximumSentenceCharacters, 10])

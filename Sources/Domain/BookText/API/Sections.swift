@@ -71,31 +71,6 @@ public enum SectionKind: String, Sendable, Codable, CaseIterable {
     }
 }
 
-/// A place in the book's reading order: a spine item and a block inside it.
-///
-/// Blocks are counted by the text extractor (every block it saw, whatever the options), so a
-/// position is stable for a given book.
-public struct TextPosition: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
-    /// Index of the spine item, 0-based.
-    public var spineIndex: Int
-    /// Block ordinal inside the spine item, 0-based.
-    public var blockIndex: Int
-
-    /// The block at `blockIndex` of spine item `spineIndex`.
-    public init(spineIndex: Int, blockIndex: Int) {
-        self.spineIndex = spineIndex
-        self.blockIndex = blockIndex
-    }
-
-    /// Reading order: by spine item, then by block.
-    public static func < (lhs: Self, rhs: Self) -> Bool {
-        (lhs.spineIndex, lhs.blockIndex) < (rhs.spineIndex, rhs.blockIndex)
-    }
-
-    /// `spine.block`, for warnings and `--list --verbose`.
-    public var description: String { "\(spineIndex).\(blockIndex)" }
-}
-
 /// A section of the book: what `--list` shows and what becomes one audio file.
 ///
 /// Its JSON form (`--list --json`) has the keys `number`, `title`, `partTitle`, `level`, `href`
@@ -135,16 +110,16 @@ public struct BookSection: Hashable, Sendable, Codable {
     /// Whether the section is read by default under the options it was indexed with.
     public var included: Bool
     /// First block of the section.
-    public var start: TextPosition
+    public var start: SourcePosition
     /// First block after the section (the next section's start, or the end of the book).
-    public var end: TextPosition
+    public var end: SourcePosition
 
     /// A section; the indexer makes them, tests build them directly.
     public init(
         number: Int, title: String, partTitle: String? = nil, level: Int = 1, href: EPUBLink, spine: [String],
         role: SectionRole, kind: SectionKind, confidence: Double = 1, reasons: [String] = [], words: Int = 0,
-        letters: ScriptCensus = ScriptCensus(), languages: [String: Int] = [:], included: Bool, start: TextPosition,
-        end: TextPosition
+        letters: ScriptCensus = ScriptCensus(), languages: [String: Int] = [:], included: Bool, start: SourcePosition,
+        end: SourcePosition
     ) {
         self.number = number
         self.title = title
@@ -188,9 +163,9 @@ public struct BookSection: Hashable, Sendable, Codable {
         languages = try container.decodeIfPresent([String: Int].self, forKey: .languages) ?? [:]
         included = try container.decodeIfPresent(Bool.self, forKey: .included) ?? (role == .body)
         start =
-            try container.decodeIfPresent(TextPosition.self, forKey: .start)
-            ?? TextPosition(spineIndex: 0, blockIndex: 0)
-        end = try container.decodeIfPresent(TextPosition.self, forKey: .end) ?? start
+            try container.decodeIfPresent(SourcePosition.self, forKey: .start)
+            ?? SourcePosition(spineIndex: 0, blockIndex: 0)
+        end = try container.decodeIfPresent(SourcePosition.self, forKey: .end) ?? start
     }
 
     /// Encodes the section as `--list --json` shows it (a stable contract: keys are added, never renamed).

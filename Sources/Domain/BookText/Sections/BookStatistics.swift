@@ -1,3 +1,4 @@
+import Contracts
 import EPUBReader
 
 /// Figures of the whole book that every draft is judged against, computed before any draft is
@@ -12,7 +13,7 @@ struct BookStatistics: Sendable {
     /// read from them).
     let bookWords: Int
     /// The blocks that note references in earlier files point at (`SectionFeatures.referencedNotes`).
-    let referencedNoteBlocks: Set<TextPosition>
+    let referencedNoteBlocks: Set<SourcePosition>
     /// Tokens of file names that say nothing about a file in this book (`generatedNameTokenFiles`).
     let commonFileTokens: Set<String>
     /// Tokens of the ids the TOC points at that so many entries share, outside their labels, that
@@ -73,9 +74,9 @@ struct BookStatistics: Sendable {
     /// the text that refers to them, and the links back from a note to its reference must not
     /// make the text a note. Only from running text (`wordsPerNoteReference`): a printed contents
     /// list of bare numbers is no text referring to notes.
-    static func blocksReferencedAsNotes(in book: IndexedBook) -> Set<TextPosition> {
+    static func blocksReferencedAsNotes(in book: IndexedBook) -> Set<SourcePosition> {
         let spine = book.package.spine
-        var blocks: Set<TextPosition> = []
+        var blocks: Set<SourcePosition> = []
         for (source, doc) in book.docs.enumerated() where source < spine.count && !doc.noteReferencesOut.isEmpty {
             guard doc.words >= wordsPerNoteReference * doc.noteReferencesOut.count else { continue }
             for href in doc.noteReferencesOut {
@@ -84,7 +85,7 @@ struct BookStatistics: Sendable {
                 guard let target = book.spineIndex(of: path), target > source, target < book.docs.count,
                     let block = book.docs[target].anchors[String(href[href.index(after: hash)...])]
                 else { continue }
-                blocks.insert(TextPosition(spineIndex: target, blockIndex: block))
+                blocks.insert(SourcePosition(spineIndex: target, blockIndex: block))
             }
         }
         return blocks

@@ -1,3 +1,4 @@
+import Contracts
 import Dispatch
 import EPUBReader
 import Synchronization
@@ -84,7 +85,7 @@ struct DraftAssessor: Sendable {
 
     /// Counts the blocks of `range` (notes, numbered blocks, entries, verse, words...) and reads
     /// its opening text.
-    private func count(_ range: [(TextPosition, IndexedBlock)], into features: inout SectionFeatures) {
+    private func count(_ range: [(SourcePosition, IndexedBlock)], into features: inout SectionFeatures) {
         var openingText = OpeningText()
         var previousSortKey = ""
         for (position, block) in range {

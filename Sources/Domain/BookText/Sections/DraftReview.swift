@@ -97,7 +97,7 @@ struct DraftReview: BookStage {
     }
 
     /// Where running text starts under a heading line in `draft` (`cuttingProseFromSkippedSections`).
-    private func runningTextStart(_ draft: SectionDraft) -> TextPosition? {
+    private func runningTextStart(_ draft: SectionDraft) -> SourcePosition? {
         let blocks = blocks(from: draft.start.position, to: draft.end).filter {
             $0.1.hasText && !$0.1.isNote && !$0.1.isOmitted
         }

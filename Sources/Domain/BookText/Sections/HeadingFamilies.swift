@@ -1,3 +1,5 @@
+import Contracts
+
 /// Finds chapter headings that a book wrote as ordinary paragraphs.
 ///
 /// Converters from plain text (calibre, Project Gutenberg's text-to-EPUB path) often leave chapter
@@ -28,7 +30,7 @@ enum HeadingFamilies {
 
     /// One candidate line: where it is and what it says.
     struct Line: Sendable {
-        var position: TextPosition
+        var position: SourcePosition
         var text: String
         /// Words of the book before this line (its place in the text, for spacing).
         var wordOffset: Int

@@ -1,3 +1,4 @@
+import Contracts
 import EPUBReader
 
 /// How far a table of contents can be trusted to cut the book into chapters.
@@ -18,7 +19,7 @@ enum TOCQuality: Equatable, Sendable {
 
 extension StartRefinement {
     /// Judges the TOC from the starts it gave and every place any of its entries points at.
-    func assessTOC(_ starts: [SectionStart], allTargets: Set<TextPosition>) -> TOCQuality {
+    func assessTOC(_ starts: [SectionStart], allTargets: Set<SourcePosition>) -> TOCQuality {
         if starts.isEmpty { return .absent }
         if allTargets.count <= 1 { return .degenerate(reason: "the table of contents has a single entry") }
         let labels = starts.compactMap(\.label)
@@ -38,7 +39,7 @@ extension StartRefinement {
 
     /// Words from each of `positions` up to the next one, or to the next spine item that none of
     /// them reaches (such items become sections of their own).
-    private func wordsInSections(startingAt positions: [TextPosition]) -> Int {
+    private func wordsInSections(startingAt positions: [SourcePosition]) -> Int {
         let sorted = Set(positions).sorted()
         let startedItems = Set(sorted.map(\.spineIndex))
         var covered = 0
@@ -48,7 +49,7 @@ extension StartRefinement {
             while spineIndex < book.docs.count, spineIndex <= limit.spineIndex {
                 // Another start, or the next one, opens this file: the text here is not this start's.
                 let startedElsewhere =
-                    startedItems.contains(spineIndex) || limit == TextPosition(spineIndex: spineIndex, blockIndex: 0)
+                    startedItems.contains(spineIndex) || limit == SourcePosition(spineIndex: spineIndex, blockIndex: 0)
                 if spineIndex != start.spineIndex, startedElsewhere { break }
                 let blocks = book.docs[spineIndex].blocks
                 let from = spineIndex == start.spineIndex ? start.blockIndex : 0
@@ -118,7 +119,7 @@ extension StartRefinement {
             for (blockIndex, block) in doc.blocks.enumerated() {
                 if block.kind == .heading, (block.headingRank ?? 6) <= chapterLevel {
                     if !previousWasStart {
-                        let position = TextPosition(spineIndex: spineIndex, blockIndex: blockIndex)
+                        let position = SourcePosition(spineIndex: spineIndex, blockIndex: blockIndex)
                         starts.append(
                             SectionStart(
                                 position: position, origin: .toc, label: block.text, link: book.link(at: position),
@@ -157,7 +158,7 @@ extension StartRefinement {
             Double(ownTitles.count) >= Self.titledShare * Double(filesWithText.count)
         else { return [] }
         return ownTitles.filter { !filesWithStarts.contains($0.file) }.map { file, title in
-            let position = TextPosition(spineIndex: file, blockIndex: 0)
+            let position = SourcePosition(spineIndex: file, blockIndex: 0)
             return SectionStart(
                 position: position, origin: .toc, label: title, link: book.link(at: position), tocOrder: file,
                 fromHeadings: true, fromFileTitle: true)
@@ -180,7 +181,7 @@ extension StartRefinement {
                 if block.isHeadingLine, !block.text.isEmpty {
                     lines.append(
                         HeadingFamilies.Line(
-                            position: TextPosition(spineIndex: spineIndex, blockIndex: blockIndex), text: block.text,
+                            position: SourcePosition(spineIndex: spineIndex, blockIndex: blockIndex), text: block.text,
                             wordOffset: offset,
                             headingClass: block.styleClass))
                 } else if block.hasText, let styleClass = block.styleClass {

@@ -1,3 +1,4 @@
+import Contracts
 import EPUBReader
 
 /// Apparatus inside a file of the text: a heading that names notes, an index, a glossary, a list of
@@ -18,7 +19,7 @@ extension StartRefinement {
                     apparatusRegion(at: $0, in: spineIndex) != nil
                 })
             else { continue }
-            let begin = TextPosition(spineIndex: spineIndex, blockIndex: heading)
+            let begin = SourcePosition(spineIndex: spineIndex, blockIndex: heading)
             let startedAfter = starts.contains {
                 $0.position.spineIndex == spineIndex && $0.position.blockIndex >= heading
             }
@@ -51,8 +52,8 @@ extension StartRefinement {
         let end = blocks.count
         let draft = SectionDraft(
             start: SectionStart(
-                position: TextPosition(spineIndex: spineIndex, blockIndex: headingIndex + 1), origin: .region),
-            end: TextPosition(spineIndex: spineIndex, blockIndex: end))
+                position: SourcePosition(spineIndex: spineIndex, blockIndex: headingIndex + 1), origin: .region),
+            end: SourcePosition(spineIndex: spineIndex, blockIndex: end))
         let features = DraftAssessor(book: book, statistics: statistics).features(of: draft)
         // Notes run to paragraphs of prose, numbered; under a longer title ("Notes from a Journey"),
         // numbered paragraphs of prose are an essay's sections as often: there only a list counts.

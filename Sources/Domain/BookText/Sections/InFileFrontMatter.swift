@@ -1,3 +1,4 @@
+import Contracts
 import EPUBReader
 
 /// Front matter that shares a file with the text: a title page or a printed contents list ahead of
@@ -25,7 +26,7 @@ extension StartRefinement {
             guard index == first || !marks.isEmpty, let heading = ownHeading(of: label, in: spineIndex), heading > 0,
                 index == first || marks.contains(where: { !book.docs[spineIndex].blocks[heading].types.contains($0) })
             else { continue }
-            result[index].position = TextPosition(spineIndex: spineIndex, blockIndex: heading)
+            result[index].position = SourcePosition(spineIndex: spineIndex, blockIndex: heading)
             result[index].link = book.link(at: result[index].position)
         }
         return result
@@ -58,7 +59,7 @@ extension StartRefinement {
                         && $0.position.blockIndex <= heading
                 })
             else { continue }
-            let position = TextPosition(spineIndex: spineIndex, blockIndex: heading)
+            let position = SourcePosition(spineIndex: spineIndex, blockIndex: heading)
             result.append(
                 SectionStart(
                     position: position, origin: .toc, label: blocks[heading].text, link: book.link(at: position),

@@ -1,3 +1,4 @@
+import Contracts
 import EPUBReader
 
 /// Starts for text inside files that no TOC entry opens: text no start reaches at all, Project
@@ -23,7 +24,7 @@ extension StartRefinement {
         for item in book.docs.indices where (firstInFile[item] ?? .max) > 0 {
             result.append(
                 SectionStart(
-                    position: TextPosition(spineIndex: item, blockIndex: 0), origin: .untargeted,
+                    position: SourcePosition(spineIndex: item, blockIndex: 0), origin: .untargeted,
                     link: EPUBLink(path: book.package.spine[item].href)))
         }
         result.sort { ($0.position, $0.origin.rawValue, $0.tocOrder) < ($1.position, $1.origin.rawValue, $1.tocOrder) }
@@ -39,9 +40,9 @@ extension StartRefinement {
         for (spineIndex, doc) in book.docs.enumerated() {
             let file = EPUBLink(path: book.package.spine[spineIndex].href)
             for (blockIndex, block) in doc.blocks.enumerated() where !licenceFound {
-                let here = TextPosition(spineIndex: spineIndex, blockIndex: blockIndex)
+                let here = SourcePosition(spineIndex: spineIndex, blockIndex: blockIndex)
                 if block.startsGutenbergText {
-                    let after = TextPosition(spineIndex: spineIndex, blockIndex: blockIndex + 1)
+                    let after = SourcePosition(spineIndex: spineIndex, blockIndex: blockIndex + 1)
                     // The latest start at or before the marker in this file moves past the header.
                     if let latest = result.lastIndex(where: { $0.position <= here }),
                         result[latest].position.spineIndex == spineIndex, result[latest].origin == .toc,
@@ -75,10 +76,10 @@ extension StartRefinement {
                 let inRegion = doc.blocks.map { $0.types.contains(type) && !$0.isNavigation }
                 if inRegion.allSatisfy({ $0 }) { continue }
                 for run in Self.runs(of: inRegion) {
-                    let begin = TextPosition(spineIndex: spineIndex, blockIndex: run.lowerBound)
+                    let begin = SourcePosition(spineIndex: spineIndex, blockIndex: run.lowerBound)
                     result.append(
                         SectionStart(position: begin, origin: .region, link: book.link(at: begin), regionType: type))
-                    let after = TextPosition(spineIndex: spineIndex, blockIndex: run.upperBound)
+                    let after = SourcePosition(spineIndex: spineIndex, blockIndex: run.upperBound)
                     if run.upperBound < inRegion.count,
                         !result.contains(where: { $0.position > begin && $0.position <= after })
                     {

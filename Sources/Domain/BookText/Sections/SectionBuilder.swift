@@ -55,10 +55,12 @@ extension BookStage {
     var bookWords: Int { statistics.bookWords }
     /// Measures drafts with the book's figures as this stage knows them.
     var assessor: DraftAssessor { DraftAssessor(book: book, statistics: statistics) }
-    func blocks(from start: TextPosition, to end: TextPosition) -> [(TextPosition, IndexedBlock)] {
+    func blocks(from start: SourcePosition, to end: SourcePosition) -> [(SourcePosition, IndexedBlock)] {
         book.blocks(from: start, to: end)
     }
-    func spineItems(from start: TextPosition, to end: TextPosition) -> [Int] { book.spineItems(from: start, to: end) }
-    func fragment(at position: TextPosition) -> String? { book.fragment(at: position) }
+    func spineItems(from start: SourcePosition, to end: SourcePosition) -> [Int] {
+        book.spineItems(from: start, to: end)
+    }
+    func fragment(at position: SourcePosition) -> String? { book.fragment(at: position) }
     func isLinear(_ spineIndex: Int) -> Bool { book.isLinear(spineIndex) }
 }

@@ -1,3 +1,5 @@
+import Contracts
+
 /// A section being decided: the text from a start up to the next one, what it looks like
 /// (`features`), what that says about it (`evidence`), and the decision drawn from the evidence.
 ///
@@ -5,7 +7,7 @@
 /// values: evidence added and decided again, a kind changed, two drafts joined.
 struct SectionDraft {
     var start: SectionStart
-    var end: TextPosition
+    var end: SourcePosition
     var features = SectionFeatures(title: "")
     var evidence: [Evidence] = []
     var classification = Classification(

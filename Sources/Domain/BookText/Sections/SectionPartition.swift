@@ -1,3 +1,4 @@
+import Contracts
 import EPUBReader
 
 /// The spoken book is a partition of the spine's text: every block of every content document lies
@@ -12,8 +13,8 @@ enum SectionPartition {
     /// when they are a partition.
     static func violations(of sections: [BookSection], spineCount: Int) -> [String] {
         guard spineCount > 0 else { return [] }
-        let origin = TextPosition(spineIndex: 0, blockIndex: 0)
-        let end = TextPosition(spineIndex: spineCount, blockIndex: 0)
+        let origin = SourcePosition(spineIndex: 0, blockIndex: 0)
+        let end = SourcePosition(spineIndex: spineCount, blockIndex: 0)
         guard let first = sections.first, let last = sections.last else { return ["no section holds the spine"] }
         var problems: [String] = []
         if first.start != origin { problems.append("the text before \(first.start) is in no section") }
@@ -35,9 +36,9 @@ enum SectionPartition {
     /// dropped, and the sections are numbered anew. Only a defect of the section code calls this:
     /// the book is then read whole and once rather than with text twice or lost.
     static func repaired(_ sections: [BookSection], spineCount: Int) -> [BookSection] {
-        let end = TextPosition(spineIndex: spineCount, blockIndex: 0)
+        let end = SourcePosition(spineIndex: spineCount, blockIndex: 0)
         var ordered = sections.sorted { ($0.start, $0.number) < ($1.start, $1.number) }
-        if !ordered.isEmpty { ordered[0].start = TextPosition(spineIndex: 0, blockIndex: 0) }
+        if !ordered.isEmpty { ordered[0].start = SourcePosition(spineIndex: 0, blockIndex: 0) }
         var out: [BookSection] = []
         for (index, section) in ordered.enumerated() {
             var placed = section

@@ -1,3 +1,4 @@
+import Contracts
 import EPUBReader
 
 /// Where a section boundary comes from.
@@ -17,7 +18,7 @@ enum StartOrigin: Int, Comparable, Sendable {
 /// A place where a section starts, with what the first stages learnt about it: where it comes
 /// from, its label and level, its part. A section runs from its start to the next one.
 struct SectionStart: Sendable {
-    var position: TextPosition
+    var position: SourcePosition
     var origin: StartOrigin
     var label: String?
     var level = 1
@@ -51,8 +52,8 @@ extension [SectionStart] {
 /// pointing at the first chapter would title the chapter "Cover", or skip it when it is short.
 enum StartDeduplication {
     static func deduplicated(_ starts: [SectionStart]) -> (starts: [SectionStart], warnings: [EPUBWarning]) {
-        var byPosition: [TextPosition: SectionStart] = [:]
-        var order: [TextPosition] = []
+        var byPosition: [SourcePosition: SectionStart] = [:]
+        var order: [SourcePosition] = []
         var warnings: [EPUBWarning] = []
         for start in starts {
             guard let existing = byPosition[start.position] else {

@@ -1,3 +1,4 @@
+import Contracts
 import EPUBReader
 
 /// Stage 1 of the section index: a start where each TOC entry at the chapter level points
@@ -19,7 +20,7 @@ struct TOCStarts {
         var insideEntries: Set<Int>
         /// Every position any TOC entry points at, at any depth (entries kept inside a section too):
         /// how much of the book the TOC reaches (`TOCQuality`).
-        var allTargets: Set<TextPosition>
+        var allTargets: Set<SourcePosition>
         var warnings: [EPUBWarning]
     }
 
@@ -66,7 +67,7 @@ struct TOCStarts {
     }
 
     /// Every position any TOC entry points at, at any depth (entries kept inside a section too).
-    private func allTargets() -> Set<TextPosition> {
+    private func allTargets() -> Set<SourcePosition> {
         Set(book.package.toc.flatMap(\.flattened).compactMap { $0.target.flatMap(book.position(of:))?.0 })
     }
 

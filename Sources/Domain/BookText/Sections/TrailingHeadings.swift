@@ -1,3 +1,4 @@
+import Contracts
 import EPUBReader
 
 /// Books split at page breaks often end a file with the next chapter's heading (its numeral, its
@@ -27,7 +28,7 @@ extension StartRefinement {
             guard position.blockIndex == 0, position.spineIndex > 0, !opensWithHeading(position.spineIndex),
                 let trailing = trailingHeadings(in: position.spineIndex - 1)
             else { continue }
-            let heading = TextPosition(spineIndex: position.spineIndex - 1, blockIndex: trailing)
+            let heading = SourcePosition(spineIndex: position.spineIndex - 1, blockIndex: trailing)
             // The heading already starts a section of its own.
             guard !taken.contains(where: { $0 >= heading && $0 < position }) else { continue }
             result[index].position = heading

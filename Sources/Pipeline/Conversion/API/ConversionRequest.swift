@@ -78,6 +78,11 @@ public struct ConversionRequest: Sendable {
     /// share the job slots. `defaultPartWords` unless a test needs small parts; it changes
     /// where parts start (so the bytes of long sections), never what is spoken.
     public var partWords: Int
+    /// Keep the timing of each section made beside its audio (`SectionTimingFile`), for the read-along
+    /// outputs (subtitles, the read-along EPUB). A section finished by an earlier run without its timing
+    /// file is then made again: the audio is the same, and the outputs get every section's timing.
+    /// Changes nothing in the audio.
+    public var keepsTiming: Bool
 
     /// A section whose spoken text holds more words than this is made in parts of about this many
     /// words, each in a worker of its own (`partWords`).
@@ -91,7 +96,7 @@ public struct ConversionRequest: Sendable {
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
         allowNonEmptyOutput: Bool = false, workerExecutable: String? = nil, workerArguments: [String] = ["worker"],
         workerForksPerJob: Bool = false, manifestInterval: TimeInterval = 3, cover: AudiobookCover? = nil,
-        partWords: Int = ConversionRequest.defaultPartWords
+        partWords: Int = ConversionRequest.defaultPartWords, keepsTiming: Bool = false
     ) {
         self.bookPath = bookPath
         self.outputDirectory = outputDirectory
@@ -109,5 +114,6 @@ public struct ConversionRequest: Sendable {
         self.manifestInterval = manifestInterval
         self.cover = cover
         self.partWords = partWords
+        self.keepsTiming = keepsTiming
     }
 }

@@ -101,6 +101,12 @@ package enum SectionParts {
         "\(filePrefix)\(pad(section, 3))-\(pad(index, 3)).pcm"
     }
 
+    /// The file beside a finished part that keeps when its chunks are heard in it (JSON of
+    /// `[SpokenChunkTiming]`), so that a later run can make the section's timing from parts it did not make.
+    static func timingFileName(ofPart file: String) -> String {
+        file + ".timing"
+    }
+
     /// The file name of a part being written: a temp file, removed as stale at the next start.
     static func tempFileName(section: Int, index: Int) -> String {
         AtomicFile.tempPrefix + "part-\(pad(section, 3))-\(pad(index, 3)).pcm"

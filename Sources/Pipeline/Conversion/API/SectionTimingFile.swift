@@ -46,6 +46,24 @@ public enum SectionTimingFile {
         try AtomicFile.write(encode(timing), named: SectionTiming.fileName(section: timing.section), in: directory)
     }
 
+    /// Writes `timing` beside a section's audio that is about to be renamed into place: as durable as
+    /// that audio (not fsynced; a power cut may leave it damaged, which `read` reports).
+    static func writeBesideAudio(_ timing: SectionTiming, directory: String) throws {
+        try AtomicFile.writeLeavingSyncToTheJournal(
+            encode(timing), named: SectionTiming.fileName(section: timing.section), in: directory)
+    }
+
+    /// The section whose timing file is named `name`, or nil when it is not a timing file's name.
+    static func section(ofFileName name: String) -> Int? {
+        let prefix = ".epub2audio-timing-"
+        guard name.hasPrefix(prefix), name.hasSuffix(".json") else { return nil }
+        let digits = name.dropFirst(prefix.count).dropLast(".json".count)
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(digits) else {
+            return nil
+        }
+        return SectionTiming.fileName(section: number) == name ? number : nil
+    }
+
     /// Removes the timing file of section `section` from `directory`, if there is one: the section is
     /// being made again, or its audio was removed.
     public static func remove(directory: String, section: Int) {

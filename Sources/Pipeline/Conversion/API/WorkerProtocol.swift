@@ -29,12 +29,14 @@ package struct WorkerJob: Hashable, Sendable, Codable {
     /// chunks of the whole section's list, so each part's worker neither receives nor re-chunks the
     /// whole section); `blocks` is then not needed and the result's `textSHA256` is empty.
     package var chunks: [SpeechChunk]?
+    /// Report when each chunk is heard (`WorkerResult.chunkTimings`), with the engine's marks; nil: no.
+    package var keepsTiming: Bool?
 
     /// A job for section `section` (one part of it when `part` is set).
     package init(
         book: BookInput, section: Int, settings: AudioSettings, partPath: String, tags: AudioTags,
         blocks: [SpokenBlock]? = nil, coverPath: String? = nil, coverFileSHA256: String? = nil,
-        part: SectionPart? = nil, chunks: [SpeechChunk]? = nil
+        part: SectionPart? = nil, chunks: [SpeechChunk]? = nil, keepsTiming: Bool = false
     ) {
         self.book = book
         self.section = section
@@ -46,6 +48,7 @@ package struct WorkerJob: Hashable, Sendable, Codable {
         self.coverFileSHA256 = coverFileSHA256
         self.part = part
         self.chunks = chunks
+        self.keepsTiming = keepsTiming ? true : nil
     }
 }
 
@@ -62,18 +65,53 @@ package struct WorkerResult: Hashable, Sendable, Codable {
     package var textSHA256: String
     /// Words spoken (the part's, for a part).
     package var words: Int
+    /// When each chunk spoken is heard in the file (the part's PCM, for a part), in order; what the
+    /// section's timing (`SectionTiming`) is made from. Nil unless the job asked for it (`keepsTiming`).
+    package var chunkTimings: [SpokenChunkTiming]?
 
     /// A result.
-    package init(section: Int, frames: Int, sampleRate: Int, textSHA256: String, words: Int) {
+    package init(
+        section: Int, frames: Int, sampleRate: Int, textSHA256: String, words: Int,
+        chunkTimings: [SpokenChunkTiming]? = nil
+    ) {
         self.section = section
         self.frames = frames
         self.sampleRate = sampleRate
         self.textSHA256 = textSHA256
         self.words = words
+        self.chunkTimings = chunkTimings
     }
 
     /// Duration in seconds.
     package var durationSeconds: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }
+}
+
+/// When one chunk's speech is heard in the audio a worker made, and what the engine said of it.
+package struct SpokenChunkTiming: Hashable, Sendable, Codable {
+    /// The first frame the engine made for the chunk (after its pause before).
+    package var startFrame: Int
+    /// The first frame louder than silence, at or after `startFrame` (`endFrame` when none is).
+    package var soundStartFrame: Int
+    /// The frame after the last frame louder than silence (`startFrame` when none is): the chunk's
+    /// speech ends there, before the engine's own trailing silence and the pause after.
+    package var endFrame: Int
+    /// The engine's marks, their frames counted from `startFrame`.
+    package var marks: [SpeechMark]
+
+    /// A chunk heard from `startFrame` to `endFrame`.
+    package init(startFrame: Int, soundStartFrame: Int, endFrame: Int, marks: [SpeechMark]) {
+        self.startFrame = startFrame
+        self.soundStartFrame = soundStartFrame
+        self.endFrame = endFrame
+        self.marks = marks
+    }
+
+    /// The same timing `frames` later (a part's chunks in the joined section).
+    package func shifted(by frames: Int) -> SpokenChunkTiming {
+        SpokenChunkTiming(
+            startFrame: startFrame + frames, soundStartFrame: soundStartFrame + frames, endFrame: endFrame + frames,
+            marks: marks)
+    }
 }
 
 /// Why a worker could not make a section.

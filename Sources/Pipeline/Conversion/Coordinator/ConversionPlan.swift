@@ -32,6 +32,8 @@ struct ConversionPlan {
     var unlistedFiles: Set<String> = []
     /// Part files (`SectionParts.filePrefix`) in the folder that no kept part record names: to remove.
     var staleParts: Set<String> = []
+    /// Timing files (`SectionTimingFile`) of sections that are not done (to make, failed, gone): to remove.
+    var staleTimings: Set<String> = []
 }
 
 /// Decides a run's plan: a pure function of the book's sections, the manifest found in the output
@@ -59,6 +61,8 @@ enum ConversionPlanner {
         var allowNonEmptyOutput: Bool
         /// The output folder, only to name paths in errors and warnings.
         var directory: String
+        /// Sections keep their timing (`ConversionRequest.keepsTiming`): a done one without it is made again.
+        var keepsTiming = false
     }
 
     /// The plan for `inputs`; `text` gives a section's spoken text (called only for a section whose
@@ -120,9 +124,15 @@ enum ConversionPlanner {
                     section: section, file: name, previousFile: previousFile, blocks: blocks,
                     recordedParts: recordedParts))
         }
-        let keptParts = Set(plan.records.flatMap { $0.parts ?? [] }.map(\.file))
+        let keptPartFiles = plan.records.flatMap { $0.parts ?? [] }.map(\.file)
+        let keptParts = Set(keptPartFiles + keptPartFiles.map(SectionParts.timingFileName(ofPart:)))
         plan.staleParts = Set(
             inputs.filesOnDisk.keys.filter { $0.hasPrefix(SectionParts.filePrefix) && !keptParts.contains($0) })
+        let done = Set(plan.records.lazy.filter { $0.status == .done }.map(\.number))
+        plan.staleTimings = Set(
+            inputs.filesOnDisk.keys.filter { name in
+                SectionTimingFile.section(ofFileName: name).map { !done.contains($0) } ?? false
+            })
         // Files the manifest here listed that no section of this run refers to any more (another book's,
         // after --force; sections renumbered by a new --toc-depth) would linger unlisted beside the new
         // ones. A renamed section's old file goes once its new one is made.
@@ -136,6 +146,7 @@ enum ConversionPlanner {
     private static func looksDone(_ old: SectionRecord, name: String, _ inputs: Inputs) -> Bool {
         !inputs.force && old.status == .done && old.file == name && old.settingsSHA256 == inputs.settingsFingerprint
             && old.bytes != nil && inputs.filesOnDisk[name] == old.bytes
+            && (!inputs.keepsTiming || inputs.filesOnDisk[SectionTiming.fileName(section: old.number)] != nil)
     }
 
     /// The parts of a section a previous run recorded that may be used again: not `force`, made with

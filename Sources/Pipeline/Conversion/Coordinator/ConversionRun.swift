@@ -64,7 +64,7 @@ final class ConversionRun: Sendable {
         defer { folder.release() }
         let book = try readBook(folder)
         var plan = try makePlan(book, folder)
-        folder.remove(plan.unlistedFiles.union(plan.staleParts))
+        folder.remove(plan.unlistedFiles.union(plan.staleParts).union(plan.staleTimings))
         let numbering = TrackNumbering(records: plan.records, selected: book.selected, explicit: request.trackSections)
         renumberKeptFiles(&plan, numbering, folder)
         // Written before any audio, so an unwritable folder stops the run here.
@@ -155,7 +155,7 @@ final class ConversionRun: Sendable {
                 for: sections.map { ($0.number, $0.fileTitle) }, fileExtension: request.encoding.format.fileExtension),
             previous: book.previous, ownedFiles: Set(book.existing?.sections.compactMap(\.file) ?? []),
             filesOnDisk: folder.filesOnDisk(), settingsFingerprint: book.settingsSHA256, force: request.force,
-            allowNonEmptyOutput: request.allowNonEmptyOutput, directory: folder.path)
+            allowNonEmptyOutput: request.allowNonEmptyOutput, directory: folder.path, keepsTiming: request.keepsTiming)
         return try ConversionPlanner.plan(inputs) { try book.source.blocks(section: $0) }
     }
 
@@ -229,7 +229,7 @@ final class ConversionRun: Sendable {
         let job = WorkerJob(
             book: request.bookInput, section: planned.section.number, settings: book.settings,
             partPath: folder.path(of: planned.file + ".part"), tags: tags, blocks: planned.blocks,
-            coverPath: coverFile?.path, coverFileSHA256: coverFile?.sha256)
+            coverPath: coverFile?.path, coverFileSHA256: coverFile?.sha256, keepsTiming: request.keepsTiming)
         return SectionTask(
             section: planned.section, job: job, settingsSHA256: book.settingsSHA256, file: planned.file,
             previousFile: planned.previousFile, recordedParts: planned.recordedParts)

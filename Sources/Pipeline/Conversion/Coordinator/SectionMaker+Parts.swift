@@ -133,8 +133,9 @@ extension SectionMaker {
             settingsSHA256: task.settingsSHA256)
         let reusedFiles = Set(reused.map(\.file))
         for part in task.recordedParts where !reusedFiles.contains(part.file) {
-            unlink(folder.path(of: part.file))
+            removePart(part.file)
         }
+        SectionTimingFile.remove(directory: folder.path, section: number)
         guard
             recorder.markInProgress(number, parts: reused.isEmpty ? nil : reused.sorted { $0.index < $1.index })
         else { return false }
@@ -203,6 +204,11 @@ extension SectionMaker {
         let path = folder.path(of: name)
         let settings = parted.task.settingsSHA256
         do {
+            // Before the part: a part in place has its timing (the folder's sync below covers both).
+            if let timings = result.chunkTimings {
+                try AtomicFile.writeLeavingSyncToTheJournal(
+                    CanonicalJSON.encode(timings), named: SectionParts.timingFileName(ofPart: name), in: folder.path)
+            }
             try AtomicFile.rename(from: temp, to: path, in: folder.path)
             var info = stat()
             guard stat(path, &info) == 0 else { throw PosixFailure.error(errno, path: path) }
@@ -367,14 +373,37 @@ extension SectionMaker {
         let result = WorkerResult(
             section: parted.number, frames: frames, sampleRate: sampleRate, textSHA256: parted.textSHA256,
             words: parted.wordsTotal)
-        guard finish(parted.task, result: result) else {
+        let records = parted.state.withLock { $0.finished.values.sorted { $0.index < $1.index } }
+        let timing = joinedTiming(parted, records: records).map {
+            SectionTimingBuilder.timing(
+                section: parted.number, sampleRate: sampleRate, frames: frames, blocks: parted.task.job.blocks ?? [],
+                chunks: parted.chunks, timings: $0)
+        }
+        guard finish(parted.task, result: result, timing: timing) else {
             return false
         }
         // The section's record no longer names its parts: they go (a kill before this leaves them
         // unnamed, removed at the next start).
-        let records = parted.state.withLock { Array($0.finished.values) }
-        for record in records { unlink(folder.path(of: record.file)) }
+        for record in records { removePart(record.file) }
         return true
+    }
+
+    /// When each chunk of the joined section is heard: each part's chunk timings (kept beside it),
+    /// moved by the frames of the parts before it. Nil when a part has none (made by an epub2audio
+    /// that kept no timing) or its timing does not fit it.
+    private func joinedTiming(_ parted: PartedSection, records: [PartRecord]) -> [SpokenChunkTiming]? {
+        var timings: [SpokenChunkTiming] = []
+        var offset = 0
+        for (record, part) in zip(records, parted.parts) {
+            let path = folder.path(of: SectionParts.timingFileName(ofPart: record.file))
+            guard record.index == part.index, let data = FileManager.default.contents(atPath: path),
+                let partTimings = try? JSONDecoder().decode([SpokenChunkTiming].self, from: data),
+                partTimings.count == part.chunks.count
+            else { return nil }
+            timings += partTimings.map { $0.shifted(by: offset) }
+            offset += record.frames
+        }
+        return records.count == parted.parts.count ? timings : nil
     }
 
     /// The section failed in one of its parts: recorded once; its other parts are not made (those

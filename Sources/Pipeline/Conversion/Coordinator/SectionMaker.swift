@@ -54,15 +54,16 @@ final class SectionMaker: Sendable {
         let parts = SectionParts.split(chunks, partWords: request.partWords)
         guard parts.count > 1 else {
             decide([])
-            return makeWhole(next, executor: executor)
+            return makeWhole(next, chunks: chunks, executor: executor)
         }
         return startParts(next, parts: parts, chunks: chunks, queue: decide)
     }
 
     /// Makes one section (retrying once when its worker died); true when its file is complete.
-    private func makeWhole(_ task: SectionTask, executor: any SectionExecutor) -> Bool {
+    private func makeWhole(_ task: SectionTask, chunks: [SpeechChunk], executor: any SectionExecutor) -> Bool {
         // Made whole: parts an earlier run made with other part sizes are of no use.
-        for part in task.recordedParts { unlink(folder.path(of: part.file)) }
+        for part in task.recordedParts { removePart(part.file) }
+        SectionTimingFile.remove(directory: folder.path, section: task.section.number)
         guard recorder.markInProgress(task.section.number, parts: nil) else { return false }
         emit(.sectionStarted(section: task.section.number, title: task.section.title))
         unlink(task.job.partPath)
@@ -71,7 +72,13 @@ final class SectionMaker: Sendable {
             unlink(task.job.partPath)
             return false
         }
-        return settle(outcome, task)
+        return settle(outcome, task, chunks: chunks)
+    }
+
+    /// Removes a part's PCM file and the timing beside it.
+    func removePart(_ file: String) {
+        unlink(folder.path(of: file))
+        unlink(folder.path(of: SectionParts.timingFileName(ofPart: file)))
     }
 
     /// Runs the task's job, passing progress on (at most 4 events a second), and once more when
@@ -108,12 +115,17 @@ final class SectionMaker: Sendable {
     }
 
     /// What an attempt's outcome means for the section and the run; true when the file is complete.
-    private func settle(_ outcome: ExecutionOutcome, _ task: SectionTask) -> Bool {
+    private func settle(_ outcome: ExecutionOutcome, _ task: SectionTask, chunks: [SpeechChunk]) -> Bool {
         let number = task.section.number
         let part = task.job.partPath
         switch outcome {
         case .done(let result):
-            return finish(task, result: result)
+            let timing = result.chunkTimings.map {
+                SectionTimingBuilder.timing(
+                    section: number, sampleRate: result.sampleRate, frames: result.frames,
+                    blocks: task.job.blocks ?? [], chunks: chunks, timings: $0)
+            }
+            return finish(task, result: result, timing: timing)
         case .failed(let kind, let message, let path):
             unlink(part)
             switch kind {
@@ -130,11 +142,15 @@ final class SectionMaker: Sendable {
         }
     }
 
-    /// The section's `.part` file is complete: renamed to its name and recorded done.
-    func finish(_ task: SectionTask, result: WorkerResult) -> Bool {
+    /// The section's `.part` file is complete: renamed to its name, with its timing beside it (none
+    /// when nil), and recorded done.
+    func finish(_ task: SectionTask, result: WorkerResult, timing: SectionTiming?) -> Bool {
         let number = task.section.number
         let finalPath = folder.path(of: task.file)
         do {
+            // Before the audio: a section whose audio is in place has its timing (a kill between the
+            // two leaves a timing file for a section not done, removed at the next start).
+            if let timing { try SectionTimingFile.writeBesideAudio(timing, directory: folder.path) }
             // Durable with the record below, whose journal write syncs the folder first.
             try AtomicFile.renameLeavingSyncToTheJournal(from: task.job.partPath, to: finalPath)
             if let old = task.previousFile, old != task.file {
@@ -152,6 +168,7 @@ final class SectionMaker: Sendable {
             return true
         } catch {
             unlink(task.job.partPath)
+            SectionTimingFile.remove(directory: folder.path, section: number)
             control.stopWithFatal(
                 PosixFailure.map(error, path: finalPath) ?? .outputUnwritable(path: finalPath, reason: "\(error)"))
             return false

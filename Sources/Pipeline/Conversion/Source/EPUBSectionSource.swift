@@ -78,11 +78,14 @@ final class EPUBSectionSource: SectionSource, @unchecked Sendable {
             var block = block
             let context: NormalizationContext = block.kind == .title || block.kind == .heading ? .heading : .running
             // A block in another language keeps its own rules (or none): the book's rules would misread it.
+            let written = block.text
             if let language = block.language, !Self.sameLanguage(language, normalizer.language) {
-                block.text = TextNormalizer(language: language).normalize(block.text, context: context)
+                block.text = TextNormalizer(language: language).normalize(written, context: context)
             } else {
-                block.text = normalizer.normalize(block.text, context: context)
+                block.text = normalizer.normalize(written, context: context)
             }
+            // Kept for the read-along outputs, which show the book's words where the spoken ones are heard.
+            if block.text != written { block.bookText = written }
             return block
         }
     }

@@ -20,14 +20,25 @@ package enum AtomicFile {
     package static let tempPrefix = ".epub2audio-tmp-"
 
     package static func write(_ data: Data, named name: String, in directory: String) throws {
+        try write(data, named: name, in: directory, sync: true)
+    }
+
+    /// `write` without the fsyncs, for a file that is as durable as the audio beside it (not synced
+    /// either; the manifest's journal syncs the folder before it records the section): a rename still
+    /// never shows a half-written file to a reader while the machine runs.
+    static func writeLeavingSyncToTheJournal(_ data: Data, named name: String, in directory: String) throws {
+        try write(data, named: name, in: directory, sync: false)
+    }
+
+    private static func write(_ data: Data, named name: String, in directory: String, sync: Bool) throws {
         let target = OutputPaths.join(directory, name)
-        let temp = try writeTemporary(data, for: target, named: name, in: directory, sync: true)
+        let temp = try writeTemporary(data, for: target, named: name, in: directory, sync: sync)
         guard posixRename(temp, target) == 0 else {
             let failure = PosixFailure.error(errno, path: target)
             unlink(temp)
             throw failure
         }
-        syncDirectory(directory)
+        if sync { syncDirectory(directory) }
     }
 
     /// Writes `data` to a new temp file beside `target` (fsynced when `sync`); returns its path. No

@@ -128,12 +128,13 @@ final class WorkerSession {
         let wordsTotal = chunks.reduce(0) { $0 + Self.wordCount($1.text) }
         if shouldStop() { throw Stopped() }
         let sink = try openSink(job, sampleRate: sampleRate)
-        let frames = try speak(
+        let (frames, timings) = try speak(
             chunks, engine: engine, sampleRate: sampleRate, into: sink, job: job, wordsTotal: wordsTotal,
             shouldStop: shouldStop, send: send)
         try job.completeTags()
         return WorkerResult(
-            section: job.section, frames: frames, sampleRate: sampleRate, textSHA256: textSHA256, words: wordsTotal)
+            section: job.section, frames: frames, sampleRate: sampleRate, textSHA256: textSHA256, words: wordsTotal,
+            chunkTimings: timings)
     }
 
     /// This session's engine (made at the first section), configured for `voice`, and reset when it
@@ -172,12 +173,14 @@ final class WorkerSession {
     }
 
     /// Speaks `chunks` into `sink` with their pauses, reporting progress after each, and closes the
-    /// sink; returns the frames written.
+    /// sink; returns the frames written and when each chunk was heard.
     private func speak(
         _ chunks: [SpeechChunk], engine: any SpeechEngine, sampleRate: Int, into sink: any AudioSink, job: WorkerJob,
         wordsTotal: Int, shouldStop: () -> Bool, send: (WorkerMessage) throws -> Void
-    ) throws -> Int {
+    ) throws -> (frames: Int, timings: [SpokenChunkTiming]?) {
         var frames = 0
+        let keepsTiming = job.keepsTiming == true
+        var timings: [SpokenChunkTiming] = []
         var wordsDone = 0
         var closed = false
         defer {
@@ -195,16 +198,30 @@ final class WorkerSession {
                 try silence(chunk.pauseBeforeMS)
                 engineSpoke = true
                 var stopped = false
-                try engine.synthesize(chunk.text, language: chunk.language) { samples in
+                var sound = SoundSpan(start: frames)
+                let write = { (samples: UnsafeBufferPointer<Int16>) throws -> Bool in
                     if shouldStop() {
                         stopped = true
                         return false
                     }
                     try sink.write(samples)
+                    if keepsTiming { sound.add(samples, at: frames) }
                     frames += samples.count
                     return true
                 }
+                if keepsTiming {
+                    try engine.synthesize(
+                        chunk.text, language: chunk.language, marks: { sound.marks.append($0) }, output: write)
+                } else {
+                    try engine.synthesize(chunk.text, language: chunk.language, output: write)
+                }
                 if stopped || shouldStop() { throw Stopped() }
+                if keepsTiming {
+                    timings.append(
+                        SpokenChunkTiming(
+                            startFrame: sound.start, soundStartFrame: sound.firstSound ?? sound.start,
+                            endFrame: sound.lastSound ?? sound.start, marks: sound.marks))
+                }
                 try silence(chunk.pauseAfterMS)
                 wordsDone += Self.wordCount(chunk.text)
                 do {
@@ -225,7 +242,45 @@ final class WorkerSession {
         } catch {
             throw PosixFailure.map(error, path: job.partPath) ?? error
         }
-        return frames
+        return (frames, keepsTiming ? timings : nil)
+    }
+
+    /// Where the sound of one chunk's samples starts and ends (the first frame, and the frame after
+    /// the last, louder than `threshold`: the engine's own leading and trailing silence left out), and
+    /// the engine's marks moved to where their sound starts.
+    ///
+    /// espeak-ng marks a sentence where its first phoneme starts, which may be a closure or a pause
+    /// (measured: about 12 ms before the sound of "The" after another sentence); what is heard, and
+    /// what subtitles and a read-along EPUB must follow, starts with the first sound at or after it.
+    struct SoundSpan {
+        /// Below -60 dBFS: silence to the ear, and above the noise floor of espeak-ng's quiet samples.
+        static let threshold: Int16 = 32
+        let start: Int
+        var firstSound: Int?
+        var lastSound: Int?
+        /// The engine's marks so far, frames counted from `start`; those before `settled` are moved to
+        /// their sound already (the engine reports a mark before the samples it falls in).
+        var marks: [SpeechMark] = []
+        private var settled = 0
+
+        init(start: Int) { self.start = start }
+
+        private static func isLoud(_ sample: Int16) -> Bool { sample > threshold || sample < -threshold }
+
+        /// Takes in `samples`, the first of which is frame `frame` of the file.
+        mutating func add(_ samples: UnsafeBufferPointer<Int16>, at frame: Int) {
+            while settled < marks.count, start + marks[settled].frame < frame + samples.count {
+                let from = max(start + marks[settled].frame, frame) - frame
+                guard let loud = samples[from...].firstIndex(where: Self.isLoud) else { break }
+                marks[settled].frame = frame + loud - start
+                settled += 1
+            }
+            guard let last = samples.lastIndex(where: Self.isLoud) else { return }
+            if firstSound == nil, let first = samples.firstIndex(where: Self.isLoud) {
+                firstSound = frame + first
+            }
+            lastSound = frame + last + 1
+        }
     }
 
     /// The chunks of a section, from the Contracts chunker.

@@ -108,7 +108,28 @@ public final class ESpeakSpeechEngine: SpeechEngine {
     public func synthesize(
         _ text: String, language: String?, output: (UnsafeBufferPointer<Int16>) throws -> Bool
     ) throws {
+        try speak(text, language: language, marks: { _ in }, reportingMarks: false, output: output)
+    }
+
+    /// Speaks plain `text` as `synthesize(_:language:output:)` does, reporting where espeak-ng starts
+    /// each sentence (`espeakEVENT_SENTENCE`) and word (`espeakEVENT_WORD`): the event's sample,
+    /// counted from the first sample of this call, and its text position, which espeak-ng counts in
+    /// Unicode scalars of the text it was given from 1 (mapped back to UTF-16 offsets of `text`).
+    /// Reading the events changes nothing in the samples.
+    public func synthesize(
+        _ text: String, language: String?, marks: (SpeechMark) -> Void,
+        output: (UnsafeBufferPointer<Int16>) throws -> Bool
+    ) throws {
+        try speak(text, language: language, marks: marks, reportingMarks: true, output: output)
+    }
+
+    /// Both `synthesize` calls: `marks` is called only when `reportingMarks`.
+    private func speak(
+        _ text: String, language: String?, marks: (SpeechMark) -> Void, reportingMarks: Bool,
+        output: (UnsafeBufferPointer<Int16>) throws -> Bool
+    ) throws {
         let bytes = Self.speakableBytes(text)
+        let offsets = reportingMarks ? Self.utf16Offsets(ofScalarsGiven: text) : nil
         try locked {
             let switchTo = language.flatMap { otherVoice(for: $0) }
             if let switchTo { try Self.apply(voice: switchTo, settings: settings) }
@@ -119,19 +140,46 @@ public final class ESpeakSpeechEngine: SpeechEngine {
             }
             try withoutActuallyEscaping(output) { output in
                 let context = SynthesisContext(output: output)
-                try withExtendedLifetime(context) {
-                    let status = bytes.withUnsafeBytes { buffer in
-                        espeak_ng_Synthesize(
-                            buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0,
-                            UInt32(espeakCHARS_UTF8 | espeakENDPAUSE), nil,
-                            Unmanaged.passUnretained(context).toOpaque())
-                    }
-                    if let error = context.error { throw error }
-                    if context.stopped, status == ENS_SPEECH_STOPPED { return }
-                    try Self.check(status, "espeak_ng_Synthesize")
+                try withoutActuallyEscaping(marks) { marks in
+                    if let offsets { context.marks = (marks, offsets) }
+                    // The context must not keep the closure past this scope.
+                    defer { context.marks = nil }
+                    try speak(bytes, context: context)
                 }
             }
         }
+    }
+
+    /// One `espeak_ng_Synthesize` call over `bytes` (the lock is held), its samples and events going
+    /// to `context`.
+    private func speak(_ bytes: [UInt8], context: SynthesisContext) throws {
+        try withExtendedLifetime(context) {
+            let status = bytes.withUnsafeBytes { buffer in
+                espeak_ng_Synthesize(
+                    buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0,
+                    UInt32(espeakCHARS_UTF8 | espeakENDPAUSE), nil,
+                    Unmanaged.passUnretained(context).toOpaque())
+            }
+            if let error = context.error { throw error }
+            if context.stopped, status == ENS_SPEECH_STOPPED { return }
+            try Self.check(status, "espeak_ng_Synthesize")
+        }
+    }
+
+    /// The UTF-16 offset in `text` of each Unicode scalar espeak-ng is given (`speakableBytes`), and
+    /// `text`'s UTF-16 length after the last: espeak-ng's text positions count those scalars.
+    static func utf16Offsets(ofScalarsGiven text: String) -> [Int] {
+        var offsets: [Int] = []
+        offsets.reserveCapacity(text.utf16.count + 1)
+        var offset = 0
+        var run = 0
+        for scalar in text.unicodeScalars {
+            run = scalar.properties.canonicalCombiningClass == .notReordered ? 0 : run + 1
+            if run <= longestMarkRun { offsets.append(offset) }
+            offset += scalar.utf16.count
+        }
+        offsets.append(offset)
+        return offsets
     }
 
     /// Brings espeak-ng as close to a fresh state as its API allows: the configured voice and its
@@ -219,6 +267,13 @@ public final class ESpeakSpeechEngine: SpeechEngine {
         espeak_SetSynthCallback { samples, count, events in
             guard let events, let pointer = events.pointee.user_data else { return 0 }
             let context = Unmanaged<SynthesisContext>.fromOpaque(pointer).takeUnretainedValue()
+            if context.marks != nil {
+                var event = events
+                while event.pointee.type != espeakEVENT_LIST_TERMINATED {
+                    context.receive(event.pointee)
+                    event += 1
+                }
+            }
             return context.receive(samples, count: Int(count)) ? 0 : 1
         }
         // Book text is never SSML, so <audio> cannot occur; refuse every URI in case it ever does.
@@ -343,8 +398,32 @@ private final class SynthesisContext {
     var stopped = false
     var error: (any Error)?
 
+    /// Where marks go, and the UTF-16 offset of each scalar given (`utf16Offsets(ofScalarsGiven:)`);
+    /// nil: events are not read.
+    var marks: (report: (SpeechMark) -> Void, offsets: [Int])?
+
     init(output: @escaping (UnsafeBufferPointer<Int16>) throws -> Bool) {
         self.output = output
+    }
+
+    /// A word or sentence event becomes a mark; other events are ignored.
+    func receive(_ event: espeak_EVENT) {
+        guard !stopped, let marks else { return }
+        let kind: SpeechMark.Kind
+        switch event.type {
+        // A word event of no length (at a pause, after a quotation) names no word: its position is not one.
+        case espeakEVENT_WORD where event.length > 0: kind = .word
+        case espeakEVENT_SENTENCE: kind = .sentence
+        default: return
+        }
+        // Positions count from 1; 0 is no place in the text.
+        guard event.text_position > 0 else { return }
+        // 1-based scalar positions; clamped, so a position past the text (its end pause) stays inside.
+        let last = marks.offsets.count - 1
+        let first = min(max(Int(event.text_position) - 1, 0), last)
+        let end = min(first + max(Int(event.length), 0), last)
+        let range = marks.offsets[first]..<marks.offsets[end]
+        marks.report(SpeechMark(kind: kind, textRange: range, frame: max(Int(event.sample), 0)))
     }
 
     /// Returns false to make espeak-ng stop.

@@ -104,10 +104,22 @@ public final class NeuralSpeechEngine: SpeechEngine {
     public func synthesize(_ text: String, language: String?, output: (UnsafeBufferPointer<Int16>) throws -> Bool)
         throws
     {
+        try synthesize(text, language: language, marks: { _ in }, output: output)
+    }
+
+    /// Speaks plain `text` as `synthesize(_:language:output:)` does, reporting where each sentence the model
+    /// is given starts (its first frame, and its place in `text`). No word marks: the model gives no word timing.
+    public func synthesize(
+        _ text: String, language: String?, marks: (SpeechMark) -> Void,
+        output: (UnsafeBufferPointer<Int16>) throws -> Bool
+    ) throws {
         lastSentenceFrames = []
-        for sentence in Self.sentences(of: text) {
-            let samples = try speak(sentence)
+        var frame = 0
+        for sentence in Self.sentencePieces(of: text) {
+            let samples = try speak(sentence.text)
             lastSentenceFrames.append(samples.count)
+            marks(SpeechMark(kind: .sentence, textRange: sentence.range, frame: frame))
+            frame += samples.count
             var offset = 0
             while offset < samples.count {
                 let end = min(offset + Self.outputSliceFrames, samples.count)
@@ -124,13 +136,26 @@ public final class NeuralSpeechEngine: SpeechEngine {
     /// The sentences the model is given: `SentenceSegmenter`'s, each cut at spaces to at most
     /// `maximumSentenceCharacters`, NULs turned into spaces (they would end the C string).
     static func sentences(of text: String) -> [String] {
+        sentencePieces(of: text).map(\.text)
+    }
+
+    /// `sentences(of:)` with where each is in `text` (UTF-16 offsets).
+    static func sentencePieces(of text: String) -> [(text: String, range: Range<Int>)] {
         let utf16 = Array(text.utf16)
-        var result: [String] = []
+        var result: [(text: String, range: Range<Int>)] = []
         for range in SentenceSegmenter.sentenceRanges(in: text) {
             let sentence = String(decoding: utf16[range], as: UTF16.self).replacingOccurrences(of: "\0", with: " ")
-            result += bounded(sentence)
+            // The pieces follow one another in the sentence, spaces between them dropped.
+            var searchFrom = sentence.startIndex
+            for piece in bounded(sentence) {
+                let found = sentence.range(of: piece, range: searchFrom..<sentence.endIndex)
+                let lower = found.map { sentence.utf16.distance(from: sentence.startIndex, to: $0.lowerBound) } ?? 0
+                searchFrom = found?.upperBound ?? searchFrom
+                let start = range.lowerBound + lower
+                result.append((piece, start..<(start + piece.utf16.count)))
+            }
         }
-        return result.filter { $0.contains { $0.isLetter || $0.isNumber } }
+        return result.filter { $0.text.contains { $0.isLetter || $0.isNumber } }
     }
 
     /// `sentence` in pieces of at most `maximumSentenceCharacters`, cut at the last space before the limit
