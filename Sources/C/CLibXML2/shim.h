@@ -9,6 +9,7 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/xmlerror.h>
 #include <libxml/entities.h>
+#include <libxml/xmlsave.h>
 
 // Swift 6 refuses C global variables such as `xmlFree`: call it through a function.
 static inline void epub2audio_xmlFree(void *pointer) { xmlFree(pointer); }

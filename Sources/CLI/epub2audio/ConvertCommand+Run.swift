@@ -121,6 +121,9 @@ extension ConvertCommand {
             // The sections that failed have none; those finished, in this run or an earlier one, have theirs.
             say(conversion.writeSubtitles(), renderer: renderer, style: style)
             if summary.sectionsFailed > 0 { return .partialFailure }
+            if files.readAlong {
+                return makeReadAlong(conversion, book: book.path, renderer: renderer, style: style)
+            }
             guard let bundler else { return .success }
             // Ctrl-C while ffmpeg runs stops it and removes the partial bundle; the sections stay.
             let status = await makeBundle(
@@ -151,7 +154,8 @@ extension ConvertCommand {
             text: reading.spokenText, normalize: !reading.noNormalize, lexiconPath: reading.lexicon,
             voice: speaking.voice, engine: speaking.engine, rate: speaking.rate, pitch: speaking.pitch,
             volume: speaking.volume,
-            encoding: files.encoding, bundle: files.bundle, subtitles: captions.options, embedsCover: !files.noCoverArt,
+            encoding: files.encoding, bundle: files.audiobook, subtitles: captions.options, readAlong: files.readAlong,
+            embedsCover: !files.noCoverArt,
             jobs: running.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             force: running.force, allowNonEmptyOutput: files.overwrite,
             workers: running.freshWorkers
@@ -260,6 +264,34 @@ extension ConvertCommand {
         StandardError.write("subtitles written: \(what)\n")
     }
 
+    /// `--bundle epub`: the read-along copy of the book, once the sections are all converted.
+    private func makeReadAlong(
+        _ conversion: RunnableConversion, book: String, renderer: ProgressRenderer, style: TerminalStyle
+    ) -> Exit {
+        do {
+            let result = try conversion.makeReadAlong()
+            for warning in result.warnings {
+                ReportRecorder.shared.warn(warning)
+                renderer.handle(.warning(message: warning))
+            }
+            ReportRecorder.shared.update { $0.bundle = result.path }
+            renderer.handle(
+                .bundleDone(file: conversion.readAlongFileName, chapters: result.overlaidDocuments, rebuilt: true))
+            if !running.quiet && running.progress != .json {
+                StandardError.write(
+                    "read-along book written: " + style.bold(result.path) + " (\(result.placedSentences) of "
+                        + "\(plural(result.sentences, "sentence")) highlighted, "
+                        + "\(plural(result.overlaidDocuments, "document")) with audio)\n")
+            }
+            return .success
+        } catch let error as ReadAlongError {
+            return bookFailed(book, readAlongExitStatus(error), error.description, style: style)
+        } catch {
+            let (status, message) = conversionExitStatus(for: error)
+            return bookFailed(book, status, message, style: style)
+        }
+    }
+
     /// `--text`: the exact text each selected section would speak, as `.txt` files.
     private func exportText(_ prepared: PreparedConversion, book: String, style: TerminalStyle) -> Exit {
         do {
@@ -300,6 +332,18 @@ func preparationExitStatus(for error: LiveConversionError) -> (Exit, String) {
     case .unsupportedSetting(let message): (.usage, message + " (--pitch)")
     case .engineMismatch(let message): (.usage, message + " (--engine, --voice)")
     case .noNeuralVoice: (.unavailable, error.description + "; add one with epub2audio voices add VOICE.onnx")
+    case .readAlongRefused(let reason): (readAlongExitStatus(reason), error.description + " (--bundle epub)")
+    }
+}
+
+/// Exit status for a read-along book that cannot be made: a format that is not an EPUB core audio
+/// type is a usage error; a book that cannot give one (EPUB 2, Media Overlays of its own) is 6.
+func readAlongExitStatus(_ error: ReadAlongError) -> Exit {
+    switch error {
+    case .audioFormat: .usage
+    case .notEPUB3, .hasMediaOverlays: .unavailable
+    case .noTiming, .unwritable: .outputError
+    case .unreadableBook: .unreadableBook
     }
 }
 

@@ -6,7 +6,7 @@ extension ConvertCommand {
     /// `--rate`, in `--format` and `--quality`, with the `--bundle` and the embedded cover.
     func estimate(for book: OpenedBook) -> OutputEstimate {
         LiveConversion.estimate(
-            of: book, wordsPerMinute: speaking.rate, encoding: files.encoding, bundle: files.bundle,
+            of: book, wordsPerMinute: speaking.rate, encoding: files.encoding, bundle: files.audiobook,
             coverArt: !files.noCoverArt)
     }
 
@@ -30,7 +30,7 @@ extension ConvertCommand {
             guard book.nothingToRead == nil else { continue }
             let directory = outputDirectory(for: book, batch: folders)
             if !batch { root = directory }
-            let written = SpaceCheck.bytesWritten(in: directory, format: files.format, bundle: files.bundle)
+            let written = SpaceCheck.bytesWritten(in: directory, format: files.audioFormat, bundle: files.audiobook)
             needed += max(0, estimate(for: book).bytes - written)
         }
         guard let free = freeBytes(root) else { return (nil, loaded) }

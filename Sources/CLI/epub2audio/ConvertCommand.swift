@@ -42,7 +42,7 @@ struct ConvertCommand: AsyncParsableCommand {
                 (running.jobs != nil, "--jobs"), (running.force, "--force"),
                 (encodingFlag && files.quality != nil, "--quality"),
                 (encodingFlag && files.bitrateMode != nil, "--bitrate-mode"),
-                (running.progress != .auto, "--progress"), (encodingFlag && files.format != .wav, "--format"),
+                (running.progress != .auto, "--progress"), (encodingFlag && (files.format ?? .wav) != .wav, "--format"),
                 (encodingFlag && files.bundle != nil, "--bundle"), (running.report != nil, "--report"),
                 (captions.subtitles != nil, "--subtitles"),
             ]
@@ -64,7 +64,7 @@ struct ConvertCommand: AsyncParsableCommand {
         let stderrStyle = TerminalStyle.detect(fileDescriptor: 2)
         // --bundle needs ffmpeg: without it, stop before any book is read or any section made.
         var bundler: AudiobookBundler?
-        if let bundle = files.bundle {
+        if let bundle = files.audiobook {
             guard let ffmpeg = AudiobookBundler.locateFFmpeg() else {
                 reportError(
                     "--bundle \(bundle.rawValue) needs ffmpeg, which is not installed (apt-get install ffmpeg)",
@@ -187,7 +187,8 @@ struct ConvertCommand: AsyncParsableCommand {
                 book.status = book.status == .failed ? .failed : .refused
             }
             if book.status != .refused, let directory = book.outputDirectory {
-                book.outputBytes = SpaceCheck.bytesWritten(in: directory, format: files.format, bundle: files.bundle)
+                book.outputBytes = SpaceCheck.bytesWritten(
+                    in: directory, format: files.audioFormat, bundle: files.audiobook)
             }
         }
     }

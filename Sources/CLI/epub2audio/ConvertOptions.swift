@@ -158,8 +158,8 @@ struct OutputOptions: ParsableArguments {
         help: ArgumentHelp("Output folder (default: a folder named after the book).", valueName: "DIR"))
     var output: String?
 
-    @Option(help: "Audio format: wav (default), flac, ogg, opus, mp3.")
-    var format: AudioFormat = .wav
+    @Option(help: "Audio format: wav (default; mp3 with --bundle epub), flac, ogg, opus, mp3.")
+    var format: AudioFormat?
 
     @Option(
         help: ArgumentHelp(
@@ -171,9 +171,10 @@ struct OutputOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Also make one audiobook file with chapters, tags and cover: m4b, mp3, opus, ogg or flac (needs ffmpeg).",
+            "Also make one audiobook file with chapters, tags and cover: m4b, mp3, opus, ogg or flac (needs ffmpeg); "
+                + "or epub: a read-along copy of the book (EPUB 3 with Media Overlays; --format mp3 or opus).",
             valueName: "FORMAT"))
-    var bundle: BundleFormat?
+    var bundle: BundleChoice?
 
     @Flag(help: "Do not embed the book's cover in the section files (cover.jpg beside them is still written).")
     var noCoverArt = false
@@ -183,13 +184,29 @@ struct OutputOptions: ParsableArguments {
 
     func validate() throws {
         if let quality, !(0...1).contains(quality) { throw ValidationError("--quality must be between 0 and 1.") }
-        if bitrateMode != nil && format != .mp3 { throw ValidationError("--bitrate-mode is for --format mp3.") }
-        if quality != nil && format == .wav { throw ValidationError("--quality does not apply to WAV.") }
+        if bitrateMode != nil && audioFormat != .mp3 { throw ValidationError("--bitrate-mode is for --format mp3.") }
+        if quality != nil && audioFormat == .wav { throw ValidationError("--quality does not apply to WAV.") }
+        if readAlong, ReadAlongEPUB.mediaType(for: audioFormat) == nil {
+            throw ValidationError(
+                "--bundle epub needs --format mp3 or opus (the EPUB core audio types), not \(audioFormat.rawValue).")
+        }
     }
+
+    /// The section files' format: `--format`, else WAV, or MP3 for a read-along book.
+    var audioFormat: AudioFormat { format ?? (readAlong ? .mp3 : .wav) }
+
+    /// The audiobook file `--bundle` asks for, if any.
+    var audiobook: BundleFormat? {
+        if case .audiobook(let format) = bundle { return format }
+        return nil
+    }
+
+    /// Whether `--bundle epub` asks for the read-along book.
+    var readAlong: Bool { bundle == .readAlong }
 
     /// The section files' encoding from these flags.
     var encoding: AudioEncoding {
-        AudioEncoding(format: format, compressionLevel: quality, bitrateMode: bitrateMode)
+        AudioEncoding(format: audioFormat, compressionLevel: quality, bitrateMode: bitrateMode)
     }
 }
 
@@ -252,4 +269,26 @@ struct RunOptions: ParsableArguments {
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }
     }
+}
+
+/// What `--bundle` makes once the sections are converted: one audiobook file (`m4b`, `mp3`, `opus`,
+/// `ogg`, `flac`, made by ffmpeg) or the read-along copy of the book (`epub`). Two outputs of different
+/// kinds behind one flag: the library keeps them apart (`ConversionOptions.bundle`, `.readAlong`).
+enum BundleChoice: ExpressibleByArgument, Hashable {
+    /// An audiobook file in this format.
+    case audiobook(BundleFormat)
+    /// The read-along EPUB.
+    case readAlong
+
+    init?(argument: String) {
+        if argument == "epub" {
+            self = .readAlong
+        } else if let format = BundleFormat(rawValue: argument) {
+            self = .audiobook(format)
+        } else {
+            return nil
+        }
+    }
+
+    static var allValueStrings: [String] { BundleFormat.allCases.map(\.rawValue) + ["epub"] }
 }

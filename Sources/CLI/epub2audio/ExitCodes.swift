@@ -17,7 +17,8 @@ enum Exit: Int32, CaseIterable {
     /// has less free space than the estimate of what the conversion writes (`SpaceCheck`).
     case outputError = 5
     /// A voice, format or other resource the request needs is not installed (also: ffmpeg for
-    /// `--bundle m4b`), or most of the text is in scripts no installed voice speaks (`SpeakableText`).
+    /// `--bundle m4b`), or most of the text is in scripts no installed voice speaks (`SpeakableText`),
+    /// or the book cannot give a read-along book (`--bundle epub` of an EPUB 2 book).
     case unavailable = 6
     /// Invalid command-line usage (ArgumentParser's validation code).
     case usage = 64
@@ -30,7 +31,8 @@ enum Exit: Int32, CaseIterable {
     static let helpText = """
         Exit codes: 0 all done; 2 some sections or books failed; 3 unreadable book; \
         4 DRM-protected or encrypted book; 5 output folder not writable; \
-        6 voice, format or ffmpeg (--bundle) not installed, or text the voice cannot speak (--force); \
+        6 voice, format or ffmpeg (--bundle) not installed, text the voice cannot speak (--force), \
+        or a book --bundle epub cannot make read-along (EPUB 2); \
         64 usage error; 130 interrupted (re-run to resume); 1 internal error.
         """
 }

@@ -1,5 +1,6 @@
 import Bundling
 import Foundation
+import ReadAlong
 import Subtitles
 
 /// What a conversion is asked for, whichever front end asks: the CLI fills it from its flags, the
@@ -34,6 +35,10 @@ public struct ConversionOptions: Sendable {
     /// Subtitles beside each section's audio, and with `bundle` one for the whole book beside it
     /// (`--subtitles`, `--subtitles-words`); nil: none.
     public var subtitles: SubtitleOptions?
+    /// A read-along copy of the book (`--bundle epub`, `ReadAlongEPUB`): its sentences highlighted
+    /// as the sections' audio says them, made once the sections are converted. Needs an EPUB 3 book
+    /// and sections in MP3 or Opus (`LiveConversion.prepare` refuses others before any audio is made).
+    public var readAlong: Bool
     /// Whether the book's cover is embedded in the section files (`cover.jpg` beside them is written
     /// either way).
     public var embedsCover: Bool
@@ -54,6 +59,7 @@ public struct ConversionOptions: Sendable {
         text: SpokenTextOptions = SpokenTextOptions(), normalize: Bool = true, lexiconPath: String? = nil,
         voice: String = "auto", engine: EnginePreference = .auto, rate: Int = 175, pitch: Int = 50, volume: Int = 100,
         encoding: AudioEncoding = AudioEncoding(), bundle: BundleFormat? = nil, subtitles: SubtitleOptions? = nil,
+        readAlong: Bool = false,
         embedsCover: Bool = true,
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
         allowNonEmptyOutput: Bool = false, workers: WorkerProcesses = .inProcess
@@ -71,6 +77,7 @@ public struct ConversionOptions: Sendable {
         self.encoding = encoding
         self.bundle = bundle
         self.subtitles = subtitles
+        self.readAlong = readAlong
         self.embedsCover = embedsCover
         self.jobs = jobs
         self.force = force
@@ -154,6 +161,9 @@ public enum LiveConversionError: Error, Hashable, Sendable, CustomStringConverti
     /// The neural engine was asked for with `auto`, and no installed neural voice speaks the book's
     /// language (a BCP 47 tag; nil when the book names none).
     case noNeuralVoice(language: String?)
+    /// A read-along book (`readAlong`) cannot be made of this book or in this format: an EPUB 2 book,
+    /// one with Media Overlays of its own, sections in a format that is not an EPUB core media type.
+    case readAlongRefused(ReadAlongError)
 
     /// The reason, without a front end's hint.
     public var description: String {
@@ -165,6 +175,7 @@ public enum LiveConversionError: Error, Hashable, Sendable, CustomStringConverti
         case .unsupportedSetting(let message), .engineMismatch(let message): message
         case .noNeuralVoice(let language?): "no installed neural voice speaks \(language), the book's language"
         case .noNeuralVoice(nil): "the book names no language, so no neural voice can be chosen for it"
+        case .readAlongRefused(let reason): reason.description
         }
     }
 }

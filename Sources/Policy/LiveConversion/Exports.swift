@@ -6,5 +6,6 @@
 @_exported public import Contracts
 @_exported public import Conversion
 @_exported public import EPUBReader
+@_exported public import ReadAlong
 @_exported public import Subtitles
 @_exported public import TagEditing

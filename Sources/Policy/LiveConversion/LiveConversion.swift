@@ -2,6 +2,7 @@ import Bundling
 import Foundation
 import NeuralEngine
 import Normalization
+import ReadAlong
 
 /// What converting a book means, decided once for every front end: the CLI and the service open the
 /// book (`OpenedBook`), fill `ConversionOptions` from their flags or JSON, and call `prepare`; then
@@ -24,7 +25,8 @@ public enum LiveConversion {
     /// - Returns: the decisions and the request, ready to run.
     /// - Throws: `LiveConversionError.unknownVoice`; `.formatUnavailable` when libsndfile cannot
     ///   write the format; `.unsupportedSetting` for a pitch other than 50 with a neural voice;
-    ///   `.engineMismatch`, `.noNeuralVoice` for what `options.engine` asks (`VoiceChoice.resolve`).
+    ///   `.engineMismatch`, `.noNeuralVoice` for what `options.engine` asks (`VoiceChoice.resolve`);
+    ///   `.readAlongRefused` when `options.readAlong` and the book or the format cannot give one.
     public static func prepare(
         _ book: OpenedBook, options: ConversionOptions, outputDirectory: String, forText: Bool = false
     ) throws(LiveConversionError) -> PreparedConversion {
@@ -40,6 +42,14 @@ public enum LiveConversion {
         }
         if !LiveAudio.canWrite(options.encoding.format) { throw .formatUnavailable(options.encoding.format) }
         if let problem = options.subtitles?.problem { throw .unsupportedSetting(problem) }
+        // Refused before any audio is made: the read-along book needs EPUB 3 and a core audio type.
+        if options.readAlong {
+            do throws(ReadAlongError) {
+                try ReadAlongEPUB.check(book.book.package, format: options.encoding.format)
+            } catch {
+                throw .readAlongRefused(error)
+            }
+        }
         // Refused here, before any folder is made, rather than by every section's engine.
         if !voice.capabilities.controlsPitch, options.pitch != 50 {
             throw .unsupportedSetting("the neural voice \(decisions.voice) has no pitch control: leave the pitch at 50")
@@ -77,8 +87,8 @@ public enum LiveConversion {
         request.workerExecutable = options.workers.executable
         if options.workers.executable != nil { request.workerArguments = options.workers.arguments }
         request.workerForksPerJob = options.workers.forksPerJob
-        // Subtitles are made from each section's timing file.
-        request.keepsTiming = options.subtitles != nil
+        // Subtitles and the read-along book are made from each section's timing file.
+        request.keepsTiming = options.subtitles != nil || options.readAlong
         return request
     }
 
@@ -157,6 +167,19 @@ public enum LiveConversion {
         } catch {
             return SubtitleResult(warnings: ["the book's subtitles were not written: \(error)"])
         }
+    }
+
+    /// The read-along book of the sections `decisions` made in `directory` from `book` in `format`
+    /// (`ReadAlongEPUB.make`), named after the decided title and the book's authors: what the service
+    /// calls once a job's sections are put together (`SectionedOutput.merge`).
+    /// - Throws: `ReadAlongError`, `ConversionError` (the folder).
+    public static func readAlong(
+        book: OpenedBook, decisions: ConversionDecisions, directory: String, format: AudioFormat,
+        modified: Date = Date()
+    ) throws -> ReadAlongResult {
+        try ReadAlongEPUB.make(
+            bookPath: book.path, directory: directory, numbers: decisions.sections, title: decisions.displayTitle,
+            authors: book.book.package.metadata.authors, format: format, modified: modified)
     }
 
     /// The audiobook's tags: the decided title, the voice as narrator, the language the text is read in.
@@ -258,6 +281,20 @@ public struct RunnableConversion: Sendable {
     /// The audiobook's file name in the output folder for `format`.
     public func bundleFileName(_ format: BundleFormat) -> String {
         AudiobookBundler.fileName(for: metadata, format: format)
+    }
+
+    /// The read-along book's file name in the output folder (`Title - Author (read-along).epub`).
+    public var readAlongFileName: String {
+        ReadAlongEPUB.fileName(title: metadata.title, authors: metadata.authors)
+    }
+
+    /// The read-along book of the converted sections (`--bundle epub`, `ReadAlongEPUB.make`), once
+    /// they are all made: a copy of the book with their audio and sentence timing.
+    /// - Throws: `ReadAlongError`, `ConversionError` (the folder).
+    public func makeReadAlong(modified: Date = Date()) throws -> ReadAlongResult {
+        try ReadAlongEPUB.make(
+            bookPath: request.bookPath, directory: request.outputDirectory, numbers: sections,
+            title: metadata.title, authors: metadata.authors, format: request.encoding.format, modified: modified)
     }
 
     /// The audiobook of the converted sections (`--bundle`), once they are all made.

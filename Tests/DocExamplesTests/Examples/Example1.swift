@@ -22,4 +22,6 @@ func libraryAPIExample1() async throws {
     if let ffmpeg = AudiobookBundler.locateFFmpeg() {
         _ = try await conversion.bundle(AudiobookBundler(format: .m4b, ffmpegPath: ffmpeg))
     }
+    // With options.readAlong (--bundle epub; sections in MP3 or Opus): the read-along copy of the book.
+    // _ = try conversion.makeReadAlong()
 }

@@ -125,7 +125,8 @@ extension EPUBError {
         case .unsupportedCompression(_, let name, let method):
             self = .unreadableFile(file: name, reason: "compression method \(method) is not supported")
         case .limitExceeded(_, let name, let what): self = .limitExceeded(file: name, what: what)
-        case .readFailed(_, let name, let reason): self = .unreadableFile(file: name, reason: reason)
+        case .readFailed(_, let name, let reason), .writeFailed(_, let name, let reason):
+            self = .unreadableFile(file: name, reason: reason)
         }
     }
 }

@@ -81,7 +81,7 @@ public enum MarkupParser {
     }
 
     /// libxml2 refuses nesting deeper than 256 without `XML_PARSE_HUGE`; stay below it.
-    private static let libxml2MaxDepth = 250
+    static let libxml2MaxDepth = 250
 
     private static let initialize: Void = { xmlInitParser() }()
 
@@ -132,13 +132,13 @@ public enum MarkupParser {
     }
 }
 
-/// Collects libxml2's messages for one parse.
-private final class ErrorCollector {
+/// Collects libxml2's messages for one parse (`MarkupParser`, `EditableMarkup`).
+final class ErrorCollector {
     var messages: [String] = []
     var firstError: String?
 }
 
-private let collectError: xmlStructuredErrorFunc = { userData, error in
+let collectError: xmlStructuredErrorFunc = { userData, error in
     guard let userData, let error else { return }
     let collector = Unmanaged<ErrorCollector>.fromOpaque(userData).takeUnretainedValue()
     guard collector.messages.count < 100 else { return }

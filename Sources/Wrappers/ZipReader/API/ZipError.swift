@@ -17,6 +17,9 @@ public enum ZipError: Error, Sendable, Equatable, CustomStringConvertible {
     case limitExceeded(archive: String, name: String, what: String)
     /// libzip failed while reading the entry (bad CRC, corrupt deflate stream, ...).
     case readFailed(archive: String, name: String, reason: String)
+    /// libzip could not write the archive or add this entry to it (`ZipWriter`); `name` is empty for
+    /// the archive as a whole.
+    case writeFailed(archive: String, name: String, reason: String)
 
     /// One line naming the archive, the entry and what went wrong.
     public var description: String {
@@ -35,6 +38,10 @@ public enum ZipError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(archive): entry '\(name)' exceeds a safety limit: \(what)"
         case .readFailed(let archive, let name, let reason):
             return "\(archive): cannot read entry '\(name)' (\(reason))"
+        case .writeFailed(let archive, let name, let reason):
+            return name.isEmpty
+                ? "\(archive): cannot write the archive (\(reason))"
+                : "\(archive): cannot write entry '\(name)' (\(reason))"
         }
     }
 }

@@ -1,0 +1,55 @@
+import Markup
+import Testing
+
+/// Documents parsed into libxml2's tree, changed in place and written back.
+@Suite struct EditableMarkupTests {
+    private let xhtml = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE html>
+        <html xmlns="http://www.w3.org/1999/xhtml"><head><title>T</title></head>
+        <body><!-- a note --><p id="a">One &amp; <em>two</em>&nbsp;three.</p><script>var x = 1;</script></body></html>
+        """
+
+    @Test func aDocumentWrittenBackUnchangedKeepsItsMarkup() throws {
+        let document = try EditableMarkup(xml: Array(xhtml.utf8), documentName: "a.xhtml")
+        let text = String(decoding: document.serialized(), as: UTF8.self)
+        #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html>\n"))
+        // The HTML entity became its character; `&amp;` stays escaped; comments stay.
+        #expect(text.contains("<body><!-- a note --><p id=\"a\">One &amp; <em>two</em>\u{A0}three.</p>"))
+        #expect(!text.contains("http-equiv"))
+    }
+
+    @Test func textRunsSkipTheExcludedElementsAndWrappingSplitsATextNode() throws {
+        let document = try EditableMarkup(xml: Array(xhtml.utf8), documentName: "a.xhtml")
+        let body = try #require(document.elements(named: "body").first)
+        let runs = document.textRuns(under: body, excluding: ["script"])
+        #expect(runs.map(\.text) == ["One & ", "two", "\u{A0}three."])
+        document.wrap(runs[2], pieces: [(1..<7, "s1")], in: "span")
+        document.wrap(runs[0], pieces: [(0..<3, "s0")], in: "span")
+        let text = String(decoding: document.serialized(), as: UTF8.self)
+        #expect(
+            text.contains(
+                "<p id=\"a\"><span id=\"s0\">One</span> &amp; <em>two</em>\u{A0}<span id=\"s1\">three.</span></p>"))
+        #expect(document.ids == ["a", "s0", "s1"])
+    }
+
+    @Test func elementsAddedGoBeforeTheClosingTagsWhiteSpace() throws {
+        let opf =
+            "<package xmlns=\"http://www.idpf.org/2007/opf\"><manifest>\n  <item id=\"a\"/>\n</manifest></package>"
+        let document = try EditableMarkup(xml: Array(opf.utf8), documentName: "p.opf")
+        let manifest = try #require(document.elements(named: "manifest").first)
+        document.appendElement("item", attributes: [("id", "b"), ("href", "a&b")], to: manifest, indent: "\n  ")
+        let item = try #require(document.children(of: manifest).first)
+        document.setAttribute("media-overlay", "mo", of: item)
+        #expect(
+            String(decoding: document.serialized(), as: UTF8.self).contains(
+                "<manifest>\n  <item id=\"a\" media-overlay=\"mo\"/>\n  <item id=\"b\" href=\"a&amp;b\"/>\n</manifest>")
+        )
+    }
+
+    @Test func aDocumentThatIsNotWellFormedIsRefused() {
+        #expect(throws: MarkupError.self) {
+            try EditableMarkup(xml: Array("<html><p>open</html>".utf8), documentName: "bad.xhtml")
+        }
+    }
+}
