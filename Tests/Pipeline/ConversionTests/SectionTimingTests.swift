@@ -180,3 +180,54 @@ import Testing
         #expect(sandbox.files().contains(SectionTiming.fileName(section: 1)))
     }
 }
+
+@Suite struct SectionTimingBuilderTests {
+    /// A sentence cut into chunks (a run in another script, a clause of a long sentence) is one cue
+    /// from its first chunk's mark to its last chunk's sound end, with the words of every chunk.
+    @Test func aSentenceSpreadOverChunksIsOneCue() {
+        let text = "He wrote \u{65E5}\u{672C} twice. Then left."
+        let block = SpokenBlock(kind: .paragraph, text: text, source: SourcePosition(spineIndex: 2, blockIndex: 5))
+        func chunk(_ range: Range<Int>, _ ordinal: Int) -> SpeechChunk {
+            let units = Array(text.utf16)
+            return SpeechChunk(
+                id: "c\(ordinal)", section: 1, source: block.source, textRange: range,
+                text: String(decoding: units[range], as: UTF16.self))
+        }
+        // "He wrote " | "日本" | " twice. Then left." as script switching cuts them.
+        let chunks = [chunk(0..<9, 0), chunk(9..<11, 1), chunk(11..<29, 2)]
+        let word = { (range: Range<Int>, frame: Int) in SpeechMark(kind: .word, textRange: range, frame: frame) }
+        let timings = [
+            SpokenChunkTiming(
+                startFrame: 100, soundStartFrame: 110, endFrame: 300,
+                marks: [SpeechMark(kind: .sentence, textRange: 0..<0, frame: 10), word(0..<2, 10), word(3..<8, 120)]),
+            SpokenChunkTiming(startFrame: 320, soundStartFrame: 330, endFrame: 500, marks: [word(0..<2, 10)]),
+            SpokenChunkTiming(
+                startFrame: 520, soundStartFrame: 520, endFrame: 900,
+                marks: [
+                    word(1..<6, 0), SpeechMark(kind: .sentence, textRange: 8..<8, frame: 250), word(8..<12, 250),
+                    word(13..<17, 300),
+                ]),
+        ]
+        let timing = SectionTimingBuilder.timing(
+            section: 1, sampleRate: 8000, frames: 1000, blocks: [block], chunks: chunks, timings: timings)
+        #expect(timing.cues.map(\.text) == ["He wrote \u{65E5}\u{672C} twice.", "Then left."])
+        #expect(timing.cues.map(\.startFrame) == [110, 770])
+        #expect(timing.cues.map(\.endFrame) == [770, 900])
+        #expect(timing.cues[0].words.map(\.startFrame) == [110, 220, 330, 520])
+        #expect(timing.cues[1].words.map(\.textRange) == [0..<4, 5..<9])
+        #expect(timing.cues.allSatisfy { $0.source == block.source })
+    }
+
+    /// An engine without marks: sentences are placed in their chunk in proportion to their length.
+    @Test func withoutMarksSentencesArePlacedByLength() {
+        let text = "Aaaa aaaa. Bbbb bbbb."
+        let block = SpokenBlock(kind: .paragraph, text: text, source: SourcePosition(spineIndex: 0, blockIndex: 0))
+        let chunk = SpeechChunk(id: "c", section: 1, source: block.source, textRange: 0..<21, text: text)
+        let timing = SectionTimingBuilder.timing(
+            section: 1, sampleRate: 8000, frames: 500, blocks: [block], chunks: [chunk],
+            timings: [SpokenChunkTiming(startFrame: 0, soundStartFrame: 80, endFrame: 290, marks: [])])
+        #expect(timing.cues.map(\.startFrame) == [80, 80 + 210 * 11 / 21])
+        #expect(timing.cues.map(\.endFrame) == [80 + 210 * 11 / 21, 290])
+        #expect(timing.cues.allSatisfy { $0.words.isEmpty })
+    }
+}

@@ -20,7 +20,7 @@ import Testing
 
     /// The sentence marks name where each piece the model speaks is in the text (UTF-16 offsets).
     @Test func eachPieceKnowsWhereItIsInTheText() {
-        let long = Array(repeating: "lighthouse", count: 60).joined(separator: " ")
+        let long = Array(repeating: "lighthouse", count: 200).joined(separator: " ")
         let text = "It rained. 😀 Mr. Grey came in! " + long + "."
         let units = Array(text.utf16)
         let pieces = NeuralSpeechEngine.sentencePieces(of: text)
