@@ -83,6 +83,8 @@ public enum LiveConversion {
             encoding: options.encoding, bookOptions: bookOptions, jobs: options.jobs, force: options.force,
             allowNonEmptyOutput: options.allowNonEmptyOutput)
         request.chunking.scriptSwitching = decisions.scriptSwitching
+        // The read-along book is made from each section's sentence timing.
+        if options.readAlong { request.keepsTiming = true }
         request.workerExecutable = options.workers.executable
         if options.workers.executable != nil { request.workerArguments = options.workers.arguments }
         request.workerForksPerJob = options.workers.forksPerJob
