@@ -42,6 +42,14 @@ enum ReadAlongRuns {
             [book, "--bundle", "epub", "-o", out, "--progress", "plain"] + extra, timeout: 900)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("read-along book written:"), "\(result.stderr)")
+        // "(126 of 133 sentences highlighted": the ones missed are alt text and dashes, never many.
+        if let match = result.stderr.firstMatch(of: /\((\d+) of (\d+) sentences? highlighted/),
+            let placed = Int(match.1), let spoken = Int(match.2)
+        {
+            #expect(placed * 10 >= spoken * 9, "\(placed) of \(spoken) sentences highlighted")
+        } else {
+            Issue.record("no count of sentences highlighted: \(result.stderr)")
+        }
         let name = try #require(listing(out).first { $0.hasSuffix(" (read-along).epub") }, "\(listing(out))")
         #expect(!listing(out).contains { $0.hasPrefix(AtomicPrefix.value) }, "no temporary file left")
         #expect(listing(out).contains { $0.hasSuffix(".mp3") }, "the sections are MP3 by default")
