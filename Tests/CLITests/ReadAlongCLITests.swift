@@ -52,7 +52,8 @@ enum ReadAlongRuns {
         }
         let name = try #require(listing(out).first { $0.hasSuffix(" (read-along).epub") }, "\(listing(out))")
         #expect(!listing(out).contains { $0.hasPrefix(AtomicPrefix.value) }, "no temporary file left")
-        #expect(listing(out).contains { $0.hasSuffix(".mp3") }, "the sections are MP3 by default")
+        let format = extra.contains("--format") ? "opus" : "mp3"
+        #expect(listing(out).contains { $0.hasSuffix("." + format) }, "the sections are MP3 unless --format")
         return out + "/" + name
     }
 }
@@ -66,12 +67,13 @@ extension EndToEnd {
     @Suite("The read-along book (--bundle epub)")
     struct ReadAlong {
         @Test(
-            "the sample's read-along book gives EPUBCheck 5.3.0 no message the source does not give",
-            .enabled(if: ReadAlongRuns.checkerReady, "Java or EPUBCheck is missing (make epubcheck-deps)"))
-        func sample() async throws {
+            "the sample's read-along book (MP3, Opus) gives EPUBCheck 5.3.0 no message the source does not give",
+            .enabled(if: ReadAlongRuns.checkerReady, "Java or EPUBCheck is missing (make epubcheck-deps)"),
+            arguments: [[], ["--format", "opus", "--chapters", "9,10"]])
+        func sample(flags: [String]) async throws {
             let scratch = try Scratch("readalong-sample")
             let source = BinaryRunner.sample("the-lighthouse-keepers-daughter.epub")
-            let book = try await ReadAlongRuns.convert(source, [], in: scratch)
+            let book = try await ReadAlongRuns.convert(source, flags, in: scratch)
             let new = try EPUBCheck.newMessages(in: book, comparedWith: source)
             #expect(new.isEmpty, "\(new.map(\.description).joined(separator: "\n"))")
         }
