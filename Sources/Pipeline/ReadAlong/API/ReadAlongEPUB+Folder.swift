@@ -30,8 +30,7 @@ extension ReadAlongEPUB {
             }
             guard let timing = try SectionTimingFile.read(directory: directory, section: number) else {
                 warnings.append(
-                    "section \(number) has no sentence timing (converted by an earlier epub2audio): it stays in the "
-                        + "read-along book without audio; --force converts it again")
+                    "section \(number) has no sentence timing: it stays in the read-along book without audio")
                 continue
             }
             sections.append(

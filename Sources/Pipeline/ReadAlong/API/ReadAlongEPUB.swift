@@ -60,7 +60,7 @@ public enum ReadAlongError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notEPUB3(let version):
             return "a read-along EPUB is made from EPUB 3 books only; this book is EPUB \(version)"
         case .hasMediaOverlays: return "the book already has Media Overlays (it is a read-along book)"
-        case .noTiming: return "no converted section has sentence timing: convert again with --force"
+        case .noTiming: return "no converted section has sentence timing to make a read-along book from"
         case .unreadableBook(let reason): return "cannot read the book again: \(reason)"
         case .unwritable(let path, let reason): return "cannot write \(path): \(reason)"
         }
