@@ -288,6 +288,23 @@ import Testing
         }
     }
 
+    /// The read-along book with a format that is not an EPUB core audio type: 400 with the reason, as
+    /// the CLI refuses `--bundle epub --format flac` (exit 64).
+    @Test func aReadAlongJobInFLACIs400() async throws {
+        defer { folder.remove() }
+        let book = String(repeating: "0", count: 64)
+        try await withServer { client in
+            try await client.execute(
+                uri: "/v1/jobs/j1", method: .put, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"book":"\#(book)","options":{"format":"flac","bundle":"epub"}}"#)
+            ) { response async throws in
+                #expect(response.status == .badRequest)
+                let message = try Self.json(response.body)["message"] as? String
+                #expect(message?.contains("bundle epub needs format mp3 or opus") == true, "\(message ?? "")")
+            }
+        }
+    }
+
     /// A JSON body is bounded: a huge one is refused (413) before it is held in memory.
     @Test func aJSONBodyLargerThanTheLimitIs413() async throws {
         defer { folder.remove() }

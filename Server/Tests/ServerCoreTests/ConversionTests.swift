@@ -245,6 +245,62 @@ import Testing
         }
     }
 
+    /// A job with `bundle: epub` (MP3 sections by default, as the CLI) lists the read-along book among
+    /// its outputs, and that book is the CLI's for the same options: the same entries, each the same
+    /// bytes (SMIL, content documents, audio), the package document's `dcterms:modified` aside.
+    @Test func aJobMakesTheCLIsReadAlongBook() async throws {
+        let setup = try Self.setup(slots: 2)
+        defer { setup.folder.remove() }
+        let cliOutput = try Self.cliConversion(setup, ["--chapters", "3,4", "--bundle", "epub"])
+        let book = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: cliOutput).first { $0.hasSuffix("(read-along).epub") })
+        let app = try ServerApplication.build(
+            context: setup.context, host: "127.0.0.1", port: 0, limits: ServiceLimits(), logger: Logger(label: "test"))
+        try await app.test(.live) { client in
+            let sha = try await Self.upload(client)
+            try await client.execute(
+                uri: "/v1/jobs/read-along", method: .put, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"book":"\#(sha)","options":{"chapters":[3,4],"bundle":"epub"}}"#)
+            ) { #expect($0.status == .created) }
+            let job = try await Self.waitForJob(client, id: "read-along")
+            await Self.expectSucceeded(job, store: setup.context.store)
+            #expect((job["options"] as? [String: Any])?["format"] as? String == "mp3")
+            let outputs = try #require(job["outputs"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+            #expect(outputs.contains(book), "\(book) is not among \(outputs)")
+            let escaped = try #require(
+                book.addingPercentEncoding(
+                    withAllowedCharacters: .urlPathAllowed.subtracting(.init(charactersIn: "/"))))
+            let downloaded = try await client.execute(uri: "/v1/jobs/read-along/outputs/\(escaped)", method: .get) {
+                Data(buffer: $0.body)
+            }
+            let served = setup.folder.path + "/served.epub"
+            try downloaded.write(to: URL(fileURLWithPath: served))
+            let expected = try Self.entries(of: cliOutput + "/" + book)
+            let made = try Self.entries(of: served)
+            #expect(made.map(\.name) == expected.map(\.name))
+            #expect(expected.contains { $0.name.hasSuffix(".smil") })
+            for (mine, theirs) in zip(made, expected) where mine.name == theirs.name {
+                #expect(mine.data == theirs.data, "\(mine.name) differs from the CLI's")
+            }
+        }
+    }
+
+    /// The entries of the EPUB at `path` in their order, each's bytes, with the package document's
+    /// `dcterms:modified` (the time the book was made) masked.
+    static func entries(of path: String) throws -> [(name: String, data: Data)] {
+        let names = String(decoding: try runProcess("/usr/bin/unzip", ["-Z1", path]), as: UTF8.self)
+            .split(separator: "\n").map(String.init)
+        return try names.map { name in
+            var data = try runProcess("/usr/bin/unzip", ["-p", path, name])
+            if name.hasSuffix(".opf") {
+                let text = String(decoding: data, as: UTF8.self).replacing(
+                    #/<meta property="dcterms:modified">[^<]*</meta>/#, with: "<meta property=\"dcterms:modified\"/>")
+                data = Data(text.utf8)
+            }
+            return (name, data)
+        }
+    }
+
     @Test func aWorkerKilledMidSectionLosesNothing() async throws {
         // Workers with a short lease: a killed one's task is taken again two seconds later.
         let setup = try Self.setup(slots: 1, lease: 2, runsWorkers: false)

@@ -81,3 +81,24 @@ import Testing
         #expect(try ConversionAdapter.conversionOptions(JobOptions(), workers: .inProcess).subtitles == nil)
     }
 }
+
+/// `bundle: epub`, the read-along book: MP3 sections unless the job names a format (as the CLI), and
+/// the library's `readAlong` rather than an audiobook bundle.
+@Suite struct JobOptionsReadAlongTests {
+    @Test func aReadAlongJobIsMP3UnlessItSaysOtherwise() throws {
+        #expect(try ServiceAPI.options(.init(bundle: .epub)) == JobOptions(format: "mp3", bundle: "epub"))
+        #expect(try ServiceAPI.options(.init(format: .opus, bundle: .epub)).format == "opus")
+        #expect(try ServiceAPI.options(.init(format: .flac, bundle: .epub)).format == "flac")
+        #expect(try ServiceAPI.options(.init(bundle: .m4b)).format == "wav")
+    }
+
+    @Test func theReadAlongBookReachesTheLibrarysOptions() throws {
+        let library = try ConversionAdapter.conversionOptions(
+            JobOptions(format: "mp3", bundle: "epub"), workers: .inProcess)
+        #expect(library.readAlong)
+        #expect(library.bundle == nil)
+        #expect(library.encoding.format == .mp3)
+        let audiobook = try ConversionAdapter.conversionOptions(JobOptions(bundle: "m4b"), workers: .inProcess)
+        #expect(!audiobook.readAlong && audiobook.bundle == .m4b)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveConversion
 import Testing
 
 @testable import ServerCore
@@ -31,6 +32,59 @@ import Testing
             #expect(throws: Never.self) { try ConversionAdapter.validate(options, ffmpeg: nil) }
         } else {
             #expect(throws: ConversionAdapter.Failure.self) { try ConversionAdapter.validate(options, ffmpeg: nil) }
+        }
+    }
+
+    /// The read-along book takes MP3 or Opus sections, as `--bundle epub` (which needs no ffmpeg);
+    /// FLAC, WAV and Vorbis are refused with the CLI's reason.
+    @Test(arguments: [("mp3", true), ("opus", true), ("flac", false), ("wav", false), ("ogg", false)])
+    func aReadAlongBookNeedsACoreAudioType(format: String, accepted: Bool) {
+        let options = JobOptions(format: format, bundle: "epub")
+        if accepted {
+            #expect(throws: Never.self) { try ConversionAdapter.validate(options, ffmpeg: nil) }
+        } else {
+            #expect {
+                try ConversionAdapter.validate(options, ffmpeg: "/usr/bin/ffmpeg")
+            } throws: { error in
+                "\(error)" == "bundle epub needs format mp3 or opus (the EPUB core audio types), not \(format)"
+            }
+        }
+    }
+
+    /// An EPUB 2 book cannot give a read-along book: planning the job fails with the CLI's sentence,
+    /// for good (no retry), before any section is made.
+    @Test func aReadAlongJobOfAnEPUB2BookFailsForGood() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let book = folder.path + "/epub2.epub"
+        try FileManager.default.copyItem(atPath: Paths.sample("the-lighthouse-keepers-daughter.epub"), toPath: book)
+        let package = try #require(
+            String(decoding: try runProcess("/usr/bin/unzip", ["-Z1", book]), as: UTF8.self)
+                .split(separator: "\n").first { $0.hasSuffix(".opf") }.map(String.init))
+        let text = String(decoding: try runProcess("/usr/bin/unzip", ["-p", book, package]), as: UTF8.self)
+        let extracted = folder.path + "/" + package
+        try FileManager.default.createDirectory(
+            atPath: (extracted as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.replacingOccurrences(of: #"version="3.0""#, with: #"version="2.0""#)
+            .write(toFile: extracted, atomically: true, encoding: .utf8)
+        let zip = Process()
+        zip.executableURL = URL(fileURLWithPath: "/usr/bin/zip")
+        zip.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+        zip.arguments = ["-q", book, package]
+        try zip.run()
+        zip.waitUntilExit()
+        try #require(zip.terminationStatus == 0)
+        // The book is readable: without the read-along book it is planned.
+        #expect(throws: Never.self) {
+            try ConversionAdapter.plan(bookPath: book, displayName: "b", options: JobOptions(format: "mp3"))
+        }
+        do {
+            _ = try ConversionAdapter.plan(
+                bookPath: book, displayName: "b", options: try ServiceAPI.options(.init(bundle: .epub)))
+            Issue.record("an EPUB 2 book was planned for a read-along book")
+        } catch {
+            #expect("\(error)" == LiveConversionError.readAlongRefused(.notEPUB3(version: "2.0")).description)
+            #expect(TaskFailure.classify(error) == .permanent)
         }
     }
 }

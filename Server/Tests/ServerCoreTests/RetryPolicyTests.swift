@@ -47,6 +47,7 @@ import Testing
         ConversionError.workerFailed(section: 3, reason: "killed by signal 9"),
         ConversionError.diskFull(path: "/data/jobs/j"),
         ConversionError.outputUnwritable(path: "/data/jobs/j", reason: "permission denied"),
+        ReadAlongError.unwritable(path: "/data/jobs/j/out/b.epub", reason: "no space left on device"),
         CocoaError(.fileReadUnknown),
     ])
     func passingFailuresAreTransient(_ error: any Error) {
@@ -61,6 +62,8 @@ import Testing
         ConversionError.invalidRequest("voice xx is not installed"),
         ConversionError.sectionFailed(section: 2, reason: "the engine refused the text"),
         ConversionError.bundleFailed(reason: "ffmpeg: invalid cover"),
+        ReadAlongError.notEPUB3(version: "2.0"),
+        ReadAlongError.noTiming,
         BlobStoreError.hashMismatch(expected: "a", actual: "b"),
     ])
     func failuresOfTheBookOrTheRequestArePermanent(_ error: any Error) {

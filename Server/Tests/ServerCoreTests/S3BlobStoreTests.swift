@@ -303,8 +303,9 @@ struct S3BlobStoreTests {
     .enabled(
         if: S3Stand.available, "needs the S3 stand-in: run through scripts/with-s3.sh (make -C Server test does)"))
 struct S3ConversionTests {
-    /// With subtitles: they are made from the sections' timing files, which must travel through the bucket.
-    static let options = #""options":{"chapters":[3,4],"format":"flac","subtitles":"srt"}"#
+    /// With subtitles and the read-along book: they are made from the sections' timing files, which
+    /// must travel through the bucket.
+    static let options = #""options":{"chapters":[3,4],"format":"opus","subtitles":"srt","bundle":"epub"}"#
 
     /// Runs the job `id` through `client`'s server until it ends; its JSON.
     static func runJob(_ client: any TestClientProtocol, id: String) async throws -> [String: Any] {
@@ -338,6 +339,19 @@ struct S3ConversionTests {
             })
     }
 
+    /// The two EPUBs have the same entries, each the same bytes but the package's `dcterms:modified`.
+    static func expectSameEntries(_ made: Data, _ expected: Data, in folder: String) throws {
+        try made.write(to: URL(fileURLWithPath: folder + "/made.epub"))
+        try expected.write(to: URL(fileURLWithPath: folder + "/expected.epub"))
+        let mine = try ConversionTests.entries(of: folder + "/made.epub")
+        let theirs = try ConversionTests.entries(of: folder + "/expected.epub")
+        #expect(mine.map(\.name) == theirs.map(\.name))
+        #expect(theirs.contains { $0.name.hasSuffix(".smil") })
+        for (entry, reference) in zip(mine, theirs) where entry.name == reference.name {
+            #expect(entry.data == reference.data, "\(entry.name) differs from the disk store's")
+        }
+    }
+
     @Test func aJobOnS3MakesTheDiskStoresFilesAndDeleteRemovesThem() async throws {
         // The disk store's run, the reference.
         let disk = try ConversionTests.setup(slots: 2)
@@ -352,8 +366,9 @@ struct S3ConversionTests {
             }
             return files
         }
-        #expect(reference.keys.contains { $0.hasSuffix(".flac") })
+        #expect(reference.keys.contains { $0.hasSuffix(".opus") })
         #expect(reference.keys.filter { $0.hasSuffix(".srt") }.count == 2)
+        #expect(reference.keys.filter { $0.hasSuffix("(read-along).epub") }.count == 1)
 
         // The same job with the S3 store: the API here (its own local copy), the work in a worker
         // process started with --store s3:// on another local folder (an empty book cache).
@@ -398,11 +413,16 @@ struct S3ConversionTests {
                 let (status, _, data) = try await Self.download(client, id: "on-s3", name: name)
                 #expect(status == .ok)
                 #expect(sha256Hex(data) == outputs[name])
-                // The manifest records when it was written; everything else is byte for byte the disk's.
-                if name != "manifest.json" { #expect(data == expected, "\(name) differs from the disk store's") }
+                // The manifest and the read-along book record when they were written; everything else
+                // is byte for byte the disk's, and so is every entry of the book but that date.
+                if name.hasSuffix(".epub") {
+                    try Self.expectSameEntries(data, expected, in: folder.path)
+                } else if name != "manifest.json" {
+                    #expect(data == expected, "\(name) differs from the disk store's")
+                }
             }
             // Ranges are streamed from the bucket.
-            let audio = try #require(reference.keys.sorted().first { $0.hasSuffix(".flac") })
+            let audio = try #require(reference.keys.sorted().first { $0.hasSuffix(".opus") })
             let whole = try #require(reference[audio])
             let (status, headers, part) = try await Self.download(
                 client, id: "on-s3", name: audio, range: "bytes=10-99")

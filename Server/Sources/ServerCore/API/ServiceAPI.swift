@@ -361,6 +361,8 @@ struct ServiceAPI: APIProtocol {
         if let format = given.format { options.format = format.rawValue }
         if let notes = given.notes { options.notes = notes.rawValue }
         if let bundle = given.bundle { options.bundle = bundle.rawValue }
+        // As the CLI: the read-along book's sections are MP3 unless the job says otherwise.
+        if given.format == nil, options.bundle == ConversionAdapter.readAlongBundle { options.format = "mp3" }
         if let subtitles = given.subtitles { options.subtitles = subtitles.rawValue }
         if given.subtitlesWords == true {
             guard options.subtitles == "vtt" else {

@@ -97,7 +97,27 @@ package enum ConversionAdapter {
             text: SpokenTextOptions(notes: notes), voice: options.voice, engine: engine, rate: options.rate,
             pitch: options.pitch,
             volume: options.volume, encoding: AudioEncoding(format: format),
-            bundle: try options.bundle.map(bundleFormat), subtitles: try subtitleOptions(options), workers: workers)
+            bundle: try audiobookFormat(options), subtitles: try subtitleOptions(options),
+            readAlong: options.bundle == readAlongBundle, workers: workers)
+    }
+
+    /// `bundle` naming the read-along book (`--bundle epub`) rather than an audiobook file.
+    package static let readAlongBundle = "epub"
+
+    /// The audiobook file the job's `bundle` asks for; nil without one or for the read-along book.
+    static func audiobookFormat(_ options: JobOptions) throws -> BundleFormat? {
+        guard let bundle = options.bundle, bundle != readAlongBundle else { return nil }
+        return try bundleFormat(bundle)
+    }
+
+    /// The read-along book needs sections in an EPUB core audio type, as the CLI's `--bundle epub`:
+    /// `Failure` naming the format otherwise.
+    static func checkReadAlongFormat(_ options: JobOptions) throws {
+        guard options.bundle == readAlongBundle else { return }
+        guard let format = AudioFormat(rawValue: options.format), ReadAlongEPUB.mediaType(for: format) != nil else {
+            throw Failure(
+                description: "bundle epub needs format mp3 or opus (the EPUB core audio types), not \(options.format)")
+        }
     }
 
     /// The job's subtitles as the library names them; nil without `subtitles`.
@@ -121,17 +141,18 @@ package enum ConversionAdapter {
             sections: plan.sections, displayTitle: plan.displayTitle)
     }
 
-    /// A bundle format the CLI's `--bundle` takes.
+    /// An audiobook format the CLI's `--bundle` takes.
     static func bundleFormat(_ name: String) throws -> BundleFormat {
         guard let format = BundleFormat(rawValue: name) else {
-            let known = BundleFormat.allCases.map(\.rawValue).joined(separator: ", ")
+            let known = (BundleFormat.allCases.map(\.rawValue) + [readAlongBundle]).joined(separator: ", ")
             throw Failure(description: "bundle must be one of \(known)")
         }
         return format
     }
 
-    /// Checks what can be checked without the book: an explicit voice must be installed, a bundle
-    /// needs ffmpeg (`ffmpeg`: where it is, nil when it is not installed), whatever the voice.
+    /// Checks what can be checked without the book: an explicit voice must be installed, an audiobook
+    /// bundle needs ffmpeg (`ffmpeg`: where it is, nil when it is not installed), whatever the voice,
+    /// and the read-along book MP3 or Opus sections.
     package static func validate(_ options: JobOptions, ffmpeg: String? = AudiobookBundler.locateFFmpeg()) throws {
         if options.voice.lowercased() != "auto" {
             do {
@@ -141,8 +162,8 @@ package enum ConversionAdapter {
             }
         }
         _ = try subtitleOptions(options)
-        if let bundle = options.bundle {
-            let format = try bundleFormat(bundle)
+        try checkReadAlongFormat(options)
+        if let format = try audiobookFormat(options) {
             if ffmpeg == nil {
                 throw Failure(description: LiveConversionError.ffmpegMissing(format).description + " on the server")
             }
@@ -167,8 +188,8 @@ package enum ConversionAdapter {
     }
 
     /// Puts the sections' files together in `outputDirectory`: the files themselves, a manifest, the
-    /// playlist, the subtitles and the bundle when asked for (and the book's subtitles beside it);
-    /// returns the audio length.
+    /// playlist, the subtitles and the bundle when asked for (and the book's subtitles beside it), or
+    /// the read-along book; returns the audio length.
     package static func finalize(
         results: [SectionResult], jobDirectory: String, outputDirectory: String, bookPath: String, options: JobOptions,
         plan: JobPlan
@@ -187,8 +208,11 @@ package enum ConversionAdapter {
         if let subtitles {
             _ = LiveConversion.subtitles(subtitles, sections: results.map(\.section), directory: outputDirectory)
         }
-        if let bundle = options.bundle, results.count == plan.sections.count {
-            let format = try bundleFormat(bundle)
+        // As the CLI: no bundle when a section failed.
+        guard results.count == plan.sections.count else { return seconds }
+        if options.bundle == readAlongBundle {
+            try makeReadAlong(bookPath: bookPath, outputDirectory: outputDirectory, options: options, plan: plan)
+        } else if let format = try audiobookFormat(options) {
             guard let ffmpeg = AudiobookBundler.locateFFmpeg() else {
                 throw Failure(description: LiveConversionError.ffmpegMissing(format).description + " on the server")
             }
@@ -203,6 +227,17 @@ package enum ConversionAdapter {
             }
         }
         return seconds
+    }
+
+    /// The read-along book of the job's sections in `outputDirectory` (`LiveConversion.readAlong`, as
+    /// `--bundle epub`). Throws `ReadAlongError` (`TaskFailure` classifies it).
+    static func makeReadAlong(bookPath: String, outputDirectory: String, options: JobOptions, plan: JobPlan) throws {
+        guard let format = AudioFormat(rawValue: options.format) else {
+            throw Failure(description: "unknown format \(options.format)")
+        }
+        let book = try OpenedBook.open(path: bookPath, options: SectionOptions(tocDepth: nil))
+        _ = try LiveConversion.readAlong(
+            book: book, decisions: decisions(plan), directory: outputDirectory, format: format)
     }
 }
 

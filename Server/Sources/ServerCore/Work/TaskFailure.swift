@@ -27,6 +27,8 @@ package enum TaskFailure {
             return failure.isTransient ? .transient : .permanent
         case let conversion as ConversionError:
             return classify(conversion)
+        case let readAlong as ReadAlongError:
+            return classify(readAlong)
         case let blob as BlobStoreError:
             switch blob {
             case .unavailable: return .transient
@@ -49,6 +51,15 @@ package enum TaskFailure {
             return .permanent
         case .outputUnwritable, .diskFull, .outputNotEmpty, .workerFailed, .cancelled, .invalidManifest:
             return .transient
+        }
+    }
+
+    /// The read-along book's errors (`bundle epub`): the book or the format cannot give one, or the
+    /// sections have no timing, for good; a file that could not be written may be next time.
+    static func classify(_ error: ReadAlongError) -> Kind {
+        switch error {
+        case .audioFormat, .notEPUB3, .hasMediaOverlays, .noTiming, .unreadableBook: .permanent
+        case .unwritable: .transient
         }
     }
 
