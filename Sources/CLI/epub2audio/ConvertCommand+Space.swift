@@ -3,11 +3,12 @@ import LiveConversion
 
 extension ConvertCommand {
     /// What converting `book` with these flags writes (`OutputEstimate`): its sections read, at
-    /// `--rate`, in `--format` and `--quality`, with the `--bundle` and the embedded cover.
+    /// `--rate`, in `--format` and `--quality`, with the `--bundle` (the read-along book too) and the
+    /// embedded cover.
     func estimate(for book: OpenedBook) -> OutputEstimate {
         LiveConversion.estimate(
             of: book, wordsPerMinute: speaking.rate, encoding: files.encoding, bundle: files.audiobook,
-            coverArt: !files.noCoverArt)
+            readAlong: files.readAlong, coverArt: !files.noCoverArt)
     }
 
     /// The free-space check before the first section of the first book: the estimate of every book

@@ -30,6 +30,14 @@ public struct OutputEstimate: Hashable, Sendable, Codable {
         self.bundle = bundle
     }
 
+    /// This estimate with the read-along book (`--bundle epub`) added to the bundle bytes: it carries
+    /// the section files themselves and the book's own `bookBytes` (its text, pictures and fonts).
+    public func addingReadAlong(bookBytes: Int64) -> OutputEstimate {
+        OutputEstimate(
+            audioSeconds: audioSeconds, sectionBytes: sectionBytes,
+            bundleBytes: bundleBytes + sectionBytes + max(0, bookBytes), format: format, bundle: bundle ?? "epub")
+    }
+
     /// The estimate of several books together (a batch), in the format of the first.
     public static func sum(_ estimates: [OutputEstimate]) -> OutputEstimate {
         OutputEstimate(

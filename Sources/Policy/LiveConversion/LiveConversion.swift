@@ -107,15 +107,20 @@ public enum LiveConversion {
     /// `encoding`, with `bundle`, and with the book's cover embedded in each section file unless
     /// `coverArt` is false. The cover is counted as the book holds it: JPEG and PNG are embedded as
     /// they are, other pictures are converted by ffmpeg to a size of the same order (not worth running
-    /// ffmpeg for an estimate).
+    /// ffmpeg for an estimate). `readAlong`: with the read-along book (`--bundle epub`), which holds
+    /// the section files and the book.
     public static func estimate(
         of book: OpenedBook, wordsPerMinute: Int = SpeechDuration.measuredRate,
-        encoding: AudioEncoding = AudioEncoding(), bundle: BundleFormat? = nil, coverArt: Bool = true
+        encoding: AudioEncoding = AudioEncoding(), bundle: BundleFormat? = nil, readAlong: Bool = false,
+        coverArt: Bool = true
     ) -> OutputEstimate {
         let cover = coverArt ? (AudiobookCover(book: book.book, ffmpegPath: nil)?.data.count ?? 0) : 0
-        return OutputEstimate(
+        let estimate = OutputEstimate(
             totals: ReadingTotals(sections: book.sections), wordsPerMinute: wordsPerMinute, encoding: encoding,
             bundle: bundle, coverBytes: cover)
+        guard readAlong else { return estimate }
+        let bookBytes = (try? FileManager.default.attributesOfItem(atPath: book.path)[.size] as? Int) ?? 0
+        return estimate.addingReadAlong(bookBytes: Int64(bookBytes))
     }
 
     /// Checks a pronunciation lexicon (`--lexicon`) before any book is read.

@@ -53,6 +53,17 @@ struct OutputSizeTests {
         #expect(bytes(.ogg, 0.6) < bytes(.ogg, 0.5) && bytes(.ogg, 0.6) > bytes(.ogg, 0.75))
     }
 
+    @Test("the read-along book adds the section files it carries and the book itself")
+    func readAlong() {
+        let mp3 = OutputEstimate(
+            totals: Self.totals(words: 1_750, sections: 4), wordsPerMinute: 175, encoding: AudioEncoding(format: .mp3))
+        let withBook = mp3.addingReadAlong(bookBytes: 300_000)
+        #expect(withBook.sectionBytes == mp3.sectionBytes && withBook.audioSeconds == mp3.audioSeconds)
+        #expect(withBook.bundleBytes == mp3.sectionBytes + 300_000)
+        #expect(withBook.bytes == 2 * mp3.sectionBytes + 300_000)
+        #expect(withBook.bundle == "epub" && withBook.format == "mp3")
+    }
+
     @Test("a bundle adds its own bytes; the cover is counted in every section file but WAV's, and in the bundle")
     func bundleAndCover() {
         let totals = Self.totals(words: 1_750, sections: 4)
