@@ -167,7 +167,7 @@ let package = Package(
             dependencies: ["ReadAlong", "Markup", "ZipReader", "EPUBReader", "Contracts", "TestSupport"],
             path: "Tests/Pipeline/ReadAlongTests"),
         .testTarget(
-            name: "LiveConversionTests", dependencies: ["LiveConversion", "NeuralEngine", "Contracts"],
+            name: "LiveConversionTests", dependencies: ["LiveConversion", "NeuralEngine", "Contracts", "TestSupport"],
             path: "Tests/Policy/LiveConversionTests"),
         .testTarget(name: "CLITests", dependencies: ["EPUB2AudioCLI", "TestSupport"], path: "Tests/CLITests"),
         // docs/library-api.md's Swift examples, compiled (DocExamplesTests keeps them the same as the docs).

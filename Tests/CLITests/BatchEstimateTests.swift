@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The output's size, estimated before converting (`--list`, the free-space check), against the
@@ -34,6 +35,41 @@ extension EndToEnd {
             let total = estimated.reduce(0, +)
             let error = Double(total - written) / Double(written)
             #expect(abs(error) < 0.15, "estimated \(total) bytes, wrote \(written) (\(Int(error * 100))%)")
+        }
+
+        /// Books of one short page each, whose audio is mostly what the words alone miss: the spoken
+        /// title, numbers spoken as words, the pauses after the title and between lines of verse.
+        static let onePageBooks: [SmallEPUB] = [
+            SmallEPUB(entries: [.init(title: "Loomings", body: "<h1>Loomings</h1><p>Call me Ishmael.</p>")]),
+            SmallEPUB(entries: [
+                .init(title: "Dates", body: "<h1>Dates</h1><p>From 1841 to 1863, and then 1907.</p>")
+            ]),
+            SmallEPUB(entries: [
+                .init(
+                    title: "Song",
+                    body: "<h1>Song</h1><div class=\"poem\"><p>The sea is calm,<br/>the night is still,"
+                        + "<br/>the lamp is lit<br/>upon the hill.</p></div>")
+            ]),
+        ]
+
+        @Test("within 15% for books of one short page, mostly pauses", arguments: ["wav", "flac", "mp3"])
+        func onePageEstimates(format: String) async throws {
+            let scratch = try Scratch("estimate-page-\(format)")
+            for (index, book) in Self.onePageBooks.enumerated() {
+                let folder = scratch.file("book\(index)").path
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                let path = try book.write(into: folder)
+                let listed = try await BinaryRunner.run([path, "--list", "--json", "--format", format])
+                let listing = try #require(
+                    try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+                let estimated = try #require((listing["estimate"] as? [String: Any])?["sectionBytes"] as? Int)
+                let out = folder + "/out"
+                let converted = try await BinaryRunner.run([path, "-o", out, "--format", format, "--progress", "none"])
+                #expect(converted.status == 0, "\(converted.stderr)")
+                let written = Self.bytesWritten(out, ext: format)
+                let error = Double(estimated - written) / Double(written)
+                #expect(abs(error) < 0.15, "book \(index): estimated \(estimated) bytes, wrote \(written)")
+            }
         }
 
         @Test("--list of several books ends with their words, audio and size, and the totals, numbers right-aligned")

@@ -2,13 +2,11 @@ import Foundation
 import LiveConversion
 
 extension ConvertCommand {
-    /// What converting `book` with these flags writes (`OutputEstimate`): its sections read, at
-    /// `--rate`, in `--format` and `--quality`, with the `--bundle` (the read-along book too) and the
-    /// embedded cover.
+    /// What converting `book` with these flags writes (`OutputEstimate`): its sections read, spoken as
+    /// the conversion would speak them at `--rate`, in `--format` and `--quality`, with the `--bundle`
+    /// (the read-along book too) and the embedded cover.
     func estimate(for book: OpenedBook) -> OutputEstimate {
-        LiveConversion.estimate(
-            of: book, wordsPerMinute: speaking.rate, encoding: files.encoding, bundle: files.audiobook,
-            readAlong: files.readAlong, coverArt: !files.noCoverArt)
+        LiveConversion.estimate(of: book, options: conversionOptions(for: book, selection: nil))
     }
 
     /// The free-space check before the first section of the first book: the estimate of every book

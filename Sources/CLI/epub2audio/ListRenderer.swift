@@ -48,7 +48,7 @@ struct ListRenderer {
         lines.append(
             Self.readingLine(
                 ReadingTotals(sections: sections), withDuration: true, wordsPerMinute: wordsPerMinute,
-                chosen: loaded.chosenByNumber))
+                audioSeconds: estimate?.audioSeconds, chosen: loaded.chosenByNumber))
         if let estimate { lines.append(style.dim(Self.estimateLine(estimate))) }
         lines.append("")
 
@@ -124,17 +124,20 @@ struct ListRenderer {
 
     /// `reading 161,239 words in 55 sections; skipping 584 words in 6 sections`, or `...; nothing skipped`.
     ///
-    /// With `withDuration`, the rough audio length of the text read at `wordsPerMinute` follows
-    /// them in parentheses (Chinese, Japanese and Korean text by the character: `SpeechDuration`).
+    /// With `withDuration`, the audio length follows them in parentheses: `audioSeconds` (the
+    /// estimate's, `SpokenLength`) when given, else the rough length of the text read at
+    /// `wordsPerMinute` (Chinese, Japanese and Korean text by the character: `SpeechDuration`).
     /// With `chosen` (`--chapters`), the rest was left out by the user, and the line says so:
     /// `reading 4,210 words in 2 sections chosen with --chapters; leaving out 157,613 words in 59 others`.
     static func readingLine(
-        _ totals: ReadingTotals, withDuration: Bool = false, wordsPerMinute: Int = 175, chosen: Bool = false
+        _ totals: ReadingTotals, withDuration: Bool = false, wordsPerMinute: Int = 175, audioSeconds: Double? = nil,
+        chosen: Bool = false
     ) -> String {
         var line = "reading \(words(totals.readWords)) in \(plural(totals.readSections, "section"))"
         if chosen { line += " chosen with --chapters" }
         if withDuration {
-            line += " (about \(duration(minutes: totals.readMinutes(wordsPerMinute: wordsPerMinute))) of audio)"
+            let minutes = audioSeconds.map { $0 / 60 } ?? totals.readMinutes(wordsPerMinute: wordsPerMinute)
+            line += " (about \(duration(minutes: minutes)) of audio)"
         }
         if chosen {
             if totals.skippedSections > 0 {

@@ -103,24 +103,44 @@ public enum LiveConversion {
         return listing
     }
 
-    /// What converting the sections `book` reads writes (`OutputEstimate`): at `wordsPerMinute`, as
-    /// `encoding`, with `bundle`, and with the book's cover embedded in each section file unless
-    /// `coverArt` is false. The cover is counted as the book holds it: JPEG and PNG are embedded as
-    /// they are, other pictures are converted by ffmpeg to a size of the same order (not worth running
-    /// ffmpeg for an estimate). `readAlong`: with the read-along book (`--bundle epub`), which holds
-    /// the section files and the book.
-    public static func estimate(
-        of book: OpenedBook, wordsPerMinute: Int = SpeechDuration.measuredRate,
-        encoding: AudioEncoding = AudioEncoding(), bundle: BundleFormat? = nil, readAlong: Bool = false,
-        coverArt: Bool = true
-    ) -> OutputEstimate {
-        let cover = coverArt ? (AudiobookCover(book: book.book, ffmpegPath: nil)?.data.count ?? 0) : 0
-        let estimate = OutputEstimate(
-            totals: ReadingTotals(sections: book.sections), wordsPerMinute: wordsPerMinute, encoding: encoding,
-            bundle: bundle, coverBytes: cover)
-        guard readAlong else { return estimate }
+    /// What converting the sections `book` reads with `options` writes (`OutputEstimate`): the audio's
+    /// length from the text as the conversion would speak it (`SpokenLength`: the same text options,
+    /// normalisation and chunking, at `options.rate`), in `options.encoding`, with `options.bundle`,
+    /// and with the book's cover embedded in each section file when `options.embedsCover`. The cover
+    /// is counted as the book holds it: JPEG and PNG are embedded as they are, other pictures are
+    /// converted by ffmpeg to a size of the same order (not worth running ffmpeg for an estimate).
+    /// With `options.readAlong`, the read-along book (`--bundle epub`), which holds the section files
+    /// and the book. A book whose text cannot be read ahead is estimated from its words.
+    public static func estimate(of book: OpenedBook, options: ConversionOptions = ConversionOptions()) -> OutputEstimate
+    {
+        let cover = options.embedsCover ? (AudiobookCover(book: book.book, ffmpegPath: nil)?.data.count ?? 0) : 0
+        let read = book.sections.filter(\.included).map(\.number)
+        let estimate: OutputEstimate
+        if let lengths = spokenLengths(of: book, sections: read, options: options) {
+            estimate = OutputEstimate(
+                length: lengths.values.reduce(SpokenLength(), +), sections: read.count, encoding: options.encoding,
+                bundle: options.bundle, coverBytes: cover)
+        } else {
+            estimate = OutputEstimate(
+                totals: ReadingTotals(sections: book.sections), wordsPerMinute: options.rate,
+                encoding: options.encoding, bundle: options.bundle, coverBytes: cover)
+        }
+        guard options.readAlong else { return estimate }
         let bookBytes = (try? FileManager.default.attributesOfItem(atPath: book.path)[.size] as? Int) ?? 0
         return estimate.addingReadAlong(bookBytes: Int64(bookBytes))
+    }
+
+    /// The audio of each of `sections` (`SpokenLength`), read from the book already opened; nil when
+    /// a section's text cannot be read.
+    private static func spokenLengths(of book: OpenedBook, sections: [Int], options: ConversionOptions)
+        -> [Int: SpokenLength]?
+    {
+        guard !sections.isEmpty else { return [:] }
+        let decisions = ConversionDecisions(
+            voice: options.voice, textLanguage: book.textLanguage, scriptSwitching: nil, sections: sections,
+            displayTitle: book.displayTitle)
+        let request = request(bookPath: book.path, options: options, decisions: decisions, outputDirectory: "")
+        return try? SpokenLength.sections(of: request, environment: LiveEnvironment.make(reusing: book.indexed))
     }
 
     /// Checks a pronunciation lexicon (`--lexicon`) before any book is read.

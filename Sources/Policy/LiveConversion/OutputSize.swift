@@ -6,28 +6,41 @@ import Foundation
 #endif
 
 extension OutputEstimate {
-    /// What converting the sections read (`totals`) writes at `wordsPerMinute`, as `encoding`, with a
-    /// `bundle` when one is made, each section file carrying a cover of `coverBytes` when the format
-    /// embeds one (every format but WAV).
+    /// What `sections` section files holding `length` of audio (`SpokenLength`) take as `encoding`,
+    /// with a `bundle` when one is made, each section file carrying a cover of `coverBytes` when the
+    /// format embeds one (every format but WAV).
     ///
-    /// The length is `ReadingTotals.readMinutes` (the `--list` duration) and the pauses around each
-    /// section (`sectionPauseSeconds`); the bytes a second are the
-    /// writer's, measured on espeak-ng speech (`sectionBytesPerSecond`). Measured against the bytes
-    /// written for the sample books, the estimate is 3–9% above them (docs/cli.md).
+    /// Speech and silence are counted apart: FLAC, MP3, Vorbis and Opus write a second of silence in
+    /// a few hundred bytes to about 1.4 kB (`silenceBytesPerSecond`), which matters for a book of
+    /// short pages, mostly pauses.
+    public init(
+        length: SpokenLength, sections: Int, encoding: AudioEncoding, bundle: BundleFormat? = nil, coverBytes: Int = 0
+    ) {
+        let perFile = Self.fileOverheadBytes + (encoding.format == .wav ? 0 : max(0, coverBytes))
+        let audio =
+            length.speechSeconds * Self.speechBytesPerSecond(encoding) + length.silenceSeconds
+            * Self.silenceBytesPerSecond(encoding.format)
+        let sectionBytes = audio + Double(sections) * Double(perFile)
+        let bundled =
+            bundle.map { length.seconds * Self.bundleBytesPerSecond($0) + Double(max(0, coverBytes)) } ?? 0
+        self.init(
+            audioSeconds: length.seconds, sectionBytes: Int64(sectionBytes.rounded(.up)),
+            bundleBytes: Int64(bundled.rounded(.up)), format: encoding.format.rawValue, bundle: bundle?.rawValue)
+    }
+
+    /// The same from the words of the sections read (`totals`) at `wordsPerMinute`, for a book whose
+    /// text could not be read ahead: `ReadingTotals.readMinutes` (the `--list` duration) and the
+    /// pauses around each section (`sectionPauseSeconds`). It misses what `SpokenLength` counts
+    /// besides the words (a one-page book is 10–50% longer).
     public init(
         totals: ReadingTotals, wordsPerMinute: Int, encoding: AudioEncoding, bundle: BundleFormat? = nil,
         coverBytes: Int = 0
     ) {
-        let seconds =
-            totals.readMinutes(wordsPerMinute: wordsPerMinute) * 60
-            + Double(totals.readSections) * Self.sectionPauseSeconds
-        let perFile = Self.fileOverheadBytes + (encoding.format == .wav ? 0 : max(0, coverBytes))
-        let sections =
-            seconds * Self.sectionBytesPerSecond(encoding) + Double(totals.readSections) * Double(perFile)
-        let bundled = bundle.map { seconds * Self.bundleBytesPerSecond($0) + Double(max(0, coverBytes)) } ?? 0
+        let length = SpokenLength(
+            speechSeconds: totals.readMinutes(wordsPerMinute: wordsPerMinute) * 60,
+            silenceSeconds: Double(totals.readSections) * Self.sectionPauseSeconds)
         self.init(
-            audioSeconds: seconds, sectionBytes: Int64(sections.rounded(.up)), bundleBytes: Int64(bundled.rounded(.up)),
-            format: encoding.format.rawValue, bundle: bundle?.rawValue)
+            length: length, sections: totals.readSections, encoding: encoding, bundle: bundle, coverBytes: coverBytes)
     }
 
     /// Silence every section read holds whatever its words: the pauses before and after its title and
@@ -51,6 +64,29 @@ extension OutputEstimate {
             return defaultRates[encoding.format] ?? 22_050 * 2
         }
         return interpolate(points, at: min(1, max(0, level)))
+    }
+
+    /// Bytes a second of silence in a section file of `format`: WAV's is its speech's; the others
+    /// measured at the default quality on one-page books (mostly pauses) against the sample books
+    /// (mostly speech).
+    static func silenceBytesPerSecond(_ format: AudioFormat) -> Double {
+        switch format {
+        case .wav: 22_050 * 2
+        case .flac: 750
+        case .mp3: 1_300
+        case .ogg, .opus: 1_400
+        }
+    }
+
+    /// The share of silence in the sample books' audio that `sectionBytesPerSecond` was measured on
+    /// (their pauses and the engine's silence around each chunk: 38 s of 418).
+    static let measuredSilenceShare = 0.09
+
+    /// Bytes a second of speech: `sectionBytesPerSecond` with the silence it was measured with taken out.
+    static func speechBytesPerSecond(_ encoding: AudioEncoding) -> Double {
+        let overall = sectionBytesPerSecond(encoding)
+        let silence = min(overall, silenceBytesPerSecond(encoding.format))
+        return (overall - measuredSilenceShare * silence) / (1 - measuredSilenceShare)
     }
 
     /// Bytes a second without `--quality`.

@@ -35,6 +35,28 @@ struct OutputSizeTests {
         #expect(empty.audioSeconds == 10 * OutputEstimate.sectionPauseSeconds && empty.audioSeconds >= 20)
     }
 
+    @Test("silence costs a compressed format a fraction of what speech does, WAV the same")
+    func silence() {
+        let speech = SpokenLength(speechSeconds: 10)
+        let silence = SpokenLength(silenceSeconds: 10)
+        let wav = AudioEncoding()
+        #expect(
+            OutputEstimate(length: speech, sections: 1, encoding: wav).sectionBytes
+                == OutputEstimate(length: silence, sections: 1, encoding: wav).sectionBytes)
+        for format in [AudioFormat.flac, .mp3, .ogg, .opus] {
+            let encoding = AudioEncoding(format: format)
+            let spoken = OutputEstimate(length: speech, sections: 1, encoding: encoding)
+            let quiet = OutputEstimate(length: silence, sections: 1, encoding: encoding)
+            #expect(quiet.sectionBytes * 2 < spoken.sectionBytes, "\(format)")
+            #expect(quiet.audioSeconds == spoken.audioSeconds)
+        }
+        // The tables' rates hold for audio with the sample books' share of silence.
+        let flac = AudioEncoding(format: .flac)
+        let mixed = SpokenLength(speechSeconds: 91, silenceSeconds: 9)
+        let estimate = OutputEstimate(length: mixed, sections: 0, encoding: flac)
+        #expect(abs(Double(estimate.sectionBytes) - 100 * OutputEstimate.sectionBytesPerSecond(flac)) < 2)
+    }
+
     @Test("compressed formats are smaller than WAV, FLAC the largest of them; a higher --quality is larger")
     func compressed() {
         let totals = Self.totals(words: 17_500, sections: 10)
