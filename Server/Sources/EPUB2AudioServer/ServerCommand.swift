@@ -57,7 +57,16 @@ struct CommonOptions: ParsableArguments {
                 + "waiting 2 s, 4 s, 8 s… (at most 5 min, randomised) between them.", valueName: "N"))
     var maxAttempts: Int = RetryPolicy.defaultMaxAttempts
 
+    @Option(
+        help: ArgumentHelp(
+            "Log lines as json (one object per line) or text (default: text when standard error is a terminal,"
+                + " else json).", valueName: "json|text"))
+    var logFormat: String?
+
     func validate() throws {
+        if let logFormat, LogFormat(rawValue: logFormat) == nil {
+            throw ValidationError("--log-format takes json or text")
+        }
         if let slots, slots < 0 { throw ValidationError("--slots must be 0 or more") }
         guard keepDays > 0 else { throw ValidationError("--keep-days must be more than 0") }
         guard lease >= 1 else { throw ValidationError("--lease must be at least 1 second") }
@@ -72,6 +81,11 @@ struct CommonOptions: ParsableArguments {
         if s3Endpoint != nil, store == nil || store == "disk" {
             throw ValidationError("--s3-endpoint needs --store s3://BUCKET")
         }
+    }
+
+    /// Every logger made from now on writes in the chosen format, with each request's id. Once per process.
+    func bootstrapLogging() {
+        (logFormat.flatMap(LogFormat.init(rawValue:)) ?? .automatic).bootstrap()
     }
 
     func services(logger: Logger) async throws -> ServiceContext {
@@ -130,6 +144,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        common.bootstrapLogging()
         var logger = Logger(label: "epub2audio-server")
         logger.logLevel = .info
         let context = try await common.services(logger: logger)
@@ -148,6 +163,7 @@ struct Worker: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
+        common.bootstrapLogging()
         let logger = Logger(label: "epub2audio-worker")
         let context = try await common.services(logger: logger)
         try await ServerApplication.runWorkers(context: context, logger: logger)

@@ -91,7 +91,9 @@ package enum ServerApplication {
     > {
         // HEAD on every GET route: the GET's status and headers (a download's Content-Length), no body.
         let router = Router(options: .autoGenerateHeadEndpoints)
-        // Outermost: the metrics see the status the client gets, the JSON errors' too.
+        // Outermost: the request's id and its access-log line; then the metrics, which see the
+        // status the client gets, the JSON errors' too.
+        router.middlewares.add(RequestTracingMiddleware(logger: logger))
         router.middlewares.add(MetricsMiddleware(metrics: context.metrics))
         router.middlewares.add(JSONErrorMiddleware(logger: logger))
         if limits.requireTokens { router.middlewares.add(BearerTokenMiddleware(store: context.store)) }
@@ -272,9 +274,12 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 
+    /// A JSON `Error` body, with the request's id (`requestId`) when it is being traced.
     static func response(status: HTTPResponse.Status, code: String, message: String) -> Response {
+        var fields = ["error": code, "message": message]
+        fields["requestId"] = RequestTrace.current?.id
         let body = try? JSONSerialization.data(
-            withJSONObject: ["error": code, "message": message], options: [.sortedKeys, .withoutEscapingSlashes])
+            withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(
@@ -305,6 +310,7 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
             response.headers[.wwwAuthenticate] = "Bearer"
             return response
         }
+        RequestTrace.current?.tokenName = token.name
         return try await RequestIdentity.$token.withValue(token) { try await next(request, context) }
     }
 }

@@ -21,11 +21,11 @@ struct ServiceAPI: APIProtocol {
 
     func ready(_ input: Operations.ready.Input) async throws -> Operations.ready.Output {
         if let problem = await blobs.unavailability() {
-            return .serviceUnavailable(.init(body: .json(.init(error: "unavailable", message: problem))))
+            return .serviceUnavailable(.init(body: .json(.init("unavailable", problem))))
         }
         guard await store.isReady() else {
             return .serviceUnavailable(
-                .init(body: .json(.init(error: "unavailable", message: "the job store does not answer"))))
+                .init(body: .json(.init("unavailable", "the job store does not answer"))))
         }
         return .ok(.init(body: .json(.init(status: "ready"))))
     }
@@ -191,7 +191,7 @@ struct ServiceAPI: APIProtocol {
         guard retried else {
             let why = job.state == .failed ? "has no failed task" : "is \(job.state.rawValue), not failed"
             return .conflict(
-                .init(body: .json(.init(error: "conflict", message: "job \(input.path.id) \(why): nothing to retry"))))
+                .init(body: .json(.init("conflict", "job \(input.path.id) \(why): nothing to retry"))))
         }
         return .ok(.init(body: .json(Self.job(job))))
     }
@@ -241,7 +241,7 @@ struct ServiceAPI: APIProtocol {
             return .rangeNotSatisfiable(
                 .init(
                     headers: .init(Content_hyphen_Range: "bytes */\(size)"),
-                    body: .json(.init(error: "range-not-satisfiable", message: "the file has \(size) bytes"))))
+                    body: .json(.init("range-not-satisfiable", "the file has \(size) bytes"))))
         case .range(let range):
             return .partialContent(
                 .init(
@@ -410,31 +410,38 @@ struct ServiceAPI: APIProtocol {
     }
 }
 
+// Every error body names the request (`requestId`, as in `X-Request-Id`).
+extension Components.Schemas._Error {
+    init(_ code: String, _ message: String) {
+        self.init(error: code, message: message, requestId: RequestTrace.current?.id)
+    }
+}
+
 // One initialiser per error response of openapi.yaml: `.notFound(.init("not-found", "no job x"))`.
 extension Components.Responses.BadRequest {
-    init(_ code: String, _ message: String) { self.init(body: .json(.init(error: code, message: message))) }
+    init(_ code: String, _ message: String) { self.init(body: .json(.init(code, message))) }
 }
 
 extension Components.Responses.NotFound {
-    init(_ code: String, _ message: String) { self.init(body: .json(.init(error: code, message: message))) }
+    init(_ code: String, _ message: String) { self.init(body: .json(.init(code, message))) }
 }
 
 extension Components.Responses.Conflict {
-    init(_ code: String, _ message: String) { self.init(body: .json(.init(error: code, message: message))) }
+    init(_ code: String, _ message: String) { self.init(body: .json(.init(code, message))) }
 }
 
 extension Components.Responses.TooLarge {
-    init(_ code: String, _ message: String) { self.init(body: .json(.init(error: code, message: message))) }
+    init(_ code: String, _ message: String) { self.init(body: .json(.init(code, message))) }
 }
 
 extension Components.Responses.Unprocessable {
-    init(_ code: String, _ message: String) { self.init(body: .json(.init(error: code, message: message))) }
+    init(_ code: String, _ message: String) { self.init(body: .json(.init(code, message))) }
 }
 
 extension Components.Responses.TooManyRequests {
     init(_ retryAfter: Int, _ message: String) {
         self.init(
             headers: .init(Retry_hyphen_After: retryAfter),
-            body: .json(.init(error: "too-many-requests", message: message)))
+            body: .json(.init("too-many-requests", message)))
     }
 }
