@@ -292,7 +292,8 @@ enum RequestIdentity {
     @TaskLocal static var token: Token?
 }
 
-/// With `--auth`: a `/v1` request needs `Authorization: Bearer <secret>` naming a stored token
+/// With `--auth`: a `/v1` request, and a `/metrics` scrape (its figures are the service's, not one
+/// token's: any token may read them), needs `Authorization: Bearer <secret>` naming a stored token
 /// (the store keeps the secret's SHA-256 only); else 401.
 struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     let store: any TokenStore
@@ -300,7 +301,8 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        guard request.uri.path.hasPrefix("/v1/") else { return try await next(request, context) }
+        let path = request.uri.path
+        guard path.hasPrefix("/v1/") || path == "/metrics" else { return try await next(request, context) }
         guard let bearer = request.headers.bearer,
             let token = try await store.token(secretSHA256: TokenSecret.sha256(bearer.token))
         else {
