@@ -170,16 +170,15 @@ struct Worker: AsyncParsableCommand {
     }
 }
 
-/// `epub2audio-server token create --data DIR --name NAME`: a bearer token, printed once; the store
-/// keeps only its SHA-256.
+/// `epub2audio-server token create|list|revoke|rotate --data DIR …`: bearer tokens. A secret is printed
+/// once, when it is made; the store keeps only its SHA-256.
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "token", abstract: "Manage bearer tokens.", subcommands: [Create.self])
+        commandName: "token", abstract: "Manage bearer tokens.",
+        subcommands: [Create.self, List.self, Revoke.self, Rotate.self])
 
-    struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "create", abstract: "Create a token and print its secret (shown once).")
-
+    /// Where the tokens are: the job store `serve` uses.
+    struct StoreOptions: ParsableArguments {
         @Option(help: ArgumentHelp("Folder for the database, the books and the outputs.", valueName: "DIR"))
         var data: String
 
@@ -188,6 +187,18 @@ struct TokenCommand: AsyncParsableCommand {
                 "A shared PostgreSQL job store instead of DIR's SQLite one.", valueName: "postgres://USER@HOST:PORT/DB")
         )
         var db: String?
+
+        func open() async throws -> any JobStore {
+            try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+            return try await openJobStore(db: db, data: data, logger: Logger(label: "epub2audio-token"))
+        }
+    }
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create", abstract: "Create a token and print its secret (shown once).")
+
+        @OptionGroup var store: StoreOptions
 
         @Option(help: "A name for the token (its jobs are listed under it).")
         var name: String
@@ -204,8 +215,7 @@ struct TokenCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-            let store = try await openJobStore(db: db, data: data, logger: Logger(label: "epub2audio-token"))
+            let store = try await store.open()
             let secret = TokenSecret.generate()
             try await store.addToken(
                 Token(name: name, maxRunning: maxRunning, maxQueued: maxQueued),
@@ -213,6 +223,73 @@ struct TokenCommand: AsyncParsableCommand {
                 now: Date())
             print(secret)
         }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the tokens: name, created, limits, revoked (never a secret).")
+
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws {
+            let entries = try await store.open().tokens()
+            print(TokenTable.render(entries))
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "revoke",
+            abstract: "Revoke a token: its requests get 401 from now on; its jobs are kept, its name stays taken.")
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: "The token's name.")
+        var name: String
+
+        func run() async throws {
+            guard try await store.open().revokeToken(name: name, now: Date()) else {
+                throw ValidationError("no token is named \(name) (epub2audio-server token list)")
+            }
+        }
+    }
+
+    struct Rotate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rotate",
+            abstract: "Give a token a new secret and print it (shown once); the old secret is refused from now on.")
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: "The token's name.")
+        var name: String
+
+        func run() async throws {
+            let secret = TokenSecret.generate()
+            guard try await store.open().rotateToken(name: name, secretSHA256: TokenSecret.sha256(secret)) else {
+                throw ValidationError("no token that is not revoked is named \(name) (epub2audio-server token list)")
+            }
+            print(secret)
+        }
+    }
+}
+
+/// `token list`'s table: one line per token, columns aligned, dates in UTC (ISO 8601).
+enum TokenTable {
+    static func render(_ entries: [TokenEntry]) -> String {
+        let rows =
+            [["NAME", "CREATED", "MAX-RUNNING", "MAX-QUEUED", "REVOKED"]]
+            + entries.map { entry in
+                [
+                    entry.token.name, entry.created.formatted(.iso8601), String(entry.token.maxRunning),
+                    String(entry.token.maxQueued), entry.revoked?.formatted(.iso8601) ?? "-",
+                ]
+            }
+        let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                .trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n")
     }
 }
 

@@ -591,6 +591,44 @@ import Testing
         #expect(other.created && other.job.key != first.jobID)
     }
 
+    /// `token list`, `revoke` and `rotate`: a revoked token's secret is refused at once, its jobs
+    /// and its name kept; a rotated token's old secret is refused, the new one accepted.
+    @Test(arguments: StoreKind.available) func tokensAreListedRevokedAndRotated(_ kind: StoreKind) async throws {
+        defer { folder.remove() }
+        let store = try await open(kind)
+        let alice = Token(name: "alice", maxRunning: 1, maxQueued: 3)
+        let bob = Token(name: "bob", maxRunning: 2, maxQueued: 20)
+        try await store.addToken(bob, secretSHA256: TokenSecret.sha256("bob-1"), now: now)
+        try await store.addToken(alice, secretSHA256: TokenSecret.sha256("alice-1"), now: now.addingTimeInterval(1))
+        _ = try await store.createJob(NewJob(id: "a1", book: book, options: JobOptions(), owner: alice), now: now)
+        #expect(
+            try await store.tokens() == [
+                TokenEntry(token: alice, created: now.addingTimeInterval(1)), TokenEntry(token: bob, created: now),
+            ])
+
+        let later = now.addingTimeInterval(60)
+        #expect(try await store.revokeToken(name: "alice", now: later))
+        #expect(try await store.token(secretSHA256: TokenSecret.sha256("alice-1")) == nil)
+        // Revoking again keeps the first date; an unknown name is said so.
+        #expect(try await store.revokeToken(name: "alice", now: later.addingTimeInterval(60)))
+        #expect(try await !store.revokeToken(name: "carol", now: later))
+        #expect(try await store.tokens().first?.revoked == later)
+        // Her jobs are kept, and her name cannot be given to a new token (it would see them).
+        #expect(try await store.job(named: "a1", owner: "alice") != nil)
+        await #expect(throws: JobStoreError.tokenExists("alice")) {
+            try await store.addToken(alice, secretSHA256: TokenSecret.sha256("alice-2"), now: later)
+        }
+        // A revoked token cannot be given a new secret.
+        #expect(try await !store.rotateToken(name: "alice", secretSHA256: TokenSecret.sha256("alice-3")))
+        #expect(try await store.token(secretSHA256: TokenSecret.sha256("alice-3")) == nil)
+
+        #expect(try await store.rotateToken(name: "bob", secretSHA256: TokenSecret.sha256("bob-2")))
+        #expect(try await store.token(secretSHA256: TokenSecret.sha256("bob-1")) == nil)
+        #expect(try await store.token(secretSHA256: TokenSecret.sha256("bob-2")) == bob)
+        #expect(try await !store.rotateToken(name: "carol", secretSHA256: TokenSecret.sha256("carol")))
+        #expect(try await store.tokens().last == TokenEntry(token: bob, created: now))
+    }
+
     @Test(arguments: StoreKind.available) func aPlanStoredByAnEarlierVersionIsRead(_ kind: StoreKind) async throws {
         defer { folder.remove() }
         let store = try await open(kind)

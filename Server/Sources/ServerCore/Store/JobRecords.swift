@@ -148,6 +148,20 @@ package struct Token: Sendable, Equatable {
     }
 }
 
+/// A token as `token list` shows it: its limits and dates, never its secret.
+package struct TokenEntry: Sendable, Equatable {
+    package var token: Token
+    package var created: Date
+    /// When it was revoked (`token revoke`); nil while its secret is accepted.
+    package var revoked: Date?
+
+    package init(token: Token, created: Date, revoked: Date? = nil) {
+        self.token = token
+        self.created = created
+        self.revoked = revoked
+    }
+}
+
 /// A task a worker holds: it must renew its lease (`JobQueue.heartbeat`) before the lease runs out,
 /// and complete with the same owner and attempt, or its result is ignored.
 package struct ClaimedTask: Sendable, Equatable {

@@ -80,8 +80,17 @@ package protocol TokenStore: Sendable {
     /// Stores a token under the SHA-256 of its secret.
     /// - Throws: `JobStoreError.tokenExists` when a token has this name.
     func addToken(_ token: Token, secretSHA256: String, now: Date) async throws
-    /// The token whose secret hashes to `secretSHA256`.
+    /// The token whose secret hashes to `secretSHA256`, unless it was revoked.
     func token(secretSHA256: String) async throws -> Token?
+    /// Every token, revoked ones too, by name (never a secret nor its hash): what `token list` prints.
+    func tokens() async throws -> [TokenEntry]
+    /// Revokes the token: its secret is refused from now on (its jobs are kept, and its name stays
+    /// taken, so that no new token inherits them). False when no token has this name; a revoked
+    /// token stays revoked from its first revocation.
+    func revokeToken(name: String, now: Date) async throws -> Bool
+    /// Gives the token a new secret; the old one is refused from now on. False when no token that
+    /// is not revoked has this name.
+    func rotateToken(name: String, secretSHA256: String) async throws -> Bool
 }
 
 /// What readiness checks and metrics ask of the store.

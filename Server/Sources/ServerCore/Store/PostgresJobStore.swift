@@ -560,9 +560,53 @@ package final class PostgresJobStore: JobStore {
         try await read { db in
             try await Self.first(
                 db.query(
-                    "SELECT name, max_running, max_queued FROM tokens WHERE secret_sha256 = \(secretSHA256)",
+                    """
+                    SELECT name, max_running, max_queued FROM tokens
+                    WHERE secret_sha256 = \(secretSHA256) AND revoked IS NULL
+                    """,
                     logger: self.logger), as: (String, Int, Int).self
             ).map { Token(name: $0.0, maxRunning: $0.1, maxQueued: $0.2) }
+        }
+    }
+
+    package func tokens() async throws -> [TokenEntry] {
+        try await read { db in
+            let rows = try await db.query(
+                "SELECT name, max_running, max_queued, created, revoked FROM tokens ORDER BY name",
+                logger: self.logger)
+            var entries: [TokenEntry] = []
+            for try await (name, running, queued, created, revoked) in rows.decode(
+                (String, Int, Int, Double, Double?).self)
+            {
+                entries.append(
+                    TokenEntry(
+                        token: Token(name: name, maxRunning: running, maxQueued: queued),
+                        created: Date(timeIntervalSince1970: created),
+                        revoked: revoked.map(Date.init(timeIntervalSince1970:))))
+            }
+            return entries
+        }
+    }
+
+    package func revokeToken(name: String, now: Date) async throws -> Bool {
+        try await transaction { db in
+            try await Self.first(
+                db.query(
+                    """
+                    UPDATE tokens SET revoked = COALESCE(revoked, \(now.timeIntervalSince1970))
+                    WHERE name = \(name) RETURNING 1
+                    """, logger: self.logger), as: Int32.self) != nil
+        }
+    }
+
+    package func rotateToken(name: String, secretSHA256: String) async throws -> Bool {
+        try await transaction { db in
+            try await Self.first(
+                db.query(
+                    """
+                    UPDATE tokens SET secret_sha256 = \(secretSHA256)
+                    WHERE name = \(name) AND revoked IS NULL RETURNING 1
+                    """, logger: self.logger), as: Int32.self) != nil
         }
     }
 

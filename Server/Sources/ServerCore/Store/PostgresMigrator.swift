@@ -205,6 +205,9 @@ extension PostgresMigrator {
                 "ALTER TABLE jobs ADD COLUMN priority BIGINT NOT NULL DEFAULT 0",
                 "ALTER TABLE jobs ADD COLUMN served DOUBLE PRECISION",
             ]),
+        // `token revoke`: a revoked token keeps its row (its name stays taken), its secret refused.
+        Migration(
+            id: "v5-token-revocation", statements: ["ALTER TABLE tokens ADD COLUMN revoked DOUBLE PRECISION"]),
     ])
 }
 

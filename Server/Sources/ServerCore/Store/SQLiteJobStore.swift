@@ -78,6 +78,10 @@ package final class SQLiteJobStore: JobStore {
                     ALTER TABLE jobs ADD COLUMN served REAL;
                     """)
         }
+        // `token revoke`: a revoked token keeps its row (its name stays taken), its secret refused.
+        migrator.registerMigration("v6-token-revocation") { db in
+            try db.execute(sql: "ALTER TABLE tokens ADD COLUMN revoked REAL")
+        }
         return migrator
     }
 
@@ -391,9 +395,41 @@ package final class SQLiteJobStore: JobStore {
     package func token(secretSHA256: String) async throws -> Token? {
         try await pool.read { db in
             try Row.fetchOne(
-                db, sql: "SELECT name, max_running, max_queued FROM tokens WHERE secret_sha256 = ?",
+                db,
+                sql: "SELECT name, max_running, max_queued FROM tokens WHERE secret_sha256 = ? AND revoked IS NULL",
                 arguments: [secretSHA256]
             ).map { Token(name: $0["name"], maxRunning: $0["max_running"], maxQueued: $0["max_queued"]) }
+        }
+    }
+
+    package func tokens() async throws -> [TokenEntry] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT name, max_running, max_queued, created, revoked FROM tokens ORDER BY name"
+            ).map { row in
+                TokenEntry(
+                    token: Token(name: row["name"], maxRunning: row["max_running"], maxQueued: row["max_queued"]),
+                    created: Date(timeIntervalSince1970: row["created"]),
+                    revoked: (row["revoked"] as Double?).map(Date.init(timeIntervalSince1970:)))
+            }
+        }
+    }
+
+    package func revokeToken(name: String, now: Date) async throws -> Bool {
+        try await transaction { db in
+            try db.execute(
+                sql: "UPDATE tokens SET revoked = COALESCE(revoked, ?) WHERE name = ?",
+                arguments: [now.timeIntervalSince1970, name])
+            return db.changesCount > 0
+        }
+    }
+
+    package func rotateToken(name: String, secretSHA256: String) async throws -> Bool {
+        try await transaction { db in
+            try db.execute(
+                sql: "UPDATE tokens SET secret_sha256 = ? WHERE name = ? AND revoked IS NULL",
+                arguments: [secretSHA256, name])
+            return db.changesCount > 0
         }
     }
 
