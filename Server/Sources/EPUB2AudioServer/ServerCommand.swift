@@ -136,11 +136,20 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Require a bearer token (epub2audio-server token create) on every /v1 request.")
     var auth = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Requests a second each token (without --auth, each client address) may make to /v1; more get 429.",
+            valueName: "N"))
+    var rateLimit: Double?
+
     func validate() throws {
         guard ListenAddress(listen) != nil else {
             throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080")
         }
         guard maxUploadMiB > 0 else { throw ValidationError("--max-upload-mib must be more than 0") }
+        if let rateLimit, !(rateLimit > 0 && rateLimit <= 1_000_000) {
+            throw ValidationError("--rate-limit takes a number of requests a second, more than 0")
+        }
     }
 
     func run() async throws {
@@ -151,7 +160,9 @@ struct Serve: AsyncParsableCommand {
         let address = ListenAddress(listen)!
         try await ServerApplication.run(
             context: context, host: address.host, port: address.port,
-            limits: ServiceLimits(maxUploadBytes: Int64(maxUploadMiB) << 20, requireTokens: auth), logger: logger)
+            limits: ServiceLimits(
+                maxUploadBytes: Int64(maxUploadMiB) << 20, requireTokens: auth, rateLimit: rateLimit),
+            logger: logger)
     }
 }
 

@@ -41,9 +41,14 @@ package struct ServiceLimits: Sendable {
     /// valid job (10,000 chapter numbers) many times over; a larger one is 413 before it is held.
     package static let maxJSONBodyBytes = 1 << 20
 
-    package init(maxUploadBytes: Int64 = 200 << 20, requireTokens: Bool = false) {
+    /// Requests a second each token (without `--auth`, each client address) may make to `/v1`
+    /// (`--rate-limit`); nil: no limit.
+    package var rateLimit: Double?
+
+    package init(maxUploadBytes: Int64 = 200 << 20, requireTokens: Bool = false, rateLimit: Double? = nil) {
         self.maxUploadBytes = maxUploadBytes
         self.requireTokens = requireTokens
+        self.rateLimit = rateLimit
     }
 }
 
@@ -87,16 +92,17 @@ struct ShutdownNotice: Service {
 package enum ServerApplication {
     /// The router with every route of openapi.yaml.
     package static func router(context: ServiceContext, limits: ServiceLimits, logger: Logger) throws -> Router<
-        BasicRequestContext
+        ServiceRequestContext
     > {
         // HEAD on every GET route: the GET's status and headers (a download's Content-Length), no body.
-        let router = Router(options: .autoGenerateHeadEndpoints)
+        let router = Router(context: ServiceRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Outermost: the request's id and its access-log line; then the metrics, which see the
         // status the client gets, the JSON errors' too.
         router.middlewares.add(RequestTracingMiddleware(logger: logger))
         router.middlewares.add(MetricsMiddleware(metrics: context.metrics))
         router.middlewares.add(JSONErrorMiddleware(logger: logger))
         if limits.requireTokens { router.middlewares.add(BearerTokenMiddleware(store: context.store)) }
+        if let rate = limits.rateLimit { router.middlewares.add(RateLimitMiddleware(limiter: RateLimiter(rate: rate))) }
         router.middlewares.add(RequestBodyLimitMiddleware(limit: ServiceLimits.maxJSONBodyBytes))
         let api = ServiceAPI(context: context, limits: limits, logger: logger)
         try api.registerHandlers(on: router)
