@@ -591,6 +591,50 @@ import Testing
         #expect(other.created && other.job.key != first.jobID)
     }
 
+    /// Jobs listed a page at a time: newest first (insertion order breaks ties), no job twice or
+    /// skipped, a state filter, a job created meanwhile not shifting later pages.
+    @Test(arguments: StoreKind.available) func jobsAreListedByPagesWithAStateFilter(_ kind: StoreKind) async throws {
+        defer { folder.remove() }
+        let store = try await open(kind)
+        let alice = Token(name: "alice", maxRunning: 1, maxQueued: 100)
+        let times: [TimeInterval] = [0, 1, 1, 1, 2, 3.5]
+        for (index, offset) in times.enumerated() {
+            _ = try await store.createJob(
+                NewJob(id: "j\(index)", book: book, options: JobOptions(), owner: alice),
+                now: now.addingTimeInterval(offset))
+        }
+        _ = try await store.createJob(NewJob(id: "other", book: book, options: JobOptions()), now: now)
+        _ = try await store.cancelJob(id: "j2", now: now)
+        var seen: [String] = []
+        var cursor: JobCursor?
+        var pages = 0
+        repeat {
+            let page = try await store.jobs(owner: "alice", state: nil, after: cursor, limit: 2)
+            #expect(page.jobs.count <= 2)
+            seen += page.jobs.map(\.id)
+            cursor = page.next
+            pages += 1
+            // A job created after the first page is newer than it: later pages do not move.
+            if pages == 1 {
+                _ = try await store.createJob(
+                    NewJob(id: "late", book: book, options: JobOptions(), owner: alice),
+                    now: now.addingTimeInterval(10))
+            }
+        } while cursor != nil && pages < 10
+        #expect(seen == ["j5", "j4", "j3", "j2", "j1", "j0"])
+        #expect(pages == 3)
+        // Exactly a page's worth: no next.
+        let whole = try await store.jobs(owner: "alice", state: nil, after: nil, limit: 7)
+        #expect(whole.jobs.count == 7 && whole.next == nil)
+        let cancelled = try await store.jobs(owner: "alice", state: .cancelled, after: nil, limit: 10)
+        #expect(cancelled.jobs.map(\.id) == ["j2"] && cancelled.next == nil)
+        let queued = try await store.jobs(owner: "alice", state: .queued, after: nil, limit: 3)
+        #expect(queued.jobs.map(\.id) == ["late", "j5", "j4"])
+        let rest = try await store.jobs(owner: "alice", state: .queued, after: queued.next, limit: 3)
+        #expect(rest.jobs.map(\.id) == ["j3", "j1", "j0"] && rest.next == nil)
+        #expect(try await store.jobs(owner: nil, state: nil, after: nil, limit: 10).jobs.map(\.id) == ["other"])
+    }
+
     /// `token list`, `revoke` and `rotate`: a revoked token's secret is refused at once, its jobs
     /// and its name kept; a rotated token's old secret is refused, the new one accepted.
     @Test(arguments: StoreKind.available) func tokensAreListedRevokedAndRotated(_ kind: StoreKind) async throws {

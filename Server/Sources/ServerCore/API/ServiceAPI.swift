@@ -115,8 +115,17 @@ struct ServiceAPI: APIProtocol {
     func listJobs(_ input: Operations.listJobs.Input) async throws -> Operations.listJobs.Output {
         let limit = input.query.limit ?? 100
         guard (1...1000).contains(limit) else { return .badRequest(.init("bad-request", "limit must be 1 to 1000")) }
-        let jobs = try await store.jobs(limit: limit, owner: RequestIdentity.token?.name).map(Self.job)
-        return .ok(.init(body: .json(.init(jobs: jobs))))
+        var cursor: JobCursor?
+        if let text = input.query.cursor {
+            guard let parsed = JobCursor(text: text) else {
+                return .badRequest(.init("bad-request", "cursor must be the next of a page this server gave"))
+            }
+            cursor = parsed
+        }
+        let page = try await store.jobs(
+            owner: RequestIdentity.token?.name, state: input.query.state.flatMap { JobState(rawValue: $0.rawValue) },
+            after: cursor, limit: limit)
+        return .ok(.init(body: .json(.init(jobs: page.jobs.map(Self.job), next: page.next?.text))))
     }
 
     func createJob(_ input: Operations.createJob.Input) async throws -> Operations.createJob.Output {

@@ -54,8 +54,9 @@ package protocol JobRepository: Sendable {
     /// The job `owner` (a token's name; nil: made without a token) created as `name`: job ids are
     /// each owner's own.
     func job(named name: String, owner: String?) async throws -> JobRecord?
-    /// The newest jobs of `owner` (nil: the jobs made without a token).
-    func jobs(limit: Int, owner: String?) async throws -> [JobRecord]
+    /// Up to `limit` jobs of `owner` (nil: the jobs made without a token), newest first, in `state`
+    /// if given, after `cursor` if given; `next` names the page after when there are more.
+    func jobs(owner: String?, state: JobState?, after cursor: JobCursor?, limit: Int) async throws -> JobPage
     /// Cancels a job (by its store key) that is not finished; returns it as it is after.
     func cancelJob(id: String, now: Date) async throws -> JobRecord?
     /// Runs the failed job (by its store key) again: its failed tasks only (`JobLifecycle.retried`).
@@ -66,6 +67,13 @@ package protocol JobRepository: Sendable {
     func deleteJob(id: String) async throws -> Bool
     /// Finished jobs whose outputs expired before `now`.
     func expiredJobs(now: Date) async throws -> [String]
+}
+
+extension JobRepository {
+    /// The newest jobs of `owner` (nil: the jobs made without a token).
+    package func jobs(limit: Int, owner: String?) async throws -> [JobRecord] {
+        try await jobs(owner: owner, state: nil, after: nil, limit: limit).jobs
+    }
 }
 
 /// Each job's progress events, oldest first: what event streams read. The store appends them

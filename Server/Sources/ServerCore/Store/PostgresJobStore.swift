@@ -309,22 +309,35 @@ package final class PostgresJobStore: JobStore {
         }
     }
 
-    package func jobs(limit: Int, owner: String?) async throws -> [JobRecord] {
+    package func jobs(owner: String?, state: JobState?, after cursor: JobCursor?, limit: Int) async throws -> JobPage {
         try await read { db in
             var binds = PostgresBindings()
             binds.append(owner)
-            binds.append(limit)
+            binds.append(state?.rawValue)
+            binds.append(cursor?.created)
+            binds.append(cursor?.sequence)
+            // One more than asked: whether there is a next page.
+            binds.append(limit + 1)
             let rows = try await db.query(
                 PostgresQuery(
                     unsafeSQL: """
                         SELECT \(Self.jobColumns) FROM jobs WHERE owner IS NOT DISTINCT FROM $1::text
-                        ORDER BY created DESC, seq DESC LIMIT $2
+                            AND ($2::text IS NULL OR state = $2::text)
+                            AND ($3::float8 IS NULL OR created < $3::float8
+                                OR (created = $3::float8 AND seq < $4::bigint))
+                        ORDER BY created DESC, seq DESC LIMIT $5
                         """, binds: binds), logger: self.logger)
             var found: [JobRow] = []
             for try await row in rows.decode(JobRow.self) { found.append(row) }
             var records: [JobRecord] = []
-            for row in found { records.append(try await Self.record(db, row: row, logger: self.logger)) }
-            return records
+            for row in found.prefix(limit) { records.append(try await Self.record(db, row: row, logger: self.logger)) }
+            guard found.count > limit, let last = found.prefix(limit).last else {
+                return JobPage(jobs: records, next: nil)
+            }
+            // The last job's place: its time as stored, and its sequence number.
+            let sequence = try await Self.first(
+                db.query("SELECT seq FROM jobs WHERE id = \(last.0)", logger: self.logger), as: Int64.self)
+            return JobPage(jobs: records, next: sequence.map { JobCursor(created: last.6, sequence: $0) })
         }
     }
 

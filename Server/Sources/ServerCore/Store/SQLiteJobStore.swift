@@ -186,13 +186,24 @@ package final class SQLiteJobStore: JobStore {
         }
     }
 
-    package func jobs(limit: Int, owner: String?) async throws -> [JobRecord] {
+    package func jobs(owner: String?, state: JobState?, after cursor: JobCursor?, limit: Int) async throws -> JobPage {
         try await pool.read { db in
-            try Row.fetchAll(
+            // One more than asked: whether there is a next page.
+            let rows = try Row.fetchAll(
                 db,
-                sql: "SELECT * FROM jobs WHERE owner IS ? ORDER BY created DESC, rowid DESC LIMIT ?",
-                arguments: [owner, limit]
-            ).map { try Self.record(db, row: $0) }
+                sql: """
+                    SELECT rowid AS seq, * FROM jobs
+                    WHERE owner IS ? AND (? IS NULL OR state = ?)
+                        AND (? IS NULL OR created < ? OR (created = ? AND rowid < ?))
+                    ORDER BY created DESC, rowid DESC LIMIT ?
+                    """,
+                arguments: [
+                    owner, state?.rawValue, state?.rawValue, cursor?.created, cursor?.created, cursor?.created,
+                    cursor?.sequence, limit + 1,
+                ])
+            let page = try rows.prefix(limit).map { try Self.record(db, row: $0) }
+            guard rows.count > limit, let last = rows.prefix(limit).last else { return JobPage(jobs: page, next: nil) }
+            return JobPage(jobs: page, next: JobCursor(created: last["created"], sequence: last["seq"]))
         }
     }
 
