@@ -45,7 +45,10 @@ struct CommonOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Sections made at once by this process (default: cores).", valueName: "N"))
     var slots: Int?
 
-    @Option(help: ArgumentHelp("Days a finished job's outputs are kept.", valueName: "DAYS"))
+    @Option(
+        help: ArgumentHelp(
+            "Days a finished job's outputs are kept, and a book no job names after its last upload or job.",
+            valueName: "DAYS"))
     var keepDays: Double = 7
 
     @Option(help: ArgumentHelp("Seconds a task stays a worker's without a heartbeat.", valueName: "SECONDS"))

@@ -635,6 +635,42 @@ import Testing
         #expect(try await store.jobs(owner: nil, state: nil, after: nil, limit: 10).jobs.map(\.id) == ["other"])
     }
 
+    /// A book no job names expires `--keep-days` after its last use (an upload, or a job naming it);
+    /// one a job names, or used since, is kept, and an expired one is no longer there for a job.
+    @Test(arguments: StoreKind.available) func booksNoJobNamesExpireAfterTheirLastUse(_ kind: StoreKind) async throws {
+        defer { folder.remove() }
+        let store = try await open(kind)
+        let day: TimeInterval = 24 * 3600
+        let old = now.addingTimeInterval(-8 * day)
+        let (unused, named, recent, uploadedAgain, usedByADeletedJob) = (
+            String(repeating: "01", count: 32), String(repeating: "02", count: 32), String(repeating: "03", count: 32),
+            String(repeating: "04", count: 32), String(repeating: "05", count: 32)
+        )
+        for sha in [unused, named, uploadedAgain, usedByADeletedJob] {
+            #expect(try await store.addBook(sha256: sha, size: 1, now: old))
+        }
+        #expect(try await store.addBook(sha256: recent, size: 1, now: now.addingTimeInterval(-day)))
+        #expect(try await !store.addBook(sha256: uploadedAgain, size: 1, now: now.addingTimeInterval(-day)))
+        _ = try await store.createJob(NewJob(id: "named", book: named, options: JobOptions()), now: old)
+        _ = try await store.createJob(
+            NewJob(id: "gone", book: usedByADeletedJob, options: JobOptions()), now: now.addingTimeInterval(-2 * day))
+        #expect(try await store.deleteJob(id: "gone"))
+
+        // (`book`, which `open` stored at the wall clock's time, weeks before `now`, is unused too.)
+        #expect(try await store.expireBooks(now: now).sorted() == [book, unused].sorted())
+        #expect(try await !store.hasBook(sha256: unused))
+        for sha in [named, recent, uploadedAgain, usedByADeletedJob] { #expect(try await store.hasBook(sha256: sha)) }
+        await #expect(throws: JobStoreError.bookNotFound(unused)) {
+            _ = try await store.createJob(NewJob(id: "late", book: unused, options: JobOptions()), now: now)
+        }
+        // Once its job is gone and --keep-days have passed, the named book goes too.
+        #expect(try await store.deleteJob(id: "named"))
+        #expect(try await store.expireBooks(now: now).sorted() == [named])
+        #expect(
+            try await store.expireBooks(now: now.addingTimeInterval(7 * day)).sorted()
+                == [recent, uploadedAgain, usedByADeletedJob].sorted())
+    }
+
     /// `token list`, `revoke` and `rotate`: a revoked token's secret is refused at once, its jobs
     /// and its name kept; a rotated token's old secret is refused, the new one accepted.
     @Test(arguments: StoreKind.available) func tokensAreListedRevokedAndRotated(_ kind: StoreKind) async throws {

@@ -74,6 +74,8 @@ struct ServiceAPI: APIProtocol {
                 return .unprocessableContent(
                     .init("hash-mismatch", BlobStoreError.hashMismatch(expected: sha, actual: sent).description))
             }
+            // Uploading it again is a use: it does not expire for --keep-days.
+            _ = try await store.addBook(sha256: sha, size: size)
             return .ok(.init(body: .json(.init(sha256: sha, size: size))))
         }
         do {

@@ -39,8 +39,9 @@ package protocol JobQueue: Sendable {
 /// The uploaded books and the jobs made of them (their options, plans, states and outputs): what
 /// the API reads and writes.
 package protocol JobRepository: Sendable {
-    /// Records an uploaded book; false when it was already there.
-    func addBook(sha256: String, size: Int64) async throws -> Bool
+    /// Records an uploaded book, or that it was uploaded again (a use: see `expireBooks`); false when
+    /// it was already there.
+    func addBook(sha256: String, size: Int64, now: Date) async throws -> Bool
     /// True when the book was uploaded.
     func hasBook(sha256: String) async throws -> Bool
 
@@ -67,9 +68,17 @@ package protocol JobRepository: Sendable {
     func deleteJob(id: String) async throws -> Bool
     /// Finished jobs whose outputs expired before `now`.
     func expiredJobs(now: Date) async throws -> [String]
+    /// Forgets the books no job names and none used (uploaded, or named by a new job) within the
+    /// output lifetime (`--keep-days`) before `now`; returns them, for their files to be removed.
+    func expireBooks(now: Date) async throws -> [String]
 }
 
 extension JobRepository {
+    /// Records an uploaded book now.
+    package func addBook(sha256: String, size: Int64) async throws -> Bool {
+        try await addBook(sha256: sha256, size: size, now: Date())
+    }
+
     /// The newest jobs of `owner` (nil: the jobs made without a token).
     package func jobs(limit: Int, owner: String?) async throws -> [JobRecord] {
         try await jobs(owner: owner, state: nil, after: nil, limit: limit).jobs

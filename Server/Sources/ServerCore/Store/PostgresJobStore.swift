@@ -189,14 +189,33 @@ package final class PostgresJobStore: JobStore {
 
     // MARK: JobRepository: books
 
-    package func addBook(sha256: String, size: Int64) async throws -> Bool {
-        try await transaction { db in
+    package func addBook(sha256: String, size: Int64, now: Date) async throws -> Bool {
+        let time = now.timeIntervalSince1970
+        return try await transaction { db in
+            // `xmax = 0`: the row was inserted, not updated.
             let rows = try await db.query(
                 """
-                INSERT INTO books (sha256, size, created) VALUES (\(sha256), \(Int(size)), \(Date().timeIntervalSince1970))
-                ON CONFLICT DO NOTHING RETURNING 1
+                INSERT INTO books (sha256, size, created, used) VALUES (\(sha256), \(Int(size)), \(time), \(time))
+                ON CONFLICT (sha256) DO UPDATE SET used = EXCLUDED.used RETURNING (xmax = 0)
                 """, logger: self.logger)
-            return try await Self.first(rows, as: Int32.self) != nil
+            return try await Self.first(rows, as: Bool.self) == true
+        }
+    }
+
+    package func expireBooks(now: Date) async throws -> [String] {
+        let cutoff = now.timeIntervalSince1970 - lifecycle.outputLifetime
+        return try await transaction { db in
+            // A job being made locks its book's row (`createJob` updates `used`): this waits for it,
+            // then sees the new `used` and keeps the book.
+            let rows = try await db.query(
+                """
+                DELETE FROM books WHERE used < \(cutoff)
+                    AND NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.book = books.sha256)
+                RETURNING sha256
+                """, logger: self.logger)
+            var expired: [String] = []
+            for try await sha256 in rows.decode(String.self) { expired.append(sha256) }
+            return expired
         }
     }
 
@@ -215,8 +234,10 @@ package final class PostgresJobStore: JobStore {
             try await db.query("SELECT pg_advisory_xact_lock(hashtext('epub2audio-create'))", logger: self.logger)
             guard
                 try await Self.first(
-                    db.query("SELECT 1 FROM books WHERE sha256 = \(job.book)", logger: self.logger), as: Int32.self)
-                    != nil
+                    db.query(
+                        // A job is a use of its book; the row lock keeps `expireBooks` off it meanwhile.
+                        "UPDATE books SET used = \(now.timeIntervalSince1970) WHERE sha256 = \(job.book) RETURNING 1",
+                        logger: self.logger), as: Int32.self) != nil
             else { throw JobStoreError.bookNotFound(job.book) }
             let key = job.idempotencyKey.map { (job.owner?.name ?? "") + "\u{1}" + $0 }
             if let key,

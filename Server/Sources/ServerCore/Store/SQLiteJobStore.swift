@@ -82,6 +82,14 @@ package final class SQLiteJobStore: JobStore {
         migrator.registerMigration("v6-token-revocation") { db in
             try db.execute(sql: "ALTER TABLE tokens ADD COLUMN revoked REAL")
         }
+        // Book expiry: when a book was last uploaded or named by a new job (`expireBooks`).
+        migrator.registerMigration("v7-book-use") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE books ADD COLUMN used REAL;
+                    UPDATE books SET used = created;
+                    """)
+        }
         return migrator
     }
 
@@ -100,12 +108,31 @@ package final class SQLiteJobStore: JobStore {
 
     // MARK: JobRepository: books
 
-    package func addBook(sha256: String, size: Int64) async throws -> Bool {
+    package func addBook(sha256: String, size: Int64, now: Date) async throws -> Bool {
         try await transaction { db in
             try db.execute(
-                sql: "INSERT OR IGNORE INTO books (sha256, size, created) VALUES (?, ?, ?)",
-                arguments: [sha256, size, Date().timeIntervalSince1970])
-            return db.changesCount > 0
+                sql: "INSERT OR IGNORE INTO books (sha256, size, created, used) VALUES (?, ?, ?, ?)",
+                arguments: [sha256, size, now.timeIntervalSince1970, now.timeIntervalSince1970])
+            let added = db.changesCount > 0
+            if !added {
+                try db.execute(
+                    sql: "UPDATE books SET used = ? WHERE sha256 = ?", arguments: [now.timeIntervalSince1970, sha256])
+            }
+            return added
+        }
+    }
+
+    package func expireBooks(now: Date) async throws -> [String] {
+        let cutoff = now.timeIntervalSince1970 - lifecycle.outputLifetime
+        return try await transaction { db in
+            let expired = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT sha256 FROM books WHERE used < ?
+                        AND NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.book = books.sha256)
+                    """, arguments: [cutoff])
+            for sha256 in expired { try db.execute(sql: "DELETE FROM books WHERE sha256 = ?", arguments: [sha256]) }
+            return expired
         }
     }
 
@@ -119,8 +146,10 @@ package final class SQLiteJobStore: JobStore {
 
     package func createJob(_ job: NewJob, now: Date) async throws -> (job: JobRecord, created: Bool) {
         let id = try await transaction { db -> (String, Bool) in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM books WHERE sha256 = ?", arguments: [job.book]) ?? false
-            else { throw JobStoreError.bookNotFound(job.book) }
+            // A job is a use of its book: it is not expired while the job is made.
+            try db.execute(
+                sql: "UPDATE books SET used = ? WHERE sha256 = ?", arguments: [now.timeIntervalSince1970, job.book])
+            guard db.changesCount > 0 else { throw JobStoreError.bookNotFound(job.book) }
             // An idempotency key is the token's own: two tokens may use the same one.
             let key = job.idempotencyKey.map { (job.owner?.name ?? "") + "\u{0}" + $0 }
             if let key,
