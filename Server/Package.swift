@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.4.0"),
+        // GET /docs renders openapi.yaml (already in the build: swift-openapi-generator reads it with Yams).
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // The service: HTTP API (generated from openapi.yaml), job store, blob store, scheduler.
@@ -50,8 +52,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Yams", package: "Yams"),
             ],
-            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
+            plugins: [
+                .plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator"),
+                // GET /openapi.yaml serves the very file the routes are generated from.
+                "EmbedOpenAPIDocument",
+            ]),
+        // Writes a file's bytes into Swift source, for the plugin below.
+        .executableTarget(name: "EmbedFile", path: "Tools/EmbedFile"),
+        .plugin(name: "EmbedOpenAPIDocument", capability: .buildTool(), dependencies: ["EmbedFile"]),
         // The executable: flags → ServerCore; also the hidden worker and fork-server subcommands.
         .executableTarget(
             name: "EPUB2AudioServer",

@@ -45,7 +45,10 @@ struct CommonOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Sections made at once by this process (default: cores).", valueName: "N"))
     var slots: Int?
 
-    @Option(help: ArgumentHelp("Days a finished job's outputs are kept.", valueName: "DAYS"))
+    @Option(
+        help: ArgumentHelp(
+            "Days a finished job's outputs are kept, and a book no job names after its last upload or job.",
+            valueName: "DAYS"))
     var keepDays: Double = 7
 
     @Option(help: ArgumentHelp("Seconds a task stays a worker's without a heartbeat.", valueName: "SECONDS"))
@@ -57,7 +60,16 @@ struct CommonOptions: ParsableArguments {
                 + "waiting 2 s, 4 s, 8 s… (at most 5 min, randomised) between them.", valueName: "N"))
     var maxAttempts: Int = RetryPolicy.defaultMaxAttempts
 
+    @Option(
+        help: ArgumentHelp(
+            "Log lines as json (one object per line) or text (default: text when standard error is a terminal,"
+                + " else json).", valueName: "json|text"))
+    var logFormat: String?
+
     func validate() throws {
+        if let logFormat, LogFormat(rawValue: logFormat) == nil {
+            throw ValidationError("--log-format takes json or text")
+        }
         if let slots, slots < 0 { throw ValidationError("--slots must be 0 or more") }
         guard keepDays > 0 else { throw ValidationError("--keep-days must be more than 0") }
         guard lease >= 1 else { throw ValidationError("--lease must be at least 1 second") }
@@ -72,6 +84,11 @@ struct CommonOptions: ParsableArguments {
         if s3Endpoint != nil, store == nil || store == "disk" {
             throw ValidationError("--s3-endpoint needs --store s3://BUCKET")
         }
+    }
+
+    /// Every logger made from now on writes in the chosen format, with each request's id. Once per process.
+    func bootstrapLogging() {
+        (logFormat.flatMap(LogFormat.init(rawValue:)) ?? .automatic).bootstrap()
     }
 
     func services(logger: Logger) async throws -> ServiceContext {
@@ -122,21 +139,33 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Require a bearer token (epub2audio-server token create) on every /v1 request.")
     var auth = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Requests a second each token (without --auth, each client address) may make to /v1; more get 429.",
+            valueName: "N"))
+    var rateLimit: Double?
+
     func validate() throws {
         guard ListenAddress(listen) != nil else {
             throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080")
         }
         guard maxUploadMiB > 0 else { throw ValidationError("--max-upload-mib must be more than 0") }
+        if let rateLimit, !(rateLimit > 0 && rateLimit <= 1_000_000) {
+            throw ValidationError("--rate-limit takes a number of requests a second, more than 0")
+        }
     }
 
     func run() async throws {
+        common.bootstrapLogging()
         var logger = Logger(label: "epub2audio-server")
         logger.logLevel = .info
         let context = try await common.services(logger: logger)
         let address = ListenAddress(listen)!
         try await ServerApplication.run(
             context: context, host: address.host, port: address.port,
-            limits: ServiceLimits(maxUploadBytes: Int64(maxUploadMiB) << 20, requireTokens: auth), logger: logger)
+            limits: ServiceLimits(
+                maxUploadBytes: Int64(maxUploadMiB) << 20, requireTokens: auth, rateLimit: rateLimit),
+            logger: logger)
     }
 }
 
@@ -148,22 +177,22 @@ struct Worker: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
+        common.bootstrapLogging()
         let logger = Logger(label: "epub2audio-worker")
         let context = try await common.services(logger: logger)
         try await ServerApplication.runWorkers(context: context, logger: logger)
     }
 }
 
-/// `epub2audio-server token create --data DIR --name NAME`: a bearer token, printed once; the store
-/// keeps only its SHA-256.
+/// `epub2audio-server token create|list|revoke|rotate --data DIR …`: bearer tokens. A secret is printed
+/// once, when it is made; the store keeps only its SHA-256.
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "token", abstract: "Manage bearer tokens.", subcommands: [Create.self])
+        commandName: "token", abstract: "Manage bearer tokens.",
+        subcommands: [Create.self, List.self, Revoke.self, Rotate.self])
 
-    struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "create", abstract: "Create a token and print its secret (shown once).")
-
+    /// Where the tokens are: the job store `serve` uses.
+    struct StoreOptions: ParsableArguments {
         @Option(help: ArgumentHelp("Folder for the database, the books and the outputs.", valueName: "DIR"))
         var data: String
 
@@ -172,6 +201,18 @@ struct TokenCommand: AsyncParsableCommand {
                 "A shared PostgreSQL job store instead of DIR's SQLite one.", valueName: "postgres://USER@HOST:PORT/DB")
         )
         var db: String?
+
+        func open() async throws -> any JobStore {
+            try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+            return try await openJobStore(db: db, data: data, logger: Logger(label: "epub2audio-token"))
+        }
+    }
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create", abstract: "Create a token and print its secret (shown once).")
+
+        @OptionGroup var store: StoreOptions
 
         @Option(help: "A name for the token (its jobs are listed under it).")
         var name: String
@@ -188,8 +229,7 @@ struct TokenCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-            let store = try await openJobStore(db: db, data: data, logger: Logger(label: "epub2audio-token"))
+            let store = try await store.open()
             let secret = TokenSecret.generate()
             try await store.addToken(
                 Token(name: name, maxRunning: maxRunning, maxQueued: maxQueued),
@@ -197,6 +237,73 @@ struct TokenCommand: AsyncParsableCommand {
                 now: Date())
             print(secret)
         }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the tokens: name, created, limits, revoked (never a secret).")
+
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws {
+            let entries = try await store.open().tokens()
+            print(TokenTable.render(entries))
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "revoke",
+            abstract: "Revoke a token: its requests get 401 from now on; its jobs are kept, its name stays taken.")
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: "The token's name.")
+        var name: String
+
+        func run() async throws {
+            guard try await store.open().revokeToken(name: name, now: Date()) else {
+                throw ValidationError("no token is named \(name) (epub2audio-server token list)")
+            }
+        }
+    }
+
+    struct Rotate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rotate",
+            abstract: "Give a token a new secret and print it (shown once); the old secret is refused from now on.")
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: "The token's name.")
+        var name: String
+
+        func run() async throws {
+            let secret = TokenSecret.generate()
+            guard try await store.open().rotateToken(name: name, secretSHA256: TokenSecret.sha256(secret)) else {
+                throw ValidationError("no token that is not revoked is named \(name) (epub2audio-server token list)")
+            }
+            print(secret)
+        }
+    }
+}
+
+/// `token list`'s table: one line per token, columns aligned, dates in UTC (ISO 8601).
+enum TokenTable {
+    static func render(_ entries: [TokenEntry]) -> String {
+        let rows =
+            [["NAME", "CREATED", "MAX-RUNNING", "MAX-QUEUED", "REVOKED"]]
+            + entries.map { entry in
+                [
+                    entry.token.name, entry.created.formatted(.iso8601), String(entry.token.maxRunning),
+                    String(entry.token.maxQueued), entry.revoked?.formatted(.iso8601) ?? "-",
+                ]
+            }
+        let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                .trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n")
     }
 }
 

@@ -52,7 +52,8 @@ import Testing
                 #expect(text.contains("epub2audio_jobs{state=\"queued\"} 0"))
                 #expect(text.contains("epub2audio_tasks{kind=\"section\",state=\"running\"} 0"))
                 // The requests before this one were counted.
-                #expect(text.contains("epub2audio_http_requests_total{code=\"200\"} 2"))
+                #expect(text.contains(#"epub2audio_http_requests_total{method="GET",route="/healthz",code="200"} 1"#))
+                #expect(text.contains(#"epub2audio_http_requests_total{method="GET",route="/readyz",code="200"} 1"#))
             }
             try await client.execute(uri: "/no/such/route", method: .get) { response async throws in
                 #expect(response.status == .notFound)

@@ -591,6 +591,124 @@ import Testing
         #expect(other.created && other.job.key != first.jobID)
     }
 
+    /// Jobs listed a page at a time: newest first (insertion order breaks ties), no job twice or
+    /// skipped, a state filter, a job created meanwhile not shifting later pages.
+    @Test(arguments: StoreKind.available) func jobsAreListedByPagesWithAStateFilter(_ kind: StoreKind) async throws {
+        defer { folder.remove() }
+        let store = try await open(kind)
+        let alice = Token(name: "alice", maxRunning: 1, maxQueued: 100)
+        let times: [TimeInterval] = [0, 1, 1, 1, 2, 3.5]
+        for (index, offset) in times.enumerated() {
+            _ = try await store.createJob(
+                NewJob(id: "j\(index)", book: book, options: JobOptions(), owner: alice),
+                now: now.addingTimeInterval(offset))
+        }
+        _ = try await store.createJob(NewJob(id: "other", book: book, options: JobOptions()), now: now)
+        _ = try await store.cancelJob(id: "j2", now: now)
+        var seen: [String] = []
+        var cursor: JobCursor?
+        var pages = 0
+        repeat {
+            let page = try await store.jobs(owner: "alice", state: nil, after: cursor, limit: 2)
+            #expect(page.jobs.count <= 2)
+            seen += page.jobs.map(\.id)
+            cursor = page.next
+            pages += 1
+            // A job created after the first page is newer than it: later pages do not move.
+            if pages == 1 {
+                _ = try await store.createJob(
+                    NewJob(id: "late", book: book, options: JobOptions(), owner: alice),
+                    now: now.addingTimeInterval(10))
+            }
+        } while cursor != nil && pages < 10
+        #expect(seen == ["j5", "j4", "j3", "j2", "j1", "j0"])
+        #expect(pages == 3)
+        // Exactly a page's worth: no next.
+        let whole = try await store.jobs(owner: "alice", state: nil, after: nil, limit: 7)
+        #expect(whole.jobs.count == 7 && whole.next == nil)
+        let cancelled = try await store.jobs(owner: "alice", state: .cancelled, after: nil, limit: 10)
+        #expect(cancelled.jobs.map(\.id) == ["j2"] && cancelled.next == nil)
+        let queued = try await store.jobs(owner: "alice", state: .queued, after: nil, limit: 3)
+        #expect(queued.jobs.map(\.id) == ["late", "j5", "j4"])
+        let rest = try await store.jobs(owner: "alice", state: .queued, after: queued.next, limit: 3)
+        #expect(rest.jobs.map(\.id) == ["j3", "j1", "j0"] && rest.next == nil)
+        #expect(try await store.jobs(owner: nil, state: nil, after: nil, limit: 10).jobs.map(\.id) == ["other"])
+    }
+
+    /// A book no job names expires `--keep-days` after its last use (an upload, or a job naming it);
+    /// one a job names, or used since, is kept, and an expired one is no longer there for a job.
+    @Test(arguments: StoreKind.available) func booksNoJobNamesExpireAfterTheirLastUse(_ kind: StoreKind) async throws {
+        defer { folder.remove() }
+        let store = try await open(kind)
+        let day: TimeInterval = 24 * 3600
+        let old = now.addingTimeInterval(-8 * day)
+        let (unused, named, recent, uploadedAgain, usedByADeletedJob) = (
+            String(repeating: "01", count: 32), String(repeating: "02", count: 32), String(repeating: "03", count: 32),
+            String(repeating: "04", count: 32), String(repeating: "05", count: 32)
+        )
+        for sha in [unused, named, uploadedAgain, usedByADeletedJob] {
+            #expect(try await store.addBook(sha256: sha, size: 1, now: old))
+        }
+        #expect(try await store.addBook(sha256: recent, size: 1, now: now.addingTimeInterval(-day)))
+        #expect(try await !store.addBook(sha256: uploadedAgain, size: 1, now: now.addingTimeInterval(-day)))
+        _ = try await store.createJob(NewJob(id: "named", book: named, options: JobOptions()), now: old)
+        _ = try await store.createJob(
+            NewJob(id: "gone", book: usedByADeletedJob, options: JobOptions()), now: now.addingTimeInterval(-2 * day))
+        #expect(try await store.deleteJob(id: "gone"))
+
+        // (`book`, which `open` stored at the wall clock's time, weeks before `now`, is unused too.)
+        #expect(try await store.expireBooks(now: now).sorted() == [book, unused].sorted())
+        #expect(try await !store.hasBook(sha256: unused))
+        for sha in [named, recent, uploadedAgain, usedByADeletedJob] { #expect(try await store.hasBook(sha256: sha)) }
+        await #expect(throws: JobStoreError.bookNotFound(unused)) {
+            _ = try await store.createJob(NewJob(id: "late", book: unused, options: JobOptions()), now: now)
+        }
+        // Once its job is gone and --keep-days have passed, the named book goes too.
+        #expect(try await store.deleteJob(id: "named"))
+        #expect(try await store.expireBooks(now: now).sorted() == [named])
+        #expect(
+            try await store.expireBooks(now: now.addingTimeInterval(7 * day)).sorted()
+                == [recent, uploadedAgain, usedByADeletedJob].sorted())
+    }
+
+    /// `token list`, `revoke` and `rotate`: a revoked token's secret is refused at once, its jobs
+    /// and its name kept; a rotated token's old secret is refused, the new one accepted.
+    @Test(arguments: StoreKind.available) func tokensAreListedRevokedAndRotated(_ kind: StoreKind) async throws {
+        defer { folder.remove() }
+        let store = try await open(kind)
+        let alice = Token(name: "alice", maxRunning: 1, maxQueued: 3)
+        let bob = Token(name: "bob", maxRunning: 2, maxQueued: 20)
+        try await store.addToken(bob, secretSHA256: TokenSecret.sha256("bob-1"), now: now)
+        try await store.addToken(alice, secretSHA256: TokenSecret.sha256("alice-1"), now: now.addingTimeInterval(1))
+        _ = try await store.createJob(NewJob(id: "a1", book: book, options: JobOptions(), owner: alice), now: now)
+        #expect(
+            try await store.tokens() == [
+                TokenEntry(token: alice, created: now.addingTimeInterval(1)), TokenEntry(token: bob, created: now),
+            ])
+
+        let later = now.addingTimeInterval(60)
+        #expect(try await store.revokeToken(name: "alice", now: later))
+        #expect(try await store.token(secretSHA256: TokenSecret.sha256("alice-1")) == nil)
+        // Revoking again keeps the first date; an unknown name is said so.
+        #expect(try await store.revokeToken(name: "alice", now: later.addingTimeInterval(60)))
+        #expect(try await !store.revokeToken(name: "carol", now: later))
+        #expect(try await store.tokens().first?.revoked == later)
+        // Her jobs are kept, and her name cannot be given to a new token (it would see them).
+        #expect(try await store.job(named: "a1", owner: "alice") != nil)
+        await #expect(throws: JobStoreError.tokenExists("alice")) {
+            try await store.addToken(alice, secretSHA256: TokenSecret.sha256("alice-2"), now: later)
+        }
+        // A revoked token cannot be given a new secret.
+        #expect(try await !store.rotateToken(name: "alice", secretSHA256: TokenSecret.sha256("alice-3")))
+        #expect(try await store.token(secretSHA256: TokenSecret.sha256("alice-3")) == nil)
+
+        #expect(try await store.rotateToken(name: "bob", secretSHA256: TokenSecret.sha256("bob-2")))
+        #expect(try await store.token(secretSHA256: TokenSecret.sha256("bob-1")) == nil)
+        #expect(try await store.token(secretSHA256: TokenSecret.sha256("bob-2")) == bob)
+        #expect(try await !store.rotateToken(name: "carol", secretSHA256: TokenSecret.sha256("carol")))
+        #expect(try await store.tokens().last == TokenEntry(token: bob, created: now))
+    }
+
     @Test(arguments: StoreKind.available) func aPlanStoredByAnEarlierVersionIsRead(_ kind: StoreKind) async throws {
         defer { folder.remove() }
         let store = try await open(kind)

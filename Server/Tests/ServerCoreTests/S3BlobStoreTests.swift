@@ -178,6 +178,12 @@ struct S3BlobStoreTests {
         #expect(path.hasPrefix(other.path + "/books/"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Self.sample)
 
+        // An expired book is removed from the bucket and the cache.
+        try await second.removeBook(sha256: sha)
+        #expect(try await client.size(key: "books/\(sha).epub") == nil)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        _ = try await store.putBook(sha256: sha, body: Self.chunks(Self.sample), limit: 1 << 20)
+
         // Bytes that do not hash to the name never reach the bucket.
         let wrong = String(repeating: "0", count: 64)
         await #expect(throws: BlobStoreError.self) {

@@ -17,6 +17,21 @@ import Testing
         #expect(help.contains("--max-upload-mib <MIB>"), "\(help)")
     }
 
+    /// `--log-format` and `--rate-limit` are checked before anything starts.
+    @Test(arguments: [
+        (["--log-format", "xml"], "--log-format takes json or text"),
+        (["--rate-limit", "0"], "--rate-limit takes a number of requests a second"),
+        (["--rate-limit", "nan"], "--rate-limit takes a number of requests a second"),
+    ])
+    func operationsFlagsAreChecked(_ flags: [String], _ message: String) throws {
+        let server = try #require(Paths.serverBinary, "make -C Server test builds epub2audio-server")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (status, text) = try Self.run(server, ["serve", "--data", folder.path] + flags)
+        #expect(status == 64, "\(text)")
+        #expect(text.contains(message), "\(text)")
+    }
+
     /// The exit status and what the process printed (both streams).
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()

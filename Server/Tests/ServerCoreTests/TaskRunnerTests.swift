@@ -48,4 +48,42 @@ import Testing
         #expect(again.section == 3 && again.attempt == 1)
         #expect(!(try await store.events(jobID: "slow", after: 0, limit: 100)).contains { $0.type == "retry" })
     }
+
+    /// The reaper removes a book no job names once it is older than the output lifetime: its row,
+    /// then its file; a book a job names stays.
+    @Test func theReaperRemovesExpiredBooks() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let blobs = try DiskBlobStore(root: folder.path)
+        let store = try SQLiteJobStore(path: folder.path + "/jobs.sqlite", outputLifetime: 60)
+        var books: [String] = []
+        for text in ["unused book", "named book"] {
+            let bytes = Array(text.utf8)
+            let sha = sha256Hex(Data(bytes))
+            _ = try await blobs.putBook(
+                sha256: sha,
+                body: AsyncStream {
+                    $0.yield(bytes); $0.finish()
+                }, limit: 100)
+            _ = try await store.addBook(sha256: sha, size: Int64(bytes.count), now: Date().addingTimeInterval(-120))
+            books.append(sha)
+        }
+        _ = try await store.createJob(NewJob(id: "j", book: books[1], options: JobOptions()), now: Date())
+        let runner = TaskRunner(
+            store: store, blobs: blobs,
+            configuration: WorkerConfiguration(executable: "/nonexistent", arguments: [], slots: 0),
+            logger: Logger(label: "test"))
+        let running = Task { await runner.run() }
+        var removed = false
+        for _ in 0..<250 where !removed {
+            removed = try await blobs.bookSize(sha256: books[0]) == nil
+            if !removed { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        running.cancel()
+        await running.value
+        #expect(removed)
+        #expect(try await !store.hasBook(sha256: books[0]))
+        #expect(try await blobs.bookSize(sha256: books[1]) != nil)
+        #expect(try await store.hasBook(sha256: books[1]))
+    }
 }

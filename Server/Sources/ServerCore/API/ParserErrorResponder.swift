@@ -35,11 +35,14 @@ final class ParserErrorResponder: ChannelDuplexHandler, RemovableChannelHandler 
             context.fireErrorCaught(error)
             return
         }
-        let body = Data(
-            #"{"error":"bad-request","message":"the request cannot be read as HTTP/1.1 (\#(Self.reason(error)))"}"#.utf8
-        )
+        // The request never reached the application: its id is made here (a header it sent
+        // cannot be trusted to have been read whole).
+        let id = RequestTrace.id(from: nil)
+        let message = "the request cannot be read as HTTP/1.1 (\(Self.reason(error)))"
+        let body = Data(#"{"error":"bad-request","message":"\#(message)","requestId":"\#(id)"}"#.utf8)
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
+        headers[RequestTrace.header] = id
         headers[.contentLength] = String(body.count)
         headers[.connection] = "close"
         context.write(wrapOutboundOut(.head(HTTPResponse(status: .badRequest, headerFields: headers))), promise: nil)

@@ -41,9 +41,14 @@ package struct ServiceLimits: Sendable {
     /// valid job (10,000 chapter numbers) many times over; a larger one is 413 before it is held.
     package static let maxJSONBodyBytes = 1 << 20
 
-    package init(maxUploadBytes: Int64 = 200 << 20, requireTokens: Bool = false) {
+    /// Requests a second each token (without `--auth`, each client address) may make to `/v1`
+    /// (`--rate-limit`); nil: no limit.
+    package var rateLimit: Double?
+
+    package init(maxUploadBytes: Int64 = 200 << 20, requireTokens: Bool = false, rateLimit: Double? = nil) {
         self.maxUploadBytes = maxUploadBytes
         self.requireTokens = requireTokens
+        self.rateLimit = rateLimit
     }
 }
 
@@ -87,14 +92,17 @@ struct ShutdownNotice: Service {
 package enum ServerApplication {
     /// The router with every route of openapi.yaml.
     package static func router(context: ServiceContext, limits: ServiceLimits, logger: Logger) throws -> Router<
-        BasicRequestContext
+        ServiceRequestContext
     > {
         // HEAD on every GET route: the GET's status and headers (a download's Content-Length), no body.
-        let router = Router(options: .autoGenerateHeadEndpoints)
-        // Outermost: the metrics see the status the client gets, the JSON errors' too.
+        let router = Router(context: ServiceRequestContext.self, options: .autoGenerateHeadEndpoints)
+        // Outermost: the request's id and its access-log line; then the metrics, which see the
+        // status the client gets, the JSON errors' too.
+        router.middlewares.add(RequestTracingMiddleware(logger: logger))
         router.middlewares.add(MetricsMiddleware(metrics: context.metrics))
         router.middlewares.add(JSONErrorMiddleware(logger: logger))
         if limits.requireTokens { router.middlewares.add(BearerTokenMiddleware(store: context.store)) }
+        if let rate = limits.rateLimit { router.middlewares.add(RateLimitMiddleware(limiter: RateLimiter(rate: rate))) }
         router.middlewares.add(RequestBodyLimitMiddleware(limit: ServiceLimits.maxJSONBodyBytes))
         let api = ServiceAPI(context: context, limits: limits, logger: logger)
         try api.registerHandlers(on: router)
@@ -272,9 +280,12 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 
+    /// A JSON `Error` body, with the request's id (`requestId`) when it is being traced.
     static func response(status: HTTPResponse.Status, code: String, message: String) -> Response {
+        var fields = ["error": code, "message": message]
+        fields["requestId"] = RequestTrace.current?.id
         let body = try? JSONSerialization.data(
-            withJSONObject: ["error": code, "message": message], options: [.sortedKeys, .withoutEscapingSlashes])
+            withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(
@@ -287,7 +298,8 @@ enum RequestIdentity {
     @TaskLocal static var token: Token?
 }
 
-/// With `--auth`: a `/v1` request needs `Authorization: Bearer <secret>` naming a stored token
+/// With `--auth`: a `/v1` request, and a `/metrics` scrape (its figures are the service's, not one
+/// token's: any token may read them), needs `Authorization: Bearer <secret>` naming a stored token
 /// (the store keeps the secret's SHA-256 only); else 401.
 struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     let store: any TokenStore
@@ -295,7 +307,8 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        guard request.uri.path.hasPrefix("/v1/") else { return try await next(request, context) }
+        let path = request.uri.path
+        guard path.hasPrefix("/v1/") || path == "/metrics" else { return try await next(request, context) }
         guard let bearer = request.headers.bearer,
             let token = try await store.token(secretSHA256: TokenSecret.sha256(bearer.token))
         else {
@@ -305,6 +318,7 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
             response.headers[.wwwAuthenticate] = "Bearer"
             return response
         }
+        RequestTrace.current?.tokenName = token.name
         return try await RequestIdentity.$token.withValue(token) { try await next(request, context) }
     }
 }

@@ -21,11 +21,11 @@ struct ServiceAPI: APIProtocol {
 
     func ready(_ input: Operations.ready.Input) async throws -> Operations.ready.Output {
         if let problem = await blobs.unavailability() {
-            return .serviceUnavailable(.init(body: .json(.init(error: "unavailable", message: problem))))
+            return .serviceUnavailable(.init(body: .json(.init("unavailable", problem))))
         }
         guard await store.isReady() else {
             return .serviceUnavailable(
-                .init(body: .json(.init(error: "unavailable", message: "the job store does not answer"))))
+                .init(body: .json(.init("unavailable", "the job store does not answer"))))
         }
         return .ok(.init(body: .json(.init(status: "ready"))))
     }
@@ -74,6 +74,8 @@ struct ServiceAPI: APIProtocol {
                 return .unprocessableContent(
                     .init("hash-mismatch", BlobStoreError.hashMismatch(expected: sha, actual: sent).description))
             }
+            // Uploading it again is a use: it does not expire for --keep-days.
+            _ = try await store.addBook(sha256: sha, size: size)
             return .ok(.init(body: .json(.init(sha256: sha, size: size))))
         }
         do {
@@ -115,8 +117,17 @@ struct ServiceAPI: APIProtocol {
     func listJobs(_ input: Operations.listJobs.Input) async throws -> Operations.listJobs.Output {
         let limit = input.query.limit ?? 100
         guard (1...1000).contains(limit) else { return .badRequest(.init("bad-request", "limit must be 1 to 1000")) }
-        let jobs = try await store.jobs(limit: limit, owner: RequestIdentity.token?.name).map(Self.job)
-        return .ok(.init(body: .json(.init(jobs: jobs))))
+        var cursor: JobCursor?
+        if let text = input.query.cursor {
+            guard let parsed = JobCursor(text: text) else {
+                return .badRequest(.init("bad-request", "cursor must be the next of a page this server gave"))
+            }
+            cursor = parsed
+        }
+        let page = try await store.jobs(
+            owner: RequestIdentity.token?.name, state: input.query.state.flatMap { JobState(rawValue: $0.rawValue) },
+            after: cursor, limit: limit)
+        return .ok(.init(body: .json(.init(jobs: page.jobs.map(Self.job), next: page.next?.text))))
     }
 
     func createJob(_ input: Operations.createJob.Input) async throws -> Operations.createJob.Output {
@@ -191,7 +202,7 @@ struct ServiceAPI: APIProtocol {
         guard retried else {
             let why = job.state == .failed ? "has no failed task" : "is \(job.state.rawValue), not failed"
             return .conflict(
-                .init(body: .json(.init(error: "conflict", message: "job \(input.path.id) \(why): nothing to retry"))))
+                .init(body: .json(.init("conflict", "job \(input.path.id) \(why): nothing to retry"))))
         }
         return .ok(.init(body: .json(Self.job(job))))
     }
@@ -241,7 +252,7 @@ struct ServiceAPI: APIProtocol {
             return .rangeNotSatisfiable(
                 .init(
                     headers: .init(Content_hyphen_Range: "bytes */\(size)"),
-                    body: .json(.init(error: "range-not-satisfiable", message: "the file has \(size) bytes"))))
+                    body: .json(.init("range-not-satisfiable", "the file has \(size) bytes"))))
         case .range(let range):
             return .partialContent(
                 .init(
@@ -410,31 +421,38 @@ struct ServiceAPI: APIProtocol {
     }
 }
 
+// Every error body names the request (`requestId`, as in `X-Request-Id`).
+extension Components.Schemas._Error {
+    init(_ code: String, _ message: String) {
+        self.init(error: code, message: message, requestId: RequestTrace.current?.id)
+    }
+}
+
 // One initialiser per error response of openapi.yaml: `.notFound(.init("not-found", "no job x"))`.
 extension Components.Responses.BadRequest {
-    init(_ code: String, _ message: String) { self.init(body: .json(.init(error: code, message: message))) }
+    init(_ code: String, _ message: String) { self.init(body: .json(.init(code, message))) }
 }
 
 extension Components.Responses.NotFound {
-    init(_ code: String, _ message: String) { self.init(body: .json(.init(error: code, message: message))) }
+    init(_ code: String, _ message: String) { self.init(body: .json(.init(code, message))) }
 }
 
 extension Components.Responses.Conflict {
-    init(_ code: String, _ message: String) { self.init(body: .json(.init(error: code, message: message))) }
+    init(_ code: String, _ message: String) { self.init(body: .json(.init(code, message))) }
 }
 
 extension Components.Responses.TooLarge {
-    init(_ code: String, _ message: String) { self.init(body: .json(.init(error: code, message: message))) }
+    init(_ code: String, _ message: String) { self.init(body: .json(.init(code, message))) }
 }
 
 extension Components.Responses.Unprocessable {
-    init(_ code: String, _ message: String) { self.init(body: .json(.init(error: code, message: message))) }
+    init(_ code: String, _ message: String) { self.init(body: .json(.init(code, message))) }
 }
 
 extension Components.Responses.TooManyRequests {
     init(_ retryAfter: Int, _ message: String) {
         self.init(
             headers: .init(Retry_hyphen_After: retryAfter),
-            body: .json(.init(error: "too-many-requests", message: message)))
+            body: .json(.init("too-many-requests", message)))
     }
 }

@@ -38,6 +38,8 @@ package protocol BlobStore: Sendable {
     func outputBody(jobID: String, name: String, range: Range<Int64>) async throws -> HTTPBody
     /// Removes everything a job wrote, stored and local.
     func removeJob(_ jobID: String) async throws
+    /// Removes a book, stored and local (it expired: no job names it).
+    func removeBook(sha256: String) async throws
     /// Nil when books and outputs can be written; else why not, in one sentence.
     func unavailability() async -> String?
 }
@@ -194,6 +196,11 @@ package struct DiskBlobStore: BlobStore {
 
     package func removeJob(_ jobID: String) async throws {
         try removeLocalJob(jobID)
+    }
+
+    package func removeBook(sha256: String) async throws {
+        let path = try bookPath(sha256: sha256)
+        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
     }
 
     /// Removes the job's local folder.

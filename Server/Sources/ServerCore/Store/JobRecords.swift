@@ -148,6 +148,63 @@ package struct Token: Sendable, Equatable {
     }
 }
 
+/// Where a page of jobs ended (`GET /v1/jobs`'s `next`): the last job's creation time and its place
+/// in the store's order (SQLite's rowid, PostgreSQL's `seq`), jobs being listed newest first. Clients
+/// see it as opaque text; text the server did not make is refused, never taken for a position.
+package struct JobCursor: Sendable, Equatable {
+    /// The last job's `created`, exactly as stored (seconds since 1970).
+    package var created: Double
+    /// The last job's place among jobs created at the same time.
+    package var sequence: Int64
+
+    package init(created: Double, sequence: Int64) {
+        self.created = created
+        self.sequence = sequence
+    }
+
+    /// `j1.` then the time's 64 bits in hex, `.`, the sequence in decimal.
+    package var text: String {
+        "j1." + String(created.bitPattern, radix: 16) + "." + String(sequence)
+    }
+
+    /// The cursor `text` names; nil for anything else (at most 64 characters are read).
+    package init?(text: String) {
+        guard text.utf8.count <= 64 else { return nil }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "j1", let bits = UInt64(parts[1], radix: 16),
+            let sequence = Int64(parts[2]), sequence >= 0
+        else { return nil }
+        let created = Double(bitPattern: bits)
+        guard created.isFinite else { return nil }
+        self.init(created: created, sequence: sequence)
+    }
+}
+
+/// A page of jobs, and where the next one starts (nil: this was the last).
+package struct JobPage: Sendable {
+    package var jobs: [JobRecord]
+    package var next: JobCursor?
+
+    package init(jobs: [JobRecord], next: JobCursor?) {
+        self.jobs = jobs
+        self.next = next
+    }
+}
+
+/// A token as `token list` shows it: its limits and dates, never its secret.
+package struct TokenEntry: Sendable, Equatable {
+    package var token: Token
+    package var created: Date
+    /// When it was revoked (`token revoke`); nil while its secret is accepted.
+    package var revoked: Date?
+
+    package init(token: Token, created: Date, revoked: Date? = nil) {
+        self.token = token
+        self.created = created
+        self.revoked = revoked
+    }
+}
+
 /// A task a worker holds: it must renew its lease (`JobQueue.heartbeat`) before the lease runs out,
 /// and complete with the same owner and attempt, or its result is ignored.
 package struct ClaimedTask: Sendable, Equatable {

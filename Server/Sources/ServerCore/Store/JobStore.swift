@@ -39,8 +39,9 @@ package protocol JobQueue: Sendable {
 /// The uploaded books and the jobs made of them (their options, plans, states and outputs): what
 /// the API reads and writes.
 package protocol JobRepository: Sendable {
-    /// Records an uploaded book; false when it was already there.
-    func addBook(sha256: String, size: Int64) async throws -> Bool
+    /// Records an uploaded book, or that it was uploaded again (a use: see `expireBooks`); false when
+    /// it was already there.
+    func addBook(sha256: String, size: Int64, now: Date) async throws -> Bool
     /// True when the book was uploaded.
     func hasBook(sha256: String) async throws -> Bool
 
@@ -54,8 +55,9 @@ package protocol JobRepository: Sendable {
     /// The job `owner` (a token's name; nil: made without a token) created as `name`: job ids are
     /// each owner's own.
     func job(named name: String, owner: String?) async throws -> JobRecord?
-    /// The newest jobs of `owner` (nil: the jobs made without a token).
-    func jobs(limit: Int, owner: String?) async throws -> [JobRecord]
+    /// Up to `limit` jobs of `owner` (nil: the jobs made without a token), newest first, in `state`
+    /// if given, after `cursor` if given; `next` names the page after when there are more.
+    func jobs(owner: String?, state: JobState?, after cursor: JobCursor?, limit: Int) async throws -> JobPage
     /// Cancels a job (by its store key) that is not finished; returns it as it is after.
     func cancelJob(id: String, now: Date) async throws -> JobRecord?
     /// Runs the failed job (by its store key) again: its failed tasks only (`JobLifecycle.retried`).
@@ -66,6 +68,21 @@ package protocol JobRepository: Sendable {
     func deleteJob(id: String) async throws -> Bool
     /// Finished jobs whose outputs expired before `now`.
     func expiredJobs(now: Date) async throws -> [String]
+    /// Forgets the books no job names and none used (uploaded, or named by a new job) within the
+    /// output lifetime (`--keep-days`) before `now`; returns them, for their files to be removed.
+    func expireBooks(now: Date) async throws -> [String]
+}
+
+extension JobRepository {
+    /// Records an uploaded book now.
+    package func addBook(sha256: String, size: Int64) async throws -> Bool {
+        try await addBook(sha256: sha256, size: size, now: Date())
+    }
+
+    /// The newest jobs of `owner` (nil: the jobs made without a token).
+    package func jobs(limit: Int, owner: String?) async throws -> [JobRecord] {
+        try await jobs(owner: owner, state: nil, after: nil, limit: limit).jobs
+    }
 }
 
 /// Each job's progress events, oldest first: what event streams read. The store appends them
@@ -80,8 +97,17 @@ package protocol TokenStore: Sendable {
     /// Stores a token under the SHA-256 of its secret.
     /// - Throws: `JobStoreError.tokenExists` when a token has this name.
     func addToken(_ token: Token, secretSHA256: String, now: Date) async throws
-    /// The token whose secret hashes to `secretSHA256`.
+    /// The token whose secret hashes to `secretSHA256`, unless it was revoked.
     func token(secretSHA256: String) async throws -> Token?
+    /// Every token, revoked ones too, by name (never a secret nor its hash): what `token list` prints.
+    func tokens() async throws -> [TokenEntry]
+    /// Revokes the token: its secret is refused from now on (its jobs are kept, and its name stays
+    /// taken, so that no new token inherits them). False when no token has this name; a revoked
+    /// token stays revoked from its first revocation.
+    func revokeToken(name: String, now: Date) async throws -> Bool
+    /// Gives the token a new secret; the old one is refused from now on. False when no token that
+    /// is not revoked has this name.
+    func rotateToken(name: String, secretSHA256: String) async throws -> Bool
 }
 
 /// What readiness checks and metrics ask of the store.

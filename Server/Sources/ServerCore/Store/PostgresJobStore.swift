@@ -189,14 +189,33 @@ package final class PostgresJobStore: JobStore {
 
     // MARK: JobRepository: books
 
-    package func addBook(sha256: String, size: Int64) async throws -> Bool {
-        try await transaction { db in
+    package func addBook(sha256: String, size: Int64, now: Date) async throws -> Bool {
+        let time = now.timeIntervalSince1970
+        return try await transaction { db in
+            // `xmax = 0`: the row was inserted, not updated.
             let rows = try await db.query(
                 """
-                INSERT INTO books (sha256, size, created) VALUES (\(sha256), \(Int(size)), \(Date().timeIntervalSince1970))
-                ON CONFLICT DO NOTHING RETURNING 1
+                INSERT INTO books (sha256, size, created, used) VALUES (\(sha256), \(Int(size)), \(time), \(time))
+                ON CONFLICT (sha256) DO UPDATE SET used = EXCLUDED.used RETURNING (xmax = 0)
                 """, logger: self.logger)
-            return try await Self.first(rows, as: Int32.self) != nil
+            return try await Self.first(rows, as: Bool.self) == true
+        }
+    }
+
+    package func expireBooks(now: Date) async throws -> [String] {
+        let cutoff = now.timeIntervalSince1970 - lifecycle.outputLifetime
+        return try await transaction { db in
+            // A job being made locks its book's row (`createJob` updates `used`): this waits for it,
+            // then sees the new `used` and keeps the book.
+            let rows = try await db.query(
+                """
+                DELETE FROM books WHERE used < \(cutoff)
+                    AND NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.book = books.sha256)
+                RETURNING sha256
+                """, logger: self.logger)
+            var expired: [String] = []
+            for try await sha256 in rows.decode(String.self) { expired.append(sha256) }
+            return expired
         }
     }
 
@@ -215,8 +234,10 @@ package final class PostgresJobStore: JobStore {
             try await db.query("SELECT pg_advisory_xact_lock(hashtext('epub2audio-create'))", logger: self.logger)
             guard
                 try await Self.first(
-                    db.query("SELECT 1 FROM books WHERE sha256 = \(job.book)", logger: self.logger), as: Int32.self)
-                    != nil
+                    db.query(
+                        // A job is a use of its book; the row lock keeps `expireBooks` off it meanwhile.
+                        "UPDATE books SET used = \(now.timeIntervalSince1970) WHERE sha256 = \(job.book) RETURNING 1",
+                        logger: self.logger), as: Int32.self) != nil
             else { throw JobStoreError.bookNotFound(job.book) }
             let key = job.idempotencyKey.map { (job.owner?.name ?? "") + "\u{1}" + $0 }
             if let key,
@@ -309,22 +330,35 @@ package final class PostgresJobStore: JobStore {
         }
     }
 
-    package func jobs(limit: Int, owner: String?) async throws -> [JobRecord] {
+    package func jobs(owner: String?, state: JobState?, after cursor: JobCursor?, limit: Int) async throws -> JobPage {
         try await read { db in
             var binds = PostgresBindings()
             binds.append(owner)
-            binds.append(limit)
+            binds.append(state?.rawValue)
+            binds.append(cursor?.created)
+            binds.append(cursor?.sequence)
+            // One more than asked: whether there is a next page.
+            binds.append(limit + 1)
             let rows = try await db.query(
                 PostgresQuery(
                     unsafeSQL: """
                         SELECT \(Self.jobColumns) FROM jobs WHERE owner IS NOT DISTINCT FROM $1::text
-                        ORDER BY created DESC, seq DESC LIMIT $2
+                            AND ($2::text IS NULL OR state = $2::text)
+                            AND ($3::float8 IS NULL OR created < $3::float8
+                                OR (created = $3::float8 AND seq < $4::bigint))
+                        ORDER BY created DESC, seq DESC LIMIT $5
                         """, binds: binds), logger: self.logger)
             var found: [JobRow] = []
             for try await row in rows.decode(JobRow.self) { found.append(row) }
             var records: [JobRecord] = []
-            for row in found { records.append(try await Self.record(db, row: row, logger: self.logger)) }
-            return records
+            for row in found.prefix(limit) { records.append(try await Self.record(db, row: row, logger: self.logger)) }
+            guard found.count > limit, let last = found.prefix(limit).last else {
+                return JobPage(jobs: records, next: nil)
+            }
+            // The last job's place: its time as stored, and its sequence number.
+            let sequence = try await Self.first(
+                db.query("SELECT seq FROM jobs WHERE id = \(last.0)", logger: self.logger), as: Int64.self)
+            return JobPage(jobs: records, next: sequence.map { JobCursor(created: last.6, sequence: $0) })
         }
     }
 
@@ -560,9 +594,53 @@ package final class PostgresJobStore: JobStore {
         try await read { db in
             try await Self.first(
                 db.query(
-                    "SELECT name, max_running, max_queued FROM tokens WHERE secret_sha256 = \(secretSHA256)",
+                    """
+                    SELECT name, max_running, max_queued FROM tokens
+                    WHERE secret_sha256 = \(secretSHA256) AND revoked IS NULL
+                    """,
                     logger: self.logger), as: (String, Int, Int).self
             ).map { Token(name: $0.0, maxRunning: $0.1, maxQueued: $0.2) }
+        }
+    }
+
+    package func tokens() async throws -> [TokenEntry] {
+        try await read { db in
+            let rows = try await db.query(
+                "SELECT name, max_running, max_queued, created, revoked FROM tokens ORDER BY name",
+                logger: self.logger)
+            var entries: [TokenEntry] = []
+            for try await (name, running, queued, created, revoked) in rows.decode(
+                (String, Int, Int, Double, Double?).self)
+            {
+                entries.append(
+                    TokenEntry(
+                        token: Token(name: name, maxRunning: running, maxQueued: queued),
+                        created: Date(timeIntervalSince1970: created),
+                        revoked: revoked.map(Date.init(timeIntervalSince1970:))))
+            }
+            return entries
+        }
+    }
+
+    package func revokeToken(name: String, now: Date) async throws -> Bool {
+        try await transaction { db in
+            try await Self.first(
+                db.query(
+                    """
+                    UPDATE tokens SET revoked = COALESCE(revoked, \(now.timeIntervalSince1970))
+                    WHERE name = \(name) RETURNING 1
+                    """, logger: self.logger), as: Int32.self) != nil
+        }
+    }
+
+    package func rotateToken(name: String, secretSHA256: String) async throws -> Bool {
+        try await transaction { db in
+            try await Self.first(
+                db.query(
+                    """
+                    UPDATE tokens SET secret_sha256 = \(secretSHA256)
+                    WHERE name = \(name) AND revoked IS NULL RETURNING 1
+                    """, logger: self.logger), as: Int32.self) != nil
         }
     }
 

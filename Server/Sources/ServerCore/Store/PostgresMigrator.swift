@@ -205,6 +205,13 @@ extension PostgresMigrator {
                 "ALTER TABLE jobs ADD COLUMN priority BIGINT NOT NULL DEFAULT 0",
                 "ALTER TABLE jobs ADD COLUMN served DOUBLE PRECISION",
             ]),
+        // `token revoke`: a revoked token keeps its row (its name stays taken), its secret refused.
+        Migration(
+            id: "v5-token-revocation", statements: ["ALTER TABLE tokens ADD COLUMN revoked DOUBLE PRECISION"]),
+        // Book expiry: when a book was last uploaded or named by a new job (`expireBooks`).
+        Migration(
+            id: "v6-book-use",
+            statements: ["ALTER TABLE books ADD COLUMN used DOUBLE PRECISION", "UPDATE books SET used = created"]),
     ])
 }
 

@@ -174,6 +174,13 @@ package struct S3BlobStore: BlobStore {
         try local.removeLocalJob(jobID)
     }
 
+    /// The object (DeleteObject), then the local cache's copy.
+    package func removeBook(sha256: String) async throws {
+        guard Identifiers.isSHA256(sha256) else { throw BlobStoreError.invalidName(sha256) }
+        try await client.delete(key: Self.bookKey(sha256))
+        try await local.removeBook(sha256: sha256)
+    }
+
     /// The local folder must be writable, and the bucket must answer (HeadBucket).
     package func unavailability() async -> String? {
         if let problem = await local.unavailability() { return problem }

@@ -78,6 +78,18 @@ package final class SQLiteJobStore: JobStore {
                     ALTER TABLE jobs ADD COLUMN served REAL;
                     """)
         }
+        // `token revoke`: a revoked token keeps its row (its name stays taken), its secret refused.
+        migrator.registerMigration("v6-token-revocation") { db in
+            try db.execute(sql: "ALTER TABLE tokens ADD COLUMN revoked REAL")
+        }
+        // Book expiry: when a book was last uploaded or named by a new job (`expireBooks`).
+        migrator.registerMigration("v7-book-use") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE books ADD COLUMN used REAL;
+                    UPDATE books SET used = created;
+                    """)
+        }
         return migrator
     }
 
@@ -96,12 +108,31 @@ package final class SQLiteJobStore: JobStore {
 
     // MARK: JobRepository: books
 
-    package func addBook(sha256: String, size: Int64) async throws -> Bool {
+    package func addBook(sha256: String, size: Int64, now: Date) async throws -> Bool {
         try await transaction { db in
             try db.execute(
-                sql: "INSERT OR IGNORE INTO books (sha256, size, created) VALUES (?, ?, ?)",
-                arguments: [sha256, size, Date().timeIntervalSince1970])
-            return db.changesCount > 0
+                sql: "INSERT OR IGNORE INTO books (sha256, size, created, used) VALUES (?, ?, ?, ?)",
+                arguments: [sha256, size, now.timeIntervalSince1970, now.timeIntervalSince1970])
+            let added = db.changesCount > 0
+            if !added {
+                try db.execute(
+                    sql: "UPDATE books SET used = ? WHERE sha256 = ?", arguments: [now.timeIntervalSince1970, sha256])
+            }
+            return added
+        }
+    }
+
+    package func expireBooks(now: Date) async throws -> [String] {
+        let cutoff = now.timeIntervalSince1970 - lifecycle.outputLifetime
+        return try await transaction { db in
+            let expired = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT sha256 FROM books WHERE used < ?
+                        AND NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.book = books.sha256)
+                    """, arguments: [cutoff])
+            for sha256 in expired { try db.execute(sql: "DELETE FROM books WHERE sha256 = ?", arguments: [sha256]) }
+            return expired
         }
     }
 
@@ -115,8 +146,10 @@ package final class SQLiteJobStore: JobStore {
 
     package func createJob(_ job: NewJob, now: Date) async throws -> (job: JobRecord, created: Bool) {
         let id = try await transaction { db -> (String, Bool) in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM books WHERE sha256 = ?", arguments: [job.book]) ?? false
-            else { throw JobStoreError.bookNotFound(job.book) }
+            // A job is a use of its book: it is not expired while the job is made.
+            try db.execute(
+                sql: "UPDATE books SET used = ? WHERE sha256 = ?", arguments: [now.timeIntervalSince1970, job.book])
+            guard db.changesCount > 0 else { throw JobStoreError.bookNotFound(job.book) }
             // An idempotency key is the token's own: two tokens may use the same one.
             let key = job.idempotencyKey.map { (job.owner?.name ?? "") + "\u{0}" + $0 }
             if let key,
@@ -182,13 +215,24 @@ package final class SQLiteJobStore: JobStore {
         }
     }
 
-    package func jobs(limit: Int, owner: String?) async throws -> [JobRecord] {
+    package func jobs(owner: String?, state: JobState?, after cursor: JobCursor?, limit: Int) async throws -> JobPage {
         try await pool.read { db in
-            try Row.fetchAll(
+            // One more than asked: whether there is a next page.
+            let rows = try Row.fetchAll(
                 db,
-                sql: "SELECT * FROM jobs WHERE owner IS ? ORDER BY created DESC, rowid DESC LIMIT ?",
-                arguments: [owner, limit]
-            ).map { try Self.record(db, row: $0) }
+                sql: """
+                    SELECT rowid AS seq, * FROM jobs
+                    WHERE owner IS ? AND (? IS NULL OR state = ?)
+                        AND (? IS NULL OR created < ? OR (created = ? AND rowid < ?))
+                    ORDER BY created DESC, rowid DESC LIMIT ?
+                    """,
+                arguments: [
+                    owner, state?.rawValue, state?.rawValue, cursor?.created, cursor?.created, cursor?.created,
+                    cursor?.sequence, limit + 1,
+                ])
+            let page = try rows.prefix(limit).map { try Self.record(db, row: $0) }
+            guard rows.count > limit, let last = rows.prefix(limit).last else { return JobPage(jobs: page, next: nil) }
+            return JobPage(jobs: page, next: JobCursor(created: last["created"], sequence: last["seq"]))
         }
     }
 
@@ -391,9 +435,41 @@ package final class SQLiteJobStore: JobStore {
     package func token(secretSHA256: String) async throws -> Token? {
         try await pool.read { db in
             try Row.fetchOne(
-                db, sql: "SELECT name, max_running, max_queued FROM tokens WHERE secret_sha256 = ?",
+                db,
+                sql: "SELECT name, max_running, max_queued FROM tokens WHERE secret_sha256 = ? AND revoked IS NULL",
                 arguments: [secretSHA256]
             ).map { Token(name: $0["name"], maxRunning: $0["max_running"], maxQueued: $0["max_queued"]) }
+        }
+    }
+
+    package func tokens() async throws -> [TokenEntry] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT name, max_running, max_queued, created, revoked FROM tokens ORDER BY name"
+            ).map { row in
+                TokenEntry(
+                    token: Token(name: row["name"], maxRunning: row["max_running"], maxQueued: row["max_queued"]),
+                    created: Date(timeIntervalSince1970: row["created"]),
+                    revoked: (row["revoked"] as Double?).map(Date.init(timeIntervalSince1970:)))
+            }
+        }
+    }
+
+    package func revokeToken(name: String, now: Date) async throws -> Bool {
+        try await transaction { db in
+            try db.execute(
+                sql: "UPDATE tokens SET revoked = COALESCE(revoked, ?) WHERE name = ?",
+                arguments: [now.timeIntervalSince1970, name])
+            return db.changesCount > 0
+        }
+    }
+
+    package func rotateToken(name: String, secretSHA256: String) async throws -> Bool {
+        try await transaction { db in
+            try db.execute(
+                sql: "UPDATE tokens SET secret_sha256 = ? WHERE name = ? AND revoked IS NULL",
+                arguments: [secretSHA256, name])
+            return db.changesCount > 0
         }
     }
 

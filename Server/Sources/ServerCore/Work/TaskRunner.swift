@@ -89,6 +89,12 @@ package final class TaskRunner: Sendable {
                     _ = try await store.deleteJob(id: job)
                     logger.info("job \(job) expired: removed")
                 }
+                // Then the books no job names any more and none used within --keep-days: the row
+                // first (a job made meanwhile keeps it), then the file.
+                for book in try await store.expireBooks(now: Date()) {
+                    try await blobs.removeBook(sha256: book)
+                    logger.info("book \(book) expired: removed")
+                }
             } catch {
                 logger.error("reaper: \(error)")
             }
