@@ -57,7 +57,25 @@ struct CommonOptions: ParsableArguments {
                 + "waiting 2 s, 4 s, 8 s… (at most 5 min, randomised) between them.", valueName: "N"))
     var maxAttempts: Int = RetryPolicy.defaultMaxAttempts
 
+    @Option(
+        name: .customLong("callback-secret"),
+        help: ArgumentHelp(
+            "The key that signs the callbacks of jobs made without a token (default: EPUB2AUDIO_CALLBACK_SECRET;"
+                + " without either, such jobs cannot name a callback).", valueName: "SECRET"))
+    var callbackSecret: String?
+
+    /// `--callback-secret`, else `EPUB2AUDIO_CALLBACK_SECRET` (an empty value is none).
+    var serverCallbackSecret: String? {
+        (callbackSecret ?? ProcessInfo.processInfo.environment["EPUB2AUDIO_CALLBACK_SECRET"])
+            .flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     func validate() throws {
+        if let secret = serverCallbackSecret, secret.utf8.count < CallbackConfiguration.minimumSecretBytes {
+            throw ValidationError(
+                "--callback-secret (or EPUB2AUDIO_CALLBACK_SECRET) must be at least "
+                    + "\(CallbackConfiguration.minimumSecretBytes) bytes")
+        }
         if let slots, slots < 0 { throw ValidationError("--slots must be 0 or more") }
         guard keepDays > 0 else { throw ValidationError("--keep-days must be more than 0") }
         guard lease >= 1 else { throw ValidationError("--lease must be at least 1 second") }
@@ -96,7 +114,9 @@ struct CommonOptions: ParsableArguments {
         worker.heartbeat = max(0.5, lease / 4)
         // PostgreSQL wakes idle workers when a task is queued (LISTEN/NOTIFY): they need not poll as often.
         if db != nil { worker.idlePoll = 1 }
-        return ServiceContext(store: jobs, blobs: blobs, worker: worker, runsWorkers: slots != 0)
+        var context = ServiceContext(store: jobs, blobs: blobs, worker: worker, runsWorkers: slots != 0)
+        context.callbacks = CallbackConfiguration(serverSecret: serverCallbackSecret)
+        return context
     }
 
     /// This very binary: worker processes run the same code.
@@ -154,15 +174,17 @@ struct Worker: AsyncParsableCommand {
     }
 }
 
-/// `epub2audio-server token create --data DIR --name NAME`: a bearer token, printed once; the store
-/// keeps only its SHA-256.
+/// `epub2audio-server token create --data DIR --name NAME`: a bearer token, printed once on the
+/// first line (the store keeps only its SHA-256), and its callback-signing secret on the second
+/// (kept as it is in the tokens table: the server signs its jobs' callbacks with it).
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token", abstract: "Manage bearer tokens.", subcommands: [Create.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "create", abstract: "Create a token and print its secret (shown once).")
+            commandName: "create",
+            abstract: "Create a token and print its secret, then its callback-signing secret (shown once).")
 
         @Option(help: ArgumentHelp("Folder for the database, the books and the outputs.", valueName: "DIR"))
         var data: String
@@ -191,11 +213,13 @@ struct TokenCommand: AsyncParsableCommand {
             try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
             let store = try await openJobStore(db: db, data: data, logger: Logger(label: "epub2audio-token"))
             let secret = TokenSecret.generate()
+            let callbackSecret = TokenSecret.generate(prefix: TokenSecret.callbackPrefix)
             try await store.addToken(
-                Token(name: name, maxRunning: maxRunning, maxQueued: maxQueued),
+                Token(name: name, maxRunning: maxRunning, maxQueued: maxQueued, callbackSecret: callbackSecret),
                 secretSHA256: TokenSecret.sha256(secret),
                 now: Date())
             print(secret)
+            print(callbackSecret)
         }
     }
 }

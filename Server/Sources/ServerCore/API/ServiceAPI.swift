@@ -298,11 +298,12 @@ struct ServiceAPI: APIProtocol {
         } catch {
             return .bad(.init("bad-request", "\(error)"))
         }
+        if let problem = request.callback.flatMap(callbackProblem) { return .bad(.init("bad-request", problem)) }
         do {
             let (job, created) = try await store.createJob(
                 NewJob(
                     id: id, book: request.book, options: options, idempotencyKey: key, owner: RequestIdentity.token,
-                    priority: priority),
+                    priority: priority, callback: request.callback),
                 now: Date())
             return created ? .created(Self.job(job)) : .existing(Self.job(job))
         } catch let error as JobStoreError {
@@ -315,6 +316,21 @@ struct ServiceAPI: APIProtocol {
             case .unavailable: throw error
             }
         }
+    }
+
+    /// Why the job cannot call `url` back: not an http(s) URL (`CallbackURL`), or no secret to sign
+    /// its callbacks with (the token's; without a token, `--callback-secret`); nil when it can.
+    private func callbackProblem(_ url: String) -> String? {
+        if let problem = CallbackURL.problem(url) { return problem }
+        if let token = RequestIdentity.token {
+            guard token.callbackSecret != nil else {
+                return "token \(token.name) has no callback-signing secret (made before callbacks): "
+                    + "create a new token to name a callback"
+            }
+        } else if context.callbacks.serverSecret == nil {
+            return "this server has no callback-signing secret (--callback-secret): a job cannot name a callback"
+        }
+        return nil
     }
 
     /// The request's options with the CLI's defaults, checked against the CLI's ranges.
@@ -398,7 +414,12 @@ struct ServiceAPI: APIProtocol {
                     .init(
                         task: .init(rawValue: $0.kind.rawValue) ?? .section, section: $0.section, final: $0.isFinal,
                         attempts: $0.attempts, error: $0.error, retryAt: $0.retryAt)
-                })
+                },
+            callback: record.callback.map {
+                .init(
+                    url: $0.url, state: .init(rawValue: $0.state.rawValue) ?? .failed, attempts: $0.attempts,
+                    lastError: $0.lastError, nextAttempt: $0.nextAttempt, delivered: $0.delivered)
+            })
     }
 
     static var badJobID: Components.Responses.BadRequest {

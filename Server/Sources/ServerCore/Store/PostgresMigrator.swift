@@ -205,6 +205,20 @@ extension PostgresMigrator {
                 "ALTER TABLE jobs ADD COLUMN priority BIGINT NOT NULL DEFAULT 0",
                 "ALTER TABLE jobs ADD COLUMN served DOUBLE PRECISION",
             ]),
+        // Callbacks (`CallbackQueue`): one row per job that names one, its delivery state; each token's
+        // callback-signing secret.
+        Migration(
+            id: "v5-callbacks",
+            statements: [
+                """
+                CREATE TABLE callbacks (
+                    job_id TEXT PRIMARY KEY REFERENCES jobs(id) ON DELETE CASCADE, url TEXT NOT NULL,
+                    state TEXT NOT NULL, attempts BIGINT NOT NULL DEFAULT 0, not_before DOUBLE PRECISION,
+                    last_error TEXT, delivered DOUBLE PRECISION)
+                """,
+                "CREATE INDEX callbacks_due ON callbacks(state, not_before)",
+                "ALTER TABLE tokens ADD COLUMN callback_secret TEXT",
+            ]),
     ])
 }
 
