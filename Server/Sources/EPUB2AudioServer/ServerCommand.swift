@@ -42,6 +42,12 @@ struct CommonOptions: ParsableArguments {
             valueName: "http[s]://HOST[:PORT]"))
     var s3Endpoint: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "With --store s3://: how long the outputs' presigned URLs are valid (default 900, at most 604800).",
+            valueName: "SECONDS"))
+    var presignSeconds: Int?
+
     @Option(help: ArgumentHelp("Sections made at once by this process (default: cores).", valueName: "N"))
     var slots: Int?
 
@@ -90,13 +96,24 @@ struct CommonOptions: ParsableArguments {
         if s3Endpoint != nil, store == nil || store == "disk" {
             throw ValidationError("--s3-endpoint needs --store s3://BUCKET")
         }
+        if let presignSeconds {
+            guard store?.hasPrefix("s3://") == true else {
+                throw ValidationError("--presign-seconds needs --store s3://BUCKET")
+            }
+            let range = S3BlobStore.presignRange
+            guard range.contains(presignSeconds) else {
+                throw ValidationError("--presign-seconds must be \(range.lowerBound) to \(range.upperBound)")
+            }
+        }
     }
 
     func services(logger: Logger) async throws -> ServiceContext {
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         let blobs: any BlobStore
         do {
-            blobs = try openBlobStore(store: store, endpoint: s3Endpoint, data: data)
+            blobs = try openBlobStore(
+                store: store, endpoint: s3Endpoint, data: data,
+                presignSeconds: presignSeconds ?? S3BlobStore.defaultPresignSeconds)
         } catch let error as S3ConfigurationError {
             throw ValidationError(error.description)
         }

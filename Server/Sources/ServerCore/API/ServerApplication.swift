@@ -199,6 +199,11 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if let range = response.headers[.contentRange], range.contains("%") {
                 response.headers[.contentRange] = range.removingPercentEncoding ?? range
             }
+            // A redirect's Location too (a presigned URL, whose own escapes must reach the client as
+            // signed): the runtime encoded it once, so decoding it once gives it back.
+            if response.status == .found, let location = response.headers[.location] {
+                response.headers[.location] = location.removingPercentEncoding ?? location
+            }
             // Every 503 (/readyz's too) says when to try again.
             if response.status == .serviceUnavailable, response.headers[.retryAfter] == nil {
                 response.headers[.retryAfter] = String(ServiceLimits.unavailableRetryAfterSeconds)

@@ -115,7 +115,7 @@ struct ServiceAPI: APIProtocol {
     func listJobs(_ input: Operations.listJobs.Input) async throws -> Operations.listJobs.Output {
         let limit = input.query.limit ?? 100
         guard (1...1000).contains(limit) else { return .badRequest(.init("bad-request", "limit must be 1 to 1000")) }
-        let jobs = try await store.jobs(limit: limit, owner: RequestIdentity.token?.name).map(Self.job)
+        let jobs = try await store.jobs(limit: limit, owner: RequestIdentity.token?.name).map(document)
         return .ok(.init(body: .json(.init(jobs: jobs))))
     }
 
@@ -155,7 +155,7 @@ struct ServiceAPI: APIProtocol {
     func getJob(_ input: Operations.getJob.Input) async throws -> Operations.getJob.Output {
         guard Identifiers.isJobID(input.path.id) else { return .badRequest(Self.badJobID) }
         guard let job = try await visibleJob(input.path.id) else { return .notFound(Self.noJob(input.path.id)) }
-        return .ok(.init(body: .json(Self.job(job))))
+        return .ok(.init(body: .json(document(job))))
     }
 
     func deleteJob(_ input: Operations.deleteJob.Input) async throws -> Operations.deleteJob.Output {
@@ -178,7 +178,7 @@ struct ServiceAPI: APIProtocol {
         else {
             return .notFound(Self.noJob(input.path.id))
         }
-        return .ok(.init(body: .json(Self.job(job))))
+        return .ok(.init(body: .json(document(job))))
     }
 
     func retryJob(_ input: Operations.retryJob.Input) async throws -> Operations.retryJob.Output {
@@ -193,7 +193,7 @@ struct ServiceAPI: APIProtocol {
             return .conflict(
                 .init(body: .json(.init(error: "conflict", message: "job \(input.path.id) \(why): nothing to retry"))))
         }
-        return .ok(.init(body: .json(Self.job(job))))
+        return .ok(.init(body: .json(document(job))))
     }
 
     func jobEvents(_ input: Operations.jobEvents.Input) async throws -> Operations.jobEvents.Output {
@@ -225,6 +225,10 @@ struct ServiceAPI: APIProtocol {
         let key = job.key
         guard let size = try await blobs.outputSize(jobID: key, name: output.name) else {
             return .notFound(.init("not-found", "the output '\(name)' of job \(id) is gone (expired?)"))
+        }
+        // Straight from the bucket when the store has URLs for it; else the bytes, as without redirect.
+        if input.query.redirect == 1, let url = try blobs.outputURL(jobID: key, name: output.name, now: Date()) {
+            return .found(.init(headers: .init(Location: url)))
         }
         let blobs = self.blobs
         let whole = {
@@ -305,7 +309,7 @@ struct ServiceAPI: APIProtocol {
                     id: id, book: request.book, options: options, idempotencyKey: key, owner: RequestIdentity.token,
                     priority: priority, callback: request.callback),
                 now: Date())
-            return created ? .created(Self.job(job)) : .existing(Self.job(job))
+            return created ? .created(document(job)) : .existing(document(job))
         } catch let error as JobStoreError {
             switch error {
             case .conflict: return .conflict(.init("conflict", error.description))
@@ -390,7 +394,15 @@ struct ServiceAPI: APIProtocol {
         return options
     }
 
-    static func job(_ record: JobRecord) -> Components.Schemas.Job {
+    /// The job document, each output with its URL in the store of record when the store has one.
+    private func document(_ record: JobRecord) -> Components.Schemas.Job {
+        let blobs = self.blobs
+        let now = Date()
+        return Self.job(record) { try? blobs.outputURL(jobID: record.key, name: $0.name, now: now) }
+    }
+
+    /// The job document; `url` gives an output's URL (`Output.url`), if any.
+    static func job(_ record: JobRecord, url: (OutputRecord) -> String? = { _ in nil }) -> Components.Schemas.Job {
         let options = record.options
         return Components.Schemas.Job(
             id: record.id, book: record.book,
@@ -406,7 +418,7 @@ struct ServiceAPI: APIProtocol {
                 total: record.sections.total, queued: record.sections.queued, running: record.sections.running,
                 done: record.sections.done, failed: record.sections.failed),
             audioSeconds: record.audioSeconds,
-            outputs: record.outputs.map { .init(name: $0.name, size: $0.size, sha256: $0.sha256) },
+            outputs: record.outputs.map { .init(name: $0.name, size: $0.size, sha256: $0.sha256, url: url($0)) },
             error: record.error, created: record.created, updated: record.updated, expires: record.expires,
             failures: record.failures.isEmpty
                 ? nil
