@@ -60,6 +60,30 @@ import Testing
         #expect(!lifecycle.created().callsBack)
     }
 
+    @Test func theDocumentIsTheAPIsWithTheOutputsURLsInS3Mode() throws {
+        var job = JobRecord(
+            id: "j", key: "j", owner: nil, book: book, options: JobOptions(), state: .succeeded, error: nil,
+            created: Date(), updated: Date(), expires: nil, audioSeconds: 1, sections: SectionCounts(),
+            outputs: [OutputRecord(name: "001 - X.wav", size: 1, sha256: "00")])
+        job.callback = CallbackRecord(url: "https://example.com/hook", state: .pending, attempts: 1)
+        let bucket = try S3BlobStore(
+            configuration: try S3Configuration(
+                store: "s3://bucket-name", endpoint: "http://127.0.0.1:9", region: "us-east-1", accessKey: "AK",
+                secretKey: "SK"),
+            root: folder.path)
+        for (blobs, url) in [(nil, false), (bucket as (any BlobStore)?, true)] {
+            let document = try #require(
+                try JSONSerialization.jsonObject(with: Data(CallbackSender.document(job, blobs: blobs)))
+                    as? [String: Any])
+            #expect((document["callback"] as? [String: Any])?["state"] as? String == "pending")
+            let output = try #require((document["outputs"] as? [[String: Any]])?.first)
+            #expect(
+                (output["url"] as? String)?.hasPrefix("http://127.0.0.1:9/bucket-name/job.j/out/001%20-%20X.wav?")
+                    == (url ? true : nil))
+        }
+        folder.remove()
+    }
+
     // MARK: Delivery
 
     @Test(arguments: StoreKind.available) func aSucceededJobIsPostedSignedUntilTheReceiverTakesIt(_ kind: StoreKind)

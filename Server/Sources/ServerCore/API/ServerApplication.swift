@@ -165,7 +165,7 @@ package enum ServerApplication {
 
     /// The callbacks' sender: where workers run, callbacks are sent.
     static func callbackSender(context: ServiceContext, logger: Logger) -> CallbackSender {
-        CallbackSender(store: context.store, configuration: context.callbacks, logger: logger)
+        CallbackSender(store: context.store, blobs: context.blobs, configuration: context.callbacks, logger: logger)
     }
 
     /// Only the workers, until SIGINT or SIGTERM (then as `run`: nothing more claimed, running

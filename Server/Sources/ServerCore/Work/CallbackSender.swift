@@ -63,12 +63,17 @@ package struct CallbackConfiguration: Sendable {
 /// Owns its HTTP client: `shutdown()` once `run()` has returned.
 package final class CallbackSender: Sendable {
     private let store: any JobStore
+    /// Gives the outputs their URLs in the document, as the API does (`BlobStore.outputURL`).
+    private let blobs: (any BlobStore)?
     private let configuration: CallbackConfiguration
     private let client: HTTPClient
     private let logger: Logger
 
-    package init(store: any JobStore, configuration: CallbackConfiguration, logger: Logger) {
+    package init(
+        store: any JobStore, blobs: (any BlobStore)? = nil, configuration: CallbackConfiguration, logger: Logger
+    ) {
         self.store = store
+        self.blobs = blobs
         self.configuration = configuration
         self.logger = logger
         var http = HTTPClient.Configuration(
@@ -126,7 +131,7 @@ package final class CallbackSender: Sendable {
     private func attempt(_ delivery: CallbackDelivery, secret: String) async -> String? {
         do {
             guard let job = try await store.job(id: delivery.jobID) else { return "the job is gone" }
-            let body = try Self.document(job)
+            let body = try Self.document(job, blobs: blobs)
             let timestamp = Int(Date().timeIntervalSince1970)
             var request = HTTPClientRequest(url: delivery.url)
             request.method = .POST
@@ -148,12 +153,15 @@ package final class CallbackSender: Sendable {
         }
     }
 
-    /// The job document as `GET /v1/jobs/{id}` answers it: JSON, keys sorted, dates in ISO 8601.
-    static func document(_ job: JobRecord) throws -> [UInt8] {
+    /// The job document as `GET /v1/jobs/{id}` answers it (the outputs' presigned URLs too, when
+    /// `blobs` has them): JSON, keys sorted, dates in ISO 8601.
+    static func document(_ job: JobRecord, blobs: (any BlobStore)?) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        return Array(try encoder.encode(ServiceAPI.job(job)))
+        let now = Date()
+        let document = ServiceAPI.job(job) { try? blobs?.outputURL(jobID: job.key, name: $0.name, now: now) }
+        return Array(try encoder.encode(document))
     }
 
     /// What a failed attempt says in the job document: short, without Swift type names.
