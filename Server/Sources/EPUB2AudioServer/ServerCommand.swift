@@ -191,9 +191,10 @@ struct Worker: AsyncParsableCommand {
     }
 }
 
-/// `epub2audio-server token create --data DIR --name NAME`: a bearer token, printed once on the
-/// first line (the store keeps only its SHA-256), and its callback-signing secret on the second
-/// (kept as it is in the tokens table: the server signs its jobs' callbacks with it).
+/// `epub2audio-server token create --data DIR --name NAME`: a bearer token, printed once alone on
+/// standard output, as before callbacks, so `TOKEN=$(… token create …)` keeps working (the store
+/// keeps only its SHA-256); and its callback-signing secret, printed once on standard error with a
+/// label (kept as it is in the tokens table: the server signs its jobs' callbacks with it).
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token", abstract: "Manage bearer tokens.", subcommands: [Create.self])
@@ -201,7 +202,9 @@ struct TokenCommand: AsyncParsableCommand {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "create",
-            abstract: "Create a token and print its secret, then its callback-signing secret (shown once).")
+            abstract:
+                "Create a token and print its secret (standard output) and its callback-signing secret"
+                + " (standard error), shown once.")
 
         @Option(help: ArgumentHelp("Folder for the database, the books and the outputs.", valueName: "DIR"))
         var data: String
@@ -236,7 +239,7 @@ struct TokenCommand: AsyncParsableCommand {
                 secretSHA256: TokenSecret.sha256(secret),
                 now: Date())
             print(secret)
-            print(callbackSecret)
+            FileHandle.standardError.write(Data("callback-signing secret: \(callbackSecret)\n".utf8))
         }
     }
 }
