@@ -427,6 +427,13 @@ package final class SQLiteJobStore: JobStore {
 
     package func claimCallback(lease: TimeInterval, now: Date) async throws -> CallbackDelivery? {
         let time = now.timeIntervalSince1970
+        // Senders look every second: a read first, so that an idle look never takes the write lock.
+        let due = try await pool.read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM callbacks WHERE state = 'pending' AND not_before <= ? LIMIT 1",
+                arguments: [time]) ?? false
+        }
+        guard due else { return nil }
         return try await transaction { db in
             guard
                 let row = try Row.fetchOne(
