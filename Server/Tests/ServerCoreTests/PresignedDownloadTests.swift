@@ -12,15 +12,15 @@ import Testing
 /// moto (5.2.1) does not check query-string signatures: with its IAM authentication on (the
 /// stand-in of scripts/with-s3.sh) every presigned URL gets a 500 (it reads only the
 /// `Authorization` header), and with it off any URL is served. So the URLs are fetched by a plain
-/// HTTP client (curl) from a moto of the test's own without authentication, which shows they name
-/// the object and carry a query S3 parses; what they are signed with is checked against botocore's
-/// presigner for the same key, credentials and time (and `SigV4Tests` against AWS's published
-/// example).
+/// HTTP client (curl) from the second moto scripts/with-s3.sh starts, without authentication, which
+/// shows they name the object and carry a query S3 parses; what they are signed with is checked
+/// against botocore's presigner for the same key, credentials and time (and `SigV4Tests` against
+/// AWS's published example).
 @Suite(
     .serialized,
     .enabled(
-        if: S3Stand.available,
-        "needs moto_server and botocore: run through scripts/with-s3.sh (make -C Server test does)"))
+        if: S3Stand.openEndpoint != nil,
+        "needs moto and botocore: run through scripts/with-s3.sh (make -C Server test does)"))
 struct PresignedDownloadTests {
     /// Two outputs: a plain name, and one the bucket keeps under its hex name.
     static let outputs: [(name: String, bytes: Data)] = [
@@ -31,9 +31,11 @@ struct PresignedDownloadTests {
     @Test func theJobListsURLsAndRedirectsToThemAndTheyGiveTheOutputs() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try await Self.withOpenMoto(folder: folder) { endpoint in
+        let endpoint = try #require(S3Stand.openEndpoint)
+        do {
             let configuration = try S3Configuration(
-                store: "s3://e2a-presign", endpoint: endpoint, region: "us-east-1", accessKey: "AK", secretKey: "SK")
+                store: "s3://e2a-presign-" + UUID().uuidString.prefix(8).lowercased(), endpoint: endpoint,
+                region: "us-east-1", accessKey: "AK", secretKey: "SK")
             let bucket = S3Client(configuration: configuration)
             try await bucket.createBucket()
             var blobs = try S3BlobStore(configuration: configuration, root: folder.path + "/data")
@@ -74,7 +76,7 @@ struct PresignedDownloadTests {
             #expect(urls.count == 2 * Self.outputs.count)
             for (index, url) in urls.enumerated() {
                 let output = Self.outputs[index % Self.outputs.count]
-                #expect(url.hasPrefix(endpoint + "/e2a-presign/job.j/out/"))
+                #expect(url.hasPrefix(endpoint + "/" + configuration.bucket + "/job.j/out/"))
                 #expect(url.contains("&X-Amz-Expires=60&"))
                 let (status, bytes) = try Self.fetch(url, folder: folder)
                 #expect(status == 200, "\(url): \(String(decoding: bytes.prefix(500), as: UTF8.self))")
@@ -88,60 +90,43 @@ struct PresignedDownloadTests {
             store: "s3://my-bucket", endpoint: "http://127.0.0.1:9000", region: "us-east-1",
             accessKey: "AKIAIOSFODNN7EXAMPLE", secretKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
         let client = S3Client(configuration: configuration)
+        var cases: [(key: String, expires: Int, epoch: Int)] = []
         for output in Self.outputs {
             let key = try S3BlobStore.outputKey(jobID: "j", name: output.name)
-            for (expires, epoch) in [(60, 1_369_353_600), (604_800, 1_800_000_123)] {
-                let ours = client.presignedURL(
-                    key: key, expires: expires, date: Date(timeIntervalSince1970: TimeInterval(epoch)))
-                let theirs = String(
-                    decoding: try runProcess(
-                        "/usr/bin/env",
-                        [
-                            "python3", "-c", Self.botocorePresign, configuration.endpoint, configuration.bucket, key,
-                            configuration.accessKey, configuration.secretKey, String(expires), String(epoch),
-                        ]), as: UTF8.self
-                ).trimmingCharacters(in: .whitespacesAndNewlines)
-                #expect(ours == theirs)
-            }
+            cases += [(key, 60, 1_369_353_600), (key, 604_800, 1_800_000_123)]
         }
+        // One python for every case: importing boto3 is slow.
+        let arguments = cases.flatMap { [$0.key, String($0.expires), String($0.epoch)] }
+        let theirs = String(
+            decoding: try runProcess(
+                "/usr/bin/env",
+                [
+                    "python3", "-c", Self.botocorePresign, configuration.endpoint, configuration.bucket,
+                    configuration.accessKey, configuration.secretKey,
+                ] + arguments), as: UTF8.self
+        ).split(separator: "\n").map(String.init)
+        let ours = cases.map {
+            client.presignedURL(
+                key: $0.key, expires: $0.expires, date: Date(timeIntervalSince1970: TimeInterval($0.epoch)))
+        }
+        #expect(ours == theirs)
     }
 
-    /// botocore's presigned GetObject URL (path-style, SigV4) at a fixed time: ENDPOINT BUCKET KEY
-    /// ACCESS SECRET EXPIRES EPOCH.
+    /// botocore's presigned GetObject URLs (path-style, SigV4), one a line: ENDPOINT BUCKET ACCESS
+    /// SECRET, then KEY EXPIRES EPOCH for each, signed at that time.
     static let botocorePresign = """
         import sys, datetime
         import boto3, botocore.auth
         from botocore.config import Config
-        endpoint, bucket, key, access, secret, expires, epoch = sys.argv[1:8]
-        fixed = datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc).replace(tzinfo=None)
-        botocore.auth.get_current_datetime = lambda *a, **k: fixed
+        endpoint, bucket, access, secret = sys.argv[1:5]
         s3 = boto3.client("s3", endpoint_url=endpoint, aws_access_key_id=access, aws_secret_access_key=secret,
             region_name="us-east-1", config=Config(signature_version="s3v4", s3={"addressing_style": "path"}))
-        print(s3.generate_presigned_url("get_object", Params={"Bucket": bucket, "Key": key}, ExpiresIn=int(expires)))
+        rest = sys.argv[5:]
+        for key, expires, epoch in zip(rest[0::3], rest[1::3], rest[2::3]):
+            fixed = datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc).replace(tzinfo=None)
+            botocore.auth.get_current_datetime = lambda *a, **k: fixed
+            print(s3.generate_presigned_url("get_object", Params={"Bucket": bucket, "Key": key}, ExpiresIn=int(expires)))
         """
-
-    /// Runs `body` with a moto_server of its own on loopback, without authentication; `body` gets
-    /// its endpoint.
-    static func withOpenMoto(folder: TemporaryFolder, _ body: (String) async throws -> Void) async throws {
-        let port = try await S3BlobStoreTests.closedPort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["moto_server", "-H", "127.0.0.1", "-p", String(port)]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            // moto_server does not stop on SIGTERM; it holds nothing worth a clean stop.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-        let endpoint = "http://127.0.0.1:\(port)"
-        // Up once it answers (at most 20 s).
-        for _ in 0..<200 where (try? fetch(endpoint + "/", folder: folder).status) ?? 0 == 0 {
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        try await body(endpoint)
-    }
 
     /// The job `j`, succeeded, its outputs in the bucket as its finalisation leaves them.
     static func succeededJob(store: SQLiteJobStore, bucket: S3Client, folder: TemporaryFolder) async throws {

@@ -14,6 +14,9 @@ enum S3Stand {
     }
 
     static var endpoint: String? { variable("EPUB2AUDIO_TEST_S3_ENDPOINT") }
+    /// The second stand-in, without authentication: what serves presigned URLs (moto does not check
+    /// query-string signatures, and with its authentication on it cannot serve them).
+    static var openEndpoint: String? { variable("EPUB2AUDIO_TEST_S3_OPEN_ENDPOINT") }
     static var available: Bool {
         endpoint != nil && variable("EPUB2AUDIO_TEST_S3_ACCESS_KEY") != nil
             && variable("EPUB2AUDIO_TEST_S3_SECRET_KEY") != nil
