@@ -42,6 +42,12 @@ struct CommonOptions: ParsableArguments {
             valueName: "http[s]://HOST[:PORT]"))
     var s3Endpoint: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "With --store s3://: how long the outputs' presigned URLs are valid (default 900, at most 604800).",
+            valueName: "SECONDS"))
+    var presignSeconds: Int?
+
     @Option(help: ArgumentHelp("Sections made at once by this process (default: cores).", valueName: "N"))
     var slots: Int?
 
@@ -66,9 +72,27 @@ struct CommonOptions: ParsableArguments {
                 + " else json).", valueName: "json|text"))
     var logFormat: String?
 
+    @Option(
+        name: .customLong("callback-secret"),
+        help: ArgumentHelp(
+            "The key that signs the callbacks of jobs made without a token (default: EPUB2AUDIO_CALLBACK_SECRET;"
+                + " without either, such jobs cannot name a callback).", valueName: "SECRET"))
+    var callbackSecret: String?
+
+    /// `--callback-secret`, else `EPUB2AUDIO_CALLBACK_SECRET` (an empty value is none).
+    var serverCallbackSecret: String? {
+        (callbackSecret ?? ProcessInfo.processInfo.environment["EPUB2AUDIO_CALLBACK_SECRET"])
+            .flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     func validate() throws {
         if let logFormat, LogFormat(rawValue: logFormat) == nil {
             throw ValidationError("--log-format takes json or text")
+        }
+        if let secret = serverCallbackSecret, secret.utf8.count < CallbackConfiguration.minimumSecretBytes {
+            throw ValidationError(
+                "--callback-secret (or EPUB2AUDIO_CALLBACK_SECRET) must be at least "
+                    + "\(CallbackConfiguration.minimumSecretBytes) bytes")
         }
         if let slots, slots < 0 { throw ValidationError("--slots must be 0 or more") }
         guard keepDays > 0 else { throw ValidationError("--keep-days must be more than 0") }
@@ -84,6 +108,15 @@ struct CommonOptions: ParsableArguments {
         if s3Endpoint != nil, store == nil || store == "disk" {
             throw ValidationError("--s3-endpoint needs --store s3://BUCKET")
         }
+        if let presignSeconds {
+            guard store?.hasPrefix("s3://") == true else {
+                throw ValidationError("--presign-seconds needs --store s3://BUCKET")
+            }
+            let range = S3BlobStore.presignRange
+            guard range.contains(presignSeconds) else {
+                throw ValidationError("--presign-seconds must be \(range.lowerBound) to \(range.upperBound)")
+            }
+        }
     }
 
     /// Every logger made from now on writes in the chosen format, with each request's id. Once per process.
@@ -95,7 +128,9 @@ struct CommonOptions: ParsableArguments {
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         let blobs: any BlobStore
         do {
-            blobs = try openBlobStore(store: store, endpoint: s3Endpoint, data: data)
+            blobs = try openBlobStore(
+                store: store, endpoint: s3Endpoint, data: data,
+                presignSeconds: presignSeconds ?? S3BlobStore.defaultPresignSeconds)
         } catch let error as S3ConfigurationError {
             throw ValidationError(error.description)
         }
@@ -113,7 +148,9 @@ struct CommonOptions: ParsableArguments {
         worker.heartbeat = max(0.5, lease / 4)
         // PostgreSQL wakes idle workers when a task is queued (LISTEN/NOTIFY): they need not poll as often.
         if db != nil { worker.idlePoll = 1 }
-        return ServiceContext(store: jobs, blobs: blobs, worker: worker, runsWorkers: slots != 0)
+        var context = ServiceContext(store: jobs, blobs: blobs, worker: worker, runsWorkers: slots != 0)
+        context.callbacks = CallbackConfiguration(serverSecret: serverCallbackSecret)
+        return context
     }
 
     /// This very binary: worker processes run the same code.
@@ -185,7 +222,9 @@ struct Worker: AsyncParsableCommand {
 }
 
 /// `epub2audio-server token create|list|revoke|rotate --data DIR …`: bearer tokens. A secret is printed
-/// once, when it is made; the store keeps only its SHA-256.
+/// once, when it is made, alone on standard output (so `TOKEN=$(… token create …)` works); the store
+/// keeps only its SHA-256. `create` also prints the token's callback-signing secret, once, on standard
+/// error with a label (kept as it is: the server signs its jobs' callbacks with it).
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token", abstract: "Manage bearer tokens.",
@@ -210,7 +249,10 @@ struct TokenCommand: AsyncParsableCommand {
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "create", abstract: "Create a token and print its secret (shown once).")
+            commandName: "create",
+            abstract:
+                "Create a token and print its secret (standard output) and its callback-signing secret"
+                + " (standard error), shown once.")
 
         @OptionGroup var store: StoreOptions
 
@@ -231,11 +273,13 @@ struct TokenCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try await store.open()
             let secret = TokenSecret.generate()
+            let callbackSecret = TokenSecret.generate(prefix: TokenSecret.callbackPrefix)
             try await store.addToken(
-                Token(name: name, maxRunning: maxRunning, maxQueued: maxQueued),
+                Token(name: name, maxRunning: maxRunning, maxQueued: maxQueued, callbackSecret: callbackSecret),
                 secretSHA256: TokenSecret.sha256(secret),
                 now: Date())
             print(secret)
+            FileHandle.standardError.write(Data("callback-signing secret: \(callbackSecret)\n".utf8))
         }
     }
 

@@ -14,6 +14,9 @@ enum S3Stand {
     }
 
     static var endpoint: String? { variable("EPUB2AUDIO_TEST_S3_ENDPOINT") }
+    /// The second stand-in, without authentication: what serves presigned URLs (moto does not check
+    /// query-string signatures, and with its authentication on it cannot serve them).
+    static var openEndpoint: String? { variable("EPUB2AUDIO_TEST_S3_OPEN_ENDPOINT") }
     static var available: Bool {
         endpoint != nil && variable("EPUB2AUDIO_TEST_S3_ACCESS_KEY") != nil
             && variable("EPUB2AUDIO_TEST_S3_SECRET_KEY") != nil
@@ -108,6 +111,9 @@ enum S3Stand {
         (["--store", "s3://Bad_Bucket"], "is not a bucket name"),
         (["--store", "s3://my-bucket"], "needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"),
         (["--store", "s3://my-bucket", "--s3-endpoint", "ftp://host"], "the S3 endpoint takes http[s]://HOST[:PORT]"),
+        (["--presign-seconds", "60"], "--presign-seconds needs --store s3://BUCKET"),
+        (["--store", "s3://my-bucket", "--presign-seconds", "0"], "--presign-seconds must be 1 to 604800"),
+        (["--store", "s3://my-bucket", "--presign-seconds", "604801"], "--presign-seconds must be 1 to 604800"),
     ])
     func theWorkerCommandRefusesABadStore(arguments: [String], message: String) throws {
         let server = try #require(Paths.serverBinary, "make -C Server test builds epub2audio-server")

@@ -32,6 +32,36 @@ import Testing
         #expect(text.contains(message), "\(text)")
     }
 
+    /// `token create` prints the bearer token alone on standard output (what scripts read), and on
+    /// standard error the callback-signing secret the store keeps for it; a `--callback-secret` too
+    /// short to be a key is refused.
+    @Test func tokenCreatePrintsItsCallbackSecretAndAShortServerSecretIsRefused() async throws {
+        let server = try #require(Paths.serverBinary, "make -C Server test builds epub2audio-server")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: server)
+        process.arguments = ["token", "create", "--data", folder.path, "--name", "alice"]
+        let (output, errors) = (Pipe(), Pipe())
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(said)")
+        let bearer = printed.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(bearer.hasPrefix("e2a_") && !bearer.contains("\n") && !bearer.hasPrefix(TokenSecret.callbackPrefix))
+        let label = "callback-signing secret: "
+        #expect(said.hasPrefix(label + TokenSecret.callbackPrefix), "\(said)")
+        let store = try SQLiteJobStore(path: folder.path + "/jobs.sqlite")
+        let token = try await store.token(secretSHA256: TokenSecret.sha256(bearer))
+        #expect(token?.callbackSecret == String(said.dropFirst(label.count)).trimmingCharacters(in: .newlines))
+        let short = try Self.run(server, ["serve", "--data", folder.path, "--callback-secret", "short"])
+        #expect(short.status == 64, "\(short.output)")
+        #expect(short.output.contains("--callback-secret (or EPUB2AUDIO_CALLBACK_SECRET) must be at least 16 bytes"))
+    }
+
     /// The exit status and what the process printed (both streams).
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()

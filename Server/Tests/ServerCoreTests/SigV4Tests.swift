@@ -67,6 +67,22 @@ import Testing
                 + "Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41")
     }
 
+    /// S3's "Authenticating Requests: Using Query Parameters" example: GET test.txt of examplebucket,
+    /// valid 86400 s from 2013-05-24T00:00:00Z, and its published signature.
+    @Test func theS3PresignedURLExample() {
+        let signer = SigV4Signer(
+            accessKey: "AKIAIOSFODNN7EXAMPLE", secretKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            region: "us-east-1")
+        let query = signer.presignedQuery(
+            method: "GET", path: "/test.txt", host: "examplebucket.s3.amazonaws.com", expires: 86400,
+            date: Date(timeIntervalSince1970: 1_369_353_600))
+        #expect(
+            query
+                == "X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20130524%2Fus-east-1%2Fs3"
+                + "%2Faws4_request&X-Amz-Date=20130524T000000Z&X-Amz-Expires=86400&X-Amz-SignedHeaders=host"
+                + "&X-Amz-Signature=aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404")
+    }
+
     @Test(arguments: [("a b", "a%20b"), ("/", "%2F"), ("é", "%C3%A9"), ("A-z_0.~", "A-z_0.~"), ("+=", "%2B%3D")])
     func encodingKeepsOnlyUnreservedCharacters(text: String, encoded: String) {
         #expect(SigV4Signer.encode(text) == encoded)

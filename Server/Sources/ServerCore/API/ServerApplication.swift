@@ -17,6 +17,8 @@ package struct ServiceContext: Sendable {
     package var metrics = ServiceMetrics()
     /// Set when the process begins to shut down: event streams end.
     package let shutdown = ManagedFlag()
+    /// How job callbacks are signed and sent (processes that run workers send them).
+    package var callbacks = CallbackConfiguration()
 
     package init(store: any JobStore, blobs: any BlobStore, worker: WorkerConfiguration, runsWorkers: Bool) {
         self.store = store
@@ -77,6 +79,19 @@ struct TaskRunnerService: Service {
     }
 }
 
+/// Sends job callbacks (`CallbackSender`) until graceful shutdown; an attempt under way is cut
+/// short, and sent again after its lease by this or another process.
+struct CallbackService: Service {
+    let sender: CallbackSender
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            await sender.run()
+        }
+        try await sender.shutdown()
+    }
+}
+
 /// Sets a flag when graceful shutdown begins (last in its group, it is told first): event streams
 /// end, so that open connections do not hold the server up.
 struct ShutdownNotice: Service {
@@ -124,6 +139,7 @@ package enum ServerApplication {
                     runner: TaskRunner(
                         store: context.store, blobs: context.blobs, configuration: context.worker, logger: logger),
                     lease: context.worker.lease))
+            services.append(CallbackService(sender: callbackSender(context: context, logger: logger)))
         }
         return Application(
             router: try router(context: context, limits: limits, logger: logger),
@@ -147,11 +163,17 @@ package enum ServerApplication {
             let runner = TaskRunner(
                 store: context.store, blobs: context.blobs, configuration: context.worker, logger: logger)
             services.append(.init(service: TaskRunnerService(runner: runner, lease: context.worker.lease)))
+            services.append(.init(service: CallbackService(sender: callbackSender(context: context, logger: logger))))
         }
         services.append(.init(service: ShutdownNotice(flag: context.shutdown)))
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+    }
+
+    /// The callbacks' sender: where workers run, callbacks are sent.
+    static func callbackSender(context: ServiceContext, logger: Logger) -> CallbackSender {
+        CallbackSender(store: context.store, blobs: context.blobs, configuration: context.callbacks, logger: logger)
     }
 
     /// Only the workers, until SIGINT or SIGTERM (then as `run`: nothing more claimed, running
@@ -161,7 +183,10 @@ package enum ServerApplication {
             store: context.store, blobs: context.blobs, configuration: context.worker, logger: logger)
         let group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: TaskRunnerService(runner: runner, lease: context.worker.lease))],
+                services: [
+                    .init(service: TaskRunnerService(runner: runner, lease: context.worker.lease)),
+                    .init(service: CallbackService(sender: callbackSender(context: context, logger: logger))),
+                ],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
@@ -181,6 +206,11 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // (`bytes 0-9/100`) must reach the client as written.
             if let range = response.headers[.contentRange], range.contains("%") {
                 response.headers[.contentRange] = range.removingPercentEncoding ?? range
+            }
+            // A redirect's Location too (a presigned URL, whose own escapes must reach the client as
+            // signed): the runtime encoded it once, so decoding it once gives it back.
+            if response.status == .found, let location = response.headers[.location] {
+                response.headers[.location] = location.removingPercentEncoding ?? location
             }
             // Every 503 (/readyz's too) says when to try again.
             if response.status == .serviceUnavailable, response.headers[.retryAfter] == nil {

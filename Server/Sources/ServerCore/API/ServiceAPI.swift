@@ -127,7 +127,7 @@ struct ServiceAPI: APIProtocol {
         let page = try await store.jobs(
             owner: RequestIdentity.token?.name, state: input.query.state.flatMap { JobState(rawValue: $0.rawValue) },
             after: cursor, limit: limit)
-        return .ok(.init(body: .json(.init(jobs: page.jobs.map(Self.job), next: page.next?.text))))
+        return .ok(.init(body: .json(.init(jobs: page.jobs.map(document), next: page.next?.text))))
     }
 
     func createJob(_ input: Operations.createJob.Input) async throws -> Operations.createJob.Output {
@@ -166,7 +166,7 @@ struct ServiceAPI: APIProtocol {
     func getJob(_ input: Operations.getJob.Input) async throws -> Operations.getJob.Output {
         guard Identifiers.isJobID(input.path.id) else { return .badRequest(Self.badJobID) }
         guard let job = try await visibleJob(input.path.id) else { return .notFound(Self.noJob(input.path.id)) }
-        return .ok(.init(body: .json(Self.job(job))))
+        return .ok(.init(body: .json(document(job))))
     }
 
     func deleteJob(_ input: Operations.deleteJob.Input) async throws -> Operations.deleteJob.Output {
@@ -189,7 +189,7 @@ struct ServiceAPI: APIProtocol {
         else {
             return .notFound(Self.noJob(input.path.id))
         }
-        return .ok(.init(body: .json(Self.job(job))))
+        return .ok(.init(body: .json(document(job))))
     }
 
     func retryJob(_ input: Operations.retryJob.Input) async throws -> Operations.retryJob.Output {
@@ -204,7 +204,7 @@ struct ServiceAPI: APIProtocol {
             return .conflict(
                 .init(body: .json(.init("conflict", "job \(input.path.id) \(why): nothing to retry"))))
         }
-        return .ok(.init(body: .json(Self.job(job))))
+        return .ok(.init(body: .json(document(job))))
     }
 
     func jobEvents(_ input: Operations.jobEvents.Input) async throws -> Operations.jobEvents.Output {
@@ -236,6 +236,10 @@ struct ServiceAPI: APIProtocol {
         let key = job.key
         guard let size = try await blobs.outputSize(jobID: key, name: output.name) else {
             return .notFound(.init("not-found", "the output '\(name)' of job \(id) is gone (expired?)"))
+        }
+        // Straight from the bucket when the store has URLs for it; else the bytes, as without redirect.
+        if input.query.redirect == 1, let url = try blobs.outputURL(jobID: key, name: output.name, now: Date()) {
+            return .found(.init(headers: .init(Location: url)))
         }
         let blobs = self.blobs
         let whole = {
@@ -309,13 +313,14 @@ struct ServiceAPI: APIProtocol {
         } catch {
             return .bad(.init("bad-request", "\(error)"))
         }
+        if let problem = request.callback.flatMap(callbackProblem) { return .bad(.init("bad-request", problem)) }
         do {
             let (job, created) = try await store.createJob(
                 NewJob(
                     id: id, book: request.book, options: options, idempotencyKey: key, owner: RequestIdentity.token,
-                    priority: priority),
+                    priority: priority, callback: request.callback),
                 now: Date())
-            return created ? .created(Self.job(job)) : .existing(Self.job(job))
+            return created ? .created(document(job)) : .existing(document(job))
         } catch let error as JobStoreError {
             switch error {
             case .conflict: return .conflict(.init("conflict", error.description))
@@ -326,6 +331,21 @@ struct ServiceAPI: APIProtocol {
             case .unavailable: throw error
             }
         }
+    }
+
+    /// Why the job cannot call `url` back: not an http(s) URL (`CallbackURL`), or no secret to sign
+    /// its callbacks with (the token's; without a token, `--callback-secret`); nil when it can.
+    private func callbackProblem(_ url: String) -> String? {
+        if let problem = CallbackURL.problem(url) { return problem }
+        if let token = RequestIdentity.token {
+            guard token.callbackSecret != nil else {
+                return "token \(token.name) has no callback-signing secret (made before callbacks): "
+                    + "create a new token to name a callback"
+            }
+        } else if context.callbacks.serverSecret == nil {
+            return "this server has no callback-signing secret (--callback-secret): a job cannot name a callback"
+        }
+        return nil
     }
 
     /// The request's options with the CLI's defaults, checked against the CLI's ranges.
@@ -385,7 +405,15 @@ struct ServiceAPI: APIProtocol {
         return options
     }
 
-    static func job(_ record: JobRecord) -> Components.Schemas.Job {
+    /// The job document, each output with its URL in the store of record when the store has one.
+    private func document(_ record: JobRecord) -> Components.Schemas.Job {
+        let blobs = self.blobs
+        let now = Date()
+        return Self.job(record) { try? blobs.outputURL(jobID: record.key, name: $0.name, now: now) }
+    }
+
+    /// The job document; `url` gives an output's URL (`Output.url`), if any.
+    static func job(_ record: JobRecord, url: (OutputRecord) -> String? = { _ in nil }) -> Components.Schemas.Job {
         let options = record.options
         return Components.Schemas.Job(
             id: record.id, book: record.book,
@@ -401,7 +429,7 @@ struct ServiceAPI: APIProtocol {
                 total: record.sections.total, queued: record.sections.queued, running: record.sections.running,
                 done: record.sections.done, failed: record.sections.failed),
             audioSeconds: record.audioSeconds,
-            outputs: record.outputs.map { .init(name: $0.name, size: $0.size, sha256: $0.sha256) },
+            outputs: record.outputs.map { .init(name: $0.name, size: $0.size, sha256: $0.sha256, url: url($0)) },
             error: record.error, created: record.created, updated: record.updated, expires: record.expires,
             failures: record.failures.isEmpty
                 ? nil
@@ -409,7 +437,12 @@ struct ServiceAPI: APIProtocol {
                     .init(
                         task: .init(rawValue: $0.kind.rawValue) ?? .section, section: $0.section, final: $0.isFinal,
                         attempts: $0.attempts, error: $0.error, retryAt: $0.retryAt)
-                })
+                },
+            callback: record.callback.map {
+                .init(
+                    url: $0.url, state: .init(rawValue: $0.state.rawValue) ?? .failed, attempts: $0.attempts,
+                    lastError: $0.lastError, nextAttempt: $0.nextAttempt, delivered: $0.delivered)
+            })
     }
 
     static var badJobID: Components.Responses.BadRequest {

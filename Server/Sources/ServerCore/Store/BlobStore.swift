@@ -36,6 +36,11 @@ package protocol BlobStore: Sendable {
     func outputSize(jobID: String, name: String) async throws -> Int64?
     /// The bytes of `range` of an output, streamed.
     func outputBody(jobID: String, name: String, range: Range<Int64>) async throws -> HTTPBody
+    /// A URL from which any client may fetch the output straight from the store of record, signed
+    /// at `now` and valid for a while (the S3 store's presigned URL); nil for a store without one
+    /// (the disk).
+    /// - Throws: `BlobStoreError.invalidName` for a job id or name that is not valid.
+    func outputURL(jobID: String, name: String, now: Date) throws -> String?
     /// Removes everything a job wrote, stored and local.
     func removeJob(_ jobID: String) async throws
     /// Removes a book, stored and local (it expired: no job names it).
@@ -189,6 +194,9 @@ package struct DiskBlobStore: BlobStore {
     package func outputSize(jobID: String, name: String) async throws -> Int64? {
         Self.fileSize(try outputPath(jobID: jobID, name: name))
     }
+
+    /// None: the files are served by the API only.
+    package func outputURL(jobID: String, name: String, now: Date) throws -> String? { nil }
 
     package func outputBody(jobID: String, name: String, range: Range<Int64>) async throws -> HTTPBody {
         FileBody.body(path: try outputPath(jobID: jobID, name: name), range: range)

@@ -275,6 +275,10 @@ extension JobLifecycle {
             self.events = events
         }
 
+        /// True when the step finishes the job (succeeded, or failed for good): its callback, if it
+        /// names one, is to be sent (`CallbackQueue`). A cancelled job does not call back.
+        package var callsBack: Bool { job?.state == .succeeded || job?.state == .failed }
+
         /// True when a task is queued or queued again: idle workers should look.
         package var queuesWork: Bool {
             if case .requeued = task { return true }

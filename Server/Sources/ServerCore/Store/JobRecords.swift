@@ -40,6 +40,8 @@ package struct JobRecord: Sendable, Equatable {
     /// The tasks that failed, for good or for now (to be tried again), with their last error: at
     /// most `FailedTask.listed`, plan first, then sections in order.
     package var failures: [FailedTask] = []
+    /// The URL the job calls back when it finishes, and how its delivery goes; nil when it names none.
+    package var callback: CallbackRecord?
 }
 
 /// A task of a job whose last attempt failed.
@@ -109,10 +111,12 @@ package struct NewJob: Sendable {
     package var owner: Token?
     /// Among its owner's jobs, a job of higher priority is served first (`JobPriority.range`).
     package var priority: Int
+    /// The URL to POST the job to when it finishes (`CallbackURL`); nil: none.
+    package var callback: String?
 
     package init(
         id: String, book: String, options: JobOptions, idempotencyKey: String? = nil, owner: Token? = nil,
-        priority: Int = 0
+        priority: Int = 0, callback: String? = nil
     ) {
         self.id = id
         self.book = book
@@ -120,6 +124,7 @@ package struct NewJob: Sendable {
         self.idempotencyKey = idempotencyKey
         self.owner = owner
         self.priority = priority
+        self.callback = callback
     }
 
     /// A store key for a job whose id another owner's job has as its key: a fresh UUID, a valid
@@ -130,6 +135,7 @@ package struct NewJob: Sendable {
     /// priority when it is not the default (so the jobs of earlier versions keep their fingerprints).
     package var bodyFingerprint: String {
         book + " " + options.canonicalJSON + (priority == 0 ? "" : " priority=\(priority)")
+            + (callback.map { " callback=" + $0 } ?? "")
     }
 }
 
@@ -140,11 +146,15 @@ package struct Token: Sendable, Equatable {
     package var maxRunning: Int
     /// Jobs of this token that may wait in the queue; one more is refused with 429.
     package var maxQueued: Int
+    /// The key its jobs' callbacks are signed with (`CallbackSignature`), stored as it is in the
+    /// tokens table; nil for a token made before callbacks existed (its jobs cannot name one).
+    package var callbackSecret: String?
 
-    package init(name: String, maxRunning: Int, maxQueued: Int) {
+    package init(name: String, maxRunning: Int, maxQueued: Int, callbackSecret: String? = nil) {
         self.name = name
         self.maxRunning = maxRunning
         self.maxQueued = maxQueued
+        self.callbackSecret = callbackSecret
     }
 }
 

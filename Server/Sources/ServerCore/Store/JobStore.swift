@@ -6,7 +6,7 @@ import Foundation
 ///
 /// What a job goes through is decided by `JobLifecycle`; a store only reads what it needs under its
 /// locks, and applies the lifecycle's transitions in its transactions.
-package typealias JobStore = JobQueue & JobRepository & JobEventLog & TokenStore & JobStoreStatus
+package typealias JobStore = JobQueue & JobRepository & JobEventLog & TokenStore & JobStoreStatus & CallbackQueue
 
 /// The queue of tasks, what workers use.
 ///
@@ -94,7 +94,8 @@ package protocol JobEventLog: Sendable {
 
 /// The bearer tokens of `--auth`: the store keeps only the SHA-256 of their secrets.
 package protocol TokenStore: Sendable {
-    /// Stores a token under the SHA-256 of its secret.
+    /// Stores a token under the SHA-256 of its secret, with its callback-signing secret (kept as it
+    /// is: the server signs with it; `Token.callbackSecret`).
     /// - Throws: `JobStoreError.tokenExists` when a token has this name.
     func addToken(_ token: Token, secretSHA256: String, now: Date) async throws
     /// The token whose secret hashes to `secretSHA256`, unless it was revoked.

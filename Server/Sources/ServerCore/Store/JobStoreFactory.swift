@@ -17,11 +17,11 @@ package func openJobStore(
 /// `endpoint`, else `AWS_ENDPOINT_URL_S3` or `AWS_ENDPOINT_URL`, else AWS's; region from
 /// `AWS_REGION` or `AWS_DEFAULT_REGION`, else us-east-1; credentials from `AWS_ACCESS_KEY_ID`,
 /// `AWS_SECRET_ACCESS_KEY` and the optional `AWS_SESSION_TOKEN`), with its local working copy in
-/// `data`; else the folder `data` itself.
+/// `data` and its outputs' presigned URLs valid `presignSeconds`; else the folder `data` itself.
 ///
 /// - Throws: `S3ConfigurationError` for a store, endpoint, region or credentials that cannot be used.
 package func openBlobStore(
-    store: String?, endpoint: String?, data: String,
+    store: String?, endpoint: String?, data: String, presignSeconds: Int = S3BlobStore.defaultPresignSeconds,
     environment: [String: String] = ProcessInfo.processInfo.environment
 ) throws -> any BlobStore {
     guard let store, store != "disk" else { return try DiskBlobStore(root: data) }
@@ -31,5 +31,7 @@ package func openBlobStore(
         region: nonEmpty("AWS_REGION") ?? nonEmpty("AWS_DEFAULT_REGION") ?? "us-east-1",
         accessKey: nonEmpty("AWS_ACCESS_KEY_ID"), secretKey: nonEmpty("AWS_SECRET_ACCESS_KEY"),
         sessionToken: nonEmpty("AWS_SESSION_TOKEN"))
-    return try S3BlobStore(configuration: configuration, root: data)
+    var bucket = try S3BlobStore(configuration: configuration, root: data)
+    bucket.presignSeconds = presignSeconds
+    return bucket
 }

@@ -285,6 +285,13 @@ package final class PostgresJobStore: JobStore {
                         \(key), \(JobLifecycle.initialState.rawValue), \(time), \(time), \(job.owner?.name),
                         \(job.priority))
                 """, logger: self.logger)
+            if let callback = job.callback {
+                try await db.query(
+                    """
+                    INSERT INTO callbacks (job_id, url, state)
+                    VALUES (\(storeKey), \(callback), \(CallbackState.waiting.rawValue))
+                    """, logger: self.logger)
+            }
             try await self.apply(self.lifecycle.created(), db, jobID: storeKey, task: nil, now: time)
             return (storeKey, true)
         }
@@ -583,9 +590,9 @@ package final class PostgresJobStore: JobStore {
             else { throw JobStoreError.tokenExists(token.name) }
             try await db.query(
                 """
-                INSERT INTO tokens (secret_sha256, name, max_running, max_queued, created)
+                INSERT INTO tokens (secret_sha256, name, max_running, max_queued, created, callback_secret)
                 VALUES (\(secretSHA256), \(token.name), \(token.maxRunning), \(token.maxQueued),
-                        \(now.timeIntervalSince1970))
+                        \(now.timeIntervalSince1970), \(token.callbackSecret))
                 """, logger: self.logger)
         }
     }
@@ -595,11 +602,49 @@ package final class PostgresJobStore: JobStore {
             try await Self.first(
                 db.query(
                     """
-                    SELECT name, max_running, max_queued FROM tokens
+                    SELECT name, max_running, max_queued, callback_secret FROM tokens
                     WHERE secret_sha256 = \(secretSHA256) AND revoked IS NULL
-                    """,
-                    logger: self.logger), as: (String, Int, Int).self
-            ).map { Token(name: $0.0, maxRunning: $0.1, maxQueued: $0.2) }
+                    """, logger: self.logger), as: (String, Int, Int, String?).self
+            ).map { Token(name: $0.0, maxRunning: $0.1, maxQueued: $0.2, callbackSecret: $0.3) }
+        }
+    }
+
+    // MARK: CallbackQueue
+
+    package func claimCallback(lease: TimeInterval, now: Date) async throws -> CallbackDelivery? {
+        let time = now.timeIntervalSince1970
+        return try await transaction { db in
+            // SKIP LOCKED: two senders never take the same callback.
+            guard
+                let row = try await Self.first(
+                    db.query(
+                        """
+                        SELECT c.job_id, c.url, c.attempts, j.owner, k.callback_secret FROM callbacks c
+                        JOIN jobs j ON j.id = c.job_id LEFT JOIN tokens k ON k.name = j.owner
+                        WHERE c.state = 'pending' AND c.not_before <= \(time) ORDER BY c.not_before LIMIT 1
+                        FOR UPDATE OF c SKIP LOCKED
+                        """, logger: self.logger), as: (String, String, Int, String?, String?).self)
+            else { return nil }
+            let delivery = CallbackDelivery(
+                jobID: row.0, url: row.1, attempt: row.2 + 1, owner: row.3, tokenSecret: row.4)
+            try await db.query(
+                """
+                UPDATE callbacks SET attempts = \(delivery.attempt), not_before = \(time + lease)
+                WHERE job_id = \(delivery.jobID)
+                """, logger: self.logger)
+            return delivery
+        }
+    }
+
+    package func settleCallback(_ delivery: CallbackDelivery, outcome: CallbackOutcome, now: Date) async throws {
+        let change = CallbackChange(outcome, now: now)
+        _ = try await transaction { db in
+            try await db.query(
+                """
+                UPDATE callbacks SET state = \(change.state.rawValue), not_before = \(change.notBefore),
+                    last_error = COALESCE(\(change.error)::text, last_error), delivered = \(change.delivered)
+                WHERE job_id = \(delivery.jobID) AND attempts = \(delivery.attempt) AND state = 'pending'
+                """, logger: self.logger)
         }
     }
 
@@ -765,6 +810,13 @@ package final class PostgresJobStore: JobStore {
         if let change = transition.job {
             try await updateJob(db, id: jobID, change)
         }
+        if transition.callsBack {
+            try await db.query(
+                """
+                UPDATE callbacks SET state = 'pending', attempts = 0, not_before = \(now), delivered = NULL
+                WHERE job_id = \(jobID)
+                """, logger: logger)
+        }
         if transition.cancelsQueuedTasks {
             try await db.query(
                 "UPDATE tasks SET state = 'cancelled', owner = NULL WHERE job_id = \(jobID) AND state = 'queued'",
@@ -847,13 +899,21 @@ package final class PostgresJobStore: JobStore {
                     attempts: task.3, error: task.4,
                     retryAt: task.2 == "queued" ? task.5.map(Date.init(timeIntervalSince1970:)) : nil))
         }
+        let callback = try await first(
+            db.query(
+                "SELECT url, state, attempts, not_before, last_error, delivered FROM callbacks WHERE job_id = \(id)",
+                logger: logger), as: (String, String, Int, Double?, String?, Double?).self
+        ).map {
+            CallbackChange.record(
+                url: $0.0, state: $0.1, attempts: $0.2, notBefore: $0.3, lastError: $0.4, delivered: $0.5)
+        }
         return JobRecord(
             id: row.11, key: id, owner: row.1, book: row.2, options: try JobOptions.decode(row.3),
             state: JobState(rawValue: row.4) ?? .failed, error: row.5,
             created: Date(timeIntervalSince1970: row.6), updated: Date(timeIntervalSince1970: row.7),
             expires: row.8.map(Date.init(timeIntervalSince1970:)), audioSeconds: row.9, priority: row.12,
             sections: counts, outputs: try JSONDecoder().decode([OutputRecord].self, from: Data(row.10.utf8)),
-            failures: FailedTask.ordered(failures))
+            failures: FailedTask.ordered(failures), callback: callback)
     }
 }
 

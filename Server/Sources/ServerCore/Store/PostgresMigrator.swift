@@ -212,6 +212,20 @@ extension PostgresMigrator {
         Migration(
             id: "v6-book-use",
             statements: ["ALTER TABLE books ADD COLUMN used DOUBLE PRECISION", "UPDATE books SET used = created"]),
+        // Callbacks (`CallbackQueue`): one row per job that names one, its delivery state; each token's
+        // callback-signing secret.
+        Migration(
+            id: "v7-callbacks",
+            statements: [
+                """
+                CREATE TABLE callbacks (
+                    job_id TEXT PRIMARY KEY REFERENCES jobs(id) ON DELETE CASCADE, url TEXT NOT NULL,
+                    state TEXT NOT NULL, attempts BIGINT NOT NULL DEFAULT 0, not_before DOUBLE PRECISION,
+                    last_error TEXT, delivered DOUBLE PRECISION)
+                """,
+                "CREATE INDEX callbacks_due ON callbacks(state, not_before)",
+                "ALTER TABLE tokens ADD COLUMN callback_secret TEXT",
+            ]),
     ])
 }
 

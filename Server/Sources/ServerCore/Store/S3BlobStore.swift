@@ -26,6 +26,13 @@ package struct S3BlobStore: BlobStore {
     /// A cached book read this recently is kept even past `cachedBooks`: a section worker may be
     /// about to open it.
     package var cacheGrace: TimeInterval = 3600
+    /// How long a presigned output URL (`outputURL`) is valid, in seconds (`--presign-seconds`).
+    package var presignSeconds = Self.defaultPresignSeconds
+
+    /// `presignSeconds` unless told otherwise: 15 minutes, long enough to start a download.
+    package static let defaultPresignSeconds = 900
+    /// What SigV4 query signing allows: 1 second to 7 days.
+    package static let presignRange = 1...604_800
 
     package init(configuration: S3Configuration, root: String) throws {
         client = S3Client(configuration: configuration)
@@ -163,6 +170,11 @@ package struct S3BlobStore: BlobStore {
     package func outputBody(jobID: String, name: String, range: Range<Int64>) async throws -> HTTPBody {
         let stream = try await client.stream(key: try Self.outputKey(jobID: jobID, name: name), range: range)
         return HTTPBody(stream, length: .known(range.upperBound - range.lowerBound), iterationBehavior: .single)
+    }
+
+    /// A presigned GetObject URL of the output, valid `presignSeconds` from `now`.
+    package func outputURL(jobID: String, name: String, now: Date) throws -> String? {
+        client.presignedURL(key: try Self.outputKey(jobID: jobID, name: name), expires: presignSeconds, date: now)
     }
 
     /// Every object under `job.<id>/` (ListObjectsV2, then DeleteObject each), and the local spool.

@@ -130,6 +130,16 @@ package struct S3Client: Sendable {
 
     // MARK: Operations
 
+    /// A GetObject URL of `key` that any HTTP client may fetch without credentials for `expires`
+    /// seconds from `date` (SigV4 query signing, path-style, at the configured endpoint).
+    package func presignedURL(key: String, expires: Int, date: Date) -> String {
+        let path = "/" + configuration.bucket + "/" + key
+        let query = signer.presignedQuery(
+            method: "GET", path: path, host: configuration.hostHeader, expires: expires, date: date,
+            sessionToken: configuration.sessionToken)
+        return configuration.scheme + "://" + configuration.hostHeader + SigV4Signer.canonicalPath(path) + "?" + query
+    }
+
     /// HeadBucket: nil when the bucket answers, else why not.
     package func bucketUnavailability() async -> String? {
         do {

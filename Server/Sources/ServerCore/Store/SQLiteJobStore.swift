@@ -90,6 +90,19 @@ package final class SQLiteJobStore: JobStore {
                     UPDATE books SET used = created;
                     """)
         }
+        // Callbacks (`CallbackQueue`): one row per job that names one, its delivery state; each token's
+        // callback-signing secret.
+        migrator.registerMigration("v8-callbacks") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE callbacks (
+                        job_id TEXT PRIMARY KEY REFERENCES jobs(id) ON DELETE CASCADE, url TEXT NOT NULL,
+                        state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, not_before REAL, last_error TEXT,
+                        delivered REAL);
+                    CREATE INDEX callbacks_due ON callbacks(state, not_before);
+                    ALTER TABLE tokens ADD COLUMN callback_secret TEXT;
+                    """)
+        }
         return migrator
     }
 
@@ -191,6 +204,11 @@ package final class SQLiteJobStore: JobStore {
                     storeKey, job.id, job.book, job.options.canonicalJSON, job.bodyFingerprint, key,
                     JobLifecycle.initialState.rawValue, time, time, job.owner?.name, job.priority,
                 ])
+            if let callback = job.callback {
+                try db.execute(
+                    sql: "INSERT INTO callbacks (job_id, url, state) VALUES (?, ?, ?)",
+                    arguments: [storeKey, callback, CallbackState.waiting.rawValue])
+            }
             try Self.apply(self.lifecycle.created(), db, jobID: storeKey, task: nil, now: time)
             return (storeKey, true)
         }
@@ -426,9 +444,13 @@ package final class SQLiteJobStore: JobStore {
             else { throw JobStoreError.tokenExists(token.name) }
             try db.execute(
                 sql: """
-                    INSERT INTO tokens (secret_sha256, name, max_running, max_queued, created) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO tokens (secret_sha256, name, max_running, max_queued, created, callback_secret)
+                    VALUES (?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [secretSHA256, token.name, token.maxRunning, token.maxQueued, now.timeIntervalSince1970])
+                arguments: [
+                    secretSHA256, token.name, token.maxRunning, token.maxQueued, now.timeIntervalSince1970,
+                    token.callbackSecret,
+                ])
         }
     }
 
@@ -436,9 +458,62 @@ package final class SQLiteJobStore: JobStore {
         try await pool.read { db in
             try Row.fetchOne(
                 db,
-                sql: "SELECT name, max_running, max_queued FROM tokens WHERE secret_sha256 = ? AND revoked IS NULL",
+                sql: """
+                    SELECT name, max_running, max_queued, callback_secret FROM tokens
+                    WHERE secret_sha256 = ? AND revoked IS NULL
+                    """,
                 arguments: [secretSHA256]
-            ).map { Token(name: $0["name"], maxRunning: $0["max_running"], maxQueued: $0["max_queued"]) }
+            ).map {
+                Token(
+                    name: $0["name"], maxRunning: $0["max_running"], maxQueued: $0["max_queued"],
+                    callbackSecret: $0["callback_secret"])
+            }
+        }
+    }
+
+    // MARK: CallbackQueue
+
+    package func claimCallback(lease: TimeInterval, now: Date) async throws -> CallbackDelivery? {
+        let time = now.timeIntervalSince1970
+        // Senders look every second: a read first, so that an idle look never takes the write lock.
+        let due = try await pool.read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM callbacks WHERE state = 'pending' AND not_before <= ? LIMIT 1",
+                arguments: [time]) ?? false
+        }
+        guard due else { return nil }
+        return try await transaction { db in
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT c.job_id, c.url, c.attempts, j.owner, k.callback_secret FROM callbacks c
+                        JOIN jobs j ON j.id = c.job_id LEFT JOIN tokens k ON k.name = j.owner
+                        WHERE c.state = 'pending' AND c.not_before <= ? ORDER BY c.not_before LIMIT 1
+                        """, arguments: [time])
+            else { return nil }
+            let delivery = CallbackDelivery(
+                jobID: row["job_id"], url: row["url"], attempt: (row["attempts"] as Int) + 1, owner: row["owner"],
+                tokenSecret: row["callback_secret"])
+            try db.execute(
+                sql: "UPDATE callbacks SET attempts = ?, not_before = ? WHERE job_id = ?",
+                arguments: [delivery.attempt, time + lease, delivery.jobID])
+            return delivery
+        }
+    }
+
+    package func settleCallback(_ delivery: CallbackDelivery, outcome: CallbackOutcome, now: Date) async throws {
+        let change = CallbackChange(outcome, now: now)
+        try await transaction { db in
+            try db.execute(
+                sql: """
+                    UPDATE callbacks SET state = ?, not_before = ?, last_error = COALESCE(?, last_error), delivered = ?
+                    WHERE job_id = ? AND attempts = ? AND state = 'pending'
+                    """,
+                arguments: [
+                    change.state.rawValue, change.notBefore, change.error, change.delivered, delivery.jobID,
+                    delivery.attempt,
+                ])
         }
     }
 
@@ -556,6 +631,14 @@ package final class SQLiteJobStore: JobStore {
         if let change = transition.job {
             try updateJob(db, id: jobID, change)
         }
+        if transition.callsBack {
+            try db.execute(
+                sql: """
+                    UPDATE callbacks SET state = 'pending', attempts = 0, not_before = ?, delivered = NULL
+                    WHERE job_id = ?
+                    """,
+                arguments: [now, jobID])
+        }
         if transition.cancelsQueuedTasks {
             try db.execute(
                 sql: "UPDATE tasks SET state = 'cancelled', owner = NULL WHERE job_id = ? AND state = 'queued'",
@@ -637,6 +720,14 @@ package final class SQLiteJobStore: JobStore {
                 attempts: task["attempts"], error: task["error"],
                 retryAt: state == "queued" ? notBefore.map(Date.init(timeIntervalSince1970:)) : nil)
         }
+        let callback = try Row.fetchOne(
+            db, sql: "SELECT url, state, attempts, not_before, last_error, delivered FROM callbacks WHERE job_id = ?",
+            arguments: [id]
+        ).map {
+            CallbackChange.record(
+                url: $0["url"], state: $0["state"], attempts: $0["attempts"], notBefore: $0["not_before"],
+                lastError: $0["last_error"], delivered: $0["delivered"])
+        }
         let outputs: String = row["outputs"]
         let expires: Double? = row["expires"]
         return JobRecord(
@@ -647,6 +738,6 @@ package final class SQLiteJobStore: JobStore {
             expires: expires.map(Date.init(timeIntervalSince1970:)), audioSeconds: row["audio_seconds"],
             priority: row["priority"], sections: counts,
             outputs: try JSONDecoder().decode([OutputRecord].self, from: Data(outputs.utf8)),
-            failures: FailedTask.ordered(failures))
+            failures: FailedTask.ordered(failures), callback: callback)
     }
 }
