@@ -118,7 +118,10 @@ public enum LiveConversion {
         let estimate: OutputEstimate
         if let lengths = spokenLengths(of: book, sections: read, options: options) {
             estimate = OutputEstimate(
-                length: lengths.values.reduce(SpokenLength(), +), sections: read.count, encoding: options.encoding,
+                // In book order: a dictionary's order changes from one process to the next, and so
+                // would the last digit of the sum (the CLI's and the service's listings must be equal).
+                length: read.compactMap { lengths[$0] }.reduce(SpokenLength(), +), sections: read.count,
+                encoding: options.encoding,
                 bundle: options.bundle, coverBytes: cover)
         } else {
             estimate = OutputEstimate(
