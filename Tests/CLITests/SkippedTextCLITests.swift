@@ -82,6 +82,13 @@ struct SkippedTextCLITests {
         return total
     }
 
+    /// The seconds of audio `--list --json` estimates for `book` with `flags`.
+    static func estimatedSeconds(_ book: String, _ flags: [String]) async throws -> Double {
+        let listed = try await BinaryRunner.run([book, "--list", "--json"] + flags)
+        let listing = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+        return try #require((listing["estimate"] as? [String: Any])?["audioSeconds"] as? Double)
+    }
+
     static func readingLine(_ stdout: String) throws -> (beforeDuration: String, afterDuration: String) {
         let line = try #require(stdout.split(separator: "\n").first { $0.hasPrefix("reading ") }, "\(stdout)")
         let open = try #require(line.range(of: " (about "), "\(line)")
@@ -101,10 +108,13 @@ struct SkippedTextCLITests {
         #expect(
             line.afterDuration
                 == "; skipping \(ListTests.grouped(Self.words(skipped))) words in \(skipped.count) sections")
-        // The audio's length is estimated at the rate asked for: twice the rate, about half the minutes.
-        let fast = try await BinaryRunner.run([book, "--list", "--rate", "350"])
-        let (normal, twice) = (Self.minutes(result.stdout), Self.minutes(fast.stdout))
-        #expect(normal > 1 && abs(2 * twice - normal) <= 1, "\(normal) and \(twice) minutes")
+        // The audio's length is estimated at the rate asked for: twice the rate, the words take half as
+        // long and the pauses as long as before.
+        let normal = try await Self.estimatedSeconds(book, [])
+        let twice = try await Self.estimatedSeconds(book, ["--rate", "350"])
+        #expect(twice > normal / 2 && twice < normal * 0.6, "\(normal) and \(twice) s")
+        // The header's length is the estimate's.
+        #expect(normal > 60 && abs(Double(Self.minutes(result.stdout)) - normal / 60) <= 1, "\(result.stdout)")
         // Thousands are grouped: the lighthouse sample reads more than a thousand words.
         if book == ListTests.lighthouse { #expect(line.beforeDuration.contains(",")) }
     }
