@@ -21,7 +21,6 @@ private let corpusBooks = [
     "pg_wu-chengen_xiyouji_zh.epub",  // Project Gutenberg, Chinese
     "idpf_regime-anticancer-arabic.epub",  // IDPF sample, Arabic
     "epubjs_carroll_alice-in-wonderland.epub",  // epub.js sample, English
-    "sigil_andersen_eventyr-og-historier_da.epub",  // Sigil, EPUB 2, Danish
     "calibre_lonnrot_kalevala_fi.epub",  // calibre, EPUB 2, Finnish
 ]
 
