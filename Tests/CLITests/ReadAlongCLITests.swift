@@ -106,17 +106,5 @@ extension EndToEnd {
             #expect(result.stderr.contains("--bundle epub needs --format mp3 or opus"), "\(result.stderr)")
             #expect(!FileManager.default.fileExists(atPath: out))
         }
-
-        @Test(
-            "the EPUB 2 sample's read-along book is EPUB 3 and gives EPUBCheck 5.3.0 no new message",
-            .enabled(if: ReadAlongRuns.checkerReady, "Java or EPUBCheck is missing (make epubcheck-deps)"))
-        func epub2Sample() async throws {
-            let scratch = try Scratch("readalong-epub2")
-            let source = BinaryRunner.sample("a-treatise-on-small-machines.epub")
-            let chapters = try await ReadAlongRuns.twoSections(of: source)
-            let book = try await ReadAlongRuns.convert(source, ["--chapters", chapters], in: scratch)
-            let new = try EPUBCheck.newMessages(in: book, comparedWith: source)
-            #expect(new.isEmpty, "\(new.map(\.description).joined(separator: "\n"))")
-        }
     }
 }
