@@ -85,11 +85,10 @@ extension EndToEnd {
             let arguments = Self.arguments(library, out) + ["--report", reportPath]
             // Interrupted while the second real book converts.
             let running = try BinaryRunner.start(arguments)
-            let started = await running.waitUntil(timeout: 60) {
+            let sent = await running.send([SIGTERM], timeout: 60) {
                 running.stdoutSoFar.components(separatedBy: "\"event\":\"book-started\"").count - 1 >= 2
             }
-            try #require(started)
-            running.send(SIGTERM)
+            try #require(sent, "the second book never started")
             let interrupted = await running.result(timeout: 30)
             #expect(interrupted.status == 130, "\(interrupted.stderr)")
             var (books, document) = try Self.report(reportPath)
@@ -149,11 +148,10 @@ extension EndToEnd {
             _ library: String, out: String, atBook book: Int, signals: [Int32], toGroup: Bool
         ) async throws -> RunResult {
             let running = try BinaryRunner.start(arguments(library, out))
-            let started = await running.waitUntil(timeout: 60) {
+            let sent = await running.send(signals, toGroup: toGroup, timeout: 60) {
                 running.stdoutSoFar.components(separatedBy: "\"event\":\"book-started\"").count - 1 >= book
             }
-            try #require(started, "book \(book) never started")
-            for signal in signals { running.send(signal, toGroup: toGroup) }
+            try #require(sent, "book \(book) never started")
             return await running.result(timeout: 30)
         }
 

@@ -89,6 +89,31 @@ final class RunningBinary: @unchecked Sendable {
         return false
     }
 
+    /// Sends `signals` (in order; to the process group with `toGroup`) as soon as `condition` holds, from a thread of its own that polls every 2 ms:
+    /// a test's task can wait for a cooperative thread for seconds on a loaded machine, and a signal
+    /// sent after that wait lands later than the test means (CI saw a three-book batch finish first).
+    /// False, and nothing sent, if the process ended or `timeout` passed first.
+    func send(
+        _ signals: [Int32], toGroup: Bool = false, timeout: Double, when condition: @escaping () -> Bool
+    ) async -> Bool {
+        let polled = UncheckedCondition(condition)
+        return await withCheckedContinuation { continuation in
+            let thread = Thread {
+                let deadline = Date().addingTimeInterval(timeout)
+                while Date() < deadline && self.isRunning {
+                    if polled.condition() {
+                        for signal in signals { self.send(signal, toGroup: toGroup) }
+                        continuation.resume(returning: true)
+                        return
+                    }
+                    usleep(2_000)
+                }
+                continuation.resume(returning: false)
+            }
+            thread.start()
+        }
+    }
+
     /// `wait(timeout:)` on a thread of its own, leaving the cooperative pool free for other tests.
     func result(timeout: Double = 60) async -> RunResult {
         await withCheckedContinuation { continuation in
@@ -305,4 +330,11 @@ func runShell(_ command: String, shell: String = "/bin/sh") throws -> (status: I
     let data = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+/// A condition handed to the polling thread of `RunningBinary.send(_:when:timeout:)`: only that thread
+/// calls it while the test's task waits, so it is never called from two threads at once.
+private final class UncheckedCondition: @unchecked Sendable {
+    let condition: () -> Bool
+    init(_ condition: @escaping () -> Bool) { self.condition = condition }
 }

@@ -243,5 +243,37 @@ extension EndToEnd {
             }
             return identities
         }
+
+        @Test(
+            "--subtitles vtt with the neural voice: a cue a sentence, in order, inside the audio, no word timing",
+            .enabled(if: NeuralVoiceCache.convertible, NeuralVoiceCache.skipReason))
+        func subtitles() async throws {
+            let scratch = try Scratch("neural-subtitles")
+            let environment = try await importedNeuralVoice(in: scratch)
+            let book = scratch.file("log.epub")
+            try TestBook(
+                title: "The Log", chapters: [TestBook.Chapter(title: "One", paragraphs: [Self.english, Self.after])]
+            ).write(to: book)
+            let out = scratch.file("out").path
+            let converted = try await BinaryRunner.run(
+                [book.path, "--engine", "neural", "--subtitles", "vtt", "-o", out, "--progress", "none"],
+                environment: environment, timeout: 300)
+            try #require(converted.status == 0, "\(converted.stderr)")
+            let audio = try #require(listing(out).first { $0.hasSuffix(".wav") })
+            let cues = try Subtitling.cues(out + "/" + String(audio.dropLast(4)) + ".vtt")
+            // The title, then each sentence, as the book writes them (a cue's two lines joined).
+            let texts = cues.map { $0.text.replacingOccurrences(of: "\n", with: " ") }
+            #expect(texts == ["One", Self.english, Self.after], "\(texts)")
+            #expect(cues.allSatisfy { $0.wordTimesMS.isEmpty }, "the neural voice times no words")
+            #expect(cues.allSatisfy { $0.startMS < $0.endMS })
+            #expect(zip(cues, cues.dropFirst()).allSatisfy { $0.endMS <= $1.startMS }, "\(cues)")
+            let section = try #require(
+                try Conversions.manifestSections(out).values.first { $0["file"] as? String == audio })
+            let seconds = try #require(section["durationSeconds"] as? Double)
+            #expect(Double(cues.last?.endMS ?? .max) / 1_000 <= seconds + 0.001)
+            // Each sentence takes a share of the audio that goes with its length (the marks are not all
+            // at the start): the longer first sentence is heard longer than the title.
+            #expect(cues[1].endMS - cues[1].startMS > 2 * (cues[0].endMS - cues[0].startMS), "\(cues)")
+        }
     }
 }
