@@ -80,6 +80,15 @@ import Testing
         #expect(String(decoding: document.serialized(), as: UTF8.self).contains("<dc:creator id=\"c\">A</dc:creator>"))
     }
 
+    @Test func everyElementIsListedInOrderAndOneIsRenamedWithItsContent() throws {
+        let document = try EditableMarkup(xml: Array(xhtml.utf8), documentName: "a.xhtml")
+        let elements = document.allElements()
+        #expect(elements.map { document.name(of: $0) } == ["head", "title", "body", "p", "em", "script"])
+        document.rename(elements[4], to: "span")
+        let text = String(decoding: document.serialized(), as: UTF8.self)
+        #expect(text.contains("<p id=\"a\">One &amp; <span>two</span>"))
+    }
+
     @Test func aDocumentThatIsNotWellFormedIsRefused() {
         #expect(throws: MarkupError.self) {
             try EditableMarkup(xml: Array("<html><p>open</html>".utf8), documentName: "bad.xhtml")

@@ -145,6 +145,16 @@ public final class EditableMarkup {
         return found
     }
 
+    /// Every element below `node` (not itself; the document element's when nil), in document order.
+    public func allElements(under node: EditableNode? = nil) -> [EditableNode] {
+        var found: [EditableNode] = []
+        walk(from: pointer(node ?? root)) { element in
+            found.append(handle(element))
+            return true
+        }
+        return found
+    }
+
     /// The child elements of `node` (not deeper), in order.
     public func children(of node: EditableNode) -> [EditableNode] {
         var result: [EditableNode] = []
@@ -206,6 +216,11 @@ public final class EditableMarkup {
             xmlFreeDtd(old)
         }
         xmlCreateIntSubset(document, name, nil, nil)
+    }
+
+    /// Gives an element the local name `name` (its namespace, attributes and content stay).
+    public func rename(_ node: EditableNode, to name: String) {
+        xmlNodeSetName(pointer(node), name)
     }
 
     /// Replaces the children of an element by the text `text`.
