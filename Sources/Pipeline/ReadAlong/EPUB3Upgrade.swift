@@ -8,6 +8,7 @@ import Markup
 /// reading systems.
 enum EPUB3Upgrade {
     static let opfNamespace = "http://www.idpf.org/2007/opf"
+    static let xhtmlNamespace = "http://www.w3.org/1999/xhtml"
     static let dcNamespace = "http://purl.org/dc/elements/1.1/"
     static let svgNamespace = "http://www.w3.org/2000/svg"
     static let mathMLNamespace = "http://www.w3.org/1998/Math/MathML"
@@ -120,17 +121,21 @@ enum EPUB3Upgrade {
     /// with hrefs relative to `navPath`. Links to files that are not `documents` (the spine's content
     /// documents) are dropped (a nav `toc` may only point into the spine); an entry left with neither
     /// link nor children is dropped, its label without a link kept as a `<span>` over its children.
-    /// With no entry left, one links the first document under the title.
+    /// With no entry left, one links the first document under the title. `unlisted` (container path
+    /// and label) are the spine's non-linear documents, which EPUB 3 wants reachable by a link: those
+    /// the `toc` does not link get one in a hidden `nav` of their own.
     static func navigationDocument(
         toc: [TOCEntry], title: String, language: String?, navPath: String, packageDirectory: String,
-        documents: [String]
+        documents: [String], unlisted: [(path: String, label: String)] = []
     ) -> [UInt8] {
         let navDirectory = ContainerPath.directory(of: navPath)
         let spine = Set(documents)
+        var linked: Set<String> = []
         func href(_ link: EPUBLink) -> String? {
             guard let path = ContainerPath.resolve(link.path, against: packageDirectory), spine.contains(path) else {
                 return nil
             }
+            linked.insert(path)
             let relative = ReadAlongAssembly.href(path, from: navDirectory)
             return link.fragment.map { relative + "#" + $0 } ?? relative
         }
@@ -165,6 +170,16 @@ enum EPUB3Upgrade {
         if lines.isEmpty, let first = documents.first {
             let link = ReadAlongAssembly.href(first, from: navDirectory)
             lines = ["    <ol>", "      <li><a href=\"\(escaped(link))\">\(escaped(title))</a></li>", "    </ol>"]
+            linked.insert(first)
+        }
+        let others = unlisted.filter { !linked.contains($0.path) }
+        if !others.isEmpty {
+            lines += ["  </nav>", "  <nav hidden=\"hidden\">", "    <ol>"]
+            for document in others {
+                let link = ReadAlongAssembly.href(document.path, from: navDirectory)
+                lines.append("      <li><a href=\"\(escaped(link))\">\(escaped(document.label))</a></li>")
+            }
+            lines.append("    </ol>")
         }
         let languageAttributes = language.map { " xml:lang=\"\(escaped($0))\" lang=\"\(escaped($0))\"" } ?? ""
         let text = """

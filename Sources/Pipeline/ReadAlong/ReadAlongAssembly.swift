@@ -118,6 +118,8 @@ struct ReadAlongAssembly {
     /// navigation document made from its NCX, in `folder`.
     private mutating func upgradeToEPUB3(folder: String) -> Upgrade {
         var properties: [String: [String]] = [:]
+        var titles: [String: String] = [:]
+        let bookTitle = package.metadata.title ?? ""
         for item in package.manifest where item.mediaType.lowercased() == "application/xhtml+xml" {
             guard let path = ContainerPath.resolve(item.href, against: package.packageDirectory),
                 archive.entry(named: path) != nil
@@ -125,10 +127,11 @@ struct ReadAlongAssembly {
             do {
                 let document = try EditableMarkup(xml: try replaced[path] ?? archive.read(path), documentName: path)
                 properties[item.id] = EPUB3Upgrade.contentProperties(of: document)
-                let typeChanged = EPUB3Upgrade.upgradeDocumentType(of: document)
-                if EPUB3Upgrade.replaceTableSummaries(in: document) || typeChanged {
-                    replaced[path] = document.serialized()
-                }
+                var changed = EPUB3Upgrade.upgradeDocumentType(of: document)
+                if EPUB3Upgrade.replaceTableSummaries(in: document) { changed = true }
+                if ObsoleteHTML.update(document, title: bookTitle) { changed = true }
+                if changed { replaced[path] = document.serialized() }
+                titles[path] = document.elements(named: "title").first.map { document.text(of: $0) }
             } catch {
                 warnings.append("\(error): left as it is, with its EPUB 2 document type")
             }
@@ -140,10 +143,17 @@ struct ReadAlongAssembly {
         let documents = package.spine.compactMap {
             ContainerPath.resolve($0.item.href, against: package.packageDirectory)
         }
+        let nonLinear = package.spine.filter { !$0.linear }.compactMap { itemref -> (path: String, label: String)? in
+            guard let path = ContainerPath.resolve(itemref.item.href, against: package.packageDirectory) else {
+                return nil
+            }
+            let title = (titles[path] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            return (path, title.isEmpty ? (path as NSString).lastPathComponent : title)
+        }
         let nav = EPUB3Upgrade.navigationDocument(
             toc: package.tocSource == .ncx ? package.toc : [], title: package.metadata.title ?? "Contents",
             language: package.metadata.languages.first, navPath: navPath,
-            packageDirectory: package.packageDirectory, documents: documents)
+            packageDirectory: package.packageDirectory, documents: documents, unlisted: nonLinear)
         additions.append(Addition(name: navPath, bytes: nav, file: nil, compressed: true))
         return Upgrade(navPath: navPath, properties: properties)
     }

@@ -51,6 +51,20 @@ import Testing
         #expect(!nav.contains("lang="))
     }
 
+    @Test func nonLinearDocumentsTheTOCDoesNotLinkGetALinkInAHiddenNav() throws {
+        let bytes = EPUB3Upgrade.navigationDocument(
+            toc: [TOCEntry(label: "One", target: EPUBLink(path: "one.xhtml"))], title: "Book", language: nil,
+            navPath: "read-along/nav.xhtml", packageDirectory: "", documents: ["one.xhtml", "plate.xhtml"],
+            unlisted: [("one.xhtml", "One"), ("plate.xhtml", "Plate <1>")])
+        let nav = text(bytes)
+        let document = try EditableMarkup(xml: bytes, documentName: "nav.xhtml")
+        let navs = document.elements(named: "nav")
+        #expect(navs.count == 2)
+        #expect(document.attribute("hidden", of: navs[1]) == "hidden")
+        #expect(document.elements(named: "a", under: navs[1]).count == 1)
+        #expect(nav.contains("<li><a href=\"../plate.xhtml\">Plate &lt;1&gt;</a></li>"))
+    }
+
     // MARK: - The package document
 
     private let opf2 = """

@@ -22,6 +22,9 @@ private let corpusBooks = [
     "idpf_regime-anticancer-arabic.epub",  // IDPF sample, Arabic
     "epubjs_carroll_alice-in-wonderland.epub",  // epub.js sample, English
     "calibre_lonnrot_kalevala_fi.epub",  // calibre, EPUB 2, Finnish
+    "pg_dickens_a-christmas-carol.epub",  // Project Gutenberg, EPUB 2, English (HTML 4 table attributes)
+    "sigil_andersen_eventyr-og-historier_da.epub",  // Sigil, EPUB 2, Danish (non-linear documents, empty titles)
+    "pg_luxemburg_briefe-aus-dem-gefaengnis_de.epub",  // Project Gutenberg, EPUB 2, German (<big>, http-equiv)
 ]
 
 private func corpusPath(_ name: String) -> String {
