@@ -51,6 +51,15 @@ import Testing
         }
     }
 
+    /// An EPUB 2 book gives a read-along book (its copy is made an EPUB 3 package): planning the job
+    /// succeeds, with the sections the CLI would make.
+    @Test func aReadAlongJobOfAnEPUB2BookIsPlanned() throws {
+        let book = Paths.sample("a-treatise-on-small-machines.epub")
+        let plan = try ConversionAdapter.plan(
+            bookPath: book, displayName: "b", options: try ServiceAPI.options(.init(bundle: .epub)))
+        #expect(!plan.sections.isEmpty)
+    }
+
     /// A book with Media Overlays of its own cannot give a read-along book: planning the job fails
     /// with the CLI's sentence, for good (no retry), before any section is made.
     @Test func aReadAlongJobOfABookWithMediaOverlaysFailsForGood() throws {
