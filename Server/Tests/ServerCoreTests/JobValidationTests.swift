@@ -51,12 +51,21 @@ import Testing
         }
     }
 
-    /// An EPUB 2 book cannot give a read-along book: planning the job fails with the CLI's sentence,
-    /// for good (no retry), before any section is made.
-    @Test func aReadAlongJobOfAnEPUB2BookFailsForGood() throws {
+    /// An EPUB 2 book gives a read-along book (its copy is made an EPUB 3 package): planning the job
+    /// succeeds, with the sections the CLI would make.
+    @Test func aReadAlongJobOfAnEPUB2BookIsPlanned() throws {
+        let book = Paths.sample("a-treatise-on-small-machines.epub")
+        let plan = try ConversionAdapter.plan(
+            bookPath: book, displayName: "b", options: try ServiceAPI.options(.init(bundle: .epub)))
+        #expect(!plan.sections.isEmpty)
+    }
+
+    /// A book with Media Overlays of its own cannot give a read-along book: planning the job fails
+    /// with the CLI's sentence, for good (no retry), before any section is made.
+    @Test func aReadAlongJobOfABookWithMediaOverlaysFailsForGood() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let book = folder.path + "/epub2.epub"
+        let book = folder.path + "/overlaid.epub"
         try FileManager.default.copyItem(atPath: Paths.sample("the-lighthouse-keepers-daughter.epub"), toPath: book)
         let package = try #require(
             String(decoding: try runProcess("/usr/bin/unzip", ["-Z1", book]), as: UTF8.self)
@@ -65,8 +74,9 @@ import Testing
         let extracted = folder.path + "/" + package
         try FileManager.default.createDirectory(
             atPath: (extracted as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try text.replacingOccurrences(of: #"version="3.0""#, with: #"version="2.0""#)
-            .write(toFile: extracted, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(
+            of: "</manifest>", with: #"<item id="mo" href="mo.smil" media-type="application/smil+xml"/></manifest>"#
+        ).write(toFile: extracted, atomically: true, encoding: .utf8)
         let zip = Process()
         zip.executableURL = URL(fileURLWithPath: "/usr/bin/zip")
         zip.currentDirectoryURL = URL(fileURLWithPath: folder.path)
@@ -81,9 +91,9 @@ import Testing
         do {
             _ = try ConversionAdapter.plan(
                 bookPath: book, displayName: "b", options: try ServiceAPI.options(.init(bundle: .epub)))
-            Issue.record("an EPUB 2 book was planned for a read-along book")
+            Issue.record("a book with Media Overlays was planned for a read-along book")
         } catch {
-            #expect("\(error)" == LiveConversionError.readAlongRefused(.notEPUB3(version: "2.0")).description)
+            #expect("\(error)" == LiveConversionError.readAlongRefused(.hasMediaOverlays).description)
             #expect(TaskFailure.classify(error) == .permanent)
         }
     }

@@ -337,7 +337,7 @@ func preparationExitStatus(for error: LiveConversionError) -> (Exit, String) {
 }
 
 /// Exit status for a read-along book that cannot be made: a format that is not an EPUB core audio
-/// type is a usage error; a book that cannot give one (EPUB 2, Media Overlays of its own) is 6.
+/// type is a usage error; a book that cannot give one (Media Overlays of its own, neither EPUB 2 nor 3) is 6.
 func readAlongExitStatus(_ error: ReadAlongError) -> Exit {
     switch error {
     case .audioFormat: .usage

@@ -18,7 +18,7 @@ enum Exit: Int32, CaseIterable {
     case outputError = 5
     /// A voice, format or other resource the request needs is not installed (also: ffmpeg for
     /// `--bundle m4b`), or most of the text is in scripts no installed voice speaks (`SpeakableText`),
-    /// or the book cannot give a read-along book (`--bundle epub` of an EPUB 2 book).
+    /// or the book cannot give a read-along book (`--bundle epub` of a book with Media Overlays).
     case unavailable = 6
     /// Invalid command-line usage (ArgumentParser's validation code).
     case usage = 64
@@ -32,7 +32,7 @@ enum Exit: Int32, CaseIterable {
         Exit codes: 0 all done; 2 some sections or books failed; 3 unreadable book; \
         4 DRM-protected or encrypted book; 5 output folder not writable; \
         6 voice, format or ffmpeg (--bundle) not installed, text the voice cannot speak (--force), \
-        or a book --bundle epub cannot make read-along (EPUB 2); \
+        or a book --bundle epub cannot make read-along (Media Overlays of its own); \
         64 usage error; 130 interrupted (re-run to resume); 1 internal error.
         """
 }

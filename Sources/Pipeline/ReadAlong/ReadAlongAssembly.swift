@@ -102,7 +102,60 @@ struct ReadAlongAssembly {
             // Audio is compressed already: stored, it is read in place by a reading system.
             additions.append(Addition(name: path, bytes: nil, file: sections[position].audioPath, compressed: false))
         }
-        try updatePackageDocument(cssPath: cssPath, audioPaths: audioPaths.values.sorted(), modified: modified)
+        let upgrade = package.version.hasPrefix("2") ? upgradeToEPUB3(folder: folder) : nil
+        try updatePackageDocument(
+            cssPath: cssPath, audioPaths: audioPaths.values.sorted(), upgrade: upgrade, modified: modified)
+    }
+
+    /// What the package document of an EPUB 2 book needs to become EPUB 3: the navigation document
+    /// added (nil when the book has one) and the `properties` of content documents, by item id.
+    struct Upgrade {
+        var navPath: String?
+        var properties: [String: [String]]
+    }
+
+    /// Makes the content documents of an EPUB 2 book EPUB 3 ones (`EPUB3Upgrade`) and adds a
+    /// navigation document made from its NCX, in `folder`.
+    private mutating func upgradeToEPUB3(folder: String) -> Upgrade {
+        var properties: [String: [String]] = [:]
+        var titles: [String: String] = [:]
+        let bookTitle = package.metadata.title ?? ""
+        for item in package.manifest where item.mediaType.lowercased() == "application/xhtml+xml" {
+            guard let path = ContainerPath.resolve(item.href, against: package.packageDirectory),
+                archive.entry(named: path) != nil
+            else { continue }
+            do {
+                let document = try EditableMarkup(xml: try replaced[path] ?? archive.read(path), documentName: path)
+                properties[item.id] = EPUB3Upgrade.contentProperties(of: document)
+                var changed = EPUB3Upgrade.upgradeDocumentType(of: document)
+                if EPUB3Upgrade.replaceTableSummaries(in: document) { changed = true }
+                if ObsoleteHTML.update(document, title: bookTitle) { changed = true }
+                if changed { replaced[path] = document.serialized() }
+                titles[path] = document.elements(named: "title").first.map { document.text(of: $0) }
+            } catch {
+                warnings.append("\(error): left as it is, with its EPUB 2 document type")
+            }
+        }
+        guard !package.manifest.contains(where: { $0.properties.contains("nav") }) else {
+            return Upgrade(navPath: nil, properties: properties)
+        }
+        let navPath = folder + "nav.xhtml"
+        let documents = package.spine.compactMap {
+            ContainerPath.resolve($0.item.href, against: package.packageDirectory)
+        }
+        let nonLinear = package.spine.filter { !$0.linear }.compactMap { itemref -> (path: String, label: String)? in
+            guard let path = ContainerPath.resolve(itemref.item.href, against: package.packageDirectory) else {
+                return nil
+            }
+            let title = (titles[path] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            return (path, title.isEmpty ? (path as NSString).lastPathComponent : title)
+        }
+        let nav = EPUB3Upgrade.navigationDocument(
+            toc: package.tocSource == .ncx ? package.toc : [], title: package.metadata.title ?? "Contents",
+            language: package.metadata.languages.first, navPath: navPath,
+            packageDirectory: package.packageDirectory, documents: documents, unlisted: nonLinear)
+        additions.append(Addition(name: navPath, bytes: nav, file: nil, compressed: true))
+        return Upgrade(navPath: navPath, properties: properties)
     }
 
     /// Wraps the sentences of every content document the sections read; returns the documents that
@@ -186,7 +239,7 @@ struct ReadAlongAssembly {
     // MARK: - The package document
 
     private mutating func updatePackageDocument(
-        cssPath: String, audioPaths: [String], modified: Date
+        cssPath: String, audioPaths: [String], upgrade: Upgrade?, modified: Date
     ) throws(ReadAlongError) {
         let opf: EditableMarkup
         do {
@@ -207,6 +260,23 @@ struct ReadAlongAssembly {
             opf.appendElement(
                 "item", attributes: [("id", id), ("href", Self.href(path, from: base)), ("media-type", mediaType)],
                 to: manifest, indent: "\n    ")
+        }
+        if let upgrade {
+            EPUB3Upgrade.upgradePackage(opf, metadata: metadata, ids: &ids)
+            for (id, properties) in upgrade.properties where !properties.isEmpty {
+                guard let item = itemsByID[id] else { continue }
+                let existing = (opf.attribute("properties", of: item) ?? "").split(separator: " ").map(String.init)
+                let all = existing + properties.filter { !existing.contains($0) }
+                opf.setAttribute("properties", all.joined(separator: " "), of: item)
+            }
+            if let navPath = upgrade.navPath {
+                opf.appendElement(
+                    "item",
+                    attributes: [
+                        ("id", ids.next("e2a-nav")), ("href", Self.href(navPath, from: base)),
+                        ("media-type", "application/xhtml+xml"), ("properties", "nav"),
+                    ], to: manifest, indent: "\n    ")
+            }
         }
         addItem(cssPath, "text/css", id: ids.next("e2a-read-along-css"))
         for path in audioPaths {

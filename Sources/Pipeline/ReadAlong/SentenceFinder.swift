@@ -8,6 +8,11 @@ import Foundation
 /// without diacritics, so none of that matters. Cues are looked for in order, each after the
 /// previous one's end; a cue whose whole folded text is not there is looked for by its start and its
 /// end separately (a citation removed from its middle), close to where the previous one ended.
+///
+/// A cue the document does not hold where it is spoken (a title taken from the table of contents,
+/// "1. The Lever", over a heading "Chapter One: The Lever") may still match further on ("1", a note's
+/// reference mark): a place that would skip over the text of the cue spoken next is taken for such
+/// a false match and refused, so the cursor does not jump past the sentences that follow.
 struct SentenceFinder {
     /// Where a cue is: from `start` to `end` in the document's text runs, as (run, UTF-16 offset).
     struct Place: Hashable {
@@ -26,6 +31,9 @@ struct SentenceFinder {
     static let nearWindow = 600
     /// Letters and digits of a cue's start and end that anchor it when the whole does not match.
     static let anchorLength = 16
+    /// How many of the cues spoken next are looked through for one long enough (`shortCue`) to
+    /// tell whether a place skips over spoken text.
+    static let witnessLookahead = 3
 
     private let folded: [UInt32]
     /// For each folded character: its run and the UTF-16 range in that run of the character it comes from.
@@ -80,8 +88,10 @@ struct SentenceFinder {
     }
 
     /// The place of the next cue, `text`, after the previous one found; nil when it is not there
-    /// (the cursor then stays where it was).
-    mutating func find(_ text: String) -> Place? {
+    /// (the cursor then stays where it was). `following` are the cues spoken after it (nil for a
+    /// text the document does not hold): a place that leaves the first long one of them wholly
+    /// between the cursor and itself is refused.
+    mutating func find(_ text: String, following: ArraySlice<String?> = []) -> Place? {
         let cue = Self.fold(text)
         guard !cue.isEmpty else { return nil }
         let near = cursor + Self.nearWindow + 4 * cue.count
@@ -99,7 +109,7 @@ struct SentenceFinder {
                 found = start..<(tailStart + tail.count)
             }
         }
-        guard let found else { return nil }
+        guard let found, !skipsOverSpokenText(before: found.lowerBound, following: following) else { return nil }
         cursor = found.upperBound
         let first = origins[found.lowerBound]
         let last = origins[found.upperBound - 1]
@@ -108,6 +118,16 @@ struct SentenceFinder {
             endOffset: widenedEnd(run: last.run, offset: last.end))
         lastEnd = (place.endRun, place.endOffset)
         return place
+    }
+
+    /// Whether the first long cue of `following` (a few at most) is wholly between the cursor and
+    /// `start`: the text a place at `start` would skip is spoken after it, so it is not its place.
+    private func skipsOverSpokenText(before start: Int, following: ArraySlice<String?>) -> Bool {
+        let witness = following.prefix(Self.witnessLookahead).lazy.compactMap { $0 }.map(Self.fold).first {
+            $0.count >= Self.shortCue
+        }
+        guard let witness else { return false }
+        return Self.search(witness[...], in: folded, from: cursor, before: start - witness.count + 1) != nil
     }
 
     /// The start moved back over the punctuation before the first letter (an opening quote), in

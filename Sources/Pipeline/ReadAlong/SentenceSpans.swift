@@ -33,7 +33,7 @@ enum SentenceSpans {
         var piecesByRun: [Int: [(range: Range<Int>, id: String)]] = [:]
         var result: [[SentenceSpan]] = []
         for (index, sentence) in sentences.enumerated() {
-            guard let sentence, let place = finder.find(sentence) else {
+            guard let sentence, let place = finder.find(sentence, following: sentences[(index + 1)...]) else {
                 result.append([])
                 continue
             }

@@ -36,8 +36,8 @@ public struct ConversionOptions: Sendable {
     /// (`--subtitles`, `--subtitles-words`); nil: none.
     public var subtitles: SubtitleOptions?
     /// A read-along copy of the book (`--bundle epub`, `ReadAlongEPUB`): its sentences highlighted
-    /// as the sections' audio says them, made once the sections are converted. Needs an EPUB 3 book
-    /// and sections in MP3 or Opus (`LiveConversion.prepare` refuses others before any audio is made).
+    /// as the sections' audio says them, made once the sections are converted. Needs an EPUB 3 or 2 book
+    /// (whose copy is made EPUB 3) and sections in MP3 or Opus (`LiveConversion.prepare` refuses others before any audio is made).
     public var readAlong: Bool
     /// Whether the book's cover is embedded in the section files (`cover.jpg` beside them is written
     /// either way).
@@ -161,8 +161,8 @@ public enum LiveConversionError: Error, Hashable, Sendable, CustomStringConverti
     /// The neural engine was asked for with `auto`, and no installed neural voice speaks the book's
     /// language (a BCP 47 tag; nil when the book names none).
     case noNeuralVoice(language: String?)
-    /// A read-along book (`readAlong`) cannot be made of this book or in this format: an EPUB 2 book,
-    /// one with Media Overlays of its own, sections in a format that is not an EPUB core media type.
+    /// A read-along book (`readAlong`) cannot be made of this book or in this format: a book that is
+    /// neither EPUB 2 nor EPUB 3, one with Media Overlays of its own, sections in a format that is not an EPUB core media type.
     case readAlongRefused(ReadAlongError)
 
     /// The reason, without a front end's hint.

@@ -21,6 +21,10 @@ private let corpusBooks = [
     "pg_wu-chengen_xiyouji_zh.epub",  // Project Gutenberg, Chinese
     "idpf_regime-anticancer-arabic.epub",  // IDPF sample, Arabic
     "epubjs_carroll_alice-in-wonderland.epub",  // epub.js sample, English
+    "calibre_lonnrot_kalevala_fi.epub",  // calibre, EPUB 2, Finnish
+    "pg_dickens_a-christmas-carol.epub",  // Project Gutenberg, EPUB 2, English (HTML 4 table attributes)
+    "sigil_andersen_eventyr-og-historier_da.epub",  // Sigil, EPUB 2, Danish (non-linear documents, empty titles)
+    "pg_luxemburg_briefe-aus-dem-gefaengnis_de.epub",  // Project Gutenberg, EPUB 2, German (<big>, http-equiv)
 ]
 
 private func corpusPath(_ name: String) -> String {
@@ -38,6 +42,14 @@ private func corpusPath(_ name: String) -> String {
     )
     func theReadAlongSampleGivesNoNewMessage() throws {
         try check(packageRoot.appendingPathComponent("samples/the-lighthouse-keepers-daughter.epub").path)
+    }
+
+    /// An EPUB 2 book: its read-along copy is an EPUB 3 package that EPUBCheck checks as EPUB 3.
+    @Test(
+        .enabled(if: ready, "EPUBCheck, Java or ffmpeg is missing: the read-along EPUBCheck tests are skipped"),
+    )
+    func theEPUB2SampleGivesNoNewMessage() throws {
+        try check(packageRoot.appendingPathComponent("samples/a-treatise-on-small-machines.epub").path)
     }
 
     @Test(

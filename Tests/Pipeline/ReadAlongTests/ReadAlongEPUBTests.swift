@@ -1,6 +1,7 @@
 import Contracts
 import EPUBReader
 import Foundation
+import Markup
 import TestSupport
 import Testing
 import ZipReader
@@ -89,14 +90,53 @@ import ZipReader
         #expect(ReadAlongEPUB.mediaType(for: .opus) == "audio/ogg; codecs=opus")
     }
 
-    @Test func anEPUB2BookIsRefusedAndNothingIsWritten() throws {
+    @Test func theCopyOfAnEPUB2BookIsAnEPUB3PackageWithANavMadeFromItsNCX() throws {
         let folder = try TemporaryFolder()
-        #expect(throws: ReadAlongError.notEPUB3(version: "2.0")) {
-            try ReadAlongEPUB.write(
-                bookPath: packageRoot.appendingPathComponent("samples/a-treatise-on-small-machines.epub").path,
-                sections: [], format: .mp3, to: folder.path + "/out.epub")
+        let source = packageRoot.appendingPathComponent("samples/a-treatise-on-small-machines.epub").path
+        let audio = folder.path + "/a.mp3"
+        try Data([0xFF, 0xFB, 0x90, 0x00]).write(to: URL(fileURLWithPath: audio))
+        let book = try EPUBBook.open(path: source)
+        let spineIndex = try #require(book.package.spine.firstIndex { $0.item.href == "part0004.xhtml" })
+        let markup = try EditableMarkup(xml: try book.data(forHref: "part0004.xhtml"), documentName: "part0004.xhtml")
+        let paragraph = try #require(markup.elements(named: "p").first)
+        let sentence = String(markup.text(of: paragraph).split(separator: ".")[0]) + "."
+        let sections = [
+            ReadAlongSection(
+                number: 1, audioPath: audio,
+                timing: SectionTiming(
+                    section: 1, sampleRate: 1_000, frames: 1_000, cues: [cue(spineIndex, sentence, 0)]))
+        ]
+        let output = folder.path + "/out.epub"
+        let result = try ReadAlongEPUB.write(
+            bookPath: source, sections: sections, format: .mp3, to: output, modified: modified)
+        #expect(result.overlaidDocuments == 1 && result.warnings.isEmpty)
+        let after = try ZipArchive(path: output)
+        let opf = String(decoding: try after.read("OEBPS/content.opf"), as: UTF8.self)
+        #expect(opf.contains("version=\"3.0\"") && !opf.contains("opf:role"))
+        #expect(opf.contains("<spine toc=\"ncx\">"))
+        #expect(
+            opf.contains(
+                "<item id=\"e2a-nav\" href=\"read-along/nav.xhtml\" media-type=\"application/xhtml+xml\" properties=\"nav\"/>"
+            ))
+        let nav = String(decoding: try after.read("OEBPS/read-along/nav.xhtml"), as: UTF8.self)
+        #expect(nav.contains("<li><a href=\"../part0004.xhtml\">1. The Lever and the Latch</a></li>"))
+        // Every content document has the HTML5 document type, read or not; the NCX stays.
+        for name in ["OEBPS/part0004.xhtml", "OEBPS/part0005.xhtml", "OEBPS/colophon.xhtml"] {
+            let document = String(decoding: try after.read(name), as: UTF8.self)
+            #expect(document.contains("<!DOCTYPE html>\n") && !document.contains("XHTML 1.1"), "\(name)")
         }
-        #expect(folder.names.isEmpty)
+        #expect(try after.read("OEBPS/toc.ncx") == ZipArchive(path: source).read("OEBPS/toc.ncx"))
+        let copy = try EPUBBook.open(path: output).package
+        #expect(copy.version == "3.0" && copy.tocSource == .nav && copy.spine.count == book.package.spine.count)
+    }
+
+    @Test func aBookThatIsNeitherEPUB2Nor3IsRefused() throws {
+        var package = try EPUBBook.open(
+            path: packageRoot.appendingPathComponent("samples/a-treatise-on-small-machines.epub").path
+        ).package
+        #expect(throws: Never.self) { try ReadAlongEPUB.check(package, format: .mp3) }
+        package.version = "1.0"
+        #expect(throws: ReadAlongError.notEPUB3(version: "1.0")) { try ReadAlongEPUB.check(package, format: .mp3) }
     }
 
     @Test func aBookWithMediaOverlaysOfItsOwnIsRefused() throws {

@@ -82,6 +82,32 @@ import Testing
         #expect(spans.map(\.count) == [1, 0])
     }
 
+    /// A title spoken from the table of contents ("1. The Lever") over a heading that words its number
+    /// ("Chapter One"): the "1." is not in the heading, and the note mark "1" further on is not its
+    /// place; taking it would leave the heading and the paragraph before the mark without a span.
+    @Test func aSentenceFoundOnlyPastTheTextSpokenNextIsNotThere() throws {
+        let (body, spans) = try wrapped(
+            "<h1>Chapter One</h1><h2>The Lever and the Latch</h2>"
+                + "<p>A lever waits for a push.<sup><a href=\"#n1\">1</a></sup> A latch says no.</p>",
+            ["1.", "The Lever and the Latch", "A lever waits for a push.", "A latch says no."])
+        #expect(spans.map(\.count) == [0, 1, 1, 1])
+        #expect(
+            body == "<h1>Chapter One</h1><h2><span id=\"e2a-2\">The Lever and the Latch</span></h2>"
+                + "<p><span id=\"e2a-3\">A lever waits for a push.</span><sup><a href=\"#n1\">1</a></sup> "
+                + "<span id=\"e2a-4\">A latch says no.</span></p>")
+    }
+
+    /// Text between two sentences that is not read (a table, a note) does not stop the next one
+    /// from being found when the one after is further on still.
+    @Test func aSentenceAfterUnreadTextIsFoundWhenTheNextFollowsIt() throws {
+        let (body, spans) = try wrapped(
+            "<p>The table below gives the ratios.</p><table><tr><td>Wheels and teeth</td></tr></table>"
+                + "<p>Ten. The carry needs force at the worst moment.</p>",
+            ["The table below gives the ratios.", "Ten.", "The carry needs force at the worst moment."])
+        #expect(spans.map(\.count) == [1, 1, 1])
+        #expect(body.contains("<p><span id=\"e2a-2\">Ten.</span> "), "\(body)")
+    }
+
     @Test func diacriticsInEitherNormalisationFormMatch() throws {
         let (body, _) = try wrapped("<p>Caf\u{E9} cr\u{E8}me.</p>", ["Cafe\u{301} cre\u{300}me."])
         #expect(body == "<p><span id=\"e2a-1\">Caf\u{E9} cr\u{E8}me.</span></p>")

@@ -47,6 +47,48 @@ import Testing
         )
     }
 
+    @Test func theDocumentTypeIsReadAndReplaced() throws {
+        let xhtml11 = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!-- before -->
+            <!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" "http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd">
+            <html xmlns="http://www.w3.org/1999/xhtml"><head><title>T</title></head><body/></html>
+            """
+        let document = try EditableMarkup(xml: Array(xhtml11.utf8), documentName: "a.xhtml")
+        #expect(document.documentType?.publicID == "-//W3C//DTD XHTML 1.1//EN")
+        document.setDocumentType(name: "html")
+        let text = String(decoding: document.serialized(), as: UTF8.self)
+        #expect(text.contains("<!-- before -->\n<!DOCTYPE html>\n<html"))
+        #expect(!text.contains("XHTML 1.1"))
+        #expect(document.documentType.map { $0.publicID.isEmpty && $0.systemID.isEmpty } == true)
+        let bare = try EditableMarkup(xml: Array("<html><body/></html>".utf8), documentName: "b.xhtml")
+        #expect(bare.documentType == nil)
+    }
+
+    @Test func namespacedAttributesAreListedAndRemoved() throws {
+        let opf = """
+            <metadata xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:opf="http://www.idpf.org/2007/opf">\
+            <dc:creator id="c" opf:role="aut">A</dc:creator></metadata>
+            """
+        let document = try EditableMarkup(xml: Array(opf.utf8), documentName: "p.opf")
+        let creator = try #require(document.elements(named: "creator").first)
+        let attributes = document.attributes(of: creator)
+        #expect(attributes.map(\.name) == ["id", "role"])
+        #expect(attributes.map(\.namespace) == [nil, "http://www.idpf.org/2007/opf"])
+        #expect(attributes.map(\.value) == ["c", "aut"])
+        document.removeAttribute("role", namespace: "http://www.idpf.org/2007/opf", of: creator)
+        #expect(String(decoding: document.serialized(), as: UTF8.self).contains("<dc:creator id=\"c\">A</dc:creator>"))
+    }
+
+    @Test func everyElementIsListedInOrderAndOneIsRenamedWithItsContent() throws {
+        let document = try EditableMarkup(xml: Array(xhtml.utf8), documentName: "a.xhtml")
+        let elements = document.allElements()
+        #expect(elements.map { document.name(of: $0) } == ["head", "title", "body", "p", "em", "script"])
+        document.rename(elements[4], to: "span")
+        let text = String(decoding: document.serialized(), as: UTF8.self)
+        #expect(text.contains("<p id=\"a\">One &amp; <span>two</span>"))
+    }
+
     @Test func aDocumentThatIsNotWellFormedIsRefused() {
         #expect(throws: MarkupError.self) {
             try EditableMarkup(xml: Array("<html><p>open</html>".utf8), documentName: "bad.xhtml")

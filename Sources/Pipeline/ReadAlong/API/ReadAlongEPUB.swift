@@ -41,7 +41,7 @@ public struct ReadAlongResult: Hashable, Sendable {
 public enum ReadAlongError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The sections' format is not one of EPUB's core audio types (MP3, AAC in MP4, Opus in Ogg).
     case audioFormat(AudioFormat)
-    /// The book is not EPUB 3 (Media Overlays are an EPUB 3 feature).
+    /// The book is neither EPUB 3 nor EPUB 2 (whose copy is made an EPUB 3 package).
     case notEPUB3(version: String)
     /// The book has Media Overlays of its own.
     case hasMediaOverlays
@@ -58,7 +58,7 @@ public enum ReadAlongError: Error, Hashable, Sendable, CustomStringConvertible {
         case .audioFormat(let format):
             return "a read-along EPUB needs audio in MP3 or Opus (EPUB core media types), not \(format.rawValue)"
         case .notEPUB3(let version):
-            return "a read-along EPUB is made from EPUB 3 books only; this book is EPUB \(version)"
+            return "a read-along EPUB is made from EPUB 2 and EPUB 3 books only; this book is EPUB \(version)"
         case .hasMediaOverlays: return "the book already has Media Overlays (it is a read-along book)"
         case .noTiming: return "no converted section has sentence timing to make a read-along book from"
         case .unreadableBook(let reason): return "cannot read the book again: \(reason)"
@@ -78,6 +78,10 @@ public enum ReadAlongError: Error, Hashable, Sendable, CustomStringConvertible {
 /// and the stylesheet, in a folder of their own beside the package document. Skipped sections stay
 /// in the book, readable, without an overlay; a content document that is not well-formed XML is
 /// copied as it is, without an overlay (a warning says so).
+///
+/// The copy of an EPUB 2 book is an EPUB 3 package (`EPUB3Upgrade`): version 3.0, metadata without
+/// OPF 2 attributes, a navigation document made from the NCX (which stays), content documents with
+/// the HTML5 document type and the manifest `properties` they need.
 public enum ReadAlongEPUB {
     /// The class a reading system gives the element of the sentence being read.
     public static let activeClass = "-epub-media-overlay-active"
@@ -95,10 +99,12 @@ public enum ReadAlongEPUB {
     }
 
     /// Refuses before any audio is made what `write` would refuse: a format that is not a core media
-    /// type, a book that is not EPUB 3 or already has Media Overlays.
+    /// type, a book that is neither EPUB 3 nor EPUB 2 or already has Media Overlays.
     public static func check(_ package: EPUBPackage, format: AudioFormat) throws(ReadAlongError) {
         guard mediaType(for: format) != nil else { throw .audioFormat(format) }
-        guard package.version.hasPrefix("3") else { throw .notEPUB3(version: package.version) }
+        guard package.version.hasPrefix("3") || package.version.hasPrefix("2") else {
+            throw .notEPUB3(version: package.version)
+        }
         if package.manifest.contains(where: { $0.mediaType.lowercased() == "application/smil+xml" }) {
             throw .hasMediaOverlays
         }

@@ -96,6 +96,35 @@ public final class EditableMarkup {
         return String(cString: value)
     }
 
+    /// The attributes of an element, in order: local name, namespace URI (nil when unprefixed) and value.
+    public func attributes(of node: EditableNode) -> [(name: String, namespace: String?, value: String)] {
+        var result: [(name: String, namespace: String?, value: String)] = []
+        var attribute = pointer(node).pointee.properties
+        while let current = attribute {
+            let name = current.pointee.name.map { String(cString: $0) } ?? ""
+            let namespace = current.pointee.ns?.pointee.href.map { String(cString: $0) }
+            var value = ""
+            if let content = xmlNodeGetContent(UnsafeMutableRawPointer(current).assumingMemoryBound(to: xmlNode.self)) {
+                value = String(cString: content)
+                epub2audio_xmlFree(content)
+            }
+            result.append((name, namespace, value))
+            attribute = current.pointee.next
+        }
+        return result
+    }
+
+    /// The public and system identifiers of the document type declaration (`<!DOCTYPE html PUBLIC
+    /// "-//W3C//DTD XHTML 1.1//EN" "…">`), empty strings when it has none; nil without a declaration.
+    public var documentType: (name: String, publicID: String, systemID: String)? {
+        guard let dtd = xmlGetIntSubset(document) else { return nil }
+        return (
+            dtd.pointee.name.map { String(cString: $0) } ?? "",
+            dtd.pointee.ExternalID.map { String(cString: $0) } ?? "",
+            dtd.pointee.SystemID.map { String(cString: $0) } ?? ""
+        )
+    }
+
     /// All text below `node`, in document order.
     public func text(of node: EditableNode) -> String {
         guard let content = xmlNodeGetContent(pointer(node)) else { return "" }
@@ -111,6 +140,16 @@ public final class EditableMarkup {
         var found: [EditableNode] = []
         walk(from: pointer(node ?? root)) { element in
             if elementMatches(element, name: name, namespace: namespace) { found.append(handle(element)) }
+            return true
+        }
+        return found
+    }
+
+    /// Every element below `node` (not itself; the document element's when nil), in document order.
+    public func allElements(under node: EditableNode? = nil) -> [EditableNode] {
+        var found: [EditableNode] = []
+        walk(from: pointer(node ?? root)) { element in
+            found.append(handle(element))
             return true
         }
         return found
@@ -161,6 +200,27 @@ public final class EditableMarkup {
     /// Removes the unprefixed attribute `name` of an element, when it has one.
     public func removeAttribute(_ name: String, of node: EditableNode) {
         if let attribute = xmlHasNsProp(pointer(node), name, nil) { xmlRemoveProp(attribute) }
+    }
+
+    /// Removes the attribute `name` in the namespace `namespace` of an element, when it has one.
+    public func removeAttribute(_ name: String, namespace: String, of node: EditableNode) {
+        if let attribute = xmlHasNsProp(pointer(node), name, namespace) { xmlRemoveProp(attribute) }
+    }
+
+    /// Replaces the document type declaration, if any, by `<!DOCTYPE name>` (no identifiers, as
+    /// HTML5 writes it); adds one before the document element when there is none.
+    public func setDocumentType(name: String) {
+        if let old = xmlGetIntSubset(document) {
+            let node = UnsafeMutableRawPointer(old).assumingMemoryBound(to: xmlNode.self)
+            xmlUnlinkNode(node)
+            xmlFreeDtd(old)
+        }
+        xmlCreateIntSubset(document, name, nil, nil)
+    }
+
+    /// Gives an element the local name `name` (its namespace, attributes and content stay).
+    public func rename(_ node: EditableNode, to name: String) {
+        xmlNodeSetName(pointer(node), name)
     }
 
     /// Replaces the children of an element by the text `text`.
