@@ -149,9 +149,9 @@ enum EPUB3Upgrade {
                 if label.isEmpty, let target = entry.target { label = (target.path as NSString).lastPathComponent }
                 let open: String
                 if let target {
-                    open = indent + "  <li><a href=\"\(escaped(target))\">\(escaped(label))</a>"
+                    open = indent + "  <li><a href=\"\(XMLText.escaped(target))\">\(XMLText.escaped(label))</a>"
                 } else if !children.isEmpty, !label.isEmpty {
-                    open = indent + "  <li><span>\(escaped(label))</span>"
+                    open = indent + "  <li><span>\(XMLText.escaped(label))</span>"
                 } else {
                     // Neither a link nor a label over children: the children take its place.
                     items += children.dropFirst().dropLast()
@@ -169,7 +169,10 @@ enum EPUB3Upgrade {
         var lines = list(toc, depth: 0)
         if lines.isEmpty, let first = documents.first {
             let link = ReadAlongAssembly.href(first, from: navDirectory)
-            lines = ["    <ol>", "      <li><a href=\"\(escaped(link))\">\(escaped(title))</a></li>", "    </ol>"]
+            lines = [
+                "    <ol>", "      <li><a href=\"\(XMLText.escaped(link))\">\(XMLText.escaped(title))</a></li>",
+                "    </ol>",
+            ]
             linked.insert(first)
         }
         let others = unlisted.filter { !linked.contains($0.path) }
@@ -177,17 +180,19 @@ enum EPUB3Upgrade {
             lines += ["  </nav>", "  <nav hidden=\"hidden\">", "    <ol>"]
             for document in others {
                 let link = ReadAlongAssembly.href(document.path, from: navDirectory)
-                lines.append("      <li><a href=\"\(escaped(link))\">\(escaped(document.label))</a></li>")
+                lines.append(
+                    "      <li><a href=\"\(XMLText.escaped(link))\">\(XMLText.escaped(document.label))</a></li>")
             }
             lines.append("    </ol>")
         }
-        let languageAttributes = language.map { " xml:lang=\"\(escaped($0))\" lang=\"\(escaped($0))\"" } ?? ""
+        let languageAttributes =
+            language.map { " xml:lang=\"\(XMLText.escaped($0))\" lang=\"\(XMLText.escaped($0))\"" } ?? ""
         let text = """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE html>
             <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"\(languageAttributes)>
             <head>
-              <title>\(escaped(title))</title>
+              <title>\(XMLText.escaped(title))</title>
             </head>
             <body>
               <nav epub:type="toc" id="toc">
@@ -202,18 +207,4 @@ enum EPUB3Upgrade {
         return Array(text.utf8)
     }
 
-    /// `text` with the XML special characters escaped, for text and attribute values.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
 }

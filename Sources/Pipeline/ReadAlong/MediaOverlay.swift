@@ -74,32 +74,17 @@ enum MediaOverlay {
             <?xml version="1.0" encoding="UTF-8"?>
             <smil xmlns="http://www.w3.org/ns/SMIL" xmlns:epub="http://www.idpf.org/2007/ops" version="3.0">
               <body>
-                <seq id="seq1" epub:textref="\(escaped(textHref))">
+                <seq id="seq1" epub:textref="\(XMLText.escaped(textHref))">
 
             """
         for (index, par) in pars.enumerated() {
             out += "      <par id=\"par\(index + 1)\">\n"
-            out += "        <text src=\"\(escaped(textHref))#\(escaped(par.textID))\"/>\n"
-            out += "        <audio src=\"\(escaped(par.audioHref))\" clipBegin=\"\(clock(par.begin))\""
+            out += "        <text src=\"\(XMLText.escaped(textHref))#\(XMLText.escaped(par.textID))\"/>\n"
+            out += "        <audio src=\"\(XMLText.escaped(par.audioHref))\" clipBegin=\"\(clock(par.begin))\""
             out += " clipEnd=\"\(clock(par.end))\"/>\n"
             out += "      </par>\n"
         }
         out += "    </seq>\n  </body>\n</smil>\n"
-        return out
-    }
-
-    /// Text for an XML attribute value.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(character)
-            }
-        }
         return out
     }
 
