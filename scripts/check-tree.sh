@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 git rev-parse --is-inside-work-tree >/dev/null 2>&1 || exit 0
-allowed='^(\.ci|\.gitignore|\.swift-format|Fuzz|Makefile|Package\.swift|README\.md|Server|Sources|Tests|docs|samples|scripts)$'
+allowed='^(\.ci|\.dockerignore|\.gitignore|Dockerfile|\.swift-format|Fuzz|Makefile|Package\.swift|README\.md|Server|Sources|Tests|docs|samples|scripts)$'
 unexpected=$(git ls-files | cut -d/ -f1 | sort -u | grep -v -E "$allowed" || true)
 if [ -n "$unexpected" ]; then
     echo "error: git tracks top-level entries the project does not have (conversion output?):" >&2
