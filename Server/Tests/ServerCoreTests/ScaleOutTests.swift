@@ -7,8 +7,9 @@ import Testing
 
 /// The service spread over machines that share no disk: one API process and three worker processes,
 /// each with a data folder of its own, meeting only in PostgreSQL and the bucket. Two tokens submit
-/// jobs; a worker is killed in the middle of a section and the bucket is unreachable for ten seconds.
-/// Every job succeeds, each section is recorded once, and the audio is the CLI's, byte for byte.
+/// jobs; a worker is killed in the middle of a section, the bucket is unreachable for ten seconds, then
+/// PostgreSQL (the API answers 503 at once meanwhile). Every job succeeds, each section is recorded
+/// once, and the audio is the CLI's, byte for byte.
 @Suite(
     .serialized,
     .enabled(
@@ -82,6 +83,16 @@ struct ScaleOutTests {
             try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))")
     }
 
+    /// The status and the response headers of a GET of `path` as `token`.
+    static func statusAndHeaders(_ base: String, _ token: String, _ path: String) throws -> (Int, String) {
+        let headers = String(
+            decoding: try ServeShutdownTests.fetch([
+                "-o", "/dev/null", "-D", "-", "-H", "Authorization: Bearer \(token)", base + path,
+            ]), as: UTF8.self)
+        let status = headers.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        return (status, headers)
+    }
+
     static func sectionsRunning(_ job: [String: Any]) -> Int {
         (job["sections"] as? [String: Int])?["running"] ?? 0
     }
@@ -99,8 +110,14 @@ struct ScaleOutTests {
         let s3Port = try #require(s3.port)
         let relay = try StoreOutageTests.Relay(host: host, port: s3Port)
         defer { relay.stop() }
+        // PostgreSQL through a relay of its own too, so that it can go away.
+        let postgres = try StoreOutageTests.Relay(to: database)
+        defer { postgres.stop() }
+        var relayed = try #require(URLComponents(string: database))
+        relayed.port = postgres.port
+        let databaseURL = try #require(relayed.string)
         let shared = [
-            "--db", database, "--store", "s3://\(bucket)", "--s3-endpoint", "http://127.0.0.1:\(relay.port)",
+            "--db", databaseURL, "--store", "s3://\(bucket)", "--s3-endpoint", "http://127.0.0.1:\(relay.port)",
         ]
         let environment = S3Stand.processEnvironment
 
@@ -166,6 +183,23 @@ struct ScaleOutTests {
         relay.stop()
         try await Task.sleep(for: .seconds(10))
         try relay.start()
+        // Then PostgreSQL: the API answers 503 with Retry-After at once, and the jobs wait it out.
+        let unfinished = try ["alice", "bob"].filter {
+            let sections = try Self.job(base, tokens[$0]!, "book")["sections"] as? [String: Int]
+            return sections?["done"] != sections?["total"]
+        }
+        #expect(!unfinished.isEmpty, "both jobs were done before PostgreSQL went away: it tests nothing")
+        postgres.stop()
+        for _ in 0..<3 {
+            let started = Date()
+            let (status, headers) = try Self.statusAndHeaders(base, tokens["alice"]!, "/v1/jobs/book")
+            #expect(status == 503, "\(headers)")
+            #expect(headers.lowercased().contains("retry-after:"), "\(headers)")
+            #expect(Date().timeIntervalSince(started) < 1, "the API took \(Date().timeIntervalSince(started)) s")
+            try await Task.sleep(for: .seconds(3))
+        }
+        try await Task.sleep(for: .seconds(1))
+        try postgres.start()
 
         // Both jobs end, and succeed.
         var jobs: [String: [String: Any]] = [:]
